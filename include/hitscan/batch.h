@@ -1,0 +1,118 @@
+/* Circle sets (SoA), ISA levels, and batch queries by brute force over the SIMD kernels. */
+#ifndef HITSCAN_BATCH_H
+#define HITSCAN_BATCH_H
+
+#include "hitscan/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- ISA levels -------------------------------------------------------------------------
+ * Kernels are compiled once per level. HS_ISA_AUTO picks the best the CPU supports, or the
+ * level named by the environment variable HITSCAN_ISA=scalar|sse4|avx2|avx512|neon (read once,
+ * at the first query). A level can also be forced per call through hs_batch_opts.isa, so
+ * there is no process-wide mutable switch. */
+typedef enum hs_isa {
+    HS_ISA_AUTO = 0,   /* zero, so a zero-initialised hs_batch_opts means "auto" */
+    HS_ISA_SCALAR = 1,
+    HS_ISA_SSE4 = 2,   /* SSE4.2 */
+    HS_ISA_AVX2 = 3,   /* AVX2 + FMA */
+    HS_ISA_AVX512 = 4, /* AVX-512 F/BW/DQ/VL */
+    HS_ISA_NEON = 5,
+    HS_ISA_COUNT_ = 6
+} hs_isa;
+
+const char *hs_isa_name(hs_isa isa);       /* "scalar", "sse4", ...; "auto"; "?" if out of range */
+int hs_isa_supported(hs_isa isa);          /* compiled in and the CPU has it */
+hs_isa hs_isa_resolve(hs_isa isa);         /* AUTO -> env or best; an explicit level -> itself */
+int hs_isa_width(hs_isa isa);              /* float lanes of that level's kernels */
+
+/* ---- Circle sets ------------------------------------------------------------------------
+ * SoA x[], y[], r[] and optional filter mask[] (a query with mask m tests only circles with
+ * (mask[i] & m) != 0). hs_circles_create copies into arrays aligned and padded to the widest
+ * vector; hs_circles_borrow keeps the caller's arrays (any alignment; they must outlive the set
+ * and not change while queries run). Both validate every circle: on the first bad one they
+ * return HS_E_NONFINITE or HS_E_NEG_RADIUS and, if bad_index != NULL, its index. */
+typedef struct hs_circles hs_circles;
+
+hs_status hs_circles_create(const float *x, const float *y, const float *r, const uint32_t *mask,
+                            size_t n, hs_circles **out, size_t *bad_index);
+hs_status hs_circles_borrow(const float *x, const float *y, const float *r, const uint32_t *mask,
+                            size_t n, hs_circles **out, size_t *bad_index);
+void hs_circles_destroy(hs_circles *cs);
+size_t hs_circles_count(const hs_circles *cs);
+/* The set's own arrays (aligned copies, or the borrowed ones). mask may be NULL. */
+const float *hs_circles_x(const hs_circles *cs);
+const float *hs_circles_y(const hs_circles *cs);
+const float *hs_circles_r(const hs_circles *cs);
+const uint32_t *hs_circles_mask(const hs_circles *cs);
+
+/* ---- Query batches (SoA in) -------------------------------------------------------------
+ * Query i is P(t) = (ax[i], ay[i]) + t (dx[i], dy[i]) over [tmin, tmax] with thickness q and
+ * filter mask. A NULL per-query array means "every query uses the scalar field below". */
+typedef struct hs_queries {
+    const float *ax, *ay, *dx, *dy; /* required */
+    const float *tmin, *tmax, *q;   /* optional */
+    const uint32_t *mask;           /* optional */
+    size_t count;
+    float tmin_all, tmax_all, q_all; /* used where the array is NULL */
+    uint32_t mask_all;
+} hs_queries;
+
+/* Segments a -> a + d: tmin 0, tmax 1, q 0, all mask bits. */
+hs_queries hs_queries_segments(const float *ax, const float *ay, const float *dx, const float *dy,
+                               size_t count);
+
+typedef struct hs_batch_stats {
+    size_t invalid;       /* queries that failed hs_query_validate (answered as misses) */
+    size_t first_invalid; /* index of the first one, or (size_t)-1 */
+    uint64_t pair_tests;  /* circle tests performed (vector lanes counted) */
+} hs_batch_stats;
+
+typedef struct hs_batch_opts {
+    hs_semantics sem;      /* HS_SOLID by default (zero-initialised) */
+    hs_isa isa;            /* HS_ISA_AUTO (0) or a level; unsupported -> HS_E_UNSUPPORTED */
+    int threads;           /* 0: OpenMP's default; results never depend on it */
+    hs_batch_stats *stats; /* optional, filled on return */
+} hs_batch_opts;
+
+/* Defaults: solid, auto ISA, default threads, no stats (the same as a zeroed struct). */
+hs_batch_opts hs_batch_opts_default(void);
+
+/* Closest hit per query: idx[i] = circle index or HS_NONE, t[i] = entry parameter (NaN on a
+ * miss). Ties in t go to the smaller circle index. nx/ny/px/py optional (may be NULL). */
+typedef struct hs_closest_out {
+    uint32_t *idx;
+    float *t;
+    float *px, *py; /* hit point P(t) */
+    float *nx, *ny; /* unit normal, as hs_intersect_circle */
+} hs_closest_out;
+
+/* All hits, CSR: hits of query i are entries offsets[i] .. offsets[i+1]-1, ordered by entry t
+ * then circle index. Owned by the library: free with hs_hits_free. */
+typedef struct hs_hits {
+    size_t *offsets; /* count + 1 entries */
+    uint32_t *idx;
+    float *t;
+    size_t count;    /* number of queries */
+    size_t total;    /* offsets[count] */
+} hs_hits;
+void hs_hits_free(hs_hits *h);
+
+/* Every batch call returns HS_OK, HS_E_INVALID_QUERY (some queries invalid: they are answered
+ * as misses and counted in stats), or another negative status with nothing answered.
+ * A NULL opts means hs_batch_opts_default(). */
+hs_status hs_brute_closest(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
+                           hs_closest_out out);
+hs_status hs_brute_any(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
+                       uint8_t *hit);
+hs_status hs_brute_count(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
+                         uint32_t *count);
+hs_status hs_brute_all(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
+                       hs_hits *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,87 @@
+/* hitscan value types and status codes shared by every part of the public API. */
+#ifndef HITSCAN_TYPES_H
+#define HITSCAN_TYPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes. Functions that answer hit / miss return 1 / 0 and a negative
+ * hs_status on invalid input; functions that only build or fill return
+ * HS_OK (0) or a negative hs_status. Nothing in hitscan aborts on bad input. */
+typedef enum hs_status {
+    HS_OK = 0,
+    HS_E_NULL = -1,         /* a required pointer was NULL */
+    HS_E_NONFINITE = -2,    /* NaN anywhere, or Inf where only finite values make sense */
+    HS_E_NEG_RADIUS = -3,   /* radius or thickness < 0 */
+    HS_E_RANGE = -4,        /* tmin > tmax, or an enum / option out of range */
+    HS_E_TOO_MANY = -5,     /* count above HS_MAX_COUNT */
+    HS_E_NOMEM = -6,        /* allocation failed; outputs untouched or freed */
+    HS_E_UNSUPPORTED = -7,  /* requested ISA level not available on this CPU / build */
+    HS_E_INVALID_QUERY = -8 /* batch: some queries were invalid; they were answered as misses */
+} hs_status;
+
+/* Largest number of circles or queries in one set / batch. Indices are uint32_t
+ * and UINT32_MAX is the "no hit" sentinel, so the top value is reserved. */
+#define HS_MAX_COUNT ((size_t)UINT32_MAX - 1u)
+#define HS_NONE UINT32_MAX
+
+typedef struct hs_vec2 {
+    float x, y;
+} hs_vec2;
+
+/* A circle (cx, cy) with radius r >= 0; r = 0 is a point. */
+typedef struct hs_circle {
+    float x, y, r;
+} hs_circle;
+
+/* Axis-aligned rectangle [min.x, max.x] x [min.y, max.y]. */
+typedef struct hs_aabb {
+    hs_vec2 min, max;
+} hs_aabb;
+
+/* Every query is P(t) = a + t*d over the closed interval [tmin, tmax], swept
+ * with thickness q >= 0 (q > 0: a capsule / swept circle). tmin may be -INFINITY
+ * and tmax +INFINITY (lines, infinite rays); a and d must be finite. Build them
+ * with hs_segment(), hs_ray(), hs_line(), hs_capsule() in narrow.h. */
+typedef struct hs_query {
+    hs_vec2 a, d;
+    float tmin, tmax;
+    float q;
+} hs_query;
+
+/* solid: the closed disc counts (a query starting inside hits at tmin).
+ * boundary: only the rim counts (a query wholly inside misses). */
+typedef enum hs_semantics {
+    HS_SOLID = 0,
+    HS_BOUNDARY = 1
+} hs_semantics;
+
+/* hs_hit.flags */
+#define HS_HIT_INSIDE 1u /* the query's start P(tmin) lies in the closed inflated disc */
+
+typedef struct hs_hit {
+    float t;        /* entry parameter (solid) or first rim crossing (boundary) */
+    float t_exit;   /* last parameter inside the closed disc, clipped to [tmin, tmax] */
+    hs_vec2 point;  /* P(t): on the query's centre line; the circle's surface point is c + r*normal */
+    hs_vec2 normal; /* unit, from the circle centre towards point; defined even when they coincide */
+    uint32_t flags; /* HS_HIT_* */
+} hs_hit;
+
+/* Closest approach of a query (over its interval, with thickness) to a circle:
+ * seed 001's "collision response", defined when the centre lies on the query. */
+typedef struct hs_contact {
+    float t;          /* parameter of the query point closest to the centre */
+    hs_vec2 closest;  /* P(t) */
+    hs_vec2 normal;   /* unit, from closest towards the centre: push the circle along +normal */
+    float distance;   /* |centre - closest| */
+    float depth;      /* r + q - distance: > 0 overlapping, 0 touching, < 0 separated by -depth */
+} hs_contact;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

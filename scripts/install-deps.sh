@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what hitscan needs to build, test and benchmark on Debian 12; does nothing when all is there.
+set -euo pipefail
+
+PKGS=(
+  build-essential cmake clang libomp-dev   # compilers; libomp for clang's OpenMP
+  libsimde-dev                             # portable intrinsics the kernels are written on
+  libcmocka-dev                            # unit-test framework
+  libbenchmark-dev                         # hitscan_bench
+  gcc-aarch64-linux-gnu qemu-user          # NEON build, run under emulation in CI
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

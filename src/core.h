@@ -1,0 +1,110 @@
+/* Internal: the per-pair query-vs-circle arithmetic, written once; SIMD kernels mirror it line by line. */
+#ifndef HITSCAN_CORE_H
+#define HITSCAN_CORE_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "hitscan/types.h"
+
+/* A query prepared for the kernels: everything that depends only on the query is computed
+ * once here, never per circle. */
+typedef struct hs_kq {
+    float ax, ay, dx, dy;
+    float tmin, tmax, q;
+    float dd;     /* d.d */
+    float inv_dd; /* 1 / d.d, and 0 for a zero-length query (so tc = 0 without a branch) */
+    uint32_t mask;
+    hs_semantics sem;
+} hs_kq;
+
+static inline float hs_clampf(float v, float lo, float hi) { return fminf(fmaxf(v, lo), hi); }
+
+/* The query must have passed hs_query_validate. A zero-length query has every t naming the
+ * same point, so its interval collapses to the one t in [tmin, tmax] closest to 0: every
+ * formula below then works unchanged and all t stay finite, even for a "line" with d = 0. */
+static inline hs_kq hs_kq_make(hs_query q, hs_semantics sem, uint32_t mask)
+{
+    hs_kq k;
+    k.ax = q.a.x;
+    k.ay = q.a.y;
+    k.dx = q.d.x;
+    k.dy = q.d.y;
+    k.q = q.q;
+    k.dd = q.d.x * q.d.x + q.d.y * q.d.y;
+    k.mask = mask;
+    k.sem = sem;
+    if (k.dd > 0.0f) {
+        k.tmin = q.tmin;
+        k.tmax = q.tmax;
+        k.inv_dd = 1.0f / k.dd;
+    } else {
+        k.tmin = k.tmax = hs_clampf(0.0f, q.tmin, q.tmax);
+        k.inv_dd = 0.0f;
+    }
+    return k;
+}
+
+typedef struct hs_pair {
+    float t, t_exit;
+    uint32_t flags;
+} hs_pair;
+
+/* Hit decision, shared by every mode (any, count, closest, all) so they never disagree:
+ * solid    — the point of the interval closest to the centre lies in the closed inflated disc;
+ *            measured directly (the robust perpendicular form), no discriminant involved.
+ * boundary — solid, and not both ends strictly inside. An infinite end gives inf or NaN
+ *            there, and both compare false with '<', so lines and infinite rays need no case. */
+static inline int hs_pair_hits(const hs_kq *k, float cx, float cy, float r)
+{
+    float fx = k->ax - cx, fy = k->ay - cy;
+    float R = r + k->q, R2 = R * R;
+    float b = fx * k->dx + fy * k->dy;
+    float tcl = hs_clampf(-b * k->inv_dd, k->tmin, k->tmax);
+    float px = fx + tcl * k->dx, py = fy + tcl * k->dy;
+    if (!(px * px + py * py <= R2))
+        return 0;
+    if (k->sem == HS_BOUNDARY) {
+        float sx = fx + k->tmin * k->dx, sy = fy + k->tmin * k->dy;
+        float ex = fx + k->tmax * k->dx, ey = fy + k->tmax * k->dy;
+        if (sx * sx + sy * sy < R2 && ex * ex + ey * ey < R2)
+            return 0;
+    }
+    return 1;
+}
+
+/* Entry / exit parameters of a pair already known to hit (hs_pair_hits). Roots of
+ * |f + tD|^2 = R^2 with the discriminant taken from the perpendicular distance h and the
+ * stable quadratic: one root q/a, the other c/q, never -b - sqrt(...) with cancellation. */
+static inline hs_pair hs_pair_times(const hs_kq *k, float cx, float cy, float r)
+{
+    hs_pair o;
+    float fx = k->ax - cx, fy = k->ay - cy;
+    float R = r + k->q, R2 = R * R;
+    float b = fx * k->dx + fy * k->dy;
+    float c = fx * fx + fy * fy - R2;
+    float tc = -b * k->inv_dd;
+    float hx = fx + tc * k->dx, hy = fy + tc * k->dy;
+    /* clamped at 0: the hit test already decided, tangency rounding must not make NaN */
+    float disc = fmaxf(R2 - (hx * hx + hy * hy), 0.0f);
+    float qq = -(b + copysignf(sqrtf(k->dd * disc), b));
+    float t0 = tc, t1 = tc;
+    if (qq != 0.0f) {
+        float ra = qq * k->inv_dd, rb = c / qq;
+        t0 = fminf(ra, rb);
+        t1 = fmaxf(ra, rb);
+    }
+    float sx = fx + k->tmin * k->dx, sy = fy + k->tmin * k->dy;
+    float s2 = sx * sx + sy * sy;
+    o.flags = (s2 <= R2) ? HS_HIT_INSIDE : 0u;
+    if (k->sem == HS_BOUNDARY && s2 < R2)
+        o.t = hs_clampf(t1, k->tmin, k->tmax); /* started strictly inside: the exit wound */
+    else if (o.flags)
+        o.t = k->tmin;
+    else
+        o.t = hs_clampf(t0, k->tmin, k->tmax);
+    o.t_exit = hs_clampf(t1, o.t, k->tmax);
+    return o;
+}
+
+#endif

@@ -1,0 +1,138 @@
+/* Scalar narrowphase: query builders, validation, query-vs-circle hit and contact. */
+#include "hitscan/narrow.h"
+
+#include <float.h>
+#include <math.h>
+
+#include "core.h"
+
+hs_query hs_segment(hs_vec2 a, hs_vec2 b)
+{
+    hs_query q = {a, {b.x - a.x, b.y - a.y}, 0.0f, 1.0f, 0.0f};
+    return q;
+}
+
+hs_query hs_ray(hs_vec2 a, hs_vec2 dir, float tmax)
+{
+    hs_query q = {a, dir, 0.0f, tmax, 0.0f};
+    return q;
+}
+
+hs_query hs_line(hs_vec2 a, hs_vec2 b)
+{
+    hs_query q = {a, {b.x - a.x, b.y - a.y}, -INFINITY, INFINITY, 0.0f};
+    return q;
+}
+
+hs_query hs_capsule(hs_vec2 a, hs_vec2 b, float q)
+{
+    return hs_query_thick(hs_segment(a, b), q);
+}
+
+hs_query hs_query_thick(hs_query query, float q)
+{
+    query.q = q;
+    return query;
+}
+
+hs_status hs_query_validate(hs_query q)
+{
+    if (!isfinite(q.a.x) || !isfinite(q.a.y) || !isfinite(q.d.x) || !isfinite(q.d.y) ||
+        !isfinite(q.q) || isnan(q.tmin) || isnan(q.tmax) || q.tmin == INFINITY ||
+        q.tmax == -INFINITY)
+        return HS_E_NONFINITE;
+    if (q.q < 0.0f)
+        return HS_E_NEG_RADIUS;
+    if (q.tmin > q.tmax)
+        return HS_E_RANGE;
+    /* |d|^2 must be representable: overflow would make every query a point query, and a
+     * subnormal |d|^2 would make 1/|d|^2 infinite. Such a d is rescaled by the caller. */
+    float dd = q.d.x * q.d.x + q.d.y * q.d.y;
+    if (dd > FLT_MAX || (dd > 0.0f && dd < FLT_MIN))
+        return HS_E_RANGE;
+    return HS_OK;
+}
+
+hs_status hs_circle_validate(hs_circle c)
+{
+    if (!isfinite(c.x) || !isfinite(c.y) || !isfinite(c.r))
+        return HS_E_NONFINITE;
+    if (c.r < 0.0f)
+        return HS_E_NEG_RADIUS;
+    return HS_OK;
+}
+
+static hs_status validate_pair(hs_query q, hs_circle c)
+{
+    hs_status s = hs_query_validate(q);
+    return s != HS_OK ? s : hs_circle_validate(c);
+}
+
+/* Unit vector along v; fallback when v is zero (or so small its square underflows). */
+static hs_vec2 unit_or(float vx, float vy, hs_vec2 fallback)
+{
+    float len = sqrtf(vx * vx + vy * vy);
+    if (!(len > 0.0f) || !isfinite(1.0f / len)) {
+        /* rescale before giving up: a tiny but non-zero vector still has a direction */
+        float m = fmaxf(fabsf(vx), fabsf(vy));
+        if (!(m > 0.0f))
+            return fallback;
+        vx /= m;
+        vy /= m;
+        len = sqrtf(vx * vx + vy * vy);
+    }
+    hs_vec2 u = {vx / len, vy / len};
+    return u;
+}
+
+int hs_query_hits_circle(hs_query query, hs_circle c, hs_semantics sem)
+{
+    hs_status s = validate_pair(query, c);
+    if (s != HS_OK)
+        return s;
+    if (sem != HS_SOLID && sem != HS_BOUNDARY)
+        return HS_E_RANGE;
+    hs_kq k = hs_kq_make(query, sem, 0u);
+    return hs_pair_hits(&k, c.x, c.y, c.r);
+}
+
+int hs_intersect_circle(hs_query query, hs_circle c, hs_semantics sem, hs_hit *out)
+{
+    int h = hs_query_hits_circle(query, c, sem);
+    if (h <= 0 || out == NULL)
+        return h;
+    hs_kq k = hs_kq_make(query, sem, 0u);
+    hs_pair p = hs_pair_times(&k, c.x, c.y, c.r);
+    out->t = p.t;
+    out->t_exit = p.t_exit;
+    out->flags = p.flags;
+    out->point.x = k.ax + p.t * k.dx;
+    out->point.y = k.ay + p.t * k.dy;
+    hs_vec2 back = unit_or(-k.dx, -k.dy, (hs_vec2){-1.0f, 0.0f});
+    /* f + tD rather than point - c: it keeps the digits that the absolute point rounds away */
+    out->normal = unit_or((k.ax - c.x) + p.t * k.dx, (k.ay - c.y) + p.t * k.dy, back);
+    return 1;
+}
+
+int hs_contact_circle(hs_query query, hs_circle c, hs_contact *out)
+{
+    hs_status s = validate_pair(query, c);
+    if (s != HS_OK)
+        return s;
+    hs_kq k = hs_kq_make(query, HS_SOLID, 0u);
+    float fx = k.ax - c.x, fy = k.ay - c.y;
+    float t = hs_clampf(-(fx * k.dx + fy * k.dy) * k.inv_dd, k.tmin, k.tmax);
+    float vx = -(fx + t * k.dx), vy = -(fy + t * k.dy); /* closest -> centre */
+    float dist = sqrtf(vx * vx + vy * vy);
+    float depth = (c.r + k.q) - dist;
+    if (out) {
+        hs_vec2 left = unit_or(-k.dy, k.dx, (hs_vec2){1.0f, 0.0f});
+        out->t = t;
+        out->closest.x = k.ax + t * k.dx;
+        out->closest.y = k.ay + t * k.dy;
+        out->normal = unit_or(vx, vy, left);
+        out->distance = dist;
+        out->depth = depth;
+    }
+    return depth >= 0.0f ? 1 : 0;
+}
