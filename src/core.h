@@ -107,4 +107,32 @@ static inline hs_pair hs_pair_times(const hs_kq *k, float cx, float cy, float r)
     return o;
 }
 
+/* Unit vector along v; fallback when v is zero. A tiny non-zero v is rescaled first, since it
+ * still has a direction even when its square underflows. */
+static inline hs_vec2 hs_unit_or(float vx, float vy, hs_vec2 fallback)
+{
+    float len = sqrtf(vx * vx + vy * vy);
+    if (!(len > 0.0f) || !isfinite(1.0f / len)) {
+        float m = fmaxf(fabsf(vx), fabsf(vy));
+        if (!(m > 0.0f))
+            return fallback;
+        vx /= m;
+        vy /= m;
+        len = sqrtf(vx * vx + vy * vy);
+    }
+    hs_vec2 u = {vx / len, vy / len};
+    return u;
+}
+
+/* Hit point P(t) and the unit normal from the centre towards it, as hs_intersect_circle
+ * documents: f + tD rather than P(t) - c keeps digits the absolute point rounds away. */
+static inline void hs_hit_geometry(const hs_kq *k, float cx, float cy, float t, hs_vec2 *point,
+                                   hs_vec2 *normal)
+{
+    point->x = k->ax + t * k->dx;
+    point->y = k->ay + t * k->dy;
+    hs_vec2 back = hs_unit_or(-k->dx, -k->dy, (hs_vec2){-1.0f, 0.0f});
+    *normal = hs_unit_or((k->ax - cx) + t * k->dx, (k->ay - cy) + t * k->dy, back);
+}
+
 #endif

@@ -30,8 +30,11 @@ typedef struct hs_kernel_set {
     /* number of circles hit */
     size_t (*count)(const hs_kq *kq, const hs_run *run);
     /* lowers (*best_t, *best_id) to a hit with smaller entry t, or equal t and smaller id;
-     * start with *best_t = INFINITY (or a cap), *best_id = HS_NONE. Returns 1 if it changed. */
-    int (*closest)(const hs_kq *kq, const hs_run *run, float *best_t, uint32_t *best_id);
+     * start with *best_t = INFINITY (or a cap), *best_id = HS_NONE. *best_pos receives the
+     * storage position (base + i) of the new best, so the caller can find its circle.
+     * Returns 1 if it changed. */
+    int (*closest)(const hs_kq *kq, const hs_run *run, float *best_t, uint32_t *best_id,
+                   uint32_t *best_pos);
     /* writes the first min(found, cap) hits (id, entry t) in run order; returns found */
     size_t (*all)(const hs_kq *kq, const hs_run *run, uint32_t *ids, float *t, size_t cap);
 } hs_kernel_set;

@@ -68,23 +68,6 @@ static hs_status validate_pair(hs_query q, hs_circle c)
     return s != HS_OK ? s : hs_circle_validate(c);
 }
 
-/* Unit vector along v; fallback when v is zero (or so small its square underflows). */
-static hs_vec2 unit_or(float vx, float vy, hs_vec2 fallback)
-{
-    float len = sqrtf(vx * vx + vy * vy);
-    if (!(len > 0.0f) || !isfinite(1.0f / len)) {
-        /* rescale before giving up: a tiny but non-zero vector still has a direction */
-        float m = fmaxf(fabsf(vx), fabsf(vy));
-        if (!(m > 0.0f))
-            return fallback;
-        vx /= m;
-        vy /= m;
-        len = sqrtf(vx * vx + vy * vy);
-    }
-    hs_vec2 u = {vx / len, vy / len};
-    return u;
-}
-
 int hs_query_hits_circle(hs_query query, hs_circle c, hs_semantics sem)
 {
     hs_status s = validate_pair(query, c);
@@ -106,11 +89,7 @@ int hs_intersect_circle(hs_query query, hs_circle c, hs_semantics sem, hs_hit *o
     out->t = p.t;
     out->t_exit = p.t_exit;
     out->flags = p.flags;
-    out->point.x = k.ax + p.t * k.dx;
-    out->point.y = k.ay + p.t * k.dy;
-    hs_vec2 back = unit_or(-k.dx, -k.dy, (hs_vec2){-1.0f, 0.0f});
-    /* f + tD rather than point - c: it keeps the digits that the absolute point rounds away */
-    out->normal = unit_or((k.ax - c.x) + p.t * k.dx, (k.ay - c.y) + p.t * k.dy, back);
+    hs_hit_geometry(&k, c.x, c.y, p.t, &out->point, &out->normal);
     return 1;
 }
 
@@ -126,11 +105,11 @@ int hs_contact_circle(hs_query query, hs_circle c, hs_contact *out)
     float dist = sqrtf(vx * vx + vy * vy);
     float depth = (c.r + k.q) - dist;
     if (out) {
-        hs_vec2 left = unit_or(-k.dy, k.dx, (hs_vec2){1.0f, 0.0f});
+        hs_vec2 left = hs_unit_or(-k.dy, k.dx, (hs_vec2){1.0f, 0.0f});
         out->t = t;
         out->closest.x = k.ax + t * k.dx;
         out->closest.y = k.ay + t * k.dy;
-        out->normal = unit_or(vx, vy, left);
+        out->normal = hs_unit_or(vx, vy, left);
         out->distance = dist;
         out->depth = depth;
     }
