@@ -43,7 +43,8 @@ hs_status hs_query_validate(hs_query q)
         return HS_E_NONFINITE;
     if (q.q < 0.0f)
         return HS_E_NEG_RADIUS;
-    if (q.tmin > q.tmax)
+    if (q.tmin > q.tmax || fabsf(q.a.x) > HS_MAX_COORD || fabsf(q.a.y) > HS_MAX_COORD ||
+        q.q > HS_MAX_COORD)
         return HS_E_RANGE;
     /* |d|^2 must be representable: overflow would make every query a point query, and a
      * subnormal |d|^2 would make 1/|d|^2 infinite. Such a d is rescaled by the caller. */
@@ -59,6 +60,8 @@ hs_status hs_circle_validate(hs_circle c)
         return HS_E_NONFINITE;
     if (c.r < 0.0f)
         return HS_E_NEG_RADIUS;
+    if (fabsf(c.x) > HS_MAX_COORD || fabsf(c.y) > HS_MAX_COORD || c.r > HS_MAX_COORD)
+        return HS_E_RANGE;
     return HS_OK;
 }
 

@@ -23,10 +23,12 @@ hs_query hs_query_thick(hs_query query, float q);
 /* HS_OK, or why the query cannot be answered:
  * HS_E_NONFINITE  a, d or q not finite, or tmin / tmax NaN, or tmin = +inf, or tmax = -inf;
  * HS_E_NEG_RADIUS q < 0;
- * HS_E_RANGE      tmin > tmax. */
+ * HS_E_RANGE      tmin > tmax; |a.x|, |a.y| or q above HS_MAX_COORD; |d|^2 overflows float or
+ *                 is subnormal (rescale d and the interval). */
 hs_status hs_query_validate(hs_query query);
 
-/* HS_OK, or HS_E_NONFINITE (NaN / Inf), HS_E_NEG_RADIUS (r < 0). */
+/* HS_OK, or HS_E_NONFINITE (NaN / Inf), HS_E_NEG_RADIUS (r < 0), HS_E_RANGE (|x|, |y| or r
+ * above HS_MAX_COORD). */
 hs_status hs_circle_validate(hs_circle c);
 
 /* Query vs circle. Returns 1 on a hit (and fills *out if out != NULL), 0 on a miss,

@@ -29,6 +29,10 @@ typedef enum hs_status {
 #define HS_MAX_COUNT ((size_t)UINT32_MAX - 1u)
 #define HS_NONE UINT32_MAX
 
+/* Largest accepted |coordinate|, radius and thickness. Squares of sums of such values stay
+ * finite in float32, so "inside" can never be decided by inf <= inf. */
+#define HS_MAX_COORD 1e18f
+
 typedef struct hs_vec2 {
     float x, y;
 } hs_vec2;
