@@ -8,6 +8,9 @@
 #include "hitscan/batch.h"
 #include "core.h"
 
+struct hs_grid;
+struct hs_hitbuf;
+
 /* A contiguous SoA run of circles: x, y, r (and mask / ids when non-NULL), n of them, any
  * alignment, any n (tails handled inside). The circle at position i is reported as
  * ids[i] when ids != NULL, else base + i. mask == NULL: every circle passes the filter;
@@ -35,12 +38,28 @@ typedef struct hs_kernel_set {
      * Returns 1 if it changed. */
     int (*closest)(const hs_kq *kq, const hs_run *run, float *best_t, uint32_t *best_id,
                    uint32_t *best_pos);
-    /* writes the first min(found, cap) hits (id, entry t) in run order; returns found */
+    /* writes the first min(found, cap) hits (id, entry t) in run order; returns found.
+     * Entries past them, up to cap, may be overwritten (vector-wide stores). */
     size_t (*all)(const hs_kq *kq, const hs_run *run, uint32_t *ids, float *t, size_t cap);
+    /* One whole grid query (every level, ordered traversal) with the kernels inlined: the
+     * hs_engine callbacks of the grid (see internal.h), minus ctx / ks. tests += the circle
+     * tests made (padding lanes included). all appends hits (caller's index, entry t) to buf,
+     * in any order, and returns HS_OK or HS_E_NOMEM. */
+    int (*grid_any)(const struct hs_grid *g, const hs_kq *kq, uint64_t *tests);
+    uint32_t (*grid_count)(const struct hs_grid *g, const hs_kq *kq, uint64_t *tests);
+    int (*grid_closest)(const struct hs_grid *g, const hs_kq *kq, uint32_t *id, float *t,
+                        hs_circle *circle, uint64_t *tests);
+    hs_status (*grid_all)(const struct hs_grid *g, const hs_kq *kq, struct hs_hitbuf *buf,
+                          uint64_t *tests);
 } hs_kernel_set;
 
 /* The table for a level (HS_ISA_AUTO resolved by env / CPU); NULL if not compiled in or not
  * supported by this CPU. */
 const hs_kernel_set *hs_kernels_get(hs_isa isa);
+
+/* What HITSCAN_ISA=value selects (NULL or "" or "auto": the best level); an unknown or
+ * unsupported value gives the best level and, if warn, one line on stderr. Exposed for
+ * tests; hs_isa_resolve(HS_ISA_AUTO) calls it once per process. */
+hs_isa hs_isa_from_env_(const char *value, int warn);
 
 #endif

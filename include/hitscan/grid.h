@@ -10,11 +10,29 @@ extern "C" {
 
 /* The grid owns a reordered SoA copy of the circles (cell-contiguous, so kernels use plain
  * vector loads) and a map back to the caller's indices; every index it reports is the caller's.
- * It does not keep a pointer to the hs_circles it was built from. */
+ * It does not keep a pointer to the hs_circles it was built from.
+ *
+ * Scheme: every circle is inserted once, into the cell holding its centre, and a query is
+ * inflated by the largest radius of its level (so nothing is ever reported twice). The few
+ * circles much larger than the rest (r > max(4 x the 99th-percentile radius, half the
+ * density cell)) go to a second, coarse level with its own cell size and inflation, so a
+ * handful of asteroids does not inflate every query among the particles. The automatic cell
+ * side is max(sqrt(4 * area / N), 2 * largest radius) per level (about 4 circles per cell),
+ * grown if the grid would exceed N / 2 + 64 cells.
+ *
+ * Memory (hs_grid_bytes): 16 bytes per circle (x, y, r, id), + 4 with a mask, + 4 (T + 1)
+ * bytes per cell (cell_start and the build's T per-thread histograms, T = build threads,
+ * at most 8, kept for rebuilds). With the automatic cell size (cells ~ N / 4) that is
+ * 19 bytes per circle at T = 2, and at most 16 + 4 + 2 (T + 1) <= 38 in any case.
+ *
+ * Large batches (>= 4096 queries on >= 32768 circles) are answered in a locality order
+ * (queries sorted by the Z-order of the coarse cell they start in) and the results scattered
+ * back, so the caller's order is kept and results do not depend on the thread count. */
 typedef struct hs_grid hs_grid;
 
 typedef struct hs_grid_opts {
-    float cell_size; /* 0: chosen from the radius distribution */
+    float cell_size; /* 0: chosen from the radius distribution; else the cell side of the
+                      * main level (grown if it would make more than N / 2 + 64 cells) */
     int threads;     /* 0: OpenMP's default; the grid is identical for every thread count */
 } hs_grid_opts;
 

@@ -1,0 +1,192 @@
+// Grid benchmarks: BM_Grid<Mode>/<scene>/<N>/<M>[/threads:<k>] queries per second, and BM_GridBuild/<scene>/<N>/threads:<k>.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "hitscan/batch.h"
+#include "hitscan/grid.h"
+#include "hitscan/scene.h"
+
+namespace {
+
+// One scene of issue 4 (circles, grid, the scene's segments), built once and shared by every
+// benchmark that names it: the 10^6 scenes take seconds to set up.
+struct GridScene {
+    std::vector<float> x, y, r, ax, ay, dx, dy;
+    hs_circles *cs = nullptr;
+    hs_grid *g = nullptr;
+    hs_queries qs{};
+    double hits_per_query = 0.0;
+    bool ok = false;
+
+    GridScene(hs_scene_kind kind, size_t n, size_t m)
+        : x(n), y(n), r(n), ax(m), ay(m), dx(m), dy(m)
+    {
+        if (hs_scene_circles(kind, n, 1, x.data(), y.data(), r.data()) != HS_OK ||
+            hs_scene_segments(kind, n, m, 2, ax.data(), ay.data(), dx.data(), dy.data()) !=
+                HS_OK ||
+            hs_circles_create(x.data(), y.data(), r.data(), nullptr, n, &cs, nullptr) != HS_OK ||
+            hs_grid_build(cs, nullptr, &g) != HS_OK)
+            return;
+        qs = hs_queries_segments(ax.data(), ay.data(), dx.data(), dy.data(), m);
+        std::vector<uint32_t> cnt(m);
+        if (hs_grid_count_hits(g, &qs, nullptr, cnt.data()) != HS_OK)
+            return;
+        uint64_t hits = 0;
+        for (uint32_t c : cnt)
+            hits += c;
+        hits_per_query = m ? (double)hits / (double)m : 0.0;
+        ok = true;
+    }
+    ~GridScene()
+    {
+        hs_grid_destroy(g);
+        hs_circles_destroy(cs);
+    }
+    GridScene(const GridScene &) = delete;
+    GridScene &operator=(const GridScene &) = delete;
+};
+
+GridScene &Scene(hs_scene_kind kind, size_t n, size_t m)
+{
+    static std::map<std::tuple<int, size_t, size_t>, std::unique_ptr<GridScene>> cache;
+    auto key = std::make_tuple((int)kind, n, m);
+    auto it = cache.find(key);
+    if (it == cache.end())
+        it = cache.emplace(key, std::make_unique<GridScene>(kind, n, m)).first;
+    return *it->second;
+}
+
+enum class Mode { Closest, Any, All, Count };
+const char *ModeName(Mode m)
+{
+    switch (m) {
+    case Mode::Closest:
+        return "Closest";
+    case Mode::Any:
+        return "Any";
+    case Mode::All:
+        return "All";
+    default:
+        return "Count";
+    }
+}
+
+void RunQueries(benchmark::State &state, Mode mode, hs_scene_kind kind, size_t n, size_t m,
+                int threads)
+{
+    GridScene &sc = Scene(kind, n, m);
+    if (!sc.ok) {
+        state.SkipWithError("scene setup failed");
+        return;
+    }
+    hs_batch_stats st{};
+    hs_batch_opts o = hs_batch_opts_default();
+    o.threads = threads;
+    o.stats = &st;
+    std::vector<uint32_t> out_u(m);
+    std::vector<float> out_t(m);
+    std::vector<uint8_t> out_b(m);
+    hs_closest_out co{out_u.data(), out_t.data(), nullptr, nullptr, nullptr, nullptr};
+    for (auto _ : state) {
+        hs_status s = HS_OK;
+        switch (mode) {
+        case Mode::Closest:
+            s = hs_grid_closest(sc.g, &sc.qs, &o, co);
+            break;
+        case Mode::Any:
+            s = hs_grid_any(sc.g, &sc.qs, &o, out_b.data());
+            break;
+        case Mode::Count:
+            s = hs_grid_count_hits(sc.g, &sc.qs, &o, out_u.data());
+            break;
+        case Mode::All: {
+            hs_hits h;
+            s = hs_grid_all(sc.g, &sc.qs, &o, &h);
+            if (s == HS_OK)
+                hs_hits_free(&h);
+            break;
+        }
+        }
+        if (s != HS_OK) {
+            state.SkipWithError("batch call failed");
+            return;
+        }
+        benchmark::DoNotOptimize(out_u.data());
+        benchmark::ClobberMemory();
+    }
+    state.counters["queries_per_second"] =
+        benchmark::Counter((double)m * (double)state.iterations(), benchmark::Counter::kIsRate);
+    state.counters["pair_tests_per_query"] = m ? (double)st.pair_tests / (double)m : 0.0;
+    state.counters["hits_per_query"] = sc.hits_per_query;
+    state.SetLabel(hs_isa_name(hs_isa_resolve(HS_ISA_AUTO)));
+}
+
+// The per-frame path of a particle simulation: hs_grid_rebuild on a grid whose memory fits.
+void RunBuild(benchmark::State &state, hs_scene_kind kind, size_t n, int threads)
+{
+    std::vector<float> x(n), y(n), r(n);
+    hs_circles *cs = nullptr;
+    hs_grid *g = nullptr;
+    hs_grid_opts go{0.0f, threads};
+    if (hs_scene_circles(kind, n, 1, x.data(), y.data(), r.data()) != HS_OK ||
+        hs_circles_create(x.data(), y.data(), r.data(), nullptr, n, &cs, nullptr) != HS_OK ||
+        hs_grid_build(cs, &go, &g) != HS_OK) {
+        hs_circles_destroy(cs);
+        state.SkipWithError("scene setup failed");
+        return;
+    }
+    for (auto _ : state) {
+        if (hs_grid_rebuild(g, cs) != HS_OK) {
+            state.SkipWithError("rebuild failed");
+            break;
+        }
+        benchmark::ClobberMemory();
+    }
+    state.counters["circles_per_second"] =
+        benchmark::Counter((double)n * (double)state.iterations(), benchmark::Counter::kIsRate);
+    state.counters["bytes_per_circle"] = (double)hs_grid_bytes(g) / (double)n;
+    hs_grid_destroy(g);
+    hs_circles_destroy(cs);
+}
+
+int RegisterAll()
+{
+    const hs_scene_kind kinds[] = {HS_SCENE_UNIFORM, HS_SCENE_CLUSTERED, HS_SCENE_MIXED};
+    const size_t sizes[] = {10000, 1000000};
+    const Mode modes[] = {Mode::Closest, Mode::Any, Mode::All, Mode::Count};
+    for (Mode mode : modes)
+        for (hs_scene_kind kind : kinds)
+            for (size_t n : sizes) {
+                std::string base = std::string("BM_Grid") + ModeName(mode) + "/" +
+                                   hs_scene_kind_name(kind) + "/" + std::to_string(n) + "/" +
+                                   std::to_string(n);
+                // the bare name runs with OpenMP's default team; /threads:k pins k threads
+                for (int k = 0; k <= 2; k++) {
+                    std::string name = k ? base + "/threads:" + std::to_string(k) : base;
+                    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State &st) {
+                        RunQueries(st, mode, kind, n, n, k);
+                    })->UseRealTime()->Unit(benchmark::kMillisecond);
+                }
+            }
+    for (hs_scene_kind kind : kinds)
+        for (size_t n : sizes)
+            for (int k = 1; k <= 2; k++) {
+                std::string name = std::string("BM_GridBuild/") + hs_scene_kind_name(kind) + "/" +
+                                   std::to_string(n) + "/threads:" + std::to_string(k);
+                benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State &st) {
+                    RunBuild(st, kind, n, k);
+                })->UseRealTime()->Unit(benchmark::kMillisecond);
+            }
+    return 0;
+}
+
+const int registered = RegisterAll();
+
+} // namespace

@@ -1,0 +1,4 @@
+// hitscan_bench entry point: the one BENCHMARK_MAIN() for every bench/*.cc.
+#include <benchmark/benchmark.h>
+
+BENCHMARK_MAIN();

@@ -1,0 +1,486 @@
+/* The batch driver shared by brute force and the grid: validation, ISA choice, OpenMP split, stats, CSR output. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "hitscan/narrow.h"
+#include "internal.h"
+
+/* ---- How an engine plugs in ---------------------------------------------------------------
+ * An engine (brute.c, the grid) supplies one callback per mode that answers ONE prepared,
+ * valid query (an hs_kq from hs_kq_make with the batch's semantics and the query's mask) with
+ * the kernel table the driver resolved, and adds the circle tests it made to *tests. The
+ * callbacks run concurrently on several threads with the same ctx, so they must only read it.
+ * Everything else is done here, once for every engine:
+ *   - argument checks (NULL, count > HS_MAX_COUNT, sem / isa / threads out of range);
+ *   - the ISA: opts->isa resolved through hs_kernels_get; an unsupported level returns
+ *     HS_E_UNSUPPORTED before any output is written;
+ *   - per query: hs_queries_get + hs_query_validate; an invalid query is answered as a miss
+ *     (idx HS_NONE / t NaN, hit 0, count 0, no hits), counted in stats->invalid, the lowest
+ *     such index kept in stats->first_invalid, and the call returns HS_E_INVALID_QUERY;
+ *   - closest: the hit point / normal through hs_hit_geometry from the circle the engine
+ *     returns, so every engine's geometry is the scalar reference's;
+ *   - all: the engine appends hits in any order to a per-thread hs_hitbuf; the driver sorts
+ *     each query's hits by (t, id) and assembles the CSR arrays;
+ *   - stats: pair_tests summed over threads (an integer sum, so thread-count independent
+ *     apart from what the engine itself counts).
+ * Determinism: every output element depends on one query only, and all-hits output is laid
+ * out by query index, so nothing depends on the thread count or on the schedule. */
+
+hs_query hs_queries_get(const hs_queries *qs, size_t i)
+{
+    hs_query q;
+    q.a.x = qs->ax[i];
+    q.a.y = qs->ay[i];
+    q.d.x = qs->dx[i];
+    q.d.y = qs->dy[i];
+    q.tmin = qs->tmin ? qs->tmin[i] : qs->tmin_all;
+    q.tmax = qs->tmax ? qs->tmax[i] : qs->tmax_all;
+    q.q = qs->q ? qs->q[i] : qs->q_all;
+    return q;
+}
+
+uint32_t hs_queries_mask(const hs_queries *qs, size_t i)
+{
+    return qs->mask ? qs->mask[i] : qs->mask_all;
+}
+
+hs_queries hs_queries_segments(const float *ax, const float *ay, const float *dx, const float *dy,
+                               size_t count)
+{
+    hs_queries qs;
+    memset(&qs, 0, sizeof qs);
+    qs.ax = ax;
+    qs.ay = ay;
+    qs.dx = dx;
+    qs.dy = dy;
+    qs.count = count;
+    qs.tmin_all = 0.0f;
+    qs.tmax_all = 1.0f;
+    qs.q_all = 0.0f;
+    qs.mask_all = UINT32_MAX;
+    return qs;
+}
+
+hs_batch_opts hs_batch_opts_default(void)
+{
+    hs_batch_opts o;
+    memset(&o, 0, sizeof o);
+    o.sem = HS_SOLID;
+    o.isa = HS_ISA_AUTO;
+    o.threads = 0;
+    o.stats = NULL;
+    return o;
+}
+
+void hs_hits_free(hs_hits *h)
+{
+    if (h == NULL)
+        return;
+    free(h->offsets);
+    free(h->idx);
+    free(h->t);
+    memset(h, 0, sizeof *h);
+}
+
+hs_status hs_hitbuf_reserve(hs_hitbuf *b, size_t extra)
+{
+    if (extra <= b->cap - b->len)
+        return HS_OK;
+    if (extra > SIZE_MAX / sizeof(float) - b->len)
+        return HS_E_NOMEM;
+    /* geometric growth: a thread's buffer reallocates O(log total) times per batch */
+    size_t need = b->len + extra;
+    size_t cap = b->cap < 64 ? 64 : b->cap;
+    while (cap < need)
+        cap = cap > SIZE_MAX / (2 * sizeof(float)) ? need : cap * 2;
+    uint32_t *id = realloc(b->id, cap * sizeof *id);
+    if (id == NULL)
+        return HS_E_NOMEM;
+    b->id = id;
+    float *t = realloc(b->t, cap * sizeof *t);
+    if (t == NULL)
+        return HS_E_NOMEM; /* b->id is the larger block now: still consistent, cap unchanged */
+    b->t = t;
+    b->cap = cap;
+    return HS_OK;
+}
+
+void hs_hitbuf_free(hs_hitbuf *b)
+{
+    if (b == NULL)
+        return;
+    free(b->id);
+    free(b->t);
+    memset(b, 0, sizeof *b);
+}
+
+/* Batches smaller than this run on the calling thread. */
+#ifndef HS_PAR_MIN_QUERIES
+#define HS_PAR_MIN_QUERIES 2048
+#endif
+
+/* ---- Common set-up ------------------------------------------------------------------------- */
+
+typedef struct drv {
+    const hs_kernel_set *ks;
+    hs_semantics sem;
+    int threads; /* team size actually requested */
+    size_t chunk;
+    hs_batch_stats *stats;
+} drv;
+
+static hs_status drv_setup(const hs_engine *e, const hs_queries *qs, const hs_batch_opts *opts,
+                           drv *d)
+{
+    hs_batch_opts o = opts ? *opts : hs_batch_opts_default();
+    if (e == NULL || qs == NULL)
+        return HS_E_NULL;
+    if (qs->count > HS_MAX_COUNT || qs->count > (size_t)PTRDIFF_MAX / 2) /* 32-bit targets */
+        return HS_E_TOO_MANY;
+    if (qs->count > 0 && (qs->ax == NULL || qs->ay == NULL || qs->dx == NULL || qs->dy == NULL))
+        return HS_E_NULL;
+    if ((o.sem != HS_SOLID && o.sem != HS_BOUNDARY) || (int)o.isa < 0 ||
+        (int)o.isa >= (int)HS_ISA_COUNT_ || o.threads < 0)
+        return HS_E_RANGE;
+    d->ks = hs_kernels_get(o.isa);
+    if (d->ks == NULL)
+        return HS_E_UNSUPPORTED;
+    d->sem = o.sem;
+    d->threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+    /* starting a team costs more than a small batch gains from it (measured up to 5x slower
+     * for 10^4 short grid queries on 2 threads of a loaded box) */
+    if (d->threads < 1 || qs->count < HS_PAR_MIN_QUERIES)
+        d->threads = 1;
+    /* Dynamic chunks: query costs vary a lot in the grid (and threads share the machine), so
+     * about 16 chunks per thread balance well while keeping the schedule's atomics rare. */
+    size_t c = qs->count / ((size_t)d->threads * 16u);
+    d->chunk = c < 1 ? 1 : (c > 1024 ? 1024 : c);
+    d->stats = o.stats;
+    return HS_OK;
+}
+
+static hs_status drv_finish(const drv *d, size_t invalid, size_t first_invalid, uint64_t tests)
+{
+    if (d->stats) {
+        d->stats->invalid = invalid;
+        d->stats->first_invalid = invalid ? first_invalid : (size_t)-1;
+        d->stats->pair_tests = tests;
+    }
+    return invalid ? HS_E_INVALID_QUERY : HS_OK;
+}
+
+/* 1 and *kq filled when query i is valid. */
+static inline int prep(const drv *d, const hs_queries *qs, size_t i, hs_kq *kq)
+{
+    hs_query q = hs_queries_get(qs, i);
+    if (hs_query_validate(q) != HS_OK)
+        return 0;
+    *kq = hs_kq_make(q, d->sem, hs_queries_mask(qs, i));
+    return 1;
+}
+
+/* The loop over queries of closest / any / count. It names the caller's locals d, tests,
+ * invalid and first (a _Pragma string cannot take macro arguments). OpenMP wants a signed
+ * loop variable in older versions; ptrdiff_t holds HS_MAX_COUNT on every 64-bit target. */
+#define HS_FOR_QUERIES(n)                                                                        \
+    _Pragma("omp parallel for num_threads(d.threads) schedule(dynamic, d.chunk) reduction(+:tests, invalid) reduction(min:first) if(d.threads > 1)") \
+    for (ptrdiff_t ii = 0; ii < (ptrdiff_t)(n); ii++)
+
+/* ---- closest / any / count ---------------------------------------------------------------- */
+
+hs_status hs_run_closest(const hs_engine *e, const hs_queries *qs, const hs_batch_opts *opts,
+                         hs_closest_out out)
+{
+    drv d;
+    hs_status s = drv_setup(e, qs, opts, &d);
+    if (s != HS_OK)
+        return s;
+    if (e->closest == NULL || (qs->count > 0 && (out.idx == NULL || out.t == NULL)))
+        return HS_E_NULL;
+    const int want_p = out.px != NULL || out.py != NULL;
+    const int want_n = out.nx != NULL || out.ny != NULL;
+    uint64_t tests = 0;
+    size_t invalid = 0, first = SIZE_MAX;
+    HS_FOR_QUERIES(qs->count)
+    {
+        size_t i = (size_t)ii;
+        hs_kq kq;
+        uint32_t id = HS_NONE;
+        float t = NAN;
+        hs_circle c = {0.0f, 0.0f, 0.0f};
+        int hit = 0;
+        if (prep(&d, qs, i, &kq)) {
+            uint64_t n = 0;
+            hit = e->closest(e->ctx, d.ks, &kq, &id, &t, &c, &n);
+            tests += n;
+        } else {
+            invalid++;
+            first = i < first ? i : first;
+        }
+        if (!hit) {
+            id = HS_NONE;
+            t = NAN;
+        }
+        out.idx[i] = id;
+        out.t[i] = t;
+        if (want_p || want_n) {
+            hs_vec2 p = {NAN, NAN}, nrm = {NAN, NAN};
+            if (hit)
+                hs_hit_geometry(&kq, c.x, c.y, t, &p, &nrm);
+            if (out.px)
+                out.px[i] = p.x;
+            if (out.py)
+                out.py[i] = p.y;
+            if (out.nx)
+                out.nx[i] = nrm.x;
+            if (out.ny)
+                out.ny[i] = nrm.y;
+        }
+    }
+    return drv_finish(&d, invalid, first, tests);
+}
+
+hs_status hs_run_any(const hs_engine *e, const hs_queries *qs, const hs_batch_opts *opts,
+                     uint8_t *hit)
+{
+    drv d;
+    hs_status s = drv_setup(e, qs, opts, &d);
+    if (s != HS_OK)
+        return s;
+    if (e->any == NULL || (qs->count > 0 && hit == NULL))
+        return HS_E_NULL;
+    uint64_t tests = 0;
+    size_t invalid = 0, first = SIZE_MAX;
+    HS_FOR_QUERIES(qs->count)
+    {
+        size_t i = (size_t)ii;
+        hs_kq kq;
+        int h = 0;
+        if (prep(&d, qs, i, &kq)) {
+            uint64_t n = 0;
+            h = e->any(e->ctx, d.ks, &kq, &n) != 0;
+            tests += n;
+        } else {
+            invalid++;
+            first = i < first ? i : first;
+        }
+        hit[i] = (uint8_t)h;
+    }
+    return drv_finish(&d, invalid, first, tests);
+}
+
+hs_status hs_run_count(const hs_engine *e, const hs_queries *qs, const hs_batch_opts *opts,
+                       uint32_t *count)
+{
+    drv d;
+    hs_status s = drv_setup(e, qs, opts, &d);
+    if (s != HS_OK)
+        return s;
+    if (e->count == NULL || (qs->count > 0 && count == NULL))
+        return HS_E_NULL;
+    uint64_t tests = 0;
+    size_t invalid = 0, first = SIZE_MAX;
+    HS_FOR_QUERIES(qs->count)
+    {
+        size_t i = (size_t)ii;
+        hs_kq kq;
+        uint32_t c = 0;
+        if (prep(&d, qs, i, &kq)) {
+            uint64_t n = 0;
+            c = e->count(e->ctx, d.ks, &kq, &n);
+            tests += n;
+        } else {
+            invalid++;
+            first = i < first ? i : first;
+        }
+        count[i] = c;
+    }
+    return drv_finish(&d, invalid, first, tests);
+}
+
+/* ---- all hits ------------------------------------------------------------------------------ */
+
+static inline int hit_less(float ta, uint32_t ia, float tb, uint32_t ib)
+{
+    return ta < tb || (ta == tb && ia < ib);
+}
+
+static void sift_down(uint32_t *id, float *t, size_t root, size_t n)
+{
+    for (;;) {
+        size_t c = 2 * root + 1;
+        if (c >= n)
+            return;
+        if (c + 1 < n && hit_less(t[c], id[c], t[c + 1], id[c + 1]))
+            c++;
+        if (!hit_less(t[root], id[root], t[c], id[c]))
+            return;
+        uint32_t ti = id[root];
+        id[root] = id[c];
+        id[c] = ti;
+        float tt = t[root];
+        t[root] = t[c];
+        t[c] = tt;
+        root = c;
+    }
+}
+
+/* Sorts one query's hits by (t, id) in place, allocation-free: insertion sort for the usual
+ * handful, heapsort (O(n log n) worst case) for lines through dense scenes. Entry times of
+ * valid queries are finite, and ids are distinct, so the order is total: the result is unique
+ * and therefore the same whatever order the engine appended in. */
+static void sort_hits(uint32_t *id, float *t, size_t n)
+{
+    if (n <= 24) {
+        for (size_t i = 1; i < n; i++) {
+            uint32_t ki = id[i];
+            float kt = t[i];
+            size_t j = i;
+            while (j > 0 && hit_less(kt, ki, t[j - 1], id[j - 1])) {
+                id[j] = id[j - 1];
+                t[j] = t[j - 1];
+                j--;
+            }
+            id[j] = ki;
+            t[j] = kt;
+        }
+        return;
+    }
+    for (size_t i = n / 2; i-- > 0;)
+        sift_down(id, t, i, n);
+    for (size_t end = n - 1; end > 0; end--) {
+        uint32_t ti = id[0];
+        id[0] = id[end];
+        id[end] = ti;
+        float tt = t[0];
+        t[0] = t[end];
+        t[end] = tt;
+        sift_down(id, t, 0, end);
+    }
+}
+
+/* Queries are cut into blocks of at most HS_ALL_BLOCK (fewer for small batches, so every
+ * thread gets work). One thread answers a whole block, appending its hits to its own
+ * hs_hitbuf, so a block's hits sit contiguously, in query order, in one buffer: the block only
+ * needs to remember which buffer and where. Per-query counts go straight into offsets[i + 1];
+ * a prefix sum turns them into offsets, and a parallel copy moves every block to its final
+ * place. The blocks and buffers only decide where hits wait before the copy, never where they
+ * end up, so the output is the same for every block size, thread count and schedule. */
+#define HS_ALL_BLOCK 256
+
+typedef struct all_block {
+    size_t start; /* position in the thread's buffer */
+    int tid;
+} all_block;
+
+hs_status hs_run_all(const hs_engine *e, const hs_queries *qs, const hs_batch_opts *opts,
+                     hs_hits *out)
+{
+    if (out == NULL)
+        return HS_E_NULL;
+    memset(out, 0, sizeof *out);
+    drv d;
+    hs_status s = drv_setup(e, qs, opts, &d);
+    if (s != HS_OK)
+        return s;
+    if (e->all == NULL)
+        return HS_E_NULL;
+
+    const size_t n = qs->count;
+    const size_t bs = d.chunk < HS_ALL_BLOCK ? d.chunk : HS_ALL_BLOCK;
+    const size_t nblocks = (n + bs - 1) / bs;
+    size_t *offsets = malloc((n + 1) * sizeof *offsets);
+    all_block *blocks = malloc((nblocks ? nblocks : 1) * sizeof *blocks);
+    hs_hitbuf *bufs = calloc((size_t)d.threads, sizeof *bufs);
+    if (offsets == NULL || blocks == NULL || bufs == NULL) {
+        free(offsets);
+        free(blocks);
+        free(bufs);
+        return HS_E_NOMEM;
+    }
+    offsets[0] = 0;
+
+    uint64_t tests = 0;
+    size_t invalid = 0, first = SIZE_MAX;
+    int nomem = 0;
+    const ptrdiff_t nb = (ptrdiff_t)nblocks;
+#pragma omp parallel for num_threads(d.threads) schedule(dynamic, 1) if (d.threads > 1)       \
+    reduction(+ : tests, invalid) reduction(min : first) reduction(| : nomem)
+    for (ptrdiff_t b = 0; b < nb; b++) {
+        const int tid = omp_get_thread_num();
+        hs_hitbuf *buf = &bufs[tid];
+        blocks[b].tid = tid;
+        blocks[b].start = buf->len;
+        size_t lo = (size_t)b * bs;
+        size_t hi = n - lo > bs ? lo + bs : n;
+        for (size_t i = lo; i < hi; i++) {
+            hs_kq kq;
+            size_t before = buf->len;
+            if (nomem) {
+                offsets[i + 1] = 0;
+                continue;
+            }
+            if (prep(&d, qs, i, &kq)) {
+                uint64_t nt = 0;
+                if (e->all(e->ctx, d.ks, &kq, buf, &nt) != HS_OK) {
+                    nomem = 1; /* the only failure an engine reports; the result is discarded */
+                    buf->len = before;
+                }
+                tests += nt;
+            } else {
+                invalid++;
+                first = i < first ? i : first;
+            }
+            size_t nh = buf->len - before;
+            sort_hits(buf->id + before, buf->t + before, nh);
+            offsets[i + 1] = nh;
+        }
+    }
+
+    uint32_t *oid = NULL;
+    float *ot = NULL;
+    size_t total = 0;
+    if (!nomem) {
+        for (size_t i = 0; i < n; i++) {
+            total += offsets[i + 1];
+            offsets[i + 1] = total;
+        }
+        /* at least one element so a successful result never has NULL arrays */
+        oid = malloc((total ? total : 1) * sizeof *oid);
+        ot = malloc((total ? total : 1) * sizeof *ot);
+        nomem = oid == NULL || ot == NULL;
+    }
+    if (!nomem) {
+#pragma omp parallel for num_threads(d.threads) schedule(static) if (d.threads > 1)
+        for (ptrdiff_t b = 0; b < nb; b++) {
+            size_t lo = (size_t)b * bs;
+            size_t hi = n - lo > bs ? lo + bs : n;
+            size_t len = offsets[hi] - offsets[lo];
+            const hs_hitbuf *buf = &bufs[blocks[b].tid];
+            if (len) {
+                memcpy(oid + offsets[lo], buf->id + blocks[b].start, len * sizeof *oid);
+                memcpy(ot + offsets[lo], buf->t + blocks[b].start, len * sizeof *ot);
+            }
+        }
+    }
+    for (int k = 0; k < d.threads; k++)
+        hs_hitbuf_free(&bufs[k]);
+    free(bufs);
+    free(blocks);
+    if (nomem) {
+        free(offsets);
+        free(oid);
+        free(ot);
+        return HS_E_NOMEM;
+    }
+    out->offsets = offsets;
+    out->idx = oid;
+    out->t = ot;
+    out->count = n;
+    out->total = total;
+    return drv_finish(&d, invalid, first, tests);
+}

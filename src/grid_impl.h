@@ -1,0 +1,95 @@
+/* Internal: the uniform grid's layout, shared by grid_build.c (build, pairs, overlap) and grid_query.c (traversal). */
+#ifndef HITSCAN_GRID_IMPL_H
+#define HITSCAN_GRID_IMPL_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hitscan/grid.h"
+#include "internal.h"
+
+/* Two levels at most: level 0 holds the "small" circles, level 1 the few much larger ones
+ * (r above a threshold taken from the radius distribution), each with its own cell size and its
+ * own inflation radius. Every circle is inserted once, by its centre, so no query ever sees a
+ * circle twice and nothing needs de-duplication; a query is inflated by the level's largest
+ * radius instead. Cell geometry is computed in double so that the cell ranges a query derives
+ * are conservative with respect to the cell a circle was binned into (the same monotone
+ * function bins both). */
+typedef struct hs_glevel {
+    double ox, oy;      /* lower corner: the smallest centre coordinates */
+    double h, inv_h;    /* cell side */
+    double bx1, by1;    /* largest centre coordinates */
+    double mag;         /* largest |coordinate| of the bounds: scale of float rounding */
+    int32_t nx, ny;
+    uint32_t cell0;     /* first cell of this level in the shared cell_start[] */
+    float rmax;         /* largest radius in the level: the query inflation */
+    size_t n;           /* circles in the level */
+} hs_glevel;
+
+struct hs_grid {
+    size_t n;
+    /* storage: circles reordered cell by cell, level 0 then level 1 (capacity cap) */
+    float *x, *y, *r;
+    uint32_t *mask; /* NULL when the source set had no mask */
+    uint32_t *id;   /* storage position -> caller's index */
+    size_t cap;
+    size_t mask_cap;
+    /* CSR: circles of cell c (over both levels) are storage positions cell_start[c] ..
+     * cell_start[c + 1] - 1 */
+    uint32_t *cell_start;
+    size_t ncells, cells_cap;
+    /* per-thread histograms of the parallel counting sort, kept for rebuilds */
+    uint32_t *scratch;
+    size_t scratch_cap;
+    float cell_size_req; /* 0: automatic */
+    int threads;
+    float split_r;       /* radii above go to level 1 (INFINITY: one level) */
+    int nlevels;
+    hs_glevel lv[2];
+};
+
+/* Cell index along one axis: a monotone function of v (floor, clamped to [0, n - 1], NaN -> 0),
+ * used for circles and queries alike. */
+static inline int32_t hs_gcell(double v, double o, double inv_h, int32_t n)
+{
+    double f = (v - o) * inv_h;
+    if (!(f >= 0.0))
+        return 0;
+    if (f >= (double)n)
+        return n - 1;
+    return (int32_t)f;
+}
+
+/* Slack added to every inflation radius: covers float rounding in the kernels (which work on
+ * coordinates of magnitude up to `mag`) and in the hit decision itself. Measured in units of
+ * float32 epsilon with a wide margin; it only ever makes the visited region a little larger. */
+static inline double hs_gpad(double mag, double radius)
+{
+    return 4e-6 * (mag + radius) + 1e-30;
+}
+
+/* Visits every storage run of level L whose cells meet the box [x0, x1] x [y0, y1]:
+ * one contiguous run per row. fn returns non-zero to stop; the return value is passed on. */
+typedef int (*hs_grun_fn)(void *st, uint32_t begin, uint32_t end);
+static inline int hs_grid_box(const hs_grid *g, const hs_glevel *L, double x0, double y0,
+                              double x1, double y1, hs_grun_fn fn, void *st)
+{
+    if (L->n == 0 || x1 < L->ox || y1 < L->oy || x0 > L->bx1 || y0 > L->by1)
+        return 0;
+    int32_t c0 = hs_gcell(x0, L->ox, L->inv_h, L->nx), c1 = hs_gcell(x1, L->ox, L->inv_h, L->nx);
+    int32_t r0 = hs_gcell(y0, L->oy, L->inv_h, L->ny), r1 = hs_gcell(y1, L->oy, L->inv_h, L->ny);
+    const uint32_t *cs = g->cell_start + L->cell0;
+    for (int32_t row = r0; row <= r1; row++) {
+        size_t base = (size_t)row * (size_t)L->nx;
+        uint32_t b = cs[base + (size_t)c0], e = cs[base + (size_t)c1 + 1];
+        if (b != e) {
+            int s = fn(st, b, e);
+            if (s)
+                return s;
+        }
+    }
+    return 0;
+}
+
+#endif

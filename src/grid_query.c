@@ -1,0 +1,357 @@
+/* The grid as an hs_engine (traversal per ISA in src/kernels/grid_walk_impl.h), query ordering, and the public hs_grid_* batch calls. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "grid_impl.h"
+#include "hitscan/narrow.h"
+
+/* The traversal itself is compiled per ISA with the kernels inlined into it
+ * (src/kernels/grid_walk_impl.h); the engine only forwards to the resolved level. */
+static int grid_any(const void *ctx, const hs_kernel_set *ks, const hs_kq *kq, uint64_t *tests)
+{
+    return ks->grid_any((const hs_grid *)ctx, kq, tests);
+}
+
+static uint32_t grid_count(const void *ctx, const hs_kernel_set *ks, const hs_kq *kq,
+                           uint64_t *tests)
+{
+    return ks->grid_count((const hs_grid *)ctx, kq, tests);
+}
+
+static int grid_closest(const void *ctx, const hs_kernel_set *ks, const hs_kq *kq, uint32_t *id,
+                        float *t, hs_circle *circle, uint64_t *tests)
+{
+    return ks->grid_closest((const hs_grid *)ctx, kq, id, t, circle, tests);
+}
+
+static hs_status grid_all(const void *ctx, const hs_kernel_set *ks, const hs_kq *kq,
+                          hs_hitbuf *buf, uint64_t *tests)
+{
+    return ks->grid_all((const hs_grid *)ctx, kq, buf, tests);
+}
+
+static hs_engine grid_engine(const hs_grid *g)
+{
+    hs_engine e;
+    e.ctx = g;
+    e.any = grid_any;
+    e.count = grid_count;
+    e.closest = grid_closest;
+    e.all = grid_all;
+    return e;
+}
+
+/* ---- Query ordering ---------------------------------------------------------------------------
+ * 10^6 circles do not fit in cache and queries in the caller's order touch random cells, so
+ * each query would wait on memory for most of its cells. Large batches against large grids are
+ * therefore answered in a locality order: a counting sort of the queries by the Z-order (Morton)
+ * index of the coarse cell (256 x 256 over the grid) holding their start. The grid's own cells
+ * are row-major; within a coarse cell that is close enough. Outputs are scattered back, so the
+ * caller sees its order; the order itself is a pure function of the queries, so results stay
+ * independent of the thread count. */
+#define HS_SORT_MIN_CIRCLES 32768
+#define HS_SORT_MIN_QUERIES 4096
+#define HS_SORT_BITS 8
+
+static uint32_t spread8(uint32_t v)
+{
+    v &= 0xffu;
+    v = (v | (v << 4)) & 0x0f0fu;
+    v = (v | (v << 2)) & 0x3333u;
+    v = (v | (v << 1)) & 0x5555u;
+    return v;
+}
+
+typedef struct qorder {
+    uint32_t *perm; /* sorted position -> caller's query index */
+    float *ax, *ay, *dx, *dy, *tmin, *tmax, *q;
+    uint32_t *mask;
+    hs_queries qs;
+} qorder;
+
+static void qorder_free(qorder *o)
+{
+    free(o->perm);
+    free(o->ax);
+    free(o->ay);
+    free(o->dx);
+    free(o->dy);
+    free(o->tmin);
+    free(o->tmax);
+    free(o->q);
+    free(o->mask);
+    memset(o, 0, sizeof *o);
+}
+
+static int want_order(const hs_grid *g, const hs_queries *qs)
+{
+    return g->nlevels > 0 && g->n >= HS_SORT_MIN_CIRCLES && qs != NULL &&
+           qs->count >= HS_SORT_MIN_QUERIES && qs->count <= HS_MAX_COUNT && qs->ax && qs->ay &&
+           qs->dx && qs->dy;
+}
+
+static int opt_threads(const hs_batch_opts *opts)
+{
+    return (opts && opts->threads > 0) ? opts->threads : omp_get_max_threads();
+}
+
+/* HS_OK and o filled, or HS_E_NOMEM. */
+static hs_status qorder_make(const hs_grid *g, const hs_queries *qs, int threads, qorder *o)
+{
+    memset(o, 0, sizeof *o);
+    const size_t m = qs->count;
+    const size_t nb = (size_t)1 << (2 * HS_SORT_BITS);
+    uint32_t *key = malloc(m * sizeof *key);
+    size_t *hist = calloc(nb + 1, sizeof *hist);
+    o->perm = malloc(m * sizeof *o->perm);
+    o->ax = malloc(m * sizeof(float));
+    o->ay = malloc(m * sizeof(float));
+    o->dx = malloc(m * sizeof(float));
+    o->dy = malloc(m * sizeof(float));
+    int ok = key && hist && o->perm && o->ax && o->ay && o->dx && o->dy;
+    if (ok && qs->tmin)
+        ok = (o->tmin = malloc(m * sizeof(float))) != NULL;
+    if (ok && qs->tmax)
+        ok = (o->tmax = malloc(m * sizeof(float))) != NULL;
+    if (ok && qs->q)
+        ok = (o->q = malloc(m * sizeof(float))) != NULL;
+    if (ok && qs->mask)
+        ok = (o->mask = malloc(m * sizeof(uint32_t))) != NULL;
+    if (!ok) {
+        free(key);
+        free(hist);
+        qorder_free(o);
+        return HS_E_NOMEM;
+    }
+    const hs_glevel *L = &g->lv[0];
+    const double sx = (double)(1u << HS_SORT_BITS) / fmax(L->bx1 - L->ox, L->h);
+    const double sy = (double)(1u << HS_SORT_BITS) / fmax(L->by1 - L->oy, L->h);
+    const int32_t top = (1 << HS_SORT_BITS);
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (ptrdiff_t ii = 0; ii < (ptrdiff_t)m; ii++) {
+        size_t i = (size_t)ii;
+        double t = qs->tmin ? qs->tmin[i] : qs->tmin_all;
+        if (!isfinite(t))
+            t = 0.0;
+        double px = (double)qs->ax[i] + t * (double)qs->dx[i];
+        double py = (double)qs->ay[i] + t * (double)qs->dy[i];
+        uint32_t cx = (uint32_t)hs_gcell(px, L->ox, sx, top);
+        uint32_t cy = (uint32_t)hs_gcell(py, L->oy, sy, top);
+        key[i] = spread8(cx) | (spread8(cy) << 1);
+    }
+    for (size_t i = 0; i < m; i++)
+        hist[key[i] + 1]++;
+    for (size_t b = 0; b < nb; b++)
+        hist[b + 1] += hist[b];
+    for (size_t i = 0; i < m; i++)
+        o->perm[hist[key[i]]++] = (uint32_t)i;
+    free(hist);
+    free(key);
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (ptrdiff_t ii = 0; ii < (ptrdiff_t)m; ii++) {
+        size_t k = (size_t)ii, i = o->perm[k];
+#if defined(__GNUC__) || defined(__clang__)
+        if (k + 16 < m) {
+            /* random reads known ahead: request them early */
+            size_t f = o->perm[k + 16];
+            __builtin_prefetch(qs->ax + f);
+            __builtin_prefetch(qs->ay + f);
+            __builtin_prefetch(qs->dx + f);
+            __builtin_prefetch(qs->dy + f);
+        }
+#endif
+        o->ax[k] = qs->ax[i];
+        o->ay[k] = qs->ay[i];
+        o->dx[k] = qs->dx[i];
+        o->dy[k] = qs->dy[i];
+        if (o->tmin)
+            o->tmin[k] = qs->tmin[i];
+        if (o->tmax)
+            o->tmax[k] = qs->tmax[i];
+        if (o->q)
+            o->q[k] = qs->q[i];
+        if (o->mask)
+            o->mask[k] = qs->mask[i];
+    }
+    o->qs = *qs;
+    o->qs.ax = o->ax;
+    o->qs.ay = o->ay;
+    o->qs.dx = o->dx;
+    o->qs.dy = o->dy;
+    o->qs.tmin = o->tmin;
+    o->qs.tmax = o->tmax;
+    o->qs.q = o->q;
+    o->qs.mask = o->mask;
+    return HS_OK;
+}
+
+/* The driver saw the sorted batch: its first invalid index is a sorted position. */
+static void fix_first_invalid(const hs_queries *qs, const hs_batch_opts *opts)
+{
+    if (opts == NULL || opts->stats == NULL || opts->stats->invalid == 0)
+        return;
+    for (size_t i = 0; i < qs->count; i++)
+        if (hs_query_validate(hs_queries_get(qs, i)) != HS_OK) {
+            opts->stats->first_invalid = i;
+            return;
+        }
+}
+
+hs_status hs_grid_closest(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                          hs_closest_out out)
+{
+    if (g == NULL)
+        return HS_E_NULL;
+    hs_engine e = grid_engine(g);
+    if (!want_order(g, qs) || out.idx == NULL || out.t == NULL)
+        return hs_run_closest(&e, qs, opts, out);
+    const int threads = opt_threads(opts);
+    qorder o;
+    if (qorder_make(g, qs, threads, &o) != HS_OK)
+        return HS_E_NOMEM;
+    const size_t m = qs->count;
+    float *outs[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    float *user[6] = {out.t, out.px, out.py, out.nx, out.ny, NULL};
+    uint32_t *sidx = malloc(m * sizeof *sidx);
+    int ok = sidx != NULL;
+    for (int k = 0; k < 5 && ok; k++)
+        if (user[k])
+            ok = (outs[k] = malloc(m * sizeof(float))) != NULL;
+    hs_status s = HS_E_NOMEM;
+    if (ok) {
+        hs_closest_out so = {sidx, outs[0], outs[1], outs[2], outs[3], outs[4]};
+        s = hs_run_closest(&e, &o.qs, opts, so);
+        if (s == HS_OK || s == HS_E_INVALID_QUERY) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+            for (ptrdiff_t kk = 0; kk < (ptrdiff_t)m; kk++) {
+                size_t k = (size_t)kk, i = o.perm[k];
+                out.idx[i] = sidx[k];
+                for (int a = 0; a < 5; a++)
+                    if (user[a])
+                        user[a][i] = outs[a][k];
+            }
+            fix_first_invalid(qs, opts);
+        }
+    }
+    free(sidx);
+    for (int k = 0; k < 5; k++)
+        free(outs[k]);
+    qorder_free(&o);
+    return s;
+}
+
+hs_status hs_grid_any(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                      uint8_t *hit)
+{
+    if (g == NULL)
+        return HS_E_NULL;
+    hs_engine e = grid_engine(g);
+    if (!want_order(g, qs) || hit == NULL)
+        return hs_run_any(&e, qs, opts, hit);
+    const int threads = opt_threads(opts);
+    qorder o;
+    if (qorder_make(g, qs, threads, &o) != HS_OK)
+        return HS_E_NOMEM;
+    const size_t m = qs->count;
+    uint8_t *sh = malloc(m);
+    hs_status s = HS_E_NOMEM;
+    if (sh) {
+        s = hs_run_any(&e, &o.qs, opts, sh);
+        if (s == HS_OK || s == HS_E_INVALID_QUERY) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+            for (ptrdiff_t kk = 0; kk < (ptrdiff_t)m; kk++)
+                hit[o.perm[kk]] = sh[kk];
+            fix_first_invalid(qs, opts);
+        }
+    }
+    free(sh);
+    qorder_free(&o);
+    return s;
+}
+
+hs_status hs_grid_count_hits(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                             uint32_t *count)
+{
+    if (g == NULL)
+        return HS_E_NULL;
+    hs_engine e = grid_engine(g);
+    if (!want_order(g, qs) || count == NULL)
+        return hs_run_count(&e, qs, opts, count);
+    const int threads = opt_threads(opts);
+    qorder o;
+    if (qorder_make(g, qs, threads, &o) != HS_OK)
+        return HS_E_NOMEM;
+    const size_t m = qs->count;
+    uint32_t *sc = malloc(m * sizeof *sc);
+    hs_status s = HS_E_NOMEM;
+    if (sc) {
+        s = hs_run_count(&e, &o.qs, opts, sc);
+        if (s == HS_OK || s == HS_E_INVALID_QUERY) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+            for (ptrdiff_t kk = 0; kk < (ptrdiff_t)m; kk++)
+                count[o.perm[kk]] = sc[kk];
+            fix_first_invalid(qs, opts);
+        }
+    }
+    free(sc);
+    qorder_free(&o);
+    return s;
+}
+
+hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                      hs_hits *out)
+{
+    if (g == NULL)
+        return HS_E_NULL;
+    hs_engine e = grid_engine(g);
+    if (!want_order(g, qs) || out == NULL)
+        return hs_run_all(&e, qs, opts, out);
+    const int threads = opt_threads(opts);
+    qorder o;
+    if (qorder_make(g, qs, threads, &o) != HS_OK)
+        return HS_E_NOMEM;
+    const size_t m = qs->count;
+    hs_hits sh;
+    memset(&sh, 0, sizeof sh);
+    hs_status s = hs_run_all(&e, &o.qs, opts, &sh);
+    if (s == HS_OK || s == HS_E_INVALID_QUERY) {
+        /* the same CSR, rows put back in the caller's order */
+        hs_hits r;
+        memset(&r, 0, sizeof r);
+        r.count = m;
+        r.total = sh.total;
+        r.offsets = malloc((m + 1) * sizeof *r.offsets);
+        r.idx = malloc((sh.total ? sh.total : 1) * sizeof *r.idx);
+        r.t = malloc((sh.total ? sh.total : 1) * sizeof *r.t);
+        if (r.offsets == NULL || r.idx == NULL || r.t == NULL) {
+            hs_hits_free(&r);
+            s = HS_E_NOMEM;
+        } else {
+            r.offsets[0] = 0;
+            for (size_t k = 0; k < m; k++) {
+                size_t i = o.perm[k];
+                r.offsets[i + 1] = sh.offsets[k + 1] - sh.offsets[k];
+            }
+            for (size_t i = 0; i < m; i++)
+                r.offsets[i + 1] += r.offsets[i];
+#pragma omp parallel for num_threads(threads) schedule(static)
+            for (ptrdiff_t kk = 0; kk < (ptrdiff_t)m; kk++) {
+                size_t k = (size_t)kk, i = o.perm[k];
+                size_t len = sh.offsets[k + 1] - sh.offsets[k];
+                if (len) {
+                    memcpy(r.idx + r.offsets[i], sh.idx + sh.offsets[k], len * sizeof *r.idx);
+                    memcpy(r.t + r.offsets[i], sh.t + sh.offsets[k], len * sizeof *r.t);
+                }
+            }
+            *out = r;
+            fix_first_invalid(qs, opts);
+        }
+    }
+    hs_hits_free(&sh);
+    qorder_free(&o);
+    return s;
+}

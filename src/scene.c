@@ -1,0 +1,134 @@
+/* Reproducible scene generators (uniform, clustered, mixed) behind include/hitscan/scene.h. */
+#include "hitscan/scene.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#define HS_SCENE_CLUSTERS 64
+
+static const char *const scene_names[HS_SCENE_COUNT_] = {"uniform", "clustered", "mixed"};
+
+hs_scene_kind hs_scene_kind_from_name(const char *name)
+{
+    if (name == NULL)
+        return HS_SCENE_INVALID;
+    for (int k = 0; k < (int)HS_SCENE_COUNT_; k++)
+        if (strcmp(name, scene_names[k]) == 0)
+            return (hs_scene_kind)k;
+    return HS_SCENE_INVALID;
+}
+
+const char *hs_scene_kind_name(hs_scene_kind kind)
+{
+    if ((int)kind < 0 || (int)kind >= (int)HS_SCENE_COUNT_)
+        return "?";
+    return scene_names[kind];
+}
+
+float hs_scene_side(size_t n) { return (float)(4000.0 * sqrt((double)n / 1e6)); }
+
+/* splitmix64: a stream per (seed, index) — counter-based, so element i does not depend on how
+ * many elements came before it or on which thread drew it. */
+typedef struct rng {
+    uint64_t s;
+} rng;
+
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static rng rng_at(uint64_t seed, uint64_t stream, uint64_t i)
+{
+    rng g;
+    g.s = mix64(seed ^ mix64(stream * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull)) ^
+          mix64(i + 0x2545f4914f6cdd1dull);
+    return g;
+}
+
+static uint64_t next64(rng *g)
+{
+    g->s += 0x9e3779b97f4a7c15ull;
+    return mix64(g->s);
+}
+
+/* [0, 1) with 53 random bits; the float conversion happens at the end, once. */
+static double unif(rng *g) { return (double)(next64(g) >> 11) * 0x1.0p-53; }
+
+static double gauss(rng *g)
+{
+    double u1 = unif(g), u2 = unif(g);
+    /* 1 - u1 is in (0, 1]: log never sees zero */
+    return sqrt(-2.0 * log(1.0 - u1)) * cos(6.283185307179586 * u2);
+}
+
+enum { STREAM_CIRCLES = 1, STREAM_CLUSTERS = 2, STREAM_SEGMENTS = 3 };
+
+hs_status hs_scene_circles(hs_scene_kind kind, size_t n, uint64_t seed, float *x, float *y,
+                           float *r)
+{
+    if ((int)kind < 0 || (int)kind >= (int)HS_SCENE_COUNT_)
+        return HS_E_RANGE;
+    if (n > HS_MAX_COUNT)
+        return HS_E_TOO_MANY;
+    if (n > 0 && (x == NULL || y == NULL || r == NULL))
+        return HS_E_NULL;
+    const double side = hs_scene_side(n);
+    double ccx[HS_SCENE_CLUSTERS], ccy[HS_SCENE_CLUSTERS];
+    for (int c = 0; c < HS_SCENE_CLUSTERS; c++) {
+        rng g = rng_at(seed, STREAM_CLUSTERS, (uint64_t)c);
+        ccx[c] = unif(&g) * side;
+        ccy[c] = unif(&g) * side;
+    }
+    const double sigma = side / 40.0;
+#pragma omp parallel for schedule(static)
+    for (ptrdiff_t ii = 0; ii < (ptrdiff_t)n; ii++) {
+        rng g = rng_at(seed, STREAM_CIRCLES, (uint64_t)ii);
+        double cx, cy;
+        if (kind == HS_SCENE_CLUSTERED) {
+            int c = (int)(next64(&g) >> 58); /* 64 clusters: the top 6 bits */
+            /* redraw until inside: at least a quarter of each gaussian lies in the square */
+            do {
+                cx = ccx[c] + sigma * gauss(&g);
+                cy = ccy[c] + sigma * gauss(&g);
+            } while (!(cx >= 0.0 && cx <= side && cy >= 0.0 && cy <= side));
+        } else {
+            cx = unif(&g) * side;
+            cy = unif(&g) * side;
+        }
+        double rad = 0.5 + unif(&g);
+        if (kind == HS_SCENE_MIXED && unif(&g) < 0.001)
+            rad = 50.0 + 100.0 * unif(&g);
+        x[ii] = (float)cx;
+        y[ii] = (float)cy;
+        r[ii] = (float)rad;
+    }
+    return HS_OK;
+}
+
+hs_status hs_scene_segments(hs_scene_kind kind, size_t n, size_t m, uint64_t seed, float *ax,
+                            float *ay, float *dx, float *dy)
+{
+    if ((int)kind < 0 || (int)kind >= (int)HS_SCENE_COUNT_)
+        return HS_E_RANGE;
+    if (n > HS_MAX_COUNT || m > HS_MAX_COUNT)
+        return HS_E_TOO_MANY;
+    if (m > 0 && (ax == NULL || ay == NULL || dx == NULL || dy == NULL))
+        return HS_E_NULL;
+    const double side = hs_scene_side(n);
+#pragma omp parallel for schedule(static)
+    for (ptrdiff_t ii = 0; ii < (ptrdiff_t)m; ii++) {
+        rng g = rng_at(seed, STREAM_SEGMENTS, (uint64_t)ii);
+        double sx = unif(&g) * side, sy = unif(&g) * side;
+        double ang = 6.283185307179586 * unif(&g);
+        double len = 5.0 + 45.0 * unif(&g);
+        ax[ii] = (float)sx;
+        ay[ii] = (float)sy;
+        dx[ii] = (float)(len * cos(ang));
+        dy[ii] = (float)(len * sin(ang));
+    }
+    return HS_OK;
+}

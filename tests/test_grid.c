@@ -1,0 +1,954 @@
+/* Tests for the uniform grid: every query mode equals brute force (all ISA levels, 1/2/3 threads, awkward geometries), pairs, overlap, rebuild, scenes. */
+#include <float.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hitscan/batch.h"
+#include "hitscan/grid.h"
+#include "hitscan/narrow.h"
+#include "hitscan/scene.h"
+#include "grid_impl.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define HS_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HS_SANITIZED 1
+#endif
+#endif
+#ifndef HS_SANITIZED
+#define HS_SANITIZED 0
+#endif
+
+/* 1 in a Release run, smaller under sanitizers or HS_TEST_QUICK */
+static int quick;
+static size_t scale(size_t full) { return quick ? (full / 4 > 8 ? full / 4 : 8) : full; }
+
+static uint64_t rng_state;
+static uint64_t rnd(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static float unif(float lo, float hi) { return lo + (hi - lo) * (float)(rnd() >> 40) * 0x1p-24f; }
+
+static void *xcalloc(size_t n, size_t sz)
+{
+    void *p = calloc(n ? n : 1, sz);
+    assert_non_null(p);
+    return p;
+}
+
+/* ---- scenes -------------------------------------------------------------------------------- */
+typedef struct scene {
+    size_t n;
+    float *x, *y, *r;
+    uint32_t *mask;
+    hs_circles *cs;
+} scene;
+
+static void scene_alloc(scene *s, size_t n)
+{
+    memset(s, 0, sizeof *s);
+    s->n = n;
+    s->x = xcalloc(n, sizeof(float));
+    s->y = xcalloc(n, sizeof(float));
+    s->r = xcalloc(n, sizeof(float));
+}
+
+static void scene_finish(scene *s, int with_mask)
+{
+    if (with_mask) {
+        s->mask = xcalloc(s->n, sizeof(uint32_t));
+        for (size_t i = 0; i < s->n; i++)
+            s->mask[i] = 1u << (rnd() % 4);
+    }
+    assert_int_equal(hs_circles_create(s->x, s->y, s->r, s->mask, s->n, &s->cs, NULL), HS_OK);
+}
+
+static void scene_free(scene *s)
+{
+    hs_circles_destroy(s->cs);
+    free(s->x);
+    free(s->y);
+    free(s->r);
+    free(s->mask);
+    memset(s, 0, sizeof *s);
+}
+
+static void scene_kind(scene *s, hs_scene_kind kind, size_t n, uint64_t seed, int with_mask)
+{
+    scene_alloc(s, n);
+    assert_int_equal(hs_scene_circles(kind, n, seed, s->x, s->y, s->r), HS_OK);
+    scene_finish(s, with_mask);
+}
+
+/* ---- query batches --------------------------------------------------------------------------- */
+typedef struct batch {
+    size_t m;
+    float *ax, *ay, *dx, *dy, *tmin, *tmax, *q;
+    uint32_t *mask;
+    hs_queries qs;
+} batch;
+
+static void batch_alloc(batch *b, size_t m)
+{
+    memset(b, 0, sizeof *b);
+    b->m = m;
+    b->ax = xcalloc(m, sizeof(float));
+    b->ay = xcalloc(m, sizeof(float));
+    b->dx = xcalloc(m, sizeof(float));
+    b->dy = xcalloc(m, sizeof(float));
+    b->tmin = xcalloc(m, sizeof(float));
+    b->tmax = xcalloc(m, sizeof(float));
+    b->q = xcalloc(m, sizeof(float));
+    b->mask = xcalloc(m, sizeof(uint32_t));
+    for (size_t i = 0; i < m; i++) {
+        b->tmax[i] = 1.0f;
+        b->mask[i] = UINT32_MAX;
+    }
+}
+
+static void batch_finish(batch *b)
+{
+    b->qs = hs_queries_segments(b->ax, b->ay, b->dx, b->dy, b->m);
+    b->qs.tmin = b->tmin;
+    b->qs.tmax = b->tmax;
+    b->qs.q = b->q;
+    b->qs.mask = b->mask;
+}
+
+static void batch_free(batch *b)
+{
+    free(b->ax);
+    free(b->ay);
+    free(b->dx);
+    free(b->dy);
+    free(b->tmin);
+    free(b->tmax);
+    free(b->q);
+    free(b->mask);
+    memset(b, 0, sizeof *b);
+}
+
+/* A mix of every query shape over the world [lo, hi]^2 (cell edges from the grid). */
+static void set_query(batch *b, size_t i, int kind, float lo, float hi, float ox, float oy, float h,
+                      int masks)
+{
+    float w = hi - lo;
+    float ang = unif(0.0f, 6.2831853f);
+    float len = unif(0.5f, 0.2f * w + 5.0f);
+    b->ax[i] = unif(lo - 0.1f * w, hi + 0.1f * w);
+    b->ay[i] = unif(lo - 0.1f * w, hi + 0.1f * w);
+    b->dx[i] = len * cosf(ang);
+    b->dy[i] = len * sinf(ang);
+    b->tmin[i] = 0.0f;
+    b->tmax[i] = 1.0f;
+    b->q[i] = 0.0f;
+    switch (kind) {
+    case 0: /* plain segment */
+        break;
+    case 1: /* finite ray */
+        b->tmax[i] = unif(0.0f, 4.0f);
+        break;
+    case 2: /* infinite ray */
+        b->tmax[i] = INFINITY;
+        break;
+    case 3: /* line */
+        b->tmin[i] = -INFINITY;
+        b->tmax[i] = INFINITY;
+        break;
+    case 4: /* axis-parallel, often exactly on a cell edge */
+        if (rnd() & 1) {
+            b->dy[i] = 0.0f;
+            if (rnd() & 1)
+                b->ay[i] = oy + h * (float)(rnd() % 64);
+        } else {
+            b->dx[i] = 0.0f;
+            if (rnd() & 1)
+                b->ax[i] = ox + h * (float)(rnd() % 64);
+        }
+        if (rnd() & 1) {
+            b->tmin[i] = -INFINITY;
+            b->tmax[i] = INFINITY;
+        }
+        break;
+    case 5: /* zero-length: a point or a disc */
+        b->dx[i] = b->dy[i] = 0.0f;
+        b->tmin[i] = unif(-2.0f, 0.5f);
+        b->tmax[i] = b->tmin[i] + unif(0.0f, 2.0f);
+        break;
+    case 6: /* from well outside the grid, across it, ending outside */
+        b->ax[i] = lo - unif(1.0f, 0.5f * w);
+        b->ay[i] = unif(lo - w, hi + w);
+        b->dx[i] = unif(w, 3.0f * w);
+        b->dy[i] = unif(-w, w);
+        if (rnd() & 1) {
+            b->ax[i] = lo + hi - b->ax[i];
+            b->dx[i] = -b->dx[i];
+        }
+        break;
+    case 7: /* a sub-interval, sometimes starting before a */
+        b->tmin[i] = unif(-0.5f, 0.5f);
+        b->tmax[i] = b->tmin[i] + unif(0.0f, 1.5f);
+        break;
+    default: /* a cell diagonal through lattice corners */
+        b->ax[i] = ox + h * (float)(rnd() % 32);
+        b->ay[i] = oy + h * (float)(rnd() % 32);
+        b->dx[i] = h * (float)(1 + rnd() % 5) * ((rnd() & 1) ? 1.0f : -1.0f);
+        b->dy[i] = fabsf(b->dx[i]) * ((rnd() & 1) ? 1.0f : -1.0f);
+        break;
+    }
+    if (rnd() % 3 == 0)
+        b->q[i] = (rnd() & 1) ? unif(0.0f, 0.1f * h + 0.5f) : unif(0.0f, 8.0f);
+    if (masks && (rnd() & 1))
+        b->mask[i] = (uint32_t)(rnd() & 15);
+}
+
+static void batch_mixed(batch *b, size_t m, float lo, float hi, const hs_grid *g, int masks)
+{
+    batch_alloc(b, m);
+    float ox = g->nlevels ? (float)g->lv[0].ox : 0.0f, oy = g->nlevels ? (float)g->lv[0].oy : 0.0f;
+    float h = g->nlevels ? (float)g->lv[0].h : 1.0f;
+    for (size_t i = 0; i < m; i++)
+        set_query(b, i, (int)(rnd() % 9), lo, hi, ox, oy, h, masks);
+    batch_finish(b);
+}
+
+/* ---- grid == brute force ------------------------------------------------------------------- */
+static int same_float(float a, float b)
+{
+    return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
+}
+
+static size_t total_hits_seen;
+
+/* Every mode, every supported ISA level, threads 1, 2, 3, both semantics: identical results. */
+static void check_against_brute(const hs_grid *g, const hs_circles *cs, const batch *b)
+{
+    const size_t m = b->m;
+    uint32_t *bi = xcalloc(m, 4), *gi = xcalloc(m, 4), *bc = xcalloc(m, 4), *gc = xcalloc(m, 4);
+    float *bt = xcalloc(m, 4), *gt = xcalloc(m, 4);
+    float *bpx = xcalloc(m, 4), *gpx = xcalloc(m, 4), *bny = xcalloc(m, 4), *gny = xcalloc(m, 4);
+    uint8_t *ba = xcalloc(m, 1), *ga = xcalloc(m, 1);
+    for (int sem = HS_SOLID; sem <= HS_BOUNDARY; sem++) {
+        for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT_; isa++) {
+            if (!hs_isa_supported((hs_isa)isa))
+                continue;
+            hs_batch_opts bo = hs_batch_opts_default();
+            bo.sem = (hs_semantics)sem;
+            bo.isa = (hs_isa)isa;
+            bo.threads = 1;
+            hs_closest_out bout = {bi, bt, bpx, NULL, NULL, bny};
+            assert_int_equal(hs_brute_closest(cs, &b->qs, &bo, bout), HS_OK);
+            assert_int_equal(hs_brute_any(cs, &b->qs, &bo, ba), HS_OK);
+            assert_int_equal(hs_brute_count(cs, &b->qs, &bo, bc), HS_OK);
+            hs_hits bh;
+            assert_int_equal(hs_brute_all(cs, &b->qs, &bo, &bh), HS_OK);
+            total_hits_seen += bh.total;
+            for (int th = 1; th <= 3; th++) {
+                hs_batch_opts go = bo;
+                go.threads = th;
+                hs_batch_stats st;
+                go.stats = &st;
+                hs_closest_out gout = {gi, gt, gpx, NULL, NULL, gny};
+                assert_int_equal(hs_grid_closest(g, &b->qs, &go, gout), HS_OK);
+                for (size_t i = 0; i < m; i++) {
+                    if (gi[i] != bi[i] || !same_float(gt[i], bt[i]) ||
+                        !same_float(gpx[i], bpx[i]) || !same_float(gny[i], bny[i]))
+                        fail_msg("closest differs: isa %s sem %d threads %d query %zu: grid %u t=%a, "
+                                 "brute %u t=%a (a=(%a,%a) d=(%a,%a) t=[%a,%a] q=%a)",
+                                 hs_isa_name((hs_isa)isa), sem, th, i, gi[i], (double)gt[i], bi[i],
+                                 (double)bt[i], (double)b->ax[i], (double)b->ay[i],
+                                 (double)b->dx[i], (double)b->dy[i], (double)b->tmin[i],
+                                 (double)b->tmax[i], (double)b->q[i]);
+                }
+                assert_int_equal(hs_grid_any(g, &b->qs, &go, ga), HS_OK);
+                for (size_t i = 0; i < m; i++)
+                    if (ga[i] != ba[i])
+                        fail_msg("any differs: isa %s threads %d query %zu: grid %d brute %d",
+                                 hs_isa_name((hs_isa)isa), th, i, ga[i], ba[i]);
+                assert_int_equal(hs_grid_count_hits(g, &b->qs, &go, gc), HS_OK);
+                for (size_t i = 0; i < m; i++)
+                    if (gc[i] != bc[i])
+                        fail_msg("count differs: isa %s threads %d query %zu: grid %u brute %u",
+                                 hs_isa_name((hs_isa)isa), th, i, gc[i], bc[i]);
+                hs_hits gh;
+                assert_int_equal(hs_grid_all(g, &b->qs, &go, &gh), HS_OK);
+                assert_int_equal(gh.count, bh.count);
+                assert_int_equal(gh.total, bh.total);
+                assert_memory_equal(gh.offsets, bh.offsets, (m + 1) * sizeof(size_t));
+                if (bh.total) {
+                    assert_memory_equal(gh.idx, bh.idx, bh.total * sizeof(uint32_t));
+                    assert_memory_equal(gh.t, bh.t, bh.total * sizeof(float));
+                }
+                hs_hits_free(&gh);
+            }
+            hs_hits_free(&bh);
+        }
+    }
+    free(bi);
+    free(gi);
+    free(bc);
+    free(gc);
+    free(bt);
+    free(gt);
+    free(bpx);
+    free(gpx);
+    free(bny);
+    free(gny);
+    free(ba);
+    free(ga);
+}
+
+static void test_scenes_match_brute(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++) {
+        for (int masks = 0; masks <= 1; masks++) {
+            rng_state = 1000u + (uint64_t)kind * 10u + (uint64_t)masks;
+            size_t n = scale(6000);
+            scene s;
+            scene_kind(&s, (hs_scene_kind)kind, n, 7u + (uint64_t)kind, masks);
+            hs_grid *g = NULL;
+            hs_grid_opts go = {0.0f, 2};
+            assert_int_equal(hs_grid_build(s.cs, &go, &g), HS_OK);
+            assert_int_equal(hs_grid_count(g), n);
+            float side = hs_scene_side(n);
+            batch b;
+            batch_mixed(&b, scale(1500), 0.0f, side, g, masks);
+            check_against_brute(g, s.cs, &b);
+            if (kind == HS_SCENE_MIXED)
+                assert_int_equal(g->nlevels, 2); /* the asteroids got their own level */
+            batch_free(&b);
+            hs_grid_destroy(g);
+            scene_free(&s);
+        }
+    }
+    /* the benchmark's own segments on the benchmark's scenes, given cell sizes included */
+    for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++) {
+        size_t n = scale(10000), m = scale(1500);
+        scene s;
+        scene_kind(&s, (hs_scene_kind)kind, n, 99u, 0);
+        batch b;
+        batch_alloc(&b, m);
+        assert_int_equal(hs_scene_segments((hs_scene_kind)kind, n, m, 5u, b.ax, b.ay, b.dx, b.dy),
+                         HS_OK);
+        batch_finish(&b);
+        const float cells[3] = {0.0f, 1.0f, 13.0f};
+        for (int c = 0; c < 3; c++) {
+            hs_grid *g = NULL;
+            hs_grid_opts go = {cells[c], 0};
+            assert_int_equal(hs_grid_build(s.cs, &go, &g), HS_OK);
+            check_against_brute(g, s.cs, &b);
+            hs_grid_destroy(g);
+        }
+        batch_free(&b);
+        scene_free(&s);
+    }
+    print_message("scenes: %zu brute-force hits compared (scale %s)\n", total_hits_seen,
+                  quick ? "quick" : "full");
+}
+
+/* A lattice of touching circles on integer points: every query meets exact tangencies, exact
+ * ties in t between neighbours, and runs along cell edges. */
+static void test_awkward_geometry(void **state)
+{
+    (void)state;
+    rng_state = 77;
+    scene s;
+    const int side = 24;
+    scene_alloc(&s, (size_t)side * side + 3);
+    size_t k = 0;
+    for (int yy = 0; yy < side; yy++)
+        for (int xx = 0; xx < side; xx++, k++) {
+            s.x[k] = (float)xx;
+            s.y[k] = (float)yy;
+            s.r[k] = (k % 7 == 0) ? 0.0f : 0.5f;
+        }
+    /* duplicates: equal t, ids decide */
+    s.x[k] = 3.0f, s.y[k] = 3.0f, s.r[k] = 0.5f, k++;
+    s.x[k] = 3.0f, s.y[k] = 3.0f, s.r[k] = 0.5f, k++;
+    s.x[k] = 10.0f, s.y[k] = 11.0f, s.r[k] = 9.0f, k++; /* one big circle */
+    scene_finish(&s, 0);
+    const float cells[4] = {0.0f, 1.0f, 0.5f, 2.0f};
+    for (int c = 0; c < 4; c++) {
+        hs_grid *g = NULL;
+        hs_grid_opts go = {cells[c], 3};
+        assert_int_equal(hs_grid_build(s.cs, &go, &g), HS_OK);
+        batch b;
+        size_t m = 0;
+        batch_alloc(&b, 64 + scale(1200));
+        float h = (float)g->lv[0].h;
+        /* explicit cases */
+        const float ex[][7] = {
+            /* ax, ay, dx, dy, tmin, tmax, q */
+            {-5.0f, 0.0f, 40.0f, 0.0f, 0.0f, 1.0f, 0.0f},        /* along a row of centres */
+            {-5.0f, 0.5f, 40.0f, 0.0f, 0.0f, 1.0f, 0.0f},        /* along the tangents */
+            {0.5f, -5.0f, 0.0f, 40.0f, 0.0f, 1.0f, 0.0f},        /* vertical tangent */
+            {30.0f, 0.5f, -1.0f, 0.0f, 0.0f, INFINITY, 0.0f},    /* infinite ray, from outside */
+            {0.0f, 2.0f * h, 1.0f, 0.0f, -INFINITY, INFINITY, 0.0f}, /* line on a cell edge */
+            {2.0f * h, 0.0f, 0.0f, -1.0f, -INFINITY, INFINITY, 0.0f},
+            {-3.0f, -3.0f, 1.0f, 1.0f, 0.0f, INFINITY, 0.0f},    /* diagonal through centres */
+            {5.0f, 5.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f},          /* zero-length on a centre */
+            {5.5f, 5.5f, 0.0f, 0.0f, 0.0f, 1.0f, 0.2f},          /* disc between four */
+            {3.0f, 3.0f, 2.0f, 0.0f, 0.0f, 1.0f, 0.0f},          /* starts inside the twins */
+            {-100.0f, 7.0f, 1.0f, 0.0f, 0.0f, 50.0f, 0.0f},      /* ends before the grid */
+            {100.0f, 7.0f, 1.0f, 0.0f, 0.0f, 50.0f, 0.0f},       /* starts after it */
+            {-10.0f, -10.0f, 60.0f, 61.0f, 0.0f, 1.0f, 3.0f},    /* thick diagonal */
+            {12.0f, 12.0f, 0.3f, -0.1f, -INFINITY, INFINITY, 1.5f}, /* thick line */
+            {7.0f, 7.0f, 1e-3f, 0.0f, 0.0f, 1.0f, 0.0f},         /* very short */
+            {0.0f, 23.5f, 23.0f, 0.0f, 0.0f, 1.0f, 0.0f},        /* along the top edge */
+        };
+        for (size_t e = 0; e < sizeof ex / sizeof ex[0]; e++, m++) {
+            b.ax[m] = ex[e][0];
+            b.ay[m] = ex[e][1];
+            b.dx[m] = ex[e][2];
+            b.dy[m] = ex[e][3];
+            b.tmin[m] = ex[e][4];
+            b.tmax[m] = ex[e][5];
+            b.q[m] = ex[e][6];
+        }
+        for (; m < b.m; m++) {
+            set_query(&b, m, (int)(rnd() % 9), -2.0f, (float)side + 2.0f, (float)g->lv[0].ox,
+                      (float)g->lv[0].oy, h, 0);
+            /* land many on the lattice's half-integers (tangents) and integers (centres) */
+            if (rnd() % 3 == 0) {
+                b.ax[m] = 0.5f * (float)(int)(rnd() % (2 * side + 8)) - 4.0f;
+                b.ay[m] = 0.5f * (float)(int)(rnd() % (2 * side + 8)) - 4.0f;
+                int dir = (int)(rnd() % 4);
+                float L = (float)(1 + rnd() % 30);
+                b.dx[m] = dir == 0 ? L : dir == 1 ? -L : 0.0f;
+                b.dy[m] = dir == 2 ? L : dir == 3 ? -L : 0.0f;
+            }
+        }
+        batch_finish(&b);
+        check_against_brute(g, s.cs, &b);
+        batch_free(&b);
+        hs_grid_destroy(g);
+    }
+    scene_free(&s);
+}
+
+/* Large batches on large grids are answered in a locality order (sorted by coarse cell) and
+ * scattered back: the results must be those of the same queries asked in small batches
+ * (which keep the caller's order), and brute force on a sample; invalid queries keep their
+ * caller index in the stats. */
+static void test_sorted_batches(void **state)
+{
+    (void)state;
+    rng_state = 2024;
+    for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++) {
+        const size_t n = 40000, m = 9000, piece = 1000; /* above / below the sorting limits */
+        scene s;
+        scene_kind(&s, (hs_scene_kind)kind, n, 17u, kind == HS_SCENE_MIXED);
+        hs_grid *g = NULL;
+        assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
+        batch b;
+        batch_mixed(&b, m, 0.0f, hs_scene_side(n), g, kind == HS_SCENE_MIXED);
+        b.ax[m - 7] = NAN; /* invalid ones, late in the caller's order */
+        b.q[m - 3] = -1.0f;
+        uint32_t *i1 = xcalloc(m, 4), *i2 = xcalloc(m, 4), *c1 = xcalloc(m, 4), *c2 = xcalloc(m, 4);
+        float *t1 = xcalloc(m, 4), *t2 = xcalloc(m, 4), *p1 = xcalloc(m, 4), *p2 = xcalloc(m, 4);
+        uint8_t *a1 = xcalloc(m, 1), *a2 = xcalloc(m, 1);
+        hs_batch_stats st;
+        hs_batch_opts o = hs_batch_opts_default();
+        o.stats = &st;
+        o.threads = 2;
+        hs_closest_out out1 = {i1, t1, p1, NULL, NULL, NULL};
+        assert_int_equal(hs_grid_closest(g, &b.qs, &o, out1), HS_E_INVALID_QUERY);
+        assert_int_equal(st.invalid, 2);
+        assert_int_equal(st.first_invalid, m - 7);
+        assert_int_equal(hs_grid_any(g, &b.qs, &o, a1), HS_E_INVALID_QUERY);
+        assert_int_equal(st.first_invalid, m - 7);
+        assert_int_equal(hs_grid_count_hits(g, &b.qs, &o, c1), HS_E_INVALID_QUERY);
+        hs_hits h1;
+        assert_int_equal(hs_grid_all(g, &b.qs, &o, &h1), HS_E_INVALID_QUERY);
+        assert_int_equal(st.first_invalid, m - 7);
+        size_t total = 0;
+        for (size_t at = 0; at < m; at += piece) {
+            hs_queries q = b.qs;
+            size_t k = m - at < piece ? m - at : piece;
+            q.ax += at, q.ay += at, q.dx += at, q.dy += at;
+            q.tmin += at, q.tmax += at, q.q += at, q.mask += at;
+            q.count = k;
+            hs_closest_out out2 = {i2 + at, t2 + at, p2 + at, NULL, NULL, NULL};
+            hs_grid_closest(g, &q, &o, out2);
+            hs_grid_any(g, &q, &o, a2 + at);
+            hs_grid_count_hits(g, &q, &o, c2 + at);
+            hs_hits h2;
+            hs_status st2 = hs_grid_all(g, &q, &o, &h2);
+            assert_true(st2 == HS_OK || st2 == HS_E_INVALID_QUERY);
+            for (size_t i = 0; i < k; i++) {
+                size_t len = h2.offsets[i + 1] - h2.offsets[i];
+                assert_int_equal(h1.offsets[at + i + 1] - h1.offsets[at + i], len);
+                if (len) {
+                    assert_memory_equal(h1.idx + h1.offsets[at + i], h2.idx + h2.offsets[i], len * 4);
+                    assert_memory_equal(h1.t + h1.offsets[at + i], h2.t + h2.offsets[i], len * 4);
+                }
+            }
+            total += h2.total;
+            hs_hits_free(&h2);
+        }
+        assert_int_equal(total, h1.total);
+        assert_memory_equal(i1, i2, m * 4);
+        assert_memory_equal(a1, a2, m);
+        assert_memory_equal(c1, c2, m * 4);
+        for (size_t i = 0; i < m; i++)
+            assert_true(same_float(t1[i], t2[i]) && same_float(p1[i], p2[i]));
+        /* and brute force on a sample of the same queries */
+        batch sb;
+        batch_alloc(&sb, 600);
+        for (size_t i = 0; i < sb.m; i++) {
+            size_t j = (i * 7919u) % (m - 8);
+            sb.ax[i] = b.ax[j], sb.ay[i] = b.ay[j], sb.dx[i] = b.dx[j], sb.dy[i] = b.dy[j];
+            sb.tmin[i] = b.tmin[j], sb.tmax[i] = b.tmax[j], sb.q[i] = b.q[j], sb.mask[i] = b.mask[j];
+        }
+        batch_finish(&sb);
+        uint32_t *bi = xcalloc(sb.m, 4);
+        float *bt = xcalloc(sb.m, 4);
+        hs_closest_out bo = {bi, bt, NULL, NULL, NULL, NULL};
+        hs_batch_opts o1 = hs_batch_opts_default();
+        assert_int_equal(hs_brute_closest(s.cs, &sb.qs, &o1, bo), HS_OK);
+        for (size_t i = 0; i < sb.m; i++) {
+            size_t j = (i * 7919u) % (m - 8);
+            assert_int_equal(bi[i], i1[j]);
+            assert_true(same_float(bt[i], t1[j]));
+        }
+        free(bi);
+        free(bt);
+        batch_free(&sb);
+        hs_hits_free(&h1);
+        free(i1), free(i2), free(c1), free(c2), free(t1), free(t2), free(p1), free(p2), free(a1),
+            free(a2);
+        batch_free(&b);
+        hs_grid_destroy(g);
+        scene_free(&s);
+    }
+}
+
+static void test_empty_and_single(void **state)
+{
+    (void)state;
+    rng_state = 5;
+    /* empty */
+    hs_circles *cs = NULL;
+    float one = 1.0f;
+    assert_int_equal(hs_circles_create(&one, &one, &one, NULL, 0, &cs, NULL), HS_OK);
+    hs_grid *g = NULL;
+    assert_int_equal(hs_grid_build(cs, NULL, &g), HS_OK);
+    assert_int_equal(hs_grid_count(g), 0);
+    batch b;
+    batch_alloc(&b, 40);
+    for (size_t i = 0; i < b.m; i++)
+        set_query(&b, i, (int)(i % 9), -5.0f, 5.0f, 0.0f, 0.0f, 1.0f, 0);
+    batch_finish(&b);
+    check_against_brute(g, cs, &b);
+    hs_pairs pr;
+    assert_int_equal(hs_grid_pairs(g, NULL, &pr), HS_OK);
+    assert_int_equal(pr.count, 0);
+    hs_pairs_free(&pr);
+    size_t found = 7;
+    assert_int_equal(hs_grid_overlap_circle(g, (hs_circle){0, 0, 100}, UINT32_MAX, NULL, 0, &found),
+                     HS_OK);
+    assert_int_equal(found, 0);
+    hs_grid_destroy(g);
+    hs_circles_destroy(cs);
+
+    /* one circle, and one point (r = 0) */
+    for (int pt = 0; pt <= 1; pt++) {
+        float x = 0.25f, y = -0.75f, r = pt ? 0.0f : 1.0f;
+        assert_int_equal(hs_circles_create(&x, &y, &r, NULL, 1, &cs, NULL), HS_OK);
+        assert_int_equal(hs_grid_build(cs, NULL, &g), HS_OK);
+        assert_true(hs_grid_cell_size(g) > 0.0f);
+        for (size_t i = 0; i < b.m; i++)
+            set_query(&b, i, (int)(i % 9), -3.0f, 3.0f, x, y, 1.0f, 0);
+        b.ax[0] = -5.0f, b.ay[0] = y, b.dx[0] = 10.0f, b.dy[0] = 0.0f; /* through the centre */
+        b.tmin[0] = 0.0f, b.tmax[0] = 1.0f, b.q[0] = 0.0f;
+        check_against_brute(g, cs, &b);
+        uint32_t ids[2] = {9, 9};
+        assert_int_equal(hs_grid_overlap_circle(g, (hs_circle){x + r + 1.0f, y, 1.0f}, 1u, ids, 2,
+                                                &found),
+                         HS_OK);
+        assert_int_equal(found, 1); /* touching counts */
+        assert_int_equal(ids[0], 0);
+        hs_grid_destroy(g);
+        hs_circles_destroy(cs);
+    }
+    batch_free(&b);
+}
+
+/* ---- pairs and overlap ------------------------------------------------------------------------ */
+static int ref_overlap(const scene *s, size_t i, size_t j)
+{
+    float dx = s->x[i] - s->x[j], dy = s->y[i] - s->y[j], rr = s->r[i] + s->r[j];
+    return dx * dx + dy * dy <= rr * rr;
+}
+
+static void check_pairs(const scene *s, const hs_grid *g)
+{
+    size_t nref = 0;
+    for (size_t i = 0; i < s->n; i++)
+        for (size_t j = i + 1; j < s->n; j++)
+            nref += (size_t)ref_overlap(s, i, j);
+    hs_pairs first = {NULL, NULL, 0};
+    for (int th = 1; th <= 3; th++) {
+        hs_batch_opts o = hs_batch_opts_default();
+        o.threads = th;
+        hs_pairs p;
+        assert_int_equal(hs_grid_pairs(g, &o, &p), HS_OK);
+        assert_int_equal(p.count, nref);
+        size_t k = 0;
+        for (size_t i = 0; i < s->n; i++)
+            for (size_t j = i + 1; j < s->n; j++)
+                if (ref_overlap(s, i, j)) {
+                    if (p.i[k] != i || p.j[k] != j)
+                        fail_msg("pair %zu: got (%u, %u), want (%zu, %zu)", k, p.i[k], p.j[k], i, j);
+                    k++;
+                }
+        if (th == 1) {
+            first = p;
+        } else {
+            if (nref) {
+                assert_memory_equal(p.i, first.i, nref * sizeof(uint32_t));
+                assert_memory_equal(p.j, first.j, nref * sizeof(uint32_t));
+            }
+            hs_pairs_free(&p);
+        }
+    }
+    hs_pairs_free(&first);
+}
+
+static void test_pairs(void **state)
+{
+    (void)state;
+    size_t total = 0;
+    for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++) {
+        scene s;
+        /* a denser world than the benchmark's, so there are plenty of contacts */
+        size_t n = scale(2500);
+        scene_kind(&s, (hs_scene_kind)kind, n, 31u + (uint64_t)kind, 0);
+        for (size_t i = 0; i < n; i++) {
+            s.x[i] *= 0.3f;
+            s.y[i] *= 0.3f;
+        }
+        hs_circles_destroy(s.cs);
+        assert_int_equal(hs_circles_create(s.x, s.y, s.r, NULL, n, &s.cs, NULL), HS_OK);
+        hs_grid *g = NULL;
+        assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
+        check_pairs(&s, g);
+        hs_pairs p;
+        assert_int_equal(hs_grid_pairs(g, NULL, &p), HS_OK);
+        total += p.count;
+        hs_pairs_free(&p);
+        hs_grid_destroy(g);
+        scene_free(&s);
+    }
+    /* exact touching, duplicates, points */
+    scene s;
+    scene_alloc(&s, 6);
+    const float v[6][3] = {{0, 0, 1}, {2, 0, 1}, {2, 0, 1}, {5, 5, 0}, {5, 5, 0}, {4, 0, 0}};
+    for (int i = 0; i < 6; i++)
+        s.x[i] = v[i][0], s.y[i] = v[i][1], s.r[i] = v[i][2];
+    scene_finish(&s, 0);
+    hs_grid *g = NULL;
+    assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
+    check_pairs(&s, g);
+    hs_pairs p;
+    assert_int_equal(hs_grid_pairs(g, NULL, &p), HS_OK);
+    assert_int_equal(p.count, 4); /* 0-1, 0-2, 1-2, 3-4 (1-5 and 2-5 are 2 apart, r sum 1) */
+    hs_pairs_free(&p);
+    hs_grid_destroy(g);
+    scene_free(&s);
+    print_message("pairs: %zu contacts checked against O(N^2)\n", total);
+}
+
+static void test_overlap_circle(void **state)
+{
+    (void)state;
+    rng_state = 404;
+    for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++) {
+        scene s;
+        size_t n = scale(5000);
+        scene_kind(&s, (hs_scene_kind)kind, n, 3u, 1);
+        hs_grid *g = NULL;
+        assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
+        float side = hs_scene_side(n);
+        uint32_t *ref = xcalloc(n, 4), *got = xcalloc(n, 4);
+        for (int qn = 0; qn < (int)scale(400); qn++) {
+            hs_circle c = {unif(-10.0f, side + 10.0f), unif(-10.0f, side + 10.0f),
+                           (qn % 4 == 0) ? 0.0f : unif(0.0f, 30.0f)};
+            uint32_t m = (qn % 3 == 0) ? UINT32_MAX : (uint32_t)(rnd() & 15);
+            size_t nref = 0;
+            for (size_t i = 0; i < n; i++) {
+                float dx = c.x - s.x[i], dy = c.y - s.y[i], rr = c.r + s.r[i];
+                if ((s.mask[i] & m) != 0 && dx * dx + dy * dy <= rr * rr)
+                    ref[nref++] = (uint32_t)i;
+            }
+            size_t found = 0;
+            assert_int_equal(hs_grid_overlap_circle(g, c, m, got, n, &found), HS_OK);
+            assert_int_equal(found, nref);
+            if (nref)
+                assert_memory_equal(got, ref, nref * sizeof(uint32_t));
+            /* a short buffer gets the smallest indices, still in order */
+            size_t cap = nref / 2;
+            assert_int_equal(hs_grid_overlap_circle(g, c, m, got, cap, &found), HS_OK);
+            assert_int_equal(found, nref);
+            if (cap)
+                assert_memory_equal(got, ref, cap * sizeof(uint32_t));
+        }
+        size_t found;
+        assert_int_equal(hs_grid_overlap_circle(g, (hs_circle){0, 0, -1}, 1u, got, 1, &found),
+                         HS_E_NEG_RADIUS);
+        assert_int_equal(hs_grid_overlap_circle(g, (hs_circle){NAN, 0, 1}, 1u, got, 1, &found),
+                         HS_E_NONFINITE);
+        free(ref);
+        free(got);
+        hs_grid_destroy(g);
+        scene_free(&s);
+    }
+}
+
+/* ---- build: determinism, rebuild, memory ------------------------------------------------------ */
+static void assert_same_grid(const hs_grid *a, const hs_grid *b)
+{
+    assert_int_equal(a->n, b->n);
+    assert_int_equal(a->ncells, b->ncells);
+    assert_int_equal(a->nlevels, b->nlevels);
+    assert_memory_equal(a->cell_start, b->cell_start, (a->ncells + 1) * sizeof(uint32_t));
+    if (a->n) {
+        assert_memory_equal(a->x, b->x, a->n * sizeof(float));
+        assert_memory_equal(a->y, b->y, a->n * sizeof(float));
+        assert_memory_equal(a->r, b->r, a->n * sizeof(float));
+        assert_memory_equal(a->id, b->id, a->n * sizeof(uint32_t));
+    }
+}
+
+static void test_build_deterministic(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++) {
+        scene s;
+        scene_kind(&s, (hs_scene_kind)kind, scale(50000), 11u, 0);
+        hs_grid *g1 = NULL;
+        hs_grid_opts o = {0.0f, 1};
+        assert_int_equal(hs_grid_build(s.cs, &o, &g1), HS_OK);
+        for (int th = 2; th <= 3; th++) {
+            hs_grid *g = NULL;
+            o.threads = th;
+            assert_int_equal(hs_grid_build(s.cs, &o, &g), HS_OK);
+            assert_same_grid(g1, g);
+            hs_grid_destroy(g);
+        }
+        /* the CSR invariants: cells sorted, each circle in its centre's cell */
+        for (int l = 0; l < g1->nlevels; l++) {
+            const hs_glevel *L = &g1->lv[l];
+            for (int32_t cy = 0; cy < L->ny; cy++)
+                for (int32_t cx = 0; cx < L->nx; cx++) {
+                    size_t c = L->cell0 + (size_t)cy * (size_t)L->nx + (size_t)cx;
+                    for (uint32_t p = g1->cell_start[c]; p < g1->cell_start[c + 1]; p++) {
+                        assert_int_equal(hs_gcell(g1->x[p], L->ox, L->inv_h, L->nx), cx);
+                        assert_int_equal(hs_gcell(g1->y[p], L->oy, L->inv_h, L->ny), cy);
+                        if (p > g1->cell_start[c])
+                            assert_true(g1->id[p] > g1->id[p - 1]);
+                    }
+                }
+        }
+        hs_grid_destroy(g1);
+        scene_free(&s);
+    }
+}
+
+static void test_rebuild(void **state)
+{
+    (void)state;
+    rng_state = 9;
+    scene s;
+    size_t n = scale(8000);
+    scene_kind(&s, HS_SCENE_MIXED, n, 12u, 1);
+    hs_grid *g = NULL;
+    hs_grid_opts o = {0.0f, 2};
+    assert_int_equal(hs_grid_build(s.cs, &o, &g), HS_OK);
+    float side = hs_scene_side(n);
+    for (int frame = 0; frame < 3; frame++) {
+        /* particles move (some far outside the old bounds), and the count changes */
+        size_t n2 = frame == 1 ? n / 2 : n;
+        for (size_t i = 0; i < n2; i++) {
+            s.x[i] += unif(-3.0f, 3.0f) + (i % 97 == 0 ? side : 0.0f);
+            s.y[i] += unif(-3.0f, 3.0f);
+        }
+        hs_circles *cs2 = NULL;
+        assert_int_equal(hs_circles_create(s.x, s.y, s.r, s.mask, n2, &cs2, NULL), HS_OK);
+        size_t bytes_before = hs_grid_bytes(g);
+        assert_int_equal(hs_grid_rebuild(g, cs2), HS_OK);
+        if (frame != 0)
+            assert_true(hs_grid_bytes(g) <= bytes_before + 64 * 1024); /* memory reused */
+        assert_int_equal(hs_grid_count(g), n2);
+        hs_grid *fresh = NULL;
+        assert_int_equal(hs_grid_build(cs2, &o, &fresh), HS_OK);
+        assert_same_grid(g, fresh);
+        hs_grid_destroy(fresh);
+        batch b;
+        batch_mixed(&b, scale(600), 0.0f, 2.0f * side, g, 1);
+        check_against_brute(g, cs2, &b);
+        batch_free(&b);
+        hs_circles_destroy(cs2);
+    }
+    hs_grid_destroy(g);
+    scene_free(&s);
+}
+
+static void test_bytes_per_circle(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++) {
+        size_t n = scale(200000);
+        scene s;
+        scene_kind(&s, (hs_scene_kind)kind, n, 1u, 0);
+        hs_grid *g = NULL;
+        hs_grid_opts o = {0.0f, 2};
+        assert_int_equal(hs_grid_build(s.cs, &o, &g), HS_OK);
+        double bpc = (double)hs_grid_bytes(g) / (double)n;
+        print_message("%s N=%zu: %.2f bytes/circle, cell %.3f, %d level(s)\n",
+                      hs_scene_kind_name((hs_scene_kind)kind), n, bpc, (double)hs_grid_cell_size(g),
+                      g->nlevels);
+        assert_true(bpc <= 32.0);
+        hs_grid_destroy(g);
+        scene_free(&s);
+    }
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    scene s;
+    scene_kind(&s, HS_SCENE_UNIFORM, 100, 1u, 0);
+    hs_grid *g = NULL;
+    assert_int_equal(hs_grid_build(NULL, NULL, &g), HS_E_NULL);
+    assert_int_equal(hs_grid_build(s.cs, NULL, NULL), HS_E_NULL);
+    hs_grid_opts bad = {-1.0f, 0};
+    assert_int_equal(hs_grid_build(s.cs, &bad, &g), HS_E_RANGE);
+    bad.cell_size = NAN;
+    assert_int_equal(hs_grid_build(s.cs, &bad, &g), HS_E_RANGE);
+    assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
+    assert_int_equal(hs_grid_rebuild(g, NULL), HS_E_NULL);
+    /* invalid queries are misses, counted, first index reported */
+    batch b;
+    batch_alloc(&b, 4);
+    b.ax[0] = 10, b.dx[0] = 5;
+    b.ax[1] = NAN;
+    b.ax[2] = 10, b.dx[2] = 1, b.tmin[2] = 2.0f, b.tmax[2] = 1.0f;
+    b.ax[3] = 10, b.dx[3] = 1, b.q[3] = -1.0f;
+    batch_finish(&b);
+    hs_batch_stats st;
+    hs_batch_opts o = hs_batch_opts_default();
+    o.stats = &st;
+    uint32_t idx[4];
+    float t[4];
+    hs_closest_out out = {idx, t, NULL, NULL, NULL, NULL};
+    assert_int_equal(hs_grid_closest(g, &b.qs, &o, out), HS_E_INVALID_QUERY);
+    assert_int_equal(st.invalid, 3);
+    assert_int_equal(st.first_invalid, 1);
+    assert_int_equal(idx[1], HS_NONE);
+    assert_int_equal(hs_grid_closest(NULL, &b.qs, &o, out), HS_E_NULL);
+    hs_pairs p;
+    assert_int_equal(hs_grid_pairs(NULL, NULL, &p), HS_E_NULL);
+    batch_free(&b);
+    hs_grid_destroy(g);
+    hs_grid_destroy(NULL);
+    assert_int_equal(hs_grid_count(NULL), 0);
+    assert_int_equal(hs_grid_bytes(NULL), 0);
+    scene_free(&s);
+}
+
+/* ---- scenes -------------------------------------------------------------------------------- */
+static void test_scene_generators(void **state)
+{
+    (void)state;
+    assert_int_equal(hs_scene_kind_from_name("uniform"), HS_SCENE_UNIFORM);
+    assert_int_equal(hs_scene_kind_from_name("clustered"), HS_SCENE_CLUSTERED);
+    assert_int_equal(hs_scene_kind_from_name("mixed"), HS_SCENE_MIXED);
+    assert_int_equal(hs_scene_kind_from_name("Uniform "), HS_SCENE_INVALID);
+    assert_int_equal(hs_scene_kind_from_name(NULL), HS_SCENE_INVALID);
+    assert_string_equal(hs_scene_kind_name(HS_SCENE_MIXED), "mixed");
+    assert_float_equal(hs_scene_side(1000000), 4000.0f, 1e-3f);
+    size_t n = 100000;
+    float *x = xcalloc(n, 4), *y = xcalloc(n, 4), *r = xcalloc(n, 4);
+    float *x2 = xcalloc(n, 4), *y2 = xcalloc(n, 4), *r2 = xcalloc(n, 4);
+    float side = hs_scene_side(n);
+    for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++) {
+        assert_int_equal(hs_scene_circles((hs_scene_kind)kind, n, 42u, x, y, r), HS_OK);
+        assert_int_equal(hs_scene_circles((hs_scene_kind)kind, n, 42u, x2, y2, r2), HS_OK);
+        assert_memory_equal(x, x2, n * 4); /* reproducible */
+        assert_memory_equal(r, r2, n * 4);
+        size_t big = 0;
+        double mx = 0, my = 0;
+        for (size_t i = 0; i < n; i++) {
+            assert_true(x[i] >= 0.0f && x[i] <= side && y[i] >= 0.0f && y[i] <= side);
+            if (r[i] > 1.5f) {
+                assert_true(kind == HS_SCENE_MIXED && r[i] >= 50.0f && r[i] <= 150.0f);
+                big++;
+            } else {
+                assert_true(r[i] >= 0.5f);
+            }
+            mx += x[i];
+            my += y[i];
+        }
+        if (kind == HS_SCENE_MIXED)
+            assert_true(big > n / 2000 && big < n / 500); /* about 0.1% */
+        if (kind == HS_SCENE_UNIFORM) {
+            assert_true(fabs(mx / (double)n - side / 2.0) < side * 0.01);
+            assert_true(fabs(my / (double)n - side / 2.0) < side * 0.01);
+        }
+    }
+    assert_int_equal(hs_scene_circles(HS_SCENE_MIXED, n, 43u, x2, y2, r2), HS_OK);
+    assert_memory_not_equal(x, x2, n * 4); /* the seed matters */
+    assert_int_equal(hs_scene_circles(HS_SCENE_INVALID, 1, 1u, x, y, r), HS_E_RANGE);
+    assert_int_equal(hs_scene_circles(HS_SCENE_UNIFORM, 1, 1u, NULL, y, r), HS_E_NULL);
+    /* segments: length in [5, 50], start in the world */
+    assert_int_equal(hs_scene_segments(HS_SCENE_UNIFORM, n, n, 42u, x, y, x2, y2), HS_OK);
+    double mean = 0;
+    for (size_t i = 0; i < n; i++) {
+        float len = sqrtf(x2[i] * x2[i] + y2[i] * y2[i]);
+        assert_true(len >= 4.999f && len <= 50.001f);
+        assert_true(x[i] >= 0.0f && x[i] <= side);
+        mean += len;
+    }
+    assert_true(fabs(mean / (double)n - 27.5) < 0.5);
+    free(x);
+    free(y);
+    free(r);
+    free(x2);
+    free(y2);
+    free(r2);
+}
+
+int main(void)
+{
+    quick = HS_SANITIZED || getenv("HS_TEST_QUICK") != NULL;
+    printf("test_grid: %s scale\n", quick ? "quick (HS_TEST_QUICK or sanitizers)" : "full");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_scene_generators),
+        cmocka_unit_test(test_empty_and_single),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_build_deterministic),
+        cmocka_unit_test(test_bytes_per_circle),
+        cmocka_unit_test(test_awkward_geometry),
+        cmocka_unit_test(test_scenes_match_brute),
+        cmocka_unit_test(test_sorted_batches),
+        cmocka_unit_test(test_pairs),
+        cmocka_unit_test(test_overlap_circle),
+        cmocka_unit_test(test_rebuild),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

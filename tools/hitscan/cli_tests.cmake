@@ -1,0 +1,149 @@
+# End-to-end tests of the hitscan tool: hitscan_fixtures writes the input files, the expected
+# results (derived by hand, see fixtures.c) and one malformed file per error case; every test
+# runs the tool through expect.cmake, which checks the exit status exactly, stderr / stdout,
+# and byte-compares result files.
+add_executable(hitscan_fixtures fixtures.c)
+target_link_libraries(hitscan_fixtures PRIVATE hitscan_io)
+
+set(HS_CLI_DIR ${CMAKE_CURRENT_BINARY_DIR}/cli_files)
+file(MAKE_DIRECTORY ${HS_CLI_DIR})
+add_test(NAME cli_fixtures COMMAND hitscan_fixtures ${HS_CLI_DIR})
+set_tests_properties(cli_fixtures PROPERTIES FIXTURES_SETUP hs_cli_files)
+
+# hs_cli(NAME ARGS1 a b.. [RC1 n] [ERR1 re] [OUT1 re] [ARGS2 ..] [ARGS3 ..] [SAME f1 f2 ..])
+function(hs_cli name)
+  cmake_parse_arguments(T "" "RC1;ERR1;OUT1;RC2;ERR2;OUT2;RC3;ERR3;OUT3"
+                        "ARGS1;ARGS2;ARGS3;SAME" ${ARGN})
+  set(defs)
+  foreach(k 1 2 3)
+    if(T_ARGS${k})
+      string(JOIN "^" joined ${T_ARGS${k}})
+      list(APPEND defs "-DARGS${k}=${joined}")
+    endif()
+    foreach(v RC ERR OUT)
+      if(DEFINED T_${v}${k})
+        list(APPEND defs "-D${v}${k}=${T_${v}${k}}")
+      endif()
+    endforeach()
+  endforeach()
+  if(T_SAME)
+    string(JOIN "^" joined ${T_SAME})
+    list(APPEND defs "-DSAME=${joined}")
+  endif()
+  add_test(NAME cli_${name}
+           COMMAND ${CMAKE_COMMAND} -DTOOL=$<TARGET_FILE:hitscan_cli> -DWORKDIR=${HS_CLI_DIR}
+                   ${defs} -P ${CMAKE_CURRENT_SOURCE_DIR}/expect.cmake)
+  set_tests_properties(cli_${name} PROPERTIES FIXTURES_REQUIRED hs_cli_files TIMEOUT 300)
+endfunction()
+
+set(C_CSV --circles good_circles.csv --queries good_queries.csv)
+set(C_NPY --circles good_circles.npy --queries good_queries.npy)
+set(NUM "[0-9]+(\\.[0-9]+)?")
+
+# ---- results on the hand-checked scene: every mode, both engines, both formats ------------
+hs_cli(closest_csv ARGS1 ${C_CSV} --out r_closest.csv
+       ERR1 "^hitscan: mode=closest kind=segment engine=grid N=5 M=5 isa=[a-z0-9]+ threads=[0-9]+ build_ms=${NUM} query_ms=${NUM} queries_per_s=[0-9]+ hits=4\n$"
+       SAME r_closest.csv exp_closest.csv)
+hs_cli(closest_npy_brute ARGS1 ${C_NPY} --brute --out r_closest_b.npy
+       ERR1 "engine=brute N=5 M=5 .* hits=4"
+       SAME r_closest_b.npy exp_closest.npy)
+hs_cli(closest_scalar_threads3 ARGS1 ${C_NPY} --isa scalar --threads 3 --out r_closest_s.out --format csv
+       ERR1 "isa=scalar threads=3 " SAME r_closest_s.out exp_closest.csv)
+hs_cli(any ARGS1 ${C_CSV} --mode any --out r_any.npy
+       ARGS2 ${C_NPY} --mode=any --brute --out=r_any_b.csv
+       SAME r_any.npy exp_any.npy r_any_b.csv exp_any.csv)
+hs_cli(any_boundary ARGS1 ${C_NPY} --mode any --boundary --out r_anyb.csv
+       ARGS2 ${C_NPY} --mode any --boundary --brute --out r_anyb_b.npy
+       SAME r_anyb.csv exp_any_boundary.csv r_anyb_b.npy exp_any_boundary.npy)
+hs_cli(count ARGS1 ${C_CSV} --mode count --out r_count.npy
+       ARGS2 ${C_CSV} --mode count --brute --out r_count_b.csv
+       SAME r_count.npy exp_count.npy r_count_b.csv exp_count.csv)
+hs_cli(count_ray ARGS1 ${C_NPY} --mode count --kind ray --out r_count_ray.csv
+       SAME r_count_ray.csv exp_count_ray.csv)
+hs_cli(count_line ARGS1 ${C_NPY} --mode count --kind line --out r_count_line.csv
+       ARGS2 ${C_NPY} --mode count --kind line --brute --out r_count_line_b.csv
+       SAME r_count_line.csv exp_count_line.csv r_count_line_b.csv exp_count_line.csv)
+hs_cli(count_thick ARGS1 ${C_NPY} --mode count --thickness 4 --out r_count_thick.csv
+       ARGS2 ${C_CSV} --mode count --thickness 4 --brute --out r_count_thick_b.npy
+       SAME r_count_thick.csv exp_count_thick.csv r_count_thick_b.npy exp_count_thick.npy)
+hs_cli(all ARGS1 ${C_CSV} --mode all --out r_all.csv
+       ARGS2 ${C_NPY} --mode all --brute --out r_all_b.npy
+       ERR2 "hits=4\n"
+       SAME r_all.csv exp_all.csv r_all_b.npy exp_all.npy)
+hs_cli(all_ray ARGS1 ${C_NPY} --mode all --kind ray --out r_all_ray.npy
+       ERR1 "hits=6\n" SAME r_all_ray.npy exp_all_ray.npy)
+hs_cli(stdout ARGS1 ${C_CSV} --mode count --out -
+       OUT1 "^query,count\n0,1\n1,1\n2,0\n3,1\n4,1\n$")
+hs_cli(empty_queries ARGS1 --circles good_circles.csv --queries empty_queries.csv --out -
+       OUT1 "^query,idx,t,px,py,nx,ny\n$" ERR1 "M=0 .*hits=0")
+
+# ---- built-in scenes: --write-scene files give the same answers as the scene itself, and
+# the grid the same as brute force ------------------------------------------------------
+foreach(kind uniform clustered mixed)
+  set(S --scene ${kind} --n 3000 --m 2000 --seed 7)
+  hs_cli(scene_${kind}
+         ARGS1 ${S} --write-scene sc_${kind}
+         OUT1 "wrote sc_${kind}_circles.npy .3000, 3. float32\nhitscan: wrote sc_${kind}_queries.npy .2000, 4."
+         ARGS2 ${S} --mode all --out sc_${kind}_scene.npy
+         OUT2 "${kind} scene .seed 7.: N = 3000 circles, M = 2000 segments"
+         ARGS3 --circles sc_${kind}_circles.npy --queries sc_${kind}_queries.npy --mode all --brute --out sc_${kind}_files.npy
+         SAME sc_${kind}_scene.npy sc_${kind}_files.npy)
+endforeach()
+hs_cli(scene_closest_grid_vs_brute
+       ARGS1 --scene mixed --n 4000 --m 4000 --kind ray --out sc_cl_grid.npy
+       ARGS2 --scene mixed --n 4000 --m 4000 --kind ray --brute --out sc_cl_brute.npy
+       ARGS3 --scene clustered --n 4000 --m 4000 --mode count --thickness 0.5 --out sc_cnt.npy
+       OUT3 "hits .* per query"
+       SAME sc_cl_grid.npy sc_cl_brute.npy)
+
+# ---- malformed input: exit status 1 and a message naming the problem --------------------
+macro(hs_cli_bad name file re)
+  hs_cli(bad_${name} ARGS1 --circles ${file} --queries good_queries.csv RC1 1
+         ERR1 "^hitscan: error: ${file}: ${re}")
+endmacro()
+hs_cli_bad(magic bad_magic.npy "not a .npy file .bad magic")
+hs_cli_bad(version bad_version.npy "unsupported .npy format version 9.0")
+hs_cli_bad(dtype_f8 bad_dtype_f8.npy "dtype '<f8' is not supported: need little-endian float32")
+hs_cli_bad(dtype_be bad_dtype_be.npy "dtype '>f4' is not supported")
+hs_cli_bad(fortran bad_fortran.npy "fortran_order is True")
+hs_cli_bad(shape bad_shape.npy "shape .6, 2. is not .N, 3.")
+hs_cli_bad(shape1d bad_shape1d.npy "shape .12,. is not .N, 3.")
+hs_cli_bad(truncated truncated.npy "truncated data: shape .4, 3. needs 48 bytes after the header, file holds 42")
+hs_cli_bad(trailing trailing.npy "file is longer than shape .4, 3. needs")
+hs_cli_bad(header_garbage header_garbage.npy "bad .npy header: not a dictionary")
+hs_cli_bad(header_short header_short.npy "truncated .npy header")
+hs_cli_bad(nan nan_circles.npy "row 2: non-finite value .NaN or Inf. .x=9, y=nan, r=1.")
+hs_cli_bad(neg_radius neg_radius.csv "row 1 .line 4.: negative radius .x=3, y=3, r=-0.5.")
+hs_cli_bad(cols bad_cols.csv "line 3: 2 fields, expected 3")
+hs_cli_bad(number bad_number.csv "line 2, field 2: 'five' is not a number")
+hs_cli_bad(empty_csv empty.csv "empty file")
+hs_cli_bad(blank_csv blank.csv "empty file")
+hs_cli_bad(empty_npy empty.npy "empty file")
+hs_cli_bad(extension circles.txt "unknown file type")
+hs_cli_bad(missing no_such_file.npy "cannot open: No such file")
+hs_cli(bad_inf_query ARGS1 --circles good_circles.npy --queries inf_query.csv RC1 1
+       ERR1 "inf_query.csv: row 1 .line 2.: bx is inf: query coordinates must be finite")
+hs_cli(bad_overflow_query ARGS1 --circles good_circles.npy --queries overflow_query.csv RC1 1
+       ERR1 "overflow_query.csv: row 1 .line 4.: B - A overflows float32")
+hs_cli(bad_neg_radius_brute ARGS1 --circles neg_radius.csv --queries good_queries.npy --brute RC1 1
+       ERR1 "neg_radius.csv: row 1 .line 4.: negative radius")
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|i.86)$")
+  set(HS_CLI_MISSING_ISA neon)
+else()
+  set(HS_CLI_MISSING_ISA avx2)
+endif()
+hs_cli(bad_isa ARGS1 ${C_CSV} --isa ${HS_CLI_MISSING_ISA} RC1 1
+       ERR1 "--isa ${HS_CLI_MISSING_ISA} is not available on this CPU")
+hs_cli(bad_query_shape ARGS1 --circles good_circles.npy --queries good_circles.npy RC1 1
+       ERR1 "good_circles.npy: shape .5, 3. is not .N, 4.")
+
+# ---- command line: exit status 2 -------------------------------------------------------
+hs_cli(help ARGS1 --help OUT1 "usage: hitscan --circles FILE --queries FILE")
+hs_cli(usage_none ARGS1 --mode any RC1 2 ERR1 "need --circles FILE and --queries FILE")
+hs_cli(usage_unknown ARGS1 ${C_CSV} --frobnicate RC1 2 ERR1 "unknown option '--frobnicate'")
+hs_cli(usage_mode ARGS1 ${C_CSV} --mode nearest RC1 2 ERR1 "--mode must be closest, any, count or all")
+hs_cli(usage_thickness ARGS1 ${C_CSV} --thickness -1 RC1 2 ERR1 "--thickness must be a finite number >= 0")
+hs_cli(usage_value ARGS1 ${C_CSV} --threads RC1 2 ERR1 "option --threads needs a value")
+hs_cli(usage_out ARGS1 ${C_CSV} --out result.bin RC1 2 ERR1 "cannot tell the output format")
+hs_cli(usage_brute_cell ARGS1 ${C_CSV} --brute --cell-size 2 RC1 2 ERR1 "--cell-size is a grid option")
+hs_cli(usage_scene_mix ARGS1 --scene uniform ${C_CSV} RC1 2 ERR1 "--scene replaces")

@@ -1,0 +1,195 @@
+/* Writes the hitscan tool's end-to-end test files: a tiny scene with hand-derived answers, and one malformed file per error case. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hitscan/types.h"
+#include "io.h"
+
+static const char *dir;
+static int failed;
+
+static FILE *open_out(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        fprintf(stderr, "hitscan_fixtures: cannot create %s\n", path);
+        failed = 1;
+    }
+    return f;
+}
+
+static void close_out(FILE *f, int write_rc, const char *name)
+{
+    if (fclose(f) != 0 || write_rc != 0) {
+        fprintf(stderr, "hitscan_fixtures: write failed: %s\n", name);
+        failed = 1;
+    }
+}
+
+static void text(const char *name, const char *content)
+{
+    FILE *f = open_out(name);
+    if (f)
+        close_out(f, fputs(content, f) < 0, name);
+}
+
+/* A .npy with any version bytes and header text (the length field is filled in), then data. */
+static void raw_npy_len(const char *name, int major, int minor, const char *header,
+                        size_t declared, const void *data, size_t len)
+{
+    FILE *f = open_out(name);
+    if (!f)
+        return;
+    size_t h = strlen(header);
+    unsigned char pre[12] = {0x93, 'N', 'U', 'M', 'P', 'Y', (unsigned char)major,
+                             (unsigned char)minor, (unsigned char)(declared & 0xff),
+                             (unsigned char)(declared >> 8 & 0xff),
+                             (unsigned char)(declared >> 16 & 0xff),
+                             (unsigned char)(declared >> 24 & 0xff)};
+    size_t npre = major == 1 ? 10 : 12;
+    int rc = fwrite(pre, 1, npre, f) != npre || fwrite(header, 1, h, f) != h ||
+             (len && fwrite(data, 1, len, f) != len);
+    close_out(f, rc, name);
+}
+
+static void raw_npy(const char *name, int major, int minor, const char *header, const void *data,
+                    size_t len)
+{
+    raw_npy_len(name, major, minor, header, strlen(header), data, len);
+}
+
+static void npy_f4(const char *name, size_t rows, size_t cols, const float *v)
+{
+    FILE *f = open_out(name);
+    const size_t shape[2] = {rows, cols};
+    if (f)
+        close_out(f, hsio_write_npy(f, "<f4", 2, shape, v, sizeof(float)), name);
+}
+
+/* Circles and queries whose answers are exact in float32 (powers of two, r = 0, tangency at
+ * integer distance), derived by hand in the comments. */
+static const float circles[5][3] = {
+    {10, 0, 2},  /* 0 */
+    {20, 0, 2},  /* 1 */
+    {0, 10, 1},  /* 2 */
+    {5, 5, 0},   /* 3: a point */
+    {-10, -5, 1} /* 4: only a line through query 2 reaches it (behind its start) */
+};
+static const float queries[5][4] = {
+    {0, 0, 16, 0},      /* 0: enters circle 0 at x = 8 (t 0.5); as a ray also circle 1 at x = 18 */
+    {0, 10, 0, 20},     /* 1: starts at circle 2's centre (t 0, normal -d) */
+    {-5, -5, -1, -5},   /* 2: misses; as a line hits circle 4 behind A */
+    {0, 5, 10, 5},      /* 3: passes through the point circle 3 at t 0.5 */
+    {9.5f, 0, 10.5f, 0} /* 4: wholly inside circle 0: solid hit at t 0, boundary miss */
+};
+#define NQ 5
+
+static void expected(void)
+{
+    /* closest, segments, solid */
+    const uint32_t idx[NQ] = {0, 2, HS_NONE, 3, 0};
+    const float t[NQ] = {0.5f, 0, NAN, 0.5f, 0};
+    const float px[NQ] = {8, 0, NAN, 5, 9.5f}, py[NQ] = {0, 10, NAN, 5, 0};
+    /* normals: from the centre to P(t); at the centre itself, -d normalised (hence -0) */
+    const float nx[NQ] = {-1, -0.0f, NAN, -1, -1}, ny[NQ] = {0, -1, NAN, -0.0f, 0};
+    const uint8_t any[NQ] = {1, 1, 0, 1, 1}, any_boundary[NQ] = {1, 1, 0, 1, 0};
+    const uint32_t count[NQ] = {1, 1, 0, 1, 1};
+    const uint32_t count_ray[NQ] = {2, 1, 0, 1, 2};
+    const uint32_t count_line[NQ] = {2, 1, 1, 1, 2};
+    /* thickness 4: query 0 reaches circle 1 (|(16,0)-(20,0)| = 4 <= 2 + 4); query 2 circle 4;
+     * query 3 circles 0, 3 and circle 2 exactly touching (|(0,5)-(0,10)| = 5 = 1 + 4) */
+    const uint32_t count_thick[NQ] = {2, 1, 1, 3, 1};
+    const size_t all_off[NQ + 1] = {0, 1, 2, 2, 3, 4};
+    const uint32_t all_idx[] = {0, 2, 3, 0};
+    const float all_t[] = {0.5f, 0, 0.5f, 0};
+    const size_t ray_off[NQ + 1] = {0, 2, 3, 3, 4, 6};
+    const uint32_t ray_idx[] = {0, 1, 2, 3, 0, 1};
+    const float ray_t[] = {0.5f, 1.125f, 0, 0.5f, 0, 8.5f};
+
+    for (int fmt = HSIO_NPY; fmt <= HSIO_CSV; fmt++) {
+        const char *ext = fmt == HSIO_NPY ? "npy" : "csv";
+        char name[64];
+        FILE *f;
+#define EXPECT(stem, call)                                                                   \
+    do {                                                                                     \
+        snprintf(name, sizeof name, "exp_%s.%s", stem, ext);                                 \
+        if ((f = open_out(name)) != NULL)                                                    \
+            close_out(f, call, name);                                                        \
+    } while (0)
+        EXPECT("closest", hsio_write_closest(f, (hsio_format)fmt, NQ, idx, t, px, py, nx, ny));
+        EXPECT("any", hsio_write_any(f, (hsio_format)fmt, NQ, any));
+        EXPECT("any_boundary", hsio_write_any(f, (hsio_format)fmt, NQ, any_boundary));
+        EXPECT("count", hsio_write_count(f, (hsio_format)fmt, NQ, count));
+        EXPECT("count_ray", hsio_write_count(f, (hsio_format)fmt, NQ, count_ray));
+        EXPECT("count_line", hsio_write_count(f, (hsio_format)fmt, NQ, count_line));
+        EXPECT("count_thick", hsio_write_count(f, (hsio_format)fmt, NQ, count_thick));
+        EXPECT("all", hsio_write_all(f, (hsio_format)fmt, NQ, all_off, all_idx, all_t));
+        EXPECT("all_ray", hsio_write_all(f, (hsio_format)fmt, NQ, ray_off, ray_idx, ray_t));
+#undef EXPECT
+    }
+}
+
+static void inputs(void)
+{
+    npy_f4("good_circles.npy", 5, 3, &circles[0][0]);
+    npy_f4("good_queries.npy", NQ, 4, &queries[0][0]);
+    /* the same numbers as CSV: a header, spaces, CRLF, a blank line, exponent notation */
+    text("good_circles.csv", "x,y,r\n10,0,2\n 20 , 0 , 2 \r\n0,10,1\n\n5,5,0e0\n-10,-5,1\n");
+    text("good_queries.csv", "0,0,16,0\n0,10,0,20\n-5,-5,-1,-5\n0,5,1e1,5\n9.5,0,10.5,0");
+    text("empty_queries.csv", "ax,ay,bx,by\n");
+}
+
+static void malformed(void)
+{
+    const float d12[12] = {0, 0, 1, 5, 5, 1, 9, 9, 1, 2, 2, 1};
+    static const char hdr_ok[] = "{'descr': '<f4', 'fortran_order': False, 'shape': (4, 3), }\n";
+    text("bad_magic.npy", "PK\x03\x04 this is a zip file, not an array\n");
+    raw_npy("bad_version.npy", 9, 0, hdr_ok, d12, sizeof d12);
+    raw_npy("bad_dtype_f8.npy", 1, 0,
+            "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }\n", d12, sizeof d12);
+    raw_npy("bad_dtype_be.npy", 1, 0,
+            "{'descr': '>f4', 'fortran_order': False, 'shape': (4, 3), }\n", d12, sizeof d12);
+    raw_npy("bad_fortran.npy", 1, 0,
+            "{'descr': '<f4', 'fortran_order': True, 'shape': (4, 3), }\n", d12, sizeof d12);
+    raw_npy("bad_shape.npy", 1, 0,
+            "{'descr': '<f4', 'fortran_order': False, 'shape': (6, 2), }\n", d12, sizeof d12);
+    raw_npy("bad_shape1d.npy", 1, 0,
+            "{'descr': '<f4', 'fortran_order': False, 'shape': (12,), }\n", d12, sizeof d12);
+    raw_npy("truncated.npy", 1, 0, hdr_ok, d12, sizeof d12 - 6);
+    unsigned char longer[sizeof d12 + 4];
+    memcpy(longer, d12, sizeof d12);
+    memcpy(longer + sizeof d12, "junk", 4);
+    raw_npy("trailing.npy", 1, 0, hdr_ok, longer, sizeof longer);
+    raw_npy("header_garbage.npy", 1, 0, "hello, world\n", d12, sizeof d12);
+    raw_npy_len("header_short.npy", 2, 0, "{'descr': '<f4', 'fortran", 118, NULL, 0);
+    float nan_rows[12];
+    memcpy(nan_rows, d12, sizeof d12);
+    nan_rows[2 * 3 + 1] = NAN; /* row 2, y */
+    raw_npy("nan_circles.npy", 1, 0, hdr_ok, nan_rows, sizeof nan_rows);
+    text("neg_radius.csv", "x,y,r\n0,0,1\n\n3,3,-0.5\n");
+    text("inf_query.csv", "0,0,1,1\n0,0,inf,1\n");
+    text("overflow_query.csv", "ax,ay,bx,by\n0,0,1,1\n\n-3e38,0,3e38,0\n");
+    text("bad_cols.csv", "x,y,r\n1,2,3\n4,5\n");
+    text("bad_number.csv", "1,2,3\n4,five,6\n");
+    text("empty.csv", "");
+    text("blank.csv", "\n  \n");
+    text("empty.npy", "");
+    text("circles.txt", "1,2,3\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: hitscan_fixtures DIR\n");
+        return 2;
+    }
+    dir = argv[1];
+    inputs();
+    expected();
+    malformed();
+    return failed;
+}

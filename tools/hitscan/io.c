@@ -1,0 +1,196 @@
+/* hitscan tool: format dispatch for input tables and the result writers (npy / CSV layouts). */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hitscan/types.h"
+#include "io.h"
+
+void hsio_table_free(hsio_table *t)
+{
+    free(t->v);
+    free(t->line);
+    memset(t, 0, sizeof *t);
+}
+
+static int ieq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return 0;
+    return *a == *b;
+}
+
+hsio_format hsio_format_parse(const char *name)
+{
+    if (ieq(name, "npy"))
+        return HSIO_NPY;
+    if (ieq(name, "csv"))
+        return HSIO_CSV;
+    return HSIO_NONE;
+}
+
+hsio_format hsio_format_of_path(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    const char *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash))
+        return HSIO_NONE;
+    return hsio_format_parse(dot + 1);
+}
+
+int hsio_read_table(const char *path, size_t cols, hsio_table *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    hsio_format fmt = hsio_format_of_path(path);
+    if (fmt == HSIO_NONE) {
+        snprintf(err, errlen, "unknown file type: the name must end in .npy or .csv");
+        return -1;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot open: %s", strerror(errno));
+        return -1;
+    }
+    int rc = fmt == HSIO_NPY ? hsio_read_npy(f, cols, out, err, errlen)
+                             : hsio_read_csv(f, cols, out, err, errlen);
+    fclose(f);
+    return rc;
+}
+
+/* %.9g round-trips float32; NaN / Inf spelled the way numpy and pandas read them back. */
+static int put_float(FILE *f, float x)
+{
+    if (isnan(x))
+        return fputs("nan", f) < 0 ? -1 : 0;
+    if (isinf(x))
+        return fputs(x > 0 ? "inf" : "-inf", f) < 0 ? -1 : 0;
+    return fprintf(f, "%.9g", (double)x) < 0 ? -1 : 0;
+}
+
+#define CHUNK 512
+
+int hsio_write_closest(FILE *f, hsio_format fmt, size_t m, const uint32_t *idx, const float *t,
+                       const float *px, const float *py, const float *nx, const float *ny)
+{
+    if (fmt == HSIO_CSV) {
+        if (fputs("query,idx,t,px,py,nx,ny\n", f) < 0)
+            return -1;
+        for (size_t i = 0; i < m; i++) {
+            if (idx[i] == HS_NONE) {
+                if (fprintf(f, "%zu,-1,nan,nan,nan,nan,nan\n", i) < 0)
+                    return -1;
+                continue;
+            }
+            const float v[5] = {t[i], px[i], py[i], nx[i], ny[i]};
+            if (fprintf(f, "%zu,%lu", i, (unsigned long)idx[i]) < 0)
+                return -1;
+            for (int k = 0; k < 5; k++)
+                if (fputc(',', f) == EOF || put_float(f, v[k]) != 0)
+                    return -1;
+            if (fputc('\n', f) == EOF)
+                return -1;
+        }
+        return 0;
+    }
+    const size_t shape[2] = {m, 6};
+    if (hsio_npy_write_header(f, "<f8", 2, shape) != 0)
+        return -1;
+    double buf[CHUNK * 6];
+    for (size_t i0 = 0; i0 < m; i0 += CHUNK) {
+        size_t k = m - i0 < CHUNK ? m - i0 : CHUNK;
+        for (size_t j = 0; j < k; j++) {
+            size_t i = i0 + j;
+            double *row = buf + 6 * j;
+            if (idx[i] == HS_NONE) {
+                row[0] = -1.0;
+                row[1] = row[2] = row[3] = row[4] = row[5] = (double)NAN;
+            } else {
+                row[0] = (double)idx[i];
+                row[1] = (double)t[i];
+                row[2] = (double)px[i];
+                row[3] = (double)py[i];
+                row[4] = (double)nx[i];
+                row[5] = (double)ny[i];
+            }
+        }
+        if (hsio_write_le(f, buf, sizeof(double), 6 * k) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int hsio_write_any(FILE *f, hsio_format fmt, size_t m, const uint8_t *hit)
+{
+    if (fmt == HSIO_CSV) {
+        if (fputs("query,hit\n", f) < 0)
+            return -1;
+        for (size_t i = 0; i < m; i++)
+            if (fprintf(f, "%zu,%d\n", i, hit[i] ? 1 : 0) < 0)
+                return -1;
+        return 0;
+    }
+    /* numpy bools are one byte, 0 or 1: normalise whatever non-zero the library used */
+    const size_t shape[1] = {m};
+    if (hsio_npy_write_header(f, "|b1", 1, shape) != 0)
+        return -1;
+    uint8_t buf[CHUNK];
+    for (size_t i0 = 0; i0 < m; i0 += CHUNK) {
+        size_t k = m - i0 < CHUNK ? m - i0 : CHUNK;
+        for (size_t j = 0; j < k; j++)
+            buf[j] = hit[i0 + j] ? 1 : 0;
+        if (fwrite(buf, 1, k, f) != k)
+            return -1;
+    }
+    return 0;
+}
+
+int hsio_write_count(FILE *f, hsio_format fmt, size_t m, const uint32_t *count)
+{
+    if (fmt == HSIO_CSV) {
+        if (fputs("query,count\n", f) < 0)
+            return -1;
+        for (size_t i = 0; i < m; i++)
+            if (fprintf(f, "%zu,%lu\n", i, (unsigned long)count[i]) < 0)
+                return -1;
+        return 0;
+    }
+    const size_t shape[1] = {m};
+    return hsio_write_npy(f, "<u4", 1, shape, count, sizeof(uint32_t));
+}
+
+int hsio_write_all(FILE *f, hsio_format fmt, size_t m, const size_t *offsets,
+                   const uint32_t *idx, const float *t)
+{
+    size_t total = m ? offsets[m] - offsets[0] : 0;
+    if (fmt == HSIO_CSV) {
+        if (fputs("query,idx,t\n", f) < 0)
+            return -1;
+        for (size_t i = 0; i < m; i++)
+            for (size_t h = offsets[i]; h < offsets[i + 1]; h++)
+                if (fprintf(f, "%zu,%lu,", i, (unsigned long)idx[h]) < 0 ||
+                    put_float(f, t[h]) != 0 || fputc('\n', f) == EOF)
+                    return -1;
+        return 0;
+    }
+    const size_t shape[2] = {total, 3};
+    if (hsio_npy_write_header(f, "<f8", 2, shape) != 0)
+        return -1;
+    double buf[CHUNK * 3];
+    size_t k = 0;
+    for (size_t i = 0; i < m; i++)
+        for (size_t h = offsets[i]; h < offsets[i + 1]; h++) {
+            buf[3 * k] = (double)i;
+            buf[3 * k + 1] = (double)idx[h];
+            buf[3 * k + 2] = (double)t[h];
+            if (++k == CHUNK) {
+                if (hsio_write_le(f, buf, sizeof(double), 3 * k) != 0)
+                    return -1;
+                k = 0;
+            }
+        }
+    return hsio_write_le(f, buf, sizeof(double), 3 * k);
+}

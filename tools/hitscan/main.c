@@ -1,0 +1,709 @@
+/* hitscan command-line tool: batch circle queries on .npy / CSV files or a built-in scene. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hitscan/hitscan.h"
+#include "hitscan/scene.h"
+#include "io.h"
+
+/* Exit codes (part of the contract, see README.md). */
+#define EXIT_DATA 1  /* unreadable / malformed input, invalid data, library or write failure */
+#define EXIT_USAGE 2 /* bad command line */
+
+static const char usage_text[] =
+    "usage: hitscan --circles FILE --queries FILE [options]\n"
+    "       hitscan --scene uniform|clustered|mixed [--n N] [--m M] [--seed S] [options]\n"
+    "       hitscan --scene KIND [--n N] [--m M] [--seed S] --write-scene PREFIX\n"
+    "\n"
+    "Answers one batch of queries against a set of circles and prints a one-line timing\n"
+    "summary on stderr.\n"
+    "\n"
+    "input:\n"
+    "  --circles FILE     circles x,y,r: .npy float32 '<f4' C-order shape (N,3), or .csv\n"
+    "  --queries FILE     queries ax,ay,bx,by: .npy '<f4' shape (M,4), or .csv\n"
+    "                     (.csv: 3 or 4 comma-separated numbers a line, optional header line)\n"
+    "  --scene KIND       built-in scene instead of files: uniform, clustered, mixed\n"
+    "  --n N, --m M       scene circles and segments (default 1000000 each)\n"
+    "  --seed S           scene seed (default 1)\n"
+    "  --write-scene P    write the scene to P_circles.npy and P_queries.npy, then exit\n"
+    "\n"
+    "query:\n"
+    "  --mode MODE        closest (default), any, count, all\n"
+    "  --kind KIND        query i is P(t) = A + t (B - A) with A = (ax,ay), B = (bx,by):\n"
+    "                     segment t in [0,1] (default), ray t >= 0, line any t\n"
+    "  --thickness Q      query half-width Q >= 0 (capsule / swept circle), default 0\n"
+    "  --boundary         only circle rims count (default: solid discs)\n"
+    "\n"
+    "engine:\n"
+    "  --brute            test every circle (default: uniform grid)\n"
+    "  --cell-size S      grid cell size (default: chosen from the radii)\n"
+    "  --isa ISA          auto (default), scalar, sse4, avx2, avx512, neon\n"
+    "  --threads K        OpenMP threads (default: OpenMP's default); results never depend on K\n"
+    "\n"
+    "output:\n"
+    "  --out FILE         write results (default: none, summary only); '-' is stdout\n"
+    "  --format FMT       npy or csv (default: from --out's extension; csv for '-')\n"
+    "     closest  csv query,idx,t,px,py,nx,ny      npy (M,6) '<f8' idx,t,px,py,nx,ny\n"
+    "     any      csv query,hit                    npy (M,) '|b1'\n"
+    "     count    csv query,count                  npy (M,) '<u4'\n"
+    "     all      csv query,idx,t                  npy (K,3) '<f8' query,idx,t\n"
+    "     idx is the circle's 0-based row; a miss is idx -1 with NaN fields. all-hits rows are\n"
+    "     ordered by query, then entry t, then idx.\n"
+    "\n"
+    "  -h, --help         this text;  --version  the library version\n"
+    "options take their value as --opt VALUE or --opt=VALUE. --scene's queries are segments;\n"
+    "--kind ray / line extends them through the same A and B.\n"
+    "exit status: 0 ok, 1 bad input data or failure, 2 bad command line.\n";
+
+typedef enum mode { MODE_CLOSEST, MODE_ANY, MODE_COUNT, MODE_ALL } mode;
+static const char *const mode_names[] = {"closest", "any", "count", "all"};
+typedef enum kind { KIND_SEGMENT, KIND_RAY, KIND_LINE } kind;
+static const char *const kind_names[] = {"segment", "ray", "line"};
+
+typedef struct options {
+    const char *circles, *queries, *out, *write_scene;
+    hs_scene_kind scene;
+    int have_scene, have_n, have_m, have_seed;
+    size_t n, m;
+    uint64_t seed;
+    mode mode;
+    kind kind;
+    float thickness;
+    int boundary, brute;
+    hs_isa isa;
+    int threads;
+    float cell_size;
+    hsio_format format;
+} options;
+
+HSIO_PRINTF(1, 2) static void error(const char *fmt, ...);
+static void error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("hitscan: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+HSIO_PRINTF(1, 2) static int usage_error(const char *fmt, ...);
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("hitscan: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputs("\n(hitscan --help lists the options)\n", stderr);
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+static const char *status_text(hs_status s)
+{
+    switch (s) {
+    case HS_OK: return "ok";
+    case HS_E_NULL: return "NULL pointer";
+    case HS_E_NONFINITE: return "non-finite value (NaN or Inf)";
+    case HS_E_NEG_RADIUS: return "negative radius";
+    case HS_E_RANGE: return "value out of range";
+    case HS_E_TOO_MANY: return "too many elements";
+    case HS_E_NOMEM: return "out of memory";
+    case HS_E_UNSUPPORTED: return "ISA level not supported on this CPU / build";
+    case HS_E_INVALID_QUERY: return "invalid query";
+    }
+    return "unknown status";
+}
+
+static int parse_size(const char *s, size_t *v)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return 0;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno || *end || x > HS_MAX_COUNT)
+        return 0;
+    *v = (size_t)x;
+    return 1;
+}
+
+static int parse_float(const char *s, float *v)
+{
+    char *end;
+    errno = 0;
+    float x = strtof(s, &end);
+    if (end == s || *end || errno || !isfinite(x))
+        return 0;
+    *v = x;
+    return 1;
+}
+
+static int pick(const char *s, const char *const *names, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* Returns -1 to go on, or an exit status (help / version / usage error). */
+static int parse_args(int argc, char **argv, options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->n = o->m = 1000000;
+    o->seed = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            fputs(usage_text, stdout);
+            return 0;
+        }
+        if (strcmp(a, "--version") == 0) {
+            printf("hitscan %d.%d.%d\n", HS_VERSION_MAJOR, HS_VERSION_MINOR, HS_VERSION_PATCH);
+            return 0;
+        }
+        if (strcmp(a, "--boundary") == 0) {
+            o->boundary = 1;
+            continue;
+        }
+        if (strcmp(a, "--brute") == 0) {
+            o->brute = 1;
+            continue;
+        }
+        /* every other option takes a value: "--opt VALUE" or "--opt=VALUE" */
+        char name[32];
+        const char *val;
+        const char *eq = strchr(a, '=');
+        if (strncmp(a, "--", 2) != 0 || (eq ? (size_t)(eq - a) : strlen(a)) >= sizeof name)
+            return usage_error("unknown argument '%s'", a);
+        if (eq) {
+            memcpy(name, a, (size_t)(eq - a));
+            name[eq - a] = '\0';
+            val = eq + 1;
+        } else {
+            strcpy(name, a);
+            static const char *const valued[] = {
+                "--circles", "--queries", "--mode", "--kind", "--thickness", "--isa",
+                "--threads", "--cell-size", "--out", "--format", "--scene", "--n", "--m",
+                "--seed", "--write-scene"};
+            if (pick(name, valued, (int)(sizeof valued / sizeof valued[0])) < 0)
+                return usage_error("unknown option '%s'", a);
+            if (i + 1 >= argc)
+                return usage_error("option %s needs a value", name);
+            val = argv[++i];
+        }
+        if (strcmp(name, "--circles") == 0) {
+            o->circles = val;
+        } else if (strcmp(name, "--queries") == 0) {
+            o->queries = val;
+        } else if (strcmp(name, "--out") == 0) {
+            o->out = val;
+        } else if (strcmp(name, "--write-scene") == 0) {
+            if (!*val)
+                return usage_error("--write-scene needs a non-empty prefix");
+            o->write_scene = val;
+        } else if (strcmp(name, "--mode") == 0) {
+            int k = pick(val, mode_names, 4);
+            if (k < 0)
+                return usage_error("--mode must be closest, any, count or all (got '%s')", val);
+            o->mode = (mode)k;
+        } else if (strcmp(name, "--kind") == 0) {
+            int k = pick(val, kind_names, 3);
+            if (k < 0)
+                return usage_error("--kind must be segment, ray or line (got '%s')", val);
+            o->kind = (kind)k;
+        } else if (strcmp(name, "--thickness") == 0) {
+            if (!parse_float(val, &o->thickness) || o->thickness < 0.0f)
+                return usage_error("--thickness must be a finite number >= 0 (got '%s')", val);
+        } else if (strcmp(name, "--isa") == 0) {
+            int k;
+            for (k = 0; k < HS_ISA_COUNT_; k++)
+                if (strcmp(val, hs_isa_name((hs_isa)k)) == 0)
+                    break;
+            if (k == HS_ISA_COUNT_)
+                return usage_error("--isa must be auto, scalar, sse4, avx2, avx512 or neon "
+                                   "(got '%s')", val);
+            o->isa = (hs_isa)k;
+        } else if (strcmp(name, "--threads") == 0) {
+            size_t k;
+            if (!parse_size(val, &k) || k < 1 || k > 4096)
+                return usage_error("--threads must be an integer in 1..4096 (got '%s')", val);
+            o->threads = (int)k;
+        } else if (strcmp(name, "--cell-size") == 0) {
+            if (!parse_float(val, &o->cell_size) || !(o->cell_size > 0.0f))
+                return usage_error("--cell-size must be a finite number > 0 (got '%s')", val);
+        } else if (strcmp(name, "--format") == 0) {
+            o->format = hsio_format_parse(val);
+            if (o->format == HSIO_NONE)
+                return usage_error("--format must be npy or csv (got '%s')", val);
+        } else if (strcmp(name, "--scene") == 0) {
+            o->scene = hs_scene_kind_from_name(val);
+            if (o->scene == HS_SCENE_INVALID)
+                return usage_error("--scene must be uniform, clustered or mixed (got '%s')", val);
+            o->have_scene = 1;
+        } else if (strcmp(name, "--n") == 0) {
+            if (!parse_size(val, &o->n))
+                return usage_error("--n must be an integer in 0..%zu (got '%s')",
+                                   (size_t)HS_MAX_COUNT, val);
+            o->have_n = 1;
+        } else if (strcmp(name, "--m") == 0) {
+            if (!parse_size(val, &o->m))
+                return usage_error("--m must be an integer in 0..%zu (got '%s')",
+                                   (size_t)HS_MAX_COUNT, val);
+            o->have_m = 1;
+        } else if (strcmp(name, "--seed") == 0) {
+            char *end;
+            errno = 0;
+            if (*val < '0' || *val > '9')
+                return usage_error("--seed must be a non-negative integer (got '%s')", val);
+            o->seed = strtoull(val, &end, 10);
+            if (errno || *end)
+                return usage_error("--seed must be a non-negative integer (got '%s')", val);
+            o->have_seed = 1;
+        } else {
+            return usage_error("unknown option '%s'", a);
+        }
+    }
+    if (o->have_scene) {
+        if (o->circles || o->queries)
+            return usage_error("--scene replaces --circles / --queries: give one or the other");
+    } else {
+        if (o->have_n || o->have_m || o->have_seed || o->write_scene)
+            return usage_error("--n, --m, --seed and --write-scene need --scene");
+        if (!o->circles || !o->queries)
+            return usage_error("need --circles FILE and --queries FILE (or --scene KIND)");
+    }
+    if (o->brute && o->cell_size > 0.0f)
+        return usage_error("--cell-size is a grid option; it has no meaning with --brute");
+    if (o->out) {
+        if (o->format == HSIO_NONE)
+            o->format = strcmp(o->out, "-") == 0 ? HSIO_CSV : hsio_format_of_path(o->out);
+        if (o->format == HSIO_NONE)
+            return usage_error("cannot tell the output format of '%s': name it .npy or .csv, "
+                               "or give --format", o->out);
+    } else if (o->format != HSIO_NONE) {
+        return usage_error("--format needs --out");
+    }
+    if (o->isa != HS_ISA_AUTO && !hs_isa_supported(o->isa)) {
+        error("--isa %s is not available on this CPU / build", hs_isa_name(o->isa));
+        return EXIT_DATA;
+    }
+    return -1;
+}
+
+/* The loaded problem: circles SoA, queries as A and D = B - A. */
+typedef struct problem {
+    float *x, *y, *r;
+    float *ax, *ay, *dx, *dy;
+    size_t n, m;
+    const size_t *circle_line, *query_line; /* CSV line of each row, or NULL */
+    const char *circle_src, *query_src;
+} problem;
+
+static void problem_free(problem *p)
+{
+    free(p->x);
+    free(p->y);
+    free(p->r);
+    free(p->ax);
+    free(p->ay);
+    free(p->dx);
+    free(p->dy);
+}
+
+/* Allocates the arrays (one element at least, so n = 0 still yields valid pointers). */
+static int problem_alloc(problem *p, size_t n, size_t m)
+{
+    size_t nn = n ? n : 1, mm = m ? m : 1;
+    p->n = n;
+    p->m = m;
+    p->x = malloc(nn * sizeof(float));
+    p->y = malloc(nn * sizeof(float));
+    p->r = malloc(nn * sizeof(float));
+    p->ax = malloc(mm * sizeof(float));
+    p->ay = malloc(mm * sizeof(float));
+    p->dx = malloc(mm * sizeof(float));
+    p->dy = malloc(mm * sizeof(float));
+    if (!p->x || !p->y || !p->r || !p->ax || !p->ay || !p->dx || !p->dy) {
+        error("out of memory for %zu circles and %zu queries", n, m);
+        return -1;
+    }
+    return 0;
+}
+
+/* "row 7" or "row 7 (line 9)" for messages. */
+static const char *where(char *buf, size_t cap, size_t row, const size_t *line)
+{
+    if (line)
+        snprintf(buf, cap, "row %zu (line %zu)", row, line[row]);
+    else
+        snprintf(buf, cap, "row %zu", row);
+    return buf;
+}
+
+/* Rows from B: D = B - A, computed once here so the file and --scene paths agree bit for bit. */
+static int set_queries(problem *p, const float *rows4)
+{
+    static const char *const col[4] = {"ax", "ay", "bx", "by"};
+    char wb[64];
+    for (size_t i = 0; i < p->m; i++) {
+        const float *q = rows4 + 4 * i;
+        for (int k = 0; k < 4; k++)
+            if (!isfinite(q[k])) {
+                error("%s: %s: %s is %g: query coordinates must be finite", p->query_src,
+                      where(wb, sizeof wb, i, p->query_line), col[k], (double)q[k]);
+                return -1;
+            }
+        p->ax[i] = q[0];
+        p->ay[i] = q[1];
+        p->dx[i] = q[2] - q[0];
+        p->dy[i] = q[3] - q[1];
+        if (!isfinite(p->dx[i]) || !isfinite(p->dy[i])) {
+            error("%s: %s: B - A overflows float32", p->query_src,
+                  where(wb, sizeof wb, i, p->query_line));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int load_files(const options *o, problem *p, hsio_table *ct, hsio_table *qt)
+{
+    char err[512];
+    if (hsio_read_table(o->circles, 3, ct, err, sizeof err) != 0) {
+        error("%s: %s", o->circles, err);
+        return -1;
+    }
+    if (hsio_read_table(o->queries, 4, qt, err, sizeof err) != 0) {
+        error("%s: %s", o->queries, err);
+        return -1;
+    }
+    p->circle_src = o->circles;
+    p->query_src = o->queries;
+    p->circle_line = ct->line;
+    p->query_line = qt->line;
+    if (problem_alloc(p, ct->rows, qt->rows) != 0)
+        return -1;
+    for (size_t i = 0; i < p->n; i++) {
+        p->x[i] = ct->v[3 * i];
+        p->y[i] = ct->v[3 * i + 1];
+        p->r[i] = ct->v[3 * i + 2];
+    }
+    return set_queries(p, qt->v);
+}
+
+static int load_scene(const options *o, problem *p, float **rows4)
+{
+    p->circle_src = p->query_src = hs_scene_kind_name(o->scene);
+    if (problem_alloc(p, o->n, o->m) != 0)
+        return -1;
+    *rows4 = malloc((o->m ? o->m : 1) * 4 * sizeof(float));
+    if (!*rows4) {
+        error("out of memory");
+        return -1;
+    }
+    hs_status s = hs_scene_circles(o->scene, o->n, o->seed, p->x, p->y, p->r);
+    if (s == HS_OK)
+        s = hs_scene_segments(o->scene, o->n, o->m, o->seed, p->ax, p->ay, p->dx, p->dy);
+    if (s != HS_OK) {
+        error("scene generation failed: %s", status_text(s));
+        return -1;
+    }
+    float *q = *rows4;
+    for (size_t i = 0; i < o->m; i++) {
+        q[4 * i] = p->ax[i];
+        q[4 * i + 1] = p->ay[i];
+        q[4 * i + 2] = p->ax[i] + p->dx[i];
+        q[4 * i + 3] = p->ay[i] + p->dy[i];
+    }
+    return set_queries(p, q);
+}
+
+static int write_scene(const options *o, const problem *p, const float *rows4)
+{
+    size_t len = strlen(o->write_scene) + 32;
+    char *path = malloc(len);
+    float *c = malloc((p->n ? p->n : 1) * 3 * sizeof(float));
+    int rc = -1;
+    if (!path || !c) {
+        error("out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < p->n; i++) {
+        c[3 * i] = p->x[i];
+        c[3 * i + 1] = p->y[i];
+        c[3 * i + 2] = p->r[i];
+    }
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, len, "%s_%s.npy", o->write_scene, k ? "queries" : "circles");
+        FILE *f = fopen(path, "wb");
+        if (!f) {
+            error("%s: cannot create: %s", path, strerror(errno));
+            goto done;
+        }
+        const size_t shape[2] = {k ? p->m : p->n, k ? 4u : 3u};
+        int w = hsio_write_npy(f, "<f4", 2, shape, k ? rows4 : c, sizeof(float));
+        if (fclose(f) != 0 || w != 0) {
+            error("%s: write failed: %s", path, strerror(errno));
+            goto done;
+        }
+        printf("hitscan: wrote %s (%zu, %zu) float32\n", path, shape[0], shape[1]);
+    }
+    rc = 0;
+done:
+    free(path);
+    free(c);
+    return rc;
+}
+
+/* Results of one run, whatever the mode. */
+typedef struct results {
+    hs_closest_out cl;
+    uint8_t *hit;
+    uint32_t *count;
+    hs_hits all;
+    size_t hits; /* queries hit (closest, any) or total hits (count, all) */
+} results;
+
+static void results_free(results *r)
+{
+    free(r->cl.idx);
+    free(r->cl.t);
+    free(r->cl.px);
+    free(r->cl.py);
+    free(r->cl.nx);
+    free(r->cl.ny);
+    free(r->hit);
+    free(r->count);
+    if (r->all.offsets)
+        hs_hits_free(&r->all);
+}
+
+static hs_status run_queries(const options *o, const hs_grid *g, const hs_circles *cs,
+                             const hs_queries *qs, const hs_batch_opts *bo, results *res)
+{
+    size_t mm = qs->count ? qs->count : 1;
+    switch (o->mode) {
+    case MODE_CLOSEST: {
+        hs_closest_out *c = &res->cl;
+        c->idx = malloc(mm * sizeof *c->idx);
+        c->t = malloc(mm * sizeof(float));
+        c->px = malloc(mm * sizeof(float));
+        c->py = malloc(mm * sizeof(float));
+        c->nx = malloc(mm * sizeof(float));
+        c->ny = malloc(mm * sizeof(float));
+        if (!c->idx || !c->t || !c->px || !c->py || !c->nx || !c->ny)
+            return HS_E_NOMEM;
+        hs_status s = g ? hs_grid_closest(g, qs, bo, *c) : hs_brute_closest(cs, qs, bo, *c);
+        for (size_t i = 0; s >= 0 && i < qs->count; i++)
+            res->hits += c->idx[i] != HS_NONE;
+        return s;
+    }
+    case MODE_ANY: {
+        res->hit = malloc(mm);
+        if (!res->hit)
+            return HS_E_NOMEM;
+        hs_status s = g ? hs_grid_any(g, qs, bo, res->hit) : hs_brute_any(cs, qs, bo, res->hit);
+        for (size_t i = 0; s >= 0 && i < qs->count; i++)
+            res->hits += res->hit[i] != 0;
+        return s;
+    }
+    case MODE_COUNT: {
+        res->count = malloc(mm * sizeof(uint32_t));
+        if (!res->count)
+            return HS_E_NOMEM;
+        hs_status s = g ? hs_grid_count_hits(g, qs, bo, res->count)
+                        : hs_brute_count(cs, qs, bo, res->count);
+        for (size_t i = 0; s >= 0 && i < qs->count; i++)
+            res->hits += res->count[i];
+        return s;
+    }
+    case MODE_ALL: {
+        hs_status s = g ? hs_grid_all(g, qs, bo, &res->all) : hs_brute_all(cs, qs, bo, &res->all);
+        if (s >= 0)
+            res->hits = res->all.total;
+        return s;
+    }
+    }
+    return HS_E_RANGE;
+}
+
+static int write_results(const options *o, const problem *p, const results *r)
+{
+    int to_stdout = strcmp(o->out, "-") == 0;
+    FILE *f = to_stdout ? stdout : fopen(o->out, "wb");
+    if (!f) {
+        error("%s: cannot create: %s", o->out, strerror(errno));
+        return -1;
+    }
+    int w = -1;
+    switch (o->mode) {
+    case MODE_CLOSEST:
+        w = hsio_write_closest(f, o->format, p->m, r->cl.idx, r->cl.t, r->cl.px, r->cl.py,
+                               r->cl.nx, r->cl.ny);
+        break;
+    case MODE_ANY: w = hsio_write_any(f, o->format, p->m, r->hit); break;
+    case MODE_COUNT: w = hsio_write_count(f, o->format, p->m, r->count); break;
+    case MODE_ALL:
+        w = hsio_write_all(f, o->format, p->m, r->all.offsets, r->all.idx, r->all.t);
+        break;
+    }
+    int c = to_stdout ? fflush(f) : fclose(f);
+    if (w != 0 || c != 0) {
+        error("%s: write failed: %s", o->out, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static void report_bad_circle(const problem *p, hs_status s, size_t bad)
+{
+    char wb[64];
+    if (bad >= p->n) {
+        error("%s: invalid circles: %s", p->circle_src, status_text(s));
+        return;
+    }
+    error("%s: %s: %s (x=%g, y=%g, r=%g)", p->circle_src, where(wb, sizeof wb, bad, p->circle_line),
+          s == HS_E_NEG_RADIUS ? "negative radius" : "non-finite value (NaN or Inf)",
+          (double)p->x[bad], (double)p->y[bad], (double)p->r[bad]);
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+
+    problem p;
+    memset(&p, 0, sizeof p);
+    hsio_table ct = {0}, qt = {0};
+    float *scene_rows = NULL;
+    hs_circles *cs = NULL;
+    hs_grid *g = NULL;
+    results res;
+    memset(&res, 0, sizeof res);
+    rc = EXIT_DATA;
+
+    if (o.have_scene ? load_scene(&o, &p, &scene_rows) : load_files(&o, &p, &ct, &qt))
+        goto done;
+    if (o.write_scene) {
+        if (write_scene(&o, &p, scene_rows) == 0)
+            rc = 0;
+        goto done;
+    }
+
+    /* start OpenMP's thread pool now, so its one-time cost is in neither timing */
+    int threads = o.threads ? o.threads : omp_get_max_threads();
+#pragma omp parallel num_threads(threads)
+    {
+        (void)0;
+    }
+    /* The grid copies the circles, so it borrows ours; brute force gets its own aligned,
+     * padded copy, and that copy is its "build". Validation happens in both. */
+    size_t bad = (size_t)-1;
+    double t0 = omp_get_wtime();
+    hs_status s = o.brute ? hs_circles_create(p.x, p.y, p.r, NULL, p.n, &cs, &bad)
+                          : hs_circles_borrow(p.x, p.y, p.r, NULL, p.n, &cs, &bad);
+    if (s == HS_E_NONFINITE || s == HS_E_NEG_RADIUS) {
+        report_bad_circle(&p, s, bad);
+        goto done;
+    }
+    if (s != HS_OK) {
+        error("%s: cannot make the circle set: %s", p.circle_src, status_text(s));
+        goto done;
+    }
+    if (!o.brute) {
+        t0 = omp_get_wtime();
+        hs_grid_opts go = {o.cell_size, o.threads};
+        s = hs_grid_build(cs, &go, &g);
+        if (s != HS_OK) {
+            error("grid build failed: %s", status_text(s));
+            goto done;
+        }
+    }
+    double t1 = omp_get_wtime();
+
+    hs_queries qs = hs_queries_segments(p.ax, p.ay, p.dx, p.dy, p.m);
+    qs.tmin_all = o.kind == KIND_LINE ? -INFINITY : 0.0f;
+    qs.tmax_all = o.kind == KIND_SEGMENT ? 1.0f : INFINITY;
+    qs.q_all = o.thickness;
+    hs_batch_stats stats;
+    memset(&stats, 0, sizeof stats);
+    hs_batch_opts bo = hs_batch_opts_default();
+    bo.sem = o.boundary ? HS_BOUNDARY : HS_SOLID;
+    bo.isa = o.isa;
+    bo.threads = o.threads;
+    bo.stats = &stats;
+
+    double t2 = omp_get_wtime();
+    s = run_queries(&o, g, cs, &qs, &bo, &res);
+    double t3 = omp_get_wtime();
+    if (s == HS_E_INVALID_QUERY) {
+        char wb[64];
+        error("%s: %s: invalid query (%zu invalid in all)", p.query_src,
+              where(wb, sizeof wb, stats.first_invalid < p.m ? stats.first_invalid : 0,
+                    p.query_line),
+              stats.invalid);
+        goto done;
+    }
+    if (s != HS_OK) {
+        error("query failed: %s", status_text(s));
+        goto done;
+    }
+
+    const char *isa = hs_isa_name(hs_isa_resolve(o.isa));
+    double build_ms = (t1 - t0) * 1e3, query_ms = (t3 - t2) * 1e3;
+    double qps = t3 > t2 ? (double)p.m / (t3 - t2) : 0.0;
+    if (o.out && write_results(&o, &p, &res) != 0)
+        goto done;
+    if (o.have_scene) {
+        /* the human summary: stdout, unless the results themselves go there */
+        FILE *h = o.out && strcmp(o.out, "-") == 0 ? stderr : stdout;
+        fprintf(h, "hitscan: %s scene (seed %" PRIu64 "): N = %zu circles, M = %zu %ss",
+                hs_scene_kind_name(o.scene), o.seed, p.n, p.m, kind_names[o.kind]);
+        if (o.thickness > 0.0f)
+            fprintf(h, " of thickness %g", (double)o.thickness);
+        fprintf(h, "%s\n", o.boundary ? ", boundary semantics" : "");
+        if (g)
+            fprintf(h, "  build  %10.3f ms  grid, %.1f M circles/s, cell %.3g, %.1f bytes/circle\n",
+                    build_ms, build_ms > 0 ? (double)p.n / build_ms * 1e-3 : 0.0,
+                    (double)hs_grid_cell_size(g),
+                    p.n ? (double)hs_grid_bytes(g) / (double)p.n : 0.0);
+        else
+            fprintf(h, "  build  %10.3f ms  brute force (circle copy only)\n", build_ms);
+        fprintf(h, "  query  %10.3f ms  %s, %.2f M queries/s (%s, %d thread%s)\n", query_ms,
+                mode_names[o.mode], qps * 1e-6, isa, threads, threads == 1 ? "" : "s");
+        if (o.mode == MODE_CLOSEST || o.mode == MODE_ANY)
+            fprintf(h, "  hits   %zu of %zu queries hit a circle (%.1f%%)\n", res.hits, p.m,
+                    p.m ? 100.0 * (double)res.hits / (double)p.m : 0.0);
+        else
+            fprintf(h, "  hits   %zu in all, %.3f per query\n", res.hits,
+                    p.m ? (double)res.hits / (double)p.m : 0.0);
+    }
+    fflush(stdout);
+    fprintf(stderr,
+            "hitscan: mode=%s kind=%s engine=%s N=%zu M=%zu isa=%s threads=%d build_ms=%.3f "
+            "query_ms=%.3f queries_per_s=%.0f hits=%zu\n",
+            mode_names[o.mode], kind_names[o.kind], o.brute ? "brute" : "grid", p.n, p.m, isa,
+            threads, build_ms, query_ms, qps, res.hits);
+    rc = 0;
+done:
+    results_free(&res);
+    if (g)
+        hs_grid_destroy(g);
+    if (cs)
+        hs_circles_destroy(cs);
+    problem_free(&p);
+    hsio_table_free(&ct);
+    hsio_table_free(&qt);
+    free(scene_rows);
+    return rc;
+}
