@@ -1,4 +1,5 @@
 /* The batch driver shared by brute force and the grid: validation, ISA choice, OpenMP split, stats, CSR output. */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -173,11 +174,30 @@ static hs_status drv_finish(const drv *d, size_t invalid, size_t first_invalid, 
     return invalid ? HS_E_INVALID_QUERY : HS_OK;
 }
 
+/* A sufficient condition for hs_query_validate(q) == HS_OK, inlined: the call (a 28-byte
+ * struct by value, nine branches) cost ~4% of a short grid query. Anything it does not
+ * accept goes to hs_query_validate itself, which stays the one definition of "valid". */
+static inline int query_surely_valid(hs_query q)
+{
+    const float big = HS_MAX_COORD;
+    float dd = q.d.x * q.d.x + q.d.y * q.d.y;
+    return fabsf(q.a.x) <= big && fabsf(q.a.y) <= big && q.q >= 0.0f && q.q <= big &&
+           fabsf(q.d.x) <= big && fabsf(q.d.y) <= big && q.tmin <= q.tmax &&
+           q.tmin < INFINITY && q.tmax > -INFINITY && dd <= FLT_MAX && (dd == 0.0f || dd >= FLT_MIN);
+}
+
 /* 1 and *kq filled when query i is valid. */
 static inline int prep(const drv *d, const hs_queries *qs, size_t i, hs_kq *kq)
 {
-    hs_query q = hs_queries_get(qs, i);
-    if (hs_query_validate(q) != HS_OK)
+    hs_query q;
+    q.a.x = qs->ax[i];
+    q.a.y = qs->ay[i];
+    q.d.x = qs->dx[i];
+    q.d.y = qs->dy[i];
+    q.tmin = qs->tmin ? qs->tmin[i] : qs->tmin_all;
+    q.tmax = qs->tmax ? qs->tmax[i] : qs->tmax_all;
+    q.q = qs->q ? qs->q[i] : qs->q_all;
+    if (!query_surely_valid(q) && hs_query_validate(q) != HS_OK)
         return 0;
     *kq = hs_kq_make(q, d->sem, hs_queries_mask(qs, i));
     return 1;

@@ -212,9 +212,17 @@ HS_INLINE int hs_gw_level(hs_gw *w, const int mode, const hs_kq *k, const hs_gle
         return 0;
     }
 
-    if (!hs_gw_clip(ax, dx, L->ox - Re, L->bx1 + Re, &t0, &t1) ||
-        !hs_gw_clip(ay, dy, L->oy - Re, L->by1 + Re, &t0, &t1))
-        return 0;
+    {
+        /* clipping to the level's bounds only matters for queries that leave them; checking
+         * the ends first saves two divisions on the others (most queries) */
+        const double ex0 = ax + t0 * dx, ex1 = ax + t1 * dx, ey0 = ay + t0 * dy, ey1 = ay + t1 * dy;
+        const double bx0 = L->ox - Re, bx1 = L->bx1 + Re, by0 = L->oy - Re, by1 = L->by1 + Re;
+        const int inside = ex0 >= bx0 && ex0 <= bx1 && ex1 >= bx0 && ex1 <= bx1 && ey0 >= by0 &&
+                           ey0 <= by1 && ey1 >= by0 && ey1 <= by1;
+        if (!inside && (!hs_gw_clip(ax, dx, bx0, bx1, &t0, &t1) ||
+                        !hs_gw_clip(ay, dy, by0, by1, &t0, &t1)))
+            return 0;
+    }
     if (mode == HS_GW_CLOSEST && w->best_t < t0)
         return 0; /* nothing in this level can be entered before the best so far */
 
@@ -230,14 +238,20 @@ HS_INLINE int hs_gw_level(hs_gw *w, const int mode, const hs_kq *k, const hs_gle
         int32_t r1 = hs_gw_cell(ymax + Re, L->oy, L->inv_h, L->ny);
         if ((int64_t)(c1 - c0 + 1) * (int64_t)(r1 - r0 + 1) <= HS_GW_BOX_CELLS) {
             const int up = dy >= 0.0;
-            const int32_t rstep = up ? 1 : -1, rend = up ? r1 : r0;
+            const int32_t rstep = up ? 1 : -1;
             /* x along the query as a function of y, when that is well conditioned; else (near
              * horizontal) every row sees the whole query: the box's columns */
             const int clip = c1 > c0 && fabs(dy) > fabs(dx) * 1e-12;
             const double inv_dy = dy != 0.0 ? 1.0 / dy : 0.0;
             const double sx = clip ? dx * inv_dy : 0.0;
             const double h = L->h;
-            for (int32_t row = up ? r0 : r1;; row += rstep) {
+            /* Two passes: first every row's run (the cell_start loads are independent, and the
+             * runs' first lines are requested), then the pair tests. In one pass each row's
+             * loads waited for the previous row's tests: cell_start and circle loads were the
+             * hottest instructions of the walk. */
+            const int32_t nr = r1 - r0 + 1; /* <= HS_GW_BOX_CELLS */
+            uint32_t rb[HS_GW_BOX_CELLS], re[HS_GW_BOX_CELLS];
+            for (int32_t j = 0, row = up ? r0 : r1; j < nr; j++, row += rstep) {
                 int32_t ca = c0, cb = c1;
                 if (clip) {
                     /* the part of the query within Re of the row's band (monotone in y, so
@@ -252,13 +266,26 @@ HS_INLINE int hs_gw_level(hs_gw *w, const int mode, const hs_kq *k, const hs_gle
                     ca = na > c0 ? na : c0;
                     cb = nb < c1 ? nb : c1;
                 }
+                uint32_t b = 0, e = 0;
                 if (ca <= cb) {
                     size_t base = (size_t)row * nx;
-                    uint32_t b = cs[base + (size_t)ca], e = cs[base + (size_t)cb + 1];
-                    if (b != e && hs_gw_run(w, mode, b, e))
-                        return 1;
+                    b = cs[base + (size_t)ca];
+                    e = cs[base + (size_t)cb + 1];
                 }
-                if (row == rend)
+                rb[j] = b;
+                re[j] = e;
+#if defined(__GNUC__) || defined(__clang__)
+                __builtin_prefetch(w->g->x + b);
+                __builtin_prefetch(w->g->y + b);
+                __builtin_prefetch(w->g->r + b);
+                if (mode == HS_GW_CLOSEST || mode == HS_GW_ALL)
+                    __builtin_prefetch(w->g->id + b); /* read for the vectors that hit */
+#endif
+            }
+            for (int32_t j = 0, row = up ? r0 : r1;; j++, row += rstep) {
+                if (rb[j] != re[j] && hs_gw_run(w, mode, rb[j], re[j]))
+                    return 1;
+                if (j == nr - 1)
                     break;
                 if (mode == HS_GW_CLOSEST && w->best_id != HS_NONE && dy != 0.0) {
                     /* centres of later rows lie beyond this row's edge: entering one needs a
