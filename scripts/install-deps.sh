@@ -7,8 +7,8 @@ PKGS=(
   libsimde-dev                             # portable intrinsics the kernels are written on
   libcmocka-dev                            # unit-test framework
   libbenchmark-dev                         # hitscan_bench
-  gcc-aarch64-linux-gnu qemu-user          # NEON build, run under emulation in CI
 )
+# The aarch64 cross toolchain and qemu are CI-only: scripts/ci-aarch64.sh installs them.
 
 missing=()
 for p in "${PKGS[@]}"; do

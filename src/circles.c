@@ -92,12 +92,7 @@ hs_status hs_circles_create(const float *x, const float *y, const float *r, cons
             memcpy(cm, mask, n * sizeof *cm);
         memset(cm + n, 0, (npad - n) * sizeof *cm);
     }
-    cs->x = cx;
-    cs->y = cy;
-    cs->r = cr;
-    cs->mask = cm;
-    cs->n = n;
-    cs->owned = block;
+    *cs = (hs_circles){.x = cx, .y = cy, .r = cr, .mask = cm, .n = n, .owned = block};
     *out = cs;
     return HS_OK;
 }
@@ -111,12 +106,7 @@ hs_status hs_circles_borrow(const float *x, const float *y, const float *r, cons
     hs_circles *cs = malloc(sizeof *cs);
     if (cs == NULL)
         return HS_E_NOMEM;
-    cs->x = x;
-    cs->y = y;
-    cs->r = r;
-    cs->mask = mask;
-    cs->n = n;
-    cs->owned = NULL;
+    *cs = (hs_circles){.x = x, .y = y, .r = r, .mask = mask, .n = n, .owned = NULL};
     *out = cs;
     return HS_OK;
 }

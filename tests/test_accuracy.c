@@ -45,6 +45,7 @@
 #include <stdlib.h>
 
 #include "accuracy_ref.h"
+#include "test_util.h"
 
 #define HS_ACC_BAND_K 4.0
 #define HS_ACC_T_K 2.0
@@ -52,21 +53,10 @@
 #define HS_ACC_LOG2_CASES 18
 #endif
 
-#if defined(__SANITIZE_ADDRESS__)
-#define HS_ACC_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HS_ACC_SANITIZED 1
-#endif
-#endif
-#ifndef HS_ACC_SANITIZED
-#define HS_ACC_SANITIZED 0
-#endif
-
 static size_t cases_per_dist(void)
 {
     const char *quick = getenv("HS_TEST_QUICK");
-    if (HS_ACC_SANITIZED || (quick && *quick && *quick != '0'))
+    if (HS_SANITIZED || (quick && *quick && *quick != '0'))
         return (size_t)1 << (HS_ACC_LOG2_CASES - 4);
     return (size_t)1 << HS_ACC_LOG2_CASES;
 }

@@ -12,59 +12,14 @@
 
 #include "hitscan/batch.h"
 #include "hitscan/narrow.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define HS_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HS_SANITIZED 1
-#endif
-#endif
-#ifndef HS_SANITIZED
-#define HS_SANITIZED 0
-#endif
-
-/* ---- small deterministic RNG ------------------------------------------------------------- */
-static uint64_t rng_state;
-static uint64_t rnd(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-static float unif(float lo, float hi) { return lo + (hi - lo) * (float)(rnd() >> 40) * 0x1p-24f; }
+#include "test_util.h"
 
 /* ---- scenes and batches ------------------------------------------------------------------ */
-typedef struct scene {
-    size_t n;
-    float *x, *y, *r;
-    uint32_t *mask;
-    hs_circles *cs;
-} scene;
-
-typedef struct batch {
-    size_t m;
-    float *ax, *ay, *dx, *dy, *tmin, *tmax, *q;
-    uint32_t *mask;
-    hs_queries qs;
-} batch;
-
-static void *xcalloc(size_t n, size_t sz)
-{
-    void *p = calloc(n ? n : 1, sz);
-    assert_non_null(p);
-    return p;
-}
-
 /* World [0, 100]^2, radii in [0.2, 6] with some points (r = 0) and exact duplicates (ties). */
 static scene make_scene(size_t n, int with_mask)
 {
     scene s;
-    s.n = n;
-    s.x = xcalloc(n, sizeof(float));
-    s.y = xcalloc(n, sizeof(float));
-    s.r = xcalloc(n, sizeof(float));
+    scene_alloc(&s, n);
     s.mask = with_mask ? xcalloc(n, sizeof(uint32_t)) : NULL;
     for (size_t i = 0; i < n; i++) {
         uint64_t k = rnd() % 20;
@@ -84,29 +39,12 @@ static scene make_scene(size_t n, int with_mask)
     return s;
 }
 
-static void free_scene(scene *s)
-{
-    hs_circles_destroy(s->cs);
-    free(s->x);
-    free(s->y);
-    free(s->r);
-    free(s->mask);
-}
-
 /* Every query kind the driver must handle: segments, finite and infinite rays, lines, thick
  * queries, zero-length ones, starts inside a circle, axis-parallel and grazing queries. */
 static batch make_batch(const scene *s, size_t m, int with_mask)
 {
     batch b;
-    b.m = m;
-    b.ax = xcalloc(m, sizeof(float));
-    b.ay = xcalloc(m, sizeof(float));
-    b.dx = xcalloc(m, sizeof(float));
-    b.dy = xcalloc(m, sizeof(float));
-    b.tmin = xcalloc(m, sizeof(float));
-    b.tmax = xcalloc(m, sizeof(float));
-    b.q = xcalloc(m, sizeof(float));
-    b.mask = with_mask ? xcalloc(m, sizeof(uint32_t)) : NULL;
+    batch_alloc_arrays(&b, m, with_mask);
     for (size_t i = 0; i < m; i++) {
         float ang = unif(0.0f, 6.2831853f), len = unif(1.0f, 60.0f);
         b.ax[i] = unif(-10.0f, 110.0f);
@@ -144,7 +82,6 @@ static batch make_batch(const scene *s, size_t m, int with_mask)
         if (with_mask)
             b.mask[i] = (uint32_t)(rnd() % 16);
     }
-    memset(&b.qs, 0, sizeof b.qs);
     b.qs.ax = b.ax;
     b.qs.ay = b.ay;
     b.qs.dx = b.dx;
@@ -156,18 +93,6 @@ static batch make_batch(const scene *s, size_t m, int with_mask)
     b.qs.mask_all = UINT32_MAX;
     b.qs.count = m;
     return b;
-}
-
-static void free_batch(batch *b)
-{
-    free(b->ax);
-    free(b->ay);
-    free(b->dx);
-    free(b->dy);
-    free(b->tmin);
-    free(b->tmax);
-    free(b->q);
-    free(b->mask);
 }
 
 static hs_query query_of(const batch *b, size_t i)
@@ -433,8 +358,6 @@ static size_t check_vs_reference(const scene *s, const batch *b, hs_semantics se
     return excused;
 }
 
-static int quick(void) { return HS_SANITIZED || getenv("HS_TEST_QUICK") != NULL; }
-
 static uint64_t lanes(hs_isa isa, size_t n)
 {
     uint64_t w = (uint64_t)hs_isa_width(isa);
@@ -449,8 +372,8 @@ static void test_random_vs_reference(void **state)
 {
     (void)state;
     const size_t sizes_full[] = {0, 1, 3, 7, 8, 9, 15, 16, 17, 31, 33, 65, 1000};
-    const size_t big = quick() ? 200 : 1000;
-    const size_t m_small = quick() ? 40 : 200, m_big = quick() ? 300 : 1000;
+    const size_t big = test_quick() ? 200 : 1000;
+    const size_t m_small = test_quick() ? 40 : 200, m_big = test_quick() ? 300 : 1000;
     uint64_t pairs = 0;
     size_t excused[HS_ISA_COUNT_] = {0};
     for (size_t si = 0; si < sizeof sizes_full / sizeof *sizes_full; si++) {
@@ -482,12 +405,12 @@ static void test_random_vs_reference(void **state)
                     free_results(&r2);
                 }
             }
-            free_batch(&b);
-            free_scene(&s);
+            batch_free(&b);
+            scene_free(&s);
         }
     }
     printf("brute vs scalar narrowphase: %s scale, %llu pairs per level checked\n",
-           quick() ? "quick" : "full", (unsigned long long)pairs);
+           test_quick() ? "quick" : "full", (unsigned long long)pairs);
     for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT_; isa++)
         if (hs_isa_supported((hs_isa)isa))
             printf("  %-7s tangency-band disagreements excused: %zu\n", hs_isa_name((hs_isa)isa),
@@ -562,8 +485,8 @@ static void test_invalid_queries(void **state)
     /* opts with no stats: still the status */
     uint32_t cnt[12];
     assert_int_equal(hs_brute_count(s.cs, &b.qs, NULL, cnt), HS_E_INVALID_QUERY);
-    free_batch(&b);
-    free_scene(&s);
+    batch_free(&b);
+    scene_free(&s);
 }
 
 /* A laser skips its shooter: each query starts at the centre of circle i (inside it) and its
@@ -670,7 +593,7 @@ static void test_ties(void **state)
 static void test_dense_all_hits(void **state)
 {
     (void)state;
-    const size_t n = 300, m = quick() ? 300 : 1200;
+    const size_t n = 300, m = test_quick() ? 300 : 1200;
     float *x = xcalloc(n, sizeof(float)), *y = xcalloc(n, sizeof(float)), *r = xcalloc(n, sizeof(float));
     float *ax = xcalloc(m, sizeof(float)), *ay = xcalloc(m, sizeof(float));
     float *dx = xcalloc(m, sizeof(float)), *dy = xcalloc(m, sizeof(float));

@@ -16,56 +16,13 @@
 #include "hitscan/narrow.h"
 #include "hitscan/scene.h"
 #include "grid_impl.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define HS_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HS_SANITIZED 1
-#endif
-#endif
-#ifndef HS_SANITIZED
-#define HS_SANITIZED 0
-#endif
+#include "test_util.h"
 
 /* 1 in a Release run, smaller under sanitizers or HS_TEST_QUICK */
 static int quick;
 static size_t scale(size_t full) { return quick ? (full / 4 > 8 ? full / 4 : 8) : full; }
 
-static uint64_t rng_state;
-static uint64_t rnd(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-static float unif(float lo, float hi) { return lo + (hi - lo) * (float)(rnd() >> 40) * 0x1p-24f; }
-
-static void *xcalloc(size_t n, size_t sz)
-{
-    void *p = calloc(n ? n : 1, sz);
-    assert_non_null(p);
-    return p;
-}
-
 /* ---- scenes -------------------------------------------------------------------------------- */
-typedef struct scene {
-    size_t n;
-    float *x, *y, *r;
-    uint32_t *mask;
-    hs_circles *cs;
-} scene;
-
-static void scene_alloc(scene *s, size_t n)
-{
-    memset(s, 0, sizeof *s);
-    s->n = n;
-    s->x = xcalloc(n, sizeof(float));
-    s->y = xcalloc(n, sizeof(float));
-    s->r = xcalloc(n, sizeof(float));
-}
-
 static void scene_finish(scene *s, int with_mask)
 {
     if (with_mask) {
@@ -76,16 +33,6 @@ static void scene_finish(scene *s, int with_mask)
     assert_int_equal(hs_circles_create(s->x, s->y, s->r, s->mask, s->n, &s->cs, NULL), HS_OK);
 }
 
-static void scene_free(scene *s)
-{
-    hs_circles_destroy(s->cs);
-    free(s->x);
-    free(s->y);
-    free(s->r);
-    free(s->mask);
-    memset(s, 0, sizeof *s);
-}
-
 static void scene_kind(scene *s, hs_scene_kind kind, size_t n, uint64_t seed, int with_mask)
 {
     scene_alloc(s, n);
@@ -94,25 +41,10 @@ static void scene_kind(scene *s, hs_scene_kind kind, size_t n, uint64_t seed, in
 }
 
 /* ---- query batches --------------------------------------------------------------------------- */
-typedef struct batch {
-    size_t m;
-    float *ax, *ay, *dx, *dy, *tmin, *tmax, *q;
-    uint32_t *mask;
-    hs_queries qs;
-} batch;
-
+/* Segments by default: t in [0, 1], q = 0, every mask bit. */
 static void batch_alloc(batch *b, size_t m)
 {
-    memset(b, 0, sizeof *b);
-    b->m = m;
-    b->ax = xcalloc(m, sizeof(float));
-    b->ay = xcalloc(m, sizeof(float));
-    b->dx = xcalloc(m, sizeof(float));
-    b->dy = xcalloc(m, sizeof(float));
-    b->tmin = xcalloc(m, sizeof(float));
-    b->tmax = xcalloc(m, sizeof(float));
-    b->q = xcalloc(m, sizeof(float));
-    b->mask = xcalloc(m, sizeof(uint32_t));
+    batch_alloc_arrays(b, m, 1);
     for (size_t i = 0; i < m; i++) {
         b->tmax[i] = 1.0f;
         b->mask[i] = UINT32_MAX;
@@ -126,19 +58,6 @@ static void batch_finish(batch *b)
     b->qs.tmax = b->tmax;
     b->qs.q = b->q;
     b->qs.mask = b->mask;
-}
-
-static void batch_free(batch *b)
-{
-    free(b->ax);
-    free(b->ay);
-    free(b->dx);
-    free(b->dy);
-    free(b->tmin);
-    free(b->tmax);
-    free(b->q);
-    free(b->mask);
-    memset(b, 0, sizeof *b);
 }
 
 /* A mix of every query shape over the world [lo, hi]^2 (cell edges from the grid). */
@@ -935,7 +854,7 @@ static void test_scene_generators(void **state)
 
 int main(void)
 {
-    quick = HS_SANITIZED || getenv("HS_TEST_QUICK") != NULL;
+    quick = test_quick();
     printf("test_grid: %s scale\n", quick ? "quick (HS_TEST_QUICK or sanitizers)" : "full");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scene_generators),

@@ -17,36 +17,13 @@
 
 #include "core.h"
 #include "kernels.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define HS_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HS_SANITIZED 1
-#endif
-#endif
-
-/* ---- deterministic random numbers ------------------------------------------------------- */
-static uint64_t rng_state;
-static uint64_t rnd64(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-static double urand(void) { return (double)(rnd64() >> 11) * 0x1.0p-53; }
-static float frange(double lo, double hi) { return (float)(lo + (hi - lo) * urand()); }
-static unsigned irand(unsigned n) { return (unsigned)(rnd64() % n); }
+#include "test_util.h"
 
 /* ---- scale ------------------------------------------------------------------------------ */
 static size_t n_queries; /* queries per level; each is tested against a run of 8..200 circles */
 static void pick_scale(void)
 {
-    int quick = getenv("HS_TEST_QUICK") != NULL;
-#ifdef HS_SANITIZED
-    quick = 1;
-#endif
+    int quick = test_quick();
     n_queries = quick ? 1500 : 12000;
     printf("test_kernels: %s scale, %zu queries per level (about %zu pairs)\n",
            quick ? "quick" : "full", n_queries, n_queries * 104);
@@ -54,7 +31,7 @@ static void pick_scale(void)
 
 /* ---- the scene: a query plus a run of circles built around it -------------------------- */
 #define MAXN 256
-typedef struct scene {
+typedef struct kscene {
     hs_query q;
     hs_semantics sem;
     uint32_t qmask;
@@ -65,9 +42,9 @@ typedef struct scene {
     _Alignas(64) float y[MAXN + 16];
     _Alignas(64) float r[MAXN + 16];
     uint32_t mask[MAXN + 1], ids[MAXN + 1];
-} scene;
+} kscene;
 
-static void make_query(scene *s)
+static void make_query(kscene *s)
 {
     double span = (irand(8) == 0) ? 1e6 : 10.0; /* sometimes far from the origin */
     float ax = frange(-span, span), ay = frange(-span, span);
@@ -102,7 +79,7 @@ static double some_t(const hs_query *q)
     return lo + (hi - lo) * urand();
 }
 
-static void make_circle(scene *s, size_t i)
+static void make_circle(kscene *s, size_t i)
 {
     const hs_query *q = &s->q;
     double len = hypot(q->d.x, q->d.y), sc = fabs(q->a.x) > 1e5 ? 1e-2 : 1.0;
@@ -152,17 +129,17 @@ static void make_circle(scene *s, size_t i)
     s->x[i] = (float)cx;
     s->y[i] = (float)cy;
     s->r[i] = (float)rr;
-    s->mask[i] = (uint32_t)rnd64() & 0xfu;
-    s->ids[i] = ((uint32_t)(rnd64() >> 42) << 9) | (uint32_t)i; /* unique, unordered */
+    s->mask[i] = (uint32_t)rnd() & 0xfu;
+    s->ids[i] = ((uint32_t)(rnd() >> 42) << 9) | (uint32_t)i; /* unique, unordered */
 }
 
-static void make_scene(scene *s, size_t n)
+static void make_scene(kscene *s, size_t n)
 {
     make_query(s);
     s->n = n;
     s->use_mask = irand(3) == 0;
     s->use_ids = irand(3) == 0;
-    s->qmask = s->use_mask ? ((uint32_t)rnd64() & 0xfu) | 1u : 0xffffffffu;
+    s->qmask = s->use_mask ? ((uint32_t)rnd() & 0xfu) | 1u : 0xffffffffu;
     for (size_t i = 0; i < n + 1; i++)
         make_circle(s, i);
 }
@@ -214,7 +191,7 @@ typedef struct stats {
     double max_band, max_tdist;
 } stats;
 
-static void check_scene(const hs_kernel_set *ks, scene *s, size_t off, stats *st)
+static void check_scene(const hs_kernel_set *ks, kscene *s, size_t off, stats *st)
 {
     hs_kq kq = hs_kq_make(s->q, s->sem, s->qmask);
     hs_run run = {s->x + off, s->y + off, s->r + off, s->use_mask ? s->mask + off : NULL,
@@ -326,7 +303,7 @@ static hs_isa levels[] = {HS_ISA_SCALAR, HS_ISA_SSE4, HS_ISA_AVX2, HS_ISA_AVX512
 static void test_random_pairs(void **state)
 {
     (void)state;
-    static scene s;
+    static kscene s;
     for (size_t L = 0; L < sizeof levels / sizeof levels[0]; L++) {
         const hs_kernel_set *ks = hs_kernels_get(levels[L]);
         if (!ks) {
@@ -356,7 +333,7 @@ static void test_random_pairs(void **state)
 static void test_tails(void **state)
 {
     (void)state;
-    static scene s;
+    static kscene s;
     for (size_t L = 0; L < sizeof levels / sizeof levels[0]; L++) {
         const hs_kernel_set *ks = hs_kernels_get(levels[L]);
         if (!ks)

@@ -11,5 +11,6 @@
 #include "hitscan/geom.h"
 #include "hitscan/batch.h"
 #include "hitscan/grid.h"
+#include "hitscan/scene.h"
 
 #endif

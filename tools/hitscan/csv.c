@@ -1,7 +1,6 @@
 /* hitscan tool: CSV reading into float32 tables, with line-numbered errors. */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,17 +9,6 @@
 #include "io.h"
 
 #define FIELD_MAX 128
-
-HSIO_PRINTF(3, 4) static int fail(char *err, size_t errlen, const char *fmt, ...);
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (err && errlen)
-        vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* Whole stream into one NUL-terminated buffer: works for pipes as well as files. */
 static char *slurp(FILE *f, size_t *len)
@@ -100,9 +88,9 @@ int hsio_read_csv(FILE *f, size_t cols, hsio_table *out, char *err, size_t errle
     errno = 0;
     char *buf = slurp(f, &len);
     if (!buf && ferror(f))
-        return fail(err, errlen, "read error: %s", strerror(errno));
+        return hsio_fail(err, errlen, "read error: %s", strerror(errno));
     if (!buf)
-        return fail(err, errlen, "out of memory");
+        return hsio_fail(err, errlen, "out of memory");
     size_t max_rows = 1;
     for (size_t i = 0; i < len; i++)
         max_rows += buf[i] == '\n';
@@ -111,7 +99,7 @@ int hsio_read_csv(FILE *f, size_t cols, hsio_table *out, char *err, size_t errle
     int rc = 0;
     size_t rows = 0, lineno = 0;
     if (!v || !line) {
-        rc = fail(err, errlen, "out of memory");
+        rc = hsio_fail(err, errlen, "out of memory");
         goto done;
     }
     int seen_line = 0;
@@ -143,15 +131,15 @@ int hsio_read_csv(FILE *f, size_t cols, hsio_table *out, char *err, size_t errle
             float dummy;
             if (parse_field(s, fe, &dummy) != 1) { /* a header: its names are not checked */
                 if (nf != cols) {
-                    rc = fail(err, errlen, "line %zu: header has %zu fields, expected %zu", lineno,
-                              nf, cols);
+                    rc = hsio_fail(err, errlen, "line %zu: header has %zu fields, expected %zu",
+                                   lineno, nf, cols);
                     goto done;
                 }
                 continue;
             }
         }
         if (nf != cols) {
-            rc = fail(err, errlen, "line %zu: %zu fields, expected %zu", lineno, nf, cols);
+            rc = hsio_fail(err, errlen, "line %zu: %zu fields, expected %zu", lineno, nf, cols);
             goto done;
         }
         const char *fs = s;
@@ -169,16 +157,17 @@ int hsio_read_csv(FILE *f, size_t cols, hsio_table *out, char *err, size_t errle
                 char ex[48];
                 excerpt(a, b, ex, sizeof ex);
                 if (a == b)
-                    rc = fail(err, errlen, "line %zu, field %zu: empty field", lineno, k + 1);
+                    rc = hsio_fail(err, errlen, "line %zu, field %zu: empty field", lineno, k + 1);
                 else if (ok == -2)
-                    rc = fail(err, errlen, "line %zu, field %zu: field longer than %d characters",
-                              lineno, k + 1, FIELD_MAX - 1);
+                    rc = hsio_fail(err, errlen,
+                                   "line %zu, field %zu: field longer than %d characters", lineno,
+                                   k + 1, FIELD_MAX - 1);
                 else if (ok < 0)
-                    rc = fail(err, errlen, "line %zu, field %zu: '%s' is out of float32 range",
-                              lineno, k + 1, ex);
+                    rc = hsio_fail(err, errlen, "line %zu, field %zu: '%s' is out of float32 range",
+                                   lineno, k + 1, ex);
                 else
-                    rc = fail(err, errlen, "line %zu, field %zu: '%s' is not a number", lineno,
-                              k + 1, ex);
+                    rc = hsio_fail(err, errlen, "line %zu, field %zu: '%s' is not a number", lineno,
+                                   k + 1, ex);
                 goto done;
             }
             fs = fe + 1;
@@ -186,11 +175,11 @@ int hsio_read_csv(FILE *f, size_t cols, hsio_table *out, char *err, size_t errle
         line[rows++] = lineno;
     }
     if (!seen_line) {
-        rc = fail(err, errlen, "empty file (no header, no data)");
+        rc = hsio_fail(err, errlen, "empty file (no header, no data)");
         goto done;
     }
     if (rows > HS_MAX_COUNT) {
-        rc = fail(err, errlen, "more than %zu rows", (size_t)HS_MAX_COUNT);
+        rc = hsio_fail(err, errlen, "more than %zu rows", (size_t)HS_MAX_COUNT);
         goto done;
     }
 done:

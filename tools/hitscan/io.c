@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,16 @@ void hsio_table_free(hsio_table *t)
     free(t->v);
     free(t->line);
     memset(t, 0, sizeof *t);
+}
+
+int hsio_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (err && errlen)
+        vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
 }
 
 static int ieq(const char *a, const char *b)

@@ -31,6 +31,9 @@ hsio_format hsio_format_of_path(const char *path);
 /* "npy" / "csv" -> format, anything else HSIO_NONE. */
 hsio_format hsio_format_parse(const char *name);
 
+/* The readers' error exit: the message into err (when err && errlen), then -1. */
+HSIO_PRINTF(3, 4) int hsio_fail(char *err, size_t errlen, const char *fmt, ...);
+
 /* Every reader returns 0 on success, or -1 with a one-line human message in err (no path
  * prefix; the caller adds it) and *out zeroed. They never read past what the file holds and
  * allocate exactly what the declared shape needs after checking it against HS_MAX_COUNT. */

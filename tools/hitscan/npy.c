@@ -1,7 +1,6 @@
 /* hitscan tool: NumPy .npy reading (float32 tables, strict header checks) and writing. */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,17 +11,6 @@
 /* numpy itself refuses headers above 10000 bytes by default; allow more, but not so much that
  * a garbage length makes us allocate gigabytes before noticing. */
 #define NPY_MAX_HEADER (1u << 20)
-
-HSIO_PRINTF(3, 4) static int fail(char *err, size_t errlen, const char *fmt, ...);
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (err && errlen)
-        vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 static int host_is_le(void)
 {
@@ -119,22 +107,23 @@ static int parse_uint(cursor *c, uint64_t *v)
 static int parse_shape(cursor *c, hsio_npy_header *h, char *err, size_t errlen)
 {
     if (!eat(c, '('))
-        return fail(err, errlen, "bad .npy header: 'shape' is not a tuple");
+        return hsio_fail(err, errlen, "bad .npy header: 'shape' is not a tuple");
     h->ndim = 0;
     if (eat(c, ')'))
         return 0;
     for (;;) {
         uint64_t v;
         if (!parse_uint(c, &v))
-            return fail(err, errlen, "bad .npy header: 'shape' must hold non-negative integers");
+            return hsio_fail(err, errlen,
+                             "bad .npy header: 'shape' must hold non-negative integers");
         if (h->ndim == (int)(sizeof h->shape / sizeof h->shape[0]))
-            return fail(err, errlen, "bad .npy header: too many dimensions");
+            return hsio_fail(err, errlen, "bad .npy header: too many dimensions");
         h->shape[h->ndim++] = v;
         int comma = eat(c, ',');
         if (eat(c, ')'))
             return 0;
         if (!comma)
-            return fail(err, errlen, "bad .npy header: malformed 'shape' tuple");
+            return hsio_fail(err, errlen, "bad .npy header: malformed 'shape' tuple");
     }
 }
 
@@ -143,22 +132,22 @@ static int parse_dict(const char *s, size_t n, hsio_npy_header *h, char *err, si
     cursor c = {s, s + n};
     unsigned seen = 0;
     if (!eat(&c, '{'))
-        return fail(err, errlen, "bad .npy header: not a dictionary");
+        return hsio_fail(err, errlen, "bad .npy header: not a dictionary");
     while (!eat(&c, '}')) {
         char key[32];
         if (!parse_str(&c, key, sizeof key))
-            return fail(err, errlen, "bad .npy header: expected a quoted key");
+            return hsio_fail(err, errlen, "bad .npy header: expected a quoted key");
         if (!eat(&c, ':'))
-            return fail(err, errlen, "bad .npy header: expected ':' after '%s'", key);
+            return hsio_fail(err, errlen, "bad .npy header: expected ':' after '%s'", key);
         unsigned bit;
         if (strcmp(key, "descr") == 0) {
             bit = 1;
             skip_ws(&c);
             if (c.p < c.end && *c.p == '[')
-                return fail(err, errlen,
-                            "structured dtype is not supported: need float32 '<f4'");
+                return hsio_fail(err, errlen,
+                                 "structured dtype is not supported: need float32 '<f4'");
             if (!parse_str(&c, h->descr, sizeof h->descr))
-                return fail(err, errlen, "bad .npy header: 'descr' is not a short string");
+                return hsio_fail(err, errlen, "bad .npy header: 'descr' is not a short string");
         } else if (strcmp(key, "fortran_order") == 0) {
             bit = 2;
             if (parse_word(&c, "True"))
@@ -166,29 +155,30 @@ static int parse_dict(const char *s, size_t n, hsio_npy_header *h, char *err, si
             else if (parse_word(&c, "False"))
                 h->fortran_order = 0;
             else
-                return fail(err, errlen, "bad .npy header: 'fortran_order' is not True/False");
+                return hsio_fail(err, errlen, "bad .npy header: 'fortran_order' is not True/False");
         } else if (strcmp(key, "shape") == 0) {
             bit = 4;
             if (parse_shape(&c, h, err, errlen) != 0)
                 return -1;
         } else {
-            return fail(err, errlen, "bad .npy header: unexpected key '%s'", key);
+            return hsio_fail(err, errlen, "bad .npy header: unexpected key '%s'", key);
         }
         if (seen & bit)
-            return fail(err, errlen, "bad .npy header: key '%s' appears twice", key);
+            return hsio_fail(err, errlen, "bad .npy header: key '%s' appears twice", key);
         seen |= bit;
         if (!eat(&c, ',')) {
             if (!eat(&c, '}'))
-                return fail(err, errlen, "bad .npy header: expected ',' or '}' after '%s'", key);
+                return hsio_fail(err, errlen, "bad .npy header: expected ',' or '}' after '%s'",
+                                 key);
             break;
         }
     }
     skip_ws(&c);
     if (c.p != c.end)
-        return fail(err, errlen, "bad .npy header: text after the dictionary");
+        return hsio_fail(err, errlen, "bad .npy header: text after the dictionary");
     if (seen != 7)
-        return fail(err, errlen, "bad .npy header: missing key '%s'",
-                    !(seen & 1) ? "descr" : !(seen & 2) ? "fortran_order" : "shape");
+        return hsio_fail(err, errlen, "bad .npy header: missing key '%s'",
+                         !(seen & 1) ? "descr" : !(seen & 2) ? "fortran_order" : "shape");
     return 0;
 }
 
@@ -199,38 +189,39 @@ int hsio_npy_read_header(FILE *f, hsio_npy_header *h, char *err, size_t errlen)
     errno = 0;
     size_t got = fread(pre, 1, 8, f);
     if (ferror(f))
-        return fail(err, errlen, "read error: %s", strerror(errno));
+        return hsio_fail(err, errlen, "read error: %s", strerror(errno));
     if (got == 0)
-        return fail(err, errlen, "empty file");
+        return hsio_fail(err, errlen, "empty file");
     if (got < 6 || memcmp(pre, "\x93NUMPY", 6) != 0)
-        return fail(err, errlen, "not a .npy file (bad magic: want \\x93NUMPY)");
+        return hsio_fail(err, errlen, "not a .npy file (bad magic: want \\x93NUMPY)");
     if (got < 8)
-        return fail(err, errlen, "truncated .npy header");
+        return hsio_fail(err, errlen, "truncated .npy header");
     h->major = pre[6];
     h->minor = pre[7];
     if (h->major < 1 || h->major > 3 || h->minor != 0)
-        return fail(err, errlen, "unsupported .npy format version %d.%d (supported: 1.0, 2.0, 3.0)",
-                    h->major, h->minor);
+        return hsio_fail(err, errlen,
+                         "unsupported .npy format version %d.%d (supported: 1.0, 2.0, 3.0)",
+                         h->major, h->minor);
     size_t lsize = h->major == 1 ? 2 : 4;
     if (fread(pre + 8, 1, lsize, f) != lsize)
-        return fail(err, errlen, "truncated .npy header");
+        return hsio_fail(err, errlen, "truncated .npy header");
     uint32_t hlen = (uint32_t)pre[8] | (uint32_t)pre[9] << 8;
     if (lsize == 4)
         hlen |= (uint32_t)pre[10] << 16 | (uint32_t)pre[11] << 24;
     if (hlen > NPY_MAX_HEADER)
-        return fail(err, errlen, "bad .npy header: header length %" PRIu32 " is implausible",
-                    hlen);
+        return hsio_fail(err, errlen, "bad .npy header: header length %" PRIu32 " is implausible",
+                         hlen);
     char *text = malloc(hlen ? hlen : 1);
     if (!text)
-        return fail(err, errlen, "out of memory");
+        return hsio_fail(err, errlen, "out of memory");
     size_t have = fread(text, 1, hlen, f);
     int rc;
     if (have != hlen)
-        rc = fail(err, errlen,
-                  "truncated .npy header (declares %" PRIu32 " bytes, file holds %zu)", hlen,
-                  have);
+        rc = hsio_fail(err, errlen,
+                       "truncated .npy header (declares %" PRIu32 " bytes, file holds %zu)", hlen,
+                       have);
     else if (memchr(text, '\0', hlen))
-        rc = fail(err, errlen, "bad .npy header: contains a NUL byte");
+        rc = hsio_fail(err, errlen, "bad .npy header: contains a NUL byte");
     else
         rc = parse_dict(text, hlen, h, err, errlen);
     free(text);
@@ -255,18 +246,18 @@ int hsio_read_npy(FILE *f, size_t cols, hsio_table *out, char *err, size_t errle
     if (hsio_npy_read_header(f, &h, err, errlen) != 0)
         return -1;
     if (strcmp(h.descr, "<f4") != 0)
-        return fail(err, errlen,
-                    "dtype '%s' is not supported: need little-endian float32 '<f4' "
-                    "(numpy: a.astype('<f4'))",
-                    h.descr);
+        return hsio_fail(err, errlen,
+                         "dtype '%s' is not supported: need little-endian float32 '<f4' "
+                         "(numpy: a.astype('<f4'))",
+                         h.descr);
     if (h.fortran_order)
-        return fail(err, errlen,
-                    "fortran_order is True: need a C-order array (numpy: np.ascontiguousarray(a))");
+        return hsio_fail(err, errlen,
+                         "fortran_order is True: need a C-order array (numpy: np.ascontiguousarray(a))");
     shape_str(&h, shp, sizeof shp);
     if (h.ndim != 2 || h.shape[1] != cols)
-        return fail(err, errlen, "shape %s is not (N, %zu)", shp, cols);
+        return hsio_fail(err, errlen, "shape %s is not (N, %zu)", shp, cols);
     if (h.shape[0] > HS_MAX_COUNT)
-        return fail(err, errlen, "shape %s: more than %zu rows", shp, (size_t)HS_MAX_COUNT);
+        return hsio_fail(err, errlen, "shape %s: more than %zu rows", shp, (size_t)HS_MAX_COUNT);
     size_t rows = (size_t)h.shape[0];
     size_t bytes = rows * cols * sizeof(float);
     /* a seekable file is measured first, so a lying header cannot make us allocate */
@@ -274,33 +265,33 @@ int hsio_read_npy(FILE *f, size_t cols, hsio_table *out, char *err, size_t errle
     if (here >= 0 && fseek(f, 0, SEEK_END) == 0) {
         long end = ftell(f);
         if (fseek(f, here, SEEK_SET) != 0)
-            return fail(err, errlen, "seek error");
+            return hsio_fail(err, errlen, "seek error");
         if (end >= here && (uint64_t)(end - here) < (uint64_t)bytes)
-            return fail(err, errlen,
-                        "truncated data: shape %s needs %zu bytes after the header, file holds %ld",
-                        shp, bytes, end - here);
+            return hsio_fail(err, errlen,
+                             "truncated data: shape %s needs %zu bytes after the header, file holds %ld",
+                             shp, bytes, end - here);
     }
     float *v = NULL;
     if (rows) {
         v = malloc(bytes);
         if (!v)
-            return fail(err, errlen, "out of memory for shape %s", shp);
+            return hsio_fail(err, errlen, "out of memory for shape %s", shp);
         size_t got = fread(v, 1, bytes, f);
         if (got != bytes) {
             free(v);
-            return fail(err, errlen,
-                        "truncated data: shape %s needs %zu bytes after the header, file holds %zu",
-                        shp, bytes, got);
+            return hsio_fail(err, errlen,
+                             "truncated data: shape %s needs %zu bytes after the header, file holds %zu",
+                             shp, bytes, got);
         }
     }
     if (fgetc(f) != EOF) {
         free(v);
-        return fail(err, errlen, "file is longer than shape %s needs (%zu data bytes)", shp,
-                    bytes);
+        return hsio_fail(err, errlen, "file is longer than shape %s needs (%zu data bytes)", shp,
+                         bytes);
     }
     if (ferror(f)) {
         free(v);
-        return fail(err, errlen, "read error");
+        return hsio_fail(err, errlen, "read error");
     }
     if (v && !host_is_le())
         swap_bytes(v, rows * cols, sizeof(float));
