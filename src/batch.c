@@ -9,6 +9,14 @@
 
 #include "hitscan/narrow.h"
 #include "internal.h"
+#ifdef HS_PHASE_TIMING
+#include <stdio.h>
+#define PT(name) do { double _n = omp_get_wtime(); fprintf(stderr, "  %-14s %7.2f ms\n", name, (_n - _pt) * 1e3); _pt = _n; } while (0)
+#define PT0 double _pt = omp_get_wtime()
+#else
+#define PT(name) ((void)0)
+#define PT0 ((void)0)
+#endif
 
 /* ---- How an engine plugs in ---------------------------------------------------------------
  * An engine (brute.c, the grid) supplies one callback per mode that answers ONE prepared,
@@ -119,9 +127,10 @@ void hs_hitbuf_free(hs_hitbuf *b)
     memset(b, 0, sizeof *b);
 }
 
-/* Batches smaller than this run on the calling thread. */
-#ifndef HS_PAR_MIN_QUERIES
-#define HS_PAR_MIN_QUERIES 2048
+/* Batches with less work than this (queries x engine cost, in circle tests) run on the calling
+ * thread: about 2048 short grid queries. */
+#ifndef HS_PAR_MIN_WORK
+#define HS_PAR_MIN_WORK (2048u * 64u)
 #endif
 
 /* ---- Common set-up ------------------------------------------------------------------------- */
@@ -154,7 +163,8 @@ static hs_status drv_setup(const hs_engine *e, const hs_queries *qs, const hs_ba
     d->threads = o.threads > 0 ? o.threads : omp_get_max_threads();
     /* starting a team costs more than a small batch gains from it (measured up to 5x slower
      * for 10^4 short grid queries on 2 threads of a loaded box) */
-    if (d->threads < 1 || qs->count < HS_PAR_MIN_QUERIES)
+    double work = (double)qs->count * (double)(e->cost > 0 ? e->cost : 1);
+    if (d->threads < 1 || work < (double)HS_PAR_MIN_WORK)
         d->threads = 1;
     /* Dynamic chunks: query costs vary a lot in the grid (and threads share the machine), so
      * about 16 chunks per thread balance well while keeping the schedule's atomics rare. */
@@ -405,6 +415,7 @@ hs_status hs_run_all(const hs_engine *e, const hs_queries *qs, const hs_batch_op
     if (e->all == NULL)
         return HS_E_NULL;
 
+    PT0;
     const size_t n = qs->count;
     const size_t bs = d.chunk < HS_ALL_BLOCK ? d.chunk : HS_ALL_BLOCK;
     const size_t nblocks = (n + bs - 1) / bs;
@@ -418,6 +429,7 @@ hs_status hs_run_all(const hs_engine *e, const hs_queries *qs, const hs_batch_op
         return HS_E_NOMEM;
     }
     offsets[0] = 0;
+    PT("r.alloc");
 
     uint64_t tests = 0;
     size_t invalid = 0, first = SIZE_MAX;
@@ -456,6 +468,7 @@ hs_status hs_run_all(const hs_engine *e, const hs_queries *qs, const hs_batch_op
         }
     }
 
+    PT("r.query");
     uint32_t *oid = NULL;
     float *ot = NULL;
     size_t total = 0;
@@ -469,6 +482,7 @@ hs_status hs_run_all(const hs_engine *e, const hs_queries *qs, const hs_batch_op
         ot = malloc((total ? total : 1) * sizeof *ot);
         nomem = oid == NULL || ot == NULL;
     }
+    PT("r.prefix");
     if (!nomem) {
 #pragma omp parallel for num_threads(d.threads) schedule(static) if (d.threads > 1)
         for (ptrdiff_t b = 0; b < nb; b++) {
@@ -482,8 +496,10 @@ hs_status hs_run_all(const hs_engine *e, const hs_queries *qs, const hs_batch_op
             }
         }
     }
+    PT("r.copy");
     for (int k = 0; k < d.threads; k++)
         hs_hitbuf_free(&bufs[k]);
+    PT("r.free");
     free(bufs);
     free(blocks);
     if (nomem) {

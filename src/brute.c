@@ -92,6 +92,7 @@ static hs_status brute_engine(const hs_circles *cs, hs_engine *e)
     if (cs == NULL)
         return HS_E_NULL;
     e->ctx = cs;
+    e->cost = cs->n;
     e->any = brute_any;
     e->count = brute_count;
     e->closest = brute_closest;

@@ -8,6 +8,14 @@
 
 #include "grid_impl.h"
 #include "hitscan/narrow.h"
+#ifdef HS_PHASE_TIMING
+#include <stdio.h>
+#define PT(name) do { double _n = omp_get_wtime(); fprintf(stderr, "  %-14s %7.2f ms\n", name, (_n - _pt) * 1e3); _pt = _n; } while (0)
+#define PT0 double _pt = omp_get_wtime()
+#else
+#define PT(name) ((void)0)
+#define PT0 ((void)0)
+#endif
 
 /* The traversal itself is compiled per ISA with the kernels inlined into it
  * (src/kernels/grid_walk_impl.h); the engine only forwards to the resolved level. */
@@ -38,6 +46,7 @@ static hs_engine grid_engine(const hs_grid *g)
 {
     hs_engine e;
     e.ctx = g;
+    e.cost = 64; /* a short query's cells: measured 30-60 circle tests per query */
     e.any = grid_any;
     e.count = grid_count;
     e.closest = grid_closest;
@@ -105,6 +114,7 @@ static int opt_threads(const hs_batch_opts *opts)
 /* HS_OK and o filled, or HS_E_NOMEM. */
 static hs_status qorder_make(const hs_grid *g, const hs_queries *qs, int threads, qorder *o)
 {
+    PT0;
     memset(o, 0, sizeof *o);
     const size_t m = qs->count;
     const size_t nb = (size_t)1 << (2 * HS_SORT_BITS);
@@ -130,6 +140,7 @@ static hs_status qorder_make(const hs_grid *g, const hs_queries *qs, int threads
         qorder_free(o);
         return HS_E_NOMEM;
     }
+    PT("q.alloc");
     const hs_glevel *L = &g->lv[0];
     const double sx = (double)(1u << HS_SORT_BITS) / fmax(L->bx1 - L->ox, L->h);
     const double sy = (double)(1u << HS_SORT_BITS) / fmax(L->by1 - L->oy, L->h);
@@ -146,6 +157,7 @@ static hs_status qorder_make(const hs_grid *g, const hs_queries *qs, int threads
         uint32_t cy = (uint32_t)hs_gcell(py, L->oy, sy, top);
         key[i] = spread8(cx) | (spread8(cy) << 1);
     }
+    PT("q.key");
     for (size_t i = 0; i < m; i++)
         hist[key[i] + 1]++;
     for (size_t b = 0; b < nb; b++)
@@ -155,6 +167,7 @@ static hs_status qorder_make(const hs_grid *g, const hs_queries *qs, int threads
      * a cache miss of every query (~15% of a short query). The four coordinates travel as one
      * 16-byte record (one stream per bucket, not four: +5% on a short query), then a
      * sequential pass splits them into the arrays. */
+    PT("q.hist");
     float(*rec)[4] = malloc(m * sizeof *rec);
     if (rec == NULL) {
         free(key);
@@ -170,6 +183,7 @@ static hs_status qorder_make(const hs_grid *g, const hs_queries *qs, int threads
         rec[k][2] = qs->dx[i];
         rec[k][3] = qs->dy[i];
     }
+    PT("q.scatter");
     for (size_t k = 0; k < m; k++) {
         o->ax[k] = rec[k][0];
         o->ay[k] = rec[k][1];
@@ -189,6 +203,7 @@ static hs_status qorder_make(const hs_grid *g, const hs_queries *qs, int threads
             if (o->mask)
                 o->mask[k] = qs->mask[i];
         }
+    PT("q.split");
     free(hist);
     free(key);
     o->qs = *qs;
@@ -225,8 +240,10 @@ hs_status hs_grid_closest(const hs_grid *g, const hs_queries *qs, const hs_batch
         return hs_run_closest(&e, qs, opts, out);
     const int threads = opt_threads(opts);
     qorder o;
+    PT0;
     if (qorder_make(g, qs, threads, &o) != HS_OK)
         return HS_E_NOMEM;
+    PT("C.order");
     const size_t m = qs->count;
     float *outs[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
     float *user[6] = {out.t, out.px, out.py, out.nx, out.ny, NULL};
@@ -238,7 +255,9 @@ hs_status hs_grid_closest(const hs_grid *g, const hs_queries *qs, const hs_batch
     hs_status s = HS_E_NOMEM;
     if (ok) {
         hs_closest_out so = {sidx, outs[0], outs[1], outs[2], outs[3], outs[4]};
+        PT("C.alloc");
         s = hs_run_closest(&e, &o.qs, opts, so);
+        PT("C.run");
         if (s == HS_OK || s == HS_E_INVALID_QUERY) {
 #pragma omp parallel for num_threads(threads) schedule(static)
             for (ptrdiff_t kk = 0; kk < (ptrdiff_t)m; kk++) {
@@ -249,12 +268,14 @@ hs_status hs_grid_closest(const hs_grid *g, const hs_queries *qs, const hs_batch
                         user[a][i] = outs[a][k];
             }
             fix_first_invalid(qs, opts);
+            PT("C.scatter");
         }
     }
     free(sidx);
     for (int k = 0; k < 5; k++)
         free(outs[k]);
     qorder_free(&o);
+    PT("C.free");
     return s;
 }
 
@@ -302,13 +323,16 @@ hs_status hs_grid_count_hits(const hs_grid *g, const hs_queries *qs, const hs_ba
     const size_t m = qs->count;
     uint32_t *sc = malloc(m * sizeof *sc);
     hs_status s = HS_E_NOMEM;
+    PT0;
     if (sc) {
         s = hs_run_count(&e, &o.qs, opts, sc);
+        PT("N.run");
         if (s == HS_OK || s == HS_E_INVALID_QUERY) {
 #pragma omp parallel for num_threads(threads) schedule(static)
             for (ptrdiff_t kk = 0; kk < (ptrdiff_t)m; kk++)
                 count[o.perm[kk]] = sc[kk];
             fix_first_invalid(qs, opts);
+            PT("N.scatter");
         }
     }
     free(sc);
@@ -331,7 +355,9 @@ hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opt
     const size_t m = qs->count;
     hs_hits sh;
     memset(&sh, 0, sizeof sh);
+    PT0;
     hs_status s = hs_run_all(&e, &o.qs, opts, &sh);
+    PT("A.run");
     if (s == HS_OK || s == HS_E_INVALID_QUERY) {
         /* the same CSR, rows put back in the caller's order */
         hs_hits r;
@@ -345,6 +371,7 @@ hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opt
             hs_hits_free(&r);
             s = HS_E_NOMEM;
         } else {
+            PT("A.alloc");
             r.offsets[0] = 0;
             for (size_t k = 0; k < m; k++) {
                 size_t i = o.perm[k];
@@ -352,6 +379,7 @@ hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opt
             }
             for (size_t i = 0; i < m; i++)
                 r.offsets[i + 1] += r.offsets[i];
+            PT("A.offsets");
 #pragma omp parallel for num_threads(threads) schedule(static)
             for (ptrdiff_t kk = 0; kk < (ptrdiff_t)m; kk++) {
                 size_t k = (size_t)kk, i = o.perm[k];
@@ -364,9 +392,11 @@ hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opt
             }
             *out = r;
             fix_first_invalid(qs, opts);
+            PT("A.copy");
         }
     }
     hs_hits_free(&sh);
     qorder_free(&o);
+    PT("A.free");
     return s;
 }

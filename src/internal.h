@@ -35,6 +35,10 @@ void hs_hitbuf_free(hs_hitbuf *b);
  * kernels and adds the circle tests it made to *tests. */
 typedef struct hs_engine {
     const void *ctx;
+    /* rough circle tests per query: the driver starts a thread team only for batches whose
+     * total work pays for it (queries x cost, not queries alone: 512 queries against 65536
+     * circles by brute force are 33M tests) */
+    size_t cost;
     int (*any)(const void *ctx, const hs_kernel_set *ks, const hs_kq *kq, uint64_t *tests);
     uint32_t (*count)(const void *ctx, const hs_kernel_set *ks, const hs_kq *kq, uint64_t *tests);
     /* closest hit: returns 1 and fills *id (caller's index), *t, and the circle hit (for the
