@@ -8,14 +8,6 @@
 
 #include "grid_impl.h"
 #include "hitscan/narrow.h"
-#ifdef HS_PHASE_TIMING
-#include <stdio.h>
-#define PT(name) do { double _n = omp_get_wtime(); fprintf(stderr, "  %-14s %7.2f ms\n", name, (_n - _pt) * 1e3); _pt = _n; } while (0)
-#define PT0 double _pt = omp_get_wtime()
-#else
-#define PT(name) ((void)0)
-#define PT0 ((void)0)
-#endif
 
 /* The traversal itself is compiled per ISA with the kernels inlined into it
  * (src/kernels/grid_walk_impl.h); the engine only forwards to the resolved level. */
@@ -111,15 +103,26 @@ static int opt_threads(const hs_batch_opts *opts)
     return (opts && opts->threads > 0) ? opts->threads : omp_get_max_threads();
 }
 
-/* HS_OK and o filled, or HS_E_NOMEM. */
+/* HS_OK and o filled, or HS_E_NOMEM.
+ * A stable counting sort run by the whole team: each thread keys and counts a contiguous
+ * slice of the batch, the (bucket, thread) counts are summed bucket-major, and each thread
+ * scatters its slice into its own run of every bucket. Slices are in order and a thread keeps
+ * its slice's order inside a bucket, so the permutation is the serial stable sort's whatever
+ * the team size (the serial histogram and scatter were ~10% of a 2-thread closest batch). */
 static hs_status qorder_make(const hs_grid *g, const hs_queries *qs, int threads, qorder *o)
 {
-    PT0;
     memset(o, 0, sizeof *o);
     const size_t m = qs->count;
     const size_t nb = (size_t)1 << (2 * HS_SORT_BITS);
+    const int nthr = threads < 1 ? 1 : threads;
     uint32_t *key = malloc(m * sizeof *key);
-    size_t *hist = calloc(nb + 1, sizeof *hist);
+    size_t *hist = calloc((size_t)nthr * nb, sizeof *hist);
+    /* One pass in the caller's order, each query written to its bucket's next slot: reads are
+     * sequential and writes go to a few streams per bucket, where gathering in sorted order
+     * made a cache miss of every query (~15% of a short query). The coordinates go straight
+     * to their four arrays: a 16-byte record per query and a pass splitting it won ~5% when
+     * the sort was serial, but with the sort on the team its 16 MB of fresh pages per 10^6
+     * queries cost more than the extra streams (equal on 1 thread, a few % faster on 2). */
     o->perm = malloc(m * sizeof *o->perm);
     o->ax = malloc(m * sizeof(float));
     o->ay = malloc(m * sizeof(float));
@@ -140,70 +143,65 @@ static hs_status qorder_make(const hs_grid *g, const hs_queries *qs, int threads
         qorder_free(o);
         return HS_E_NOMEM;
     }
-    PT("q.alloc");
     const hs_glevel *L = &g->lv[0];
     const double sx = (double)(1u << HS_SORT_BITS) / fmax(L->bx1 - L->ox, L->h);
     const double sy = (double)(1u << HS_SORT_BITS) / fmax(L->by1 - L->oy, L->h);
     const int32_t top = (1 << HS_SORT_BITS);
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (ptrdiff_t ii = 0; ii < (ptrdiff_t)m; ii++) {
-        size_t i = (size_t)ii;
-        double t = qs->tmin ? qs->tmin[i] : qs->tmin_all;
-        if (!isfinite(t))
-            t = 0.0;
-        double px = (double)qs->ax[i] + t * (double)qs->dx[i];
-        double py = (double)qs->ay[i] + t * (double)qs->dy[i];
-        uint32_t cx = (uint32_t)hs_gcell(px, L->ox, sx, top);
-        uint32_t cy = (uint32_t)hs_gcell(py, L->oy, sy, top);
-        key[i] = spread8(cx) | (spread8(cy) << 1);
-    }
-    PT("q.key");
-    for (size_t i = 0; i < m; i++)
-        hist[key[i] + 1]++;
-    for (size_t b = 0; b < nb; b++)
-        hist[b + 1] += hist[b];
-    /* one pass in the caller's order, each query written to its bucket's next slot: reads are
-     * sequential and writes go to one stream per bucket, where gathering in sorted order made
-     * a cache miss of every query (~15% of a short query). The four coordinates travel as one
-     * 16-byte record (one stream per bucket, not four: +5% on a short query), then a
-     * sequential pass splits them into the arrays. */
-    PT("q.hist");
-    float(*rec)[4] = malloc(m * sizeof *rec);
-    if (rec == NULL) {
-        free(key);
-        free(hist);
-        qorder_free(o);
-        return HS_E_NOMEM;
-    }
-    for (size_t i = 0; i < m; i++) {
-        size_t k = hist[key[i]]++;
-        o->perm[k] = (uint32_t)i;
-        rec[k][0] = qs->ax[i];
-        rec[k][1] = qs->ay[i];
-        rec[k][2] = qs->dx[i];
-        rec[k][3] = qs->dy[i];
-    }
-    PT("q.scatter");
-    for (size_t k = 0; k < m; k++) {
-        o->ax[k] = rec[k][0];
-        o->ay[k] = rec[k][1];
-        o->dx[k] = rec[k][2];
-        o->dy[k] = rec[k][3];
-    }
-    free(rec);
-    if (o->tmin || o->tmax || o->q || o->mask)
-        for (size_t k = 0; k < m; k++) {
-            size_t i = o->perm[k];
-            if (o->tmin)
-                o->tmin[k] = qs->tmin[i];
-            if (o->tmax)
-                o->tmax[k] = qs->tmax[i];
-            if (o->q)
-                o->q[k] = qs->q[i];
-            if (o->mask)
-                o->mask[k] = qs->mask[i];
+    const int extra = o->tmin || o->tmax || o->q || o->mask;
+#pragma omp parallel num_threads(nthr)
+    {
+        /* the team may be smaller than asked for: slice by its actual size */
+        const size_t tid = (size_t)omp_get_thread_num(), nt = (size_t)omp_get_num_threads();
+        const size_t lo = m / nt * tid + (tid < m % nt ? tid : m % nt);
+        const size_t hi = lo + m / nt + (tid < m % nt ? 1 : 0);
+        size_t *h = hist + tid * nb;
+        for (size_t i = lo; i < hi; i++) {
+            double t = qs->tmin ? qs->tmin[i] : qs->tmin_all;
+            if (!isfinite(t))
+                t = 0.0;
+            double px = (double)qs->ax[i] + t * (double)qs->dx[i];
+            double py = (double)qs->ay[i] + t * (double)qs->dy[i];
+            uint32_t cx = (uint32_t)hs_gcell(px, L->ox, sx, top);
+            uint32_t cy = (uint32_t)hs_gcell(py, L->oy, sy, top);
+            uint32_t k = spread8(cx) | (spread8(cy) << 1);
+            key[i] = k;
+            h[k]++;
         }
-    PT("q.split");
+#pragma omp barrier
+#pragma omp single
+        {
+            size_t sum = 0;
+            for (size_t b = 0; b < nb; b++)
+                for (size_t u = 0; u < (size_t)nthr; u++) {
+                    size_t c = hist[u * nb + b];
+                    hist[u * nb + b] = sum;
+                    sum += c;
+                }
+        }
+        for (size_t i = lo; i < hi; i++) {
+            size_t k = h[key[i]]++;
+            o->perm[k] = (uint32_t)i;
+            o->ax[k] = qs->ax[i];
+            o->ay[k] = qs->ay[i];
+            o->dx[k] = qs->dx[i];
+            o->dy[k] = qs->dy[i];
+        }
+        if (extra) { /* the same on every thread, as a worksharing loop requires */
+#pragma omp barrier
+#pragma omp for schedule(static)
+            for (ptrdiff_t kk = 0; kk < (ptrdiff_t)m; kk++) {
+                size_t k = (size_t)kk, i = o->perm[k];
+                if (o->tmin)
+                    o->tmin[k] = qs->tmin[i];
+                if (o->tmax)
+                    o->tmax[k] = qs->tmax[i];
+                if (o->q)
+                    o->q[k] = qs->q[i];
+                if (o->mask)
+                    o->mask[k] = qs->mask[i];
+            }
+        }
+    }
     free(hist);
     free(key);
     o->qs = *qs;
@@ -240,10 +238,8 @@ hs_status hs_grid_closest(const hs_grid *g, const hs_queries *qs, const hs_batch
         return hs_run_closest(&e, qs, opts, out);
     const int threads = opt_threads(opts);
     qorder o;
-    PT0;
     if (qorder_make(g, qs, threads, &o) != HS_OK)
         return HS_E_NOMEM;
-    PT("C.order");
     const size_t m = qs->count;
     float *outs[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
     float *user[6] = {out.t, out.px, out.py, out.nx, out.ny, NULL};
@@ -255,9 +251,7 @@ hs_status hs_grid_closest(const hs_grid *g, const hs_queries *qs, const hs_batch
     hs_status s = HS_E_NOMEM;
     if (ok) {
         hs_closest_out so = {sidx, outs[0], outs[1], outs[2], outs[3], outs[4]};
-        PT("C.alloc");
         s = hs_run_closest(&e, &o.qs, opts, so);
-        PT("C.run");
         if (s == HS_OK || s == HS_E_INVALID_QUERY) {
 #pragma omp parallel for num_threads(threads) schedule(static)
             for (ptrdiff_t kk = 0; kk < (ptrdiff_t)m; kk++) {
@@ -268,14 +262,12 @@ hs_status hs_grid_closest(const hs_grid *g, const hs_queries *qs, const hs_batch
                         user[a][i] = outs[a][k];
             }
             fix_first_invalid(qs, opts);
-            PT("C.scatter");
         }
     }
     free(sidx);
     for (int k = 0; k < 5; k++)
         free(outs[k]);
     qorder_free(&o);
-    PT("C.free");
     return s;
 }
 
@@ -323,16 +315,13 @@ hs_status hs_grid_count_hits(const hs_grid *g, const hs_queries *qs, const hs_ba
     const size_t m = qs->count;
     uint32_t *sc = malloc(m * sizeof *sc);
     hs_status s = HS_E_NOMEM;
-    PT0;
     if (sc) {
         s = hs_run_count(&e, &o.qs, opts, sc);
-        PT("N.run");
         if (s == HS_OK || s == HS_E_INVALID_QUERY) {
 #pragma omp parallel for num_threads(threads) schedule(static)
             for (ptrdiff_t kk = 0; kk < (ptrdiff_t)m; kk++)
                 count[o.perm[kk]] = sc[kk];
             fix_first_invalid(qs, opts);
-            PT("N.scatter");
         }
     }
     free(sc);
@@ -352,51 +341,11 @@ hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opt
     qorder o;
     if (qorder_make(g, qs, threads, &o) != HS_OK)
         return HS_E_NOMEM;
-    const size_t m = qs->count;
-    hs_hits sh;
-    memset(&sh, 0, sizeof sh);
-    PT0;
-    hs_status s = hs_run_all(&e, &o.qs, opts, &sh);
-    PT("A.run");
-    if (s == HS_OK || s == HS_E_INVALID_QUERY) {
-        /* the same CSR, rows put back in the caller's order */
-        hs_hits r;
-        memset(&r, 0, sizeof r);
-        r.count = m;
-        r.total = sh.total;
-        r.offsets = malloc((m + 1) * sizeof *r.offsets);
-        r.idx = malloc((sh.total ? sh.total : 1) * sizeof *r.idx);
-        r.t = malloc((sh.total ? sh.total : 1) * sizeof *r.t);
-        if (r.offsets == NULL || r.idx == NULL || r.t == NULL) {
-            hs_hits_free(&r);
-            s = HS_E_NOMEM;
-        } else {
-            PT("A.alloc");
-            r.offsets[0] = 0;
-            for (size_t k = 0; k < m; k++) {
-                size_t i = o.perm[k];
-                r.offsets[i + 1] = sh.offsets[k + 1] - sh.offsets[k];
-            }
-            for (size_t i = 0; i < m; i++)
-                r.offsets[i + 1] += r.offsets[i];
-            PT("A.offsets");
-#pragma omp parallel for num_threads(threads) schedule(static)
-            for (ptrdiff_t kk = 0; kk < (ptrdiff_t)m; kk++) {
-                size_t k = (size_t)kk, i = o.perm[k];
-                /* rows are a few hits: a plain loop beats two memcpy calls per row */
-                size_t from = sh.offsets[k], len = sh.offsets[k + 1] - from, to = r.offsets[i];
-                for (size_t j = 0; j < len; j++) {
-                    r.idx[to + j] = sh.idx[from + j];
-                    r.t[to + j] = sh.t[from + j];
-                }
-            }
-            *out = r;
-            fix_first_invalid(qs, opts);
-            PT("A.copy");
-        }
-    }
-    hs_hits_free(&sh);
+    /* the driver writes each sorted query's hits straight into the caller's row: one copy of
+     * the hits instead of a sorted CSR then a reordered one */
+    hs_status s = hs_run_all_rows(&e, &o.qs, opts, o.perm, out);
+    if (s == HS_OK || s == HS_E_INVALID_QUERY)
+        fix_first_invalid(qs, opts);
     qorder_free(&o);
-    PT("A.free");
     return s;
 }

@@ -60,6 +60,10 @@ hs_status hs_run_count(const hs_engine *e, const hs_queries *qs, const hs_batch_
                        uint32_t *count);
 hs_status hs_run_all(const hs_engine *e, const hs_queries *qs, const hs_batch_opts *opts,
                      hs_hits *out);
+/* hs_run_all with query i's hits in output row rows[i] (a permutation of 0 .. count-1; NULL:
+ * row i), so a caller that reordered its batch gets the CSR in its own order in one copy. */
+hs_status hs_run_all_rows(const hs_engine *e, const hs_queries *qs, const hs_batch_opts *opts,
+                          const uint32_t *rows, hs_hits *out);
 
 /* Query i of a batch as an hs_query (NULL arrays replaced by the *_all fields). */
 hs_query hs_queries_get(const hs_queries *qs, size_t i);
