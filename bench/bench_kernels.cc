@@ -71,19 +71,32 @@ void SetPairs(benchmark::State &state, size_t n)
         static_cast<double>(state.iterations()) * static_cast<double>(n), benchmark::Counter::kIsRate);
 }
 
+// The kernel table and the scene for state.range(0) circles; false (benchmark skipped) if either
+// is unavailable.
+static bool KernelSetup(benchmark::State &state, hs_isa isa, const hs_kernel_set **ks,
+                        const Scene **sc)
+{
+    *ks = hs_kernels_get(isa);
+    if (!*ks) {
+        state.SkipWithError("ISA level not supported on this CPU / build");
+        return false;
+    }
+    *sc = &scene(static_cast<size_t>(state.range(0)));
+    if (!(*sc)->ok) {
+        state.SkipWithError("scene setup failed");
+        return false;
+    }
+    return true;
+}
+
 // Count tests every pair (no early exit): one query against all N circles per iteration.
 void BM_Kernel(benchmark::State &state, hs_isa isa)
 {
-    const hs_kernel_set *ks = hs_kernels_get(isa);
-    if (!ks) {
-        state.SkipWithError("ISA level not supported on this CPU / build");
+    const hs_kernel_set *ks = nullptr;
+    const Scene *scp = nullptr;
+    if (!KernelSetup(state, isa, &ks, &scp))
         return;
-    }
-    const Scene &sc = scene(static_cast<size_t>(state.range(0)));
-    if (!sc.ok) {
-        state.SkipWithError("scene setup failed");
-        return;
-    }
+    const Scene &sc = *scp;
     hs_run run = sc.run();
     size_t qi = 0, hits = 0;
     for (auto _ : state) {
@@ -97,16 +110,11 @@ void BM_Kernel(benchmark::State &state, hs_isa isa)
 
 void BM_KernelClosest(benchmark::State &state, hs_isa isa)
 {
-    const hs_kernel_set *ks = hs_kernels_get(isa);
-    if (!ks) {
-        state.SkipWithError("ISA level not supported on this CPU / build");
+    const hs_kernel_set *ks = nullptr;
+    const Scene *scp = nullptr;
+    if (!KernelSetup(state, isa, &ks, &scp))
         return;
-    }
-    const Scene &sc = scene(static_cast<size_t>(state.range(0)));
-    if (!sc.ok) {
-        state.SkipWithError("scene setup failed");
-        return;
-    }
+    const Scene &sc = *scp;
     hs_run run = sc.run();
     size_t qi = 0, found = 0;
     for (auto _ : state) {
