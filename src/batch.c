@@ -350,8 +350,35 @@ static void sift_down(uint32_t *id, float *t, size_t root, size_t n)
  * handful, heapsort (O(n log n) worst case) for lines through dense scenes. Entry times of
  * valid queries are finite, and ids are distinct, so the order is total: the result is unique
  * and therefore the same whatever order the engine appended in. */
+/* (t, id) as one unsigned key with the same order: t's bits made monotone (negatives
+ * flipped, -0 folded into +0 first, as the float compare treats them as equal), id below. */
+static inline uint64_t hit_key(float t, uint32_t id)
+{
+    float z = t + 0.0f;
+    uint32_t u;
+    memcpy(&u, &z, sizeof u);
+    u = (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+    return ((uint64_t)u << 32) | id;
+}
+
+/* Up to W hits by rank: each hit's slot is the number of smaller keys. W x W compares and no
+ * branch on the data; the slots past n take padding keys, which rank after every hit. */
+#define HS_RANK_SORT(W)                                                                              do {                                                                                                 uint64_t k_[W];                                                                                  uint32_t oi_[W];                                                                                 float ot_[W];                                                                                    for (size_t i_ = 0; i_ < (W); i_++)                                                                  k_[i_] = i_ < n ? hit_key(t[i_], id[i_]) : UINT64_MAX;                                       for (size_t i_ = 0; i_ < n; i_++) {                                                                  size_t r_ = 0;                                                                                   for (size_t j_ = 0; j_ < (W); j_++)                                                                  r_ += k_[j_] < k_[i_];                                                                       oi_[r_] = id[i_];                                                                                ot_[r_] = t[i_];                                                                             }                                                                                                memcpy(id, oi_, n * sizeof *id);                                                                 memcpy(t, ot_, n * sizeof *t);                                                               } while (0)
+
 static void sort_hits(uint32_t *id, float *t, size_t n)
 {
+    /* A query has a few hits, in the order the walk met them: comparing their t to sort them
+     * by insertion was a coin toss per step, and mispredicted. */
+    if (n <= 1)
+        return;
+    if (n <= 4) {
+        HS_RANK_SORT(4);
+        return;
+    }
+    if (n <= 8) {
+        HS_RANK_SORT(8);
+        return;
+    }
     if (n <= 24) {
         for (size_t i = 1; i < n; i++) {
             uint32_t ki = id[i];
@@ -389,6 +416,9 @@ static void sort_hits(uint32_t *id, float *t, size_t n)
  * where hits wait before the copy, never where they end up, so the output is the same for
  * every block size, thread count and schedule. */
 #define HS_ALL_BLOCK 256
+#ifndef HS_COPY_AHEAD
+#define HS_COPY_AHEAD 8
+#endif
 
 typedef struct all_block {
     size_t start; /* position in the thread's buffer */
@@ -543,9 +573,21 @@ hs_status hs_run_all_rows(const hs_engine *e, const hs_queries *qs, const hs_bat
                 }
                 continue;
             }
-            /* rows are a few hits: a plain loop beats two memcpy calls per row */
+            /* rows are a few hits: a plain loop beats two memcpy calls per row. The rows are
+             * scattered over the output (the caller's order, not the sorted one), so each is a
+             * cache miss: the row HS_COPY_AHEAD queries on is requested early, and its
+             * offset before that. */
             size_t from = blocks[b].start;
             for (size_t i = lo; i < hi; i++) {
+#if defined(__GNUC__) || defined(__clang__)
+                if (i + 2 * HS_COPY_AHEAD < hi)
+                    __builtin_prefetch(offsets + rows[i + 2 * HS_COPY_AHEAD]);
+                if (i + HS_COPY_AHEAD < hi) {
+                    size_t ta = offsets[rows[i + HS_COPY_AHEAD]];
+                    __builtin_prefetch(oid + ta, 1);
+                    __builtin_prefetch(ot + ta, 1);
+                }
+#endif
                 size_t to = offsets[rows[i]], len = scnt[i];
                 for (size_t j = 0; j < len; j++) {
                     oid[to + j] = buf->id[from + j];

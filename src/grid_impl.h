@@ -39,9 +39,12 @@ struct hs_grid {
      * cell_start[c + 1] - 1 */
     uint32_t *cell_start;
     size_t ncells, cells_cap;
-    /* per-thread histograms of the parallel counting sort, kept for rebuilds */
-    uint32_t *scratch;
-    size_t scratch_cap;
+    /* the build's working memory (band tables, per-thread band buffers), kept for rebuilds;
+     * spill: one index per circle, only grown when a band outgrows the band buffer */
+    void *scratch;
+    size_t scratch_bytes;
+    uint32_t *spill;
+    size_t spill_cap;
     float cell_size_req; /* 0: automatic */
     int threads;
     float split_r;       /* radii above go to level 1 (INFINITY: one level) */

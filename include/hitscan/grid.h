@@ -20,10 +20,13 @@ extern "C" {
  * side is max(sqrt(4 * area / N), 2 * largest radius) per level (about 4 circles per cell),
  * grown if the grid would exceed N / 2 + 64 cells.
  *
- * Memory (hs_grid_bytes): 16 bytes per circle (x, y, r, id), + 4 with a mask, + 4 (T + 1)
- * bytes per cell (cell_start and the build's T per-thread histograms, T = build threads,
- * at most 8, kept for rebuilds). With the automatic cell size (cells ~ N / 4) that is
- * 19 bytes per circle at T = 2, and at most 16 + 4 + 2 (T + 1) <= 38 in any case.
+ * Memory (hs_grid_bytes): 16 bytes per circle (x, y, r, id), + 4 with a mask, + 4 per cell
+ * (at most N / 2 + 64 cells per level; about N / 4 with the automatic size), + the build's
+ * scratch, kept for rebuilds: 4 bytes per circle up to 32768 circles, else per-thread band
+ * buffers (at most 4 bytes per circle) and small tables, + 4 per circle only if one band
+ * outgrew its buffer (thousands of circles in a few cells). Measured 17.3 / 17.7 bytes per
+ * circle (1 / 2 build threads) at 10^6, 21.0 at 10^4; at most about 31 for N >= 1000 (the
+ * 64 spare cells weigh more below that).
  *
  * Large batches (>= 4096 queries on >= 32768 circles) are answered in a locality order
  * (queries sorted by the Z-order of the coarse cell they start in) and the results scattered
