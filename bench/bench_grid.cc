@@ -1,4 +1,4 @@
-// Grid benchmarks: BM_Grid<Mode>/<scene>/<N>/<M>[/threads:<k>] queries per second, and BM_GridBuild/<scene>/<N>/threads:<k>.
+// Grid benchmarks: BM_Grid<Mode>/<scene>/<N>/<M>[/threads:<k>] queries per second, BM_GridBuild/<scene>/<N>/threads:<k> and BM_GridPairs/<scene>/<N>/threads:<k>.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -156,6 +156,33 @@ void RunBuild(benchmark::State &state, hs_scene_kind kind, size_t n, int threads
     hs_circles_destroy(cs);
 }
 
+// Particle pairs: every overlapping circle pair once, from a built grid (the other half of a
+// particle simulation's frame, next to BM_GridBuild's rebuild).
+void RunPairs(benchmark::State &state, hs_scene_kind kind, size_t n, int threads)
+{
+    GridScene &sc = Scene(kind, n, 0);
+    if (!sc.ok) {
+        state.SkipWithError("scene setup failed");
+        return;
+    }
+    hs_batch_opts o = hs_batch_opts_default();
+    o.threads = threads;
+    size_t pairs = 0;
+    for (auto _ : state) {
+        hs_pairs p;
+        if (hs_grid_pairs(sc.g, &o, &p) != HS_OK) {
+            state.SkipWithError("pairs failed");
+            return;
+        }
+        pairs = p.count;
+        benchmark::DoNotOptimize(p.i);
+        hs_pairs_free(&p);
+    }
+    state.counters["circles_per_second"] =
+        benchmark::Counter((double)n * (double)state.iterations(), benchmark::Counter::kIsRate);
+    state.counters["pairs_per_circle"] = n ? (double)pairs / (double)n : 0.0;
+}
+
 int RegisterAll()
 {
     const hs_scene_kind kinds[] = {HS_SCENE_UNIFORM, HS_SCENE_CLUSTERED, HS_SCENE_MIXED};
@@ -182,6 +209,15 @@ int RegisterAll()
                                    std::to_string(n) + "/threads:" + std::to_string(k);
                 benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State &st) {
                     RunBuild(st, kind, n, k);
+                })->UseRealTime()->Unit(benchmark::kMillisecond);
+            }
+    for (hs_scene_kind kind : kinds)
+        for (size_t n : sizes)
+            for (int k = 1; k <= 2; k++) {
+                std::string name = std::string("BM_GridPairs/") + hs_scene_kind_name(kind) + "/" +
+                                   std::to_string(n) + "/threads:" + std::to_string(k);
+                benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State &st) {
+                    RunPairs(st, kind, n, k);
                 })->UseRealTime()->Unit(benchmark::kMillisecond);
             }
     return 0;

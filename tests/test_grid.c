@@ -573,6 +573,24 @@ static void test_pairs(void **state)
         hs_grid_destroy(g);
         scene_free(&s);
     }
+    /* more circles than one block of hs_grid_pairs (4096), whatever the test scale, so the
+     * blocks are scanned by several threads and merged: mixed, for the two levels */
+    {
+        scene s;
+        const size_t n = 9000;
+        scene_kind(&s, HS_SCENE_MIXED, n, 77u, 0);
+        for (size_t i = 0; i < n; i++) {
+            s.x[i] *= 0.3f;
+            s.y[i] *= 0.3f;
+        }
+        hs_circles_destroy(s.cs);
+        assert_int_equal(hs_circles_create(s.x, s.y, s.r, NULL, n, &s.cs, NULL), HS_OK);
+        hs_grid *g = NULL;
+        assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
+        check_pairs(&s, g);
+        hs_grid_destroy(g);
+        scene_free(&s);
+    }
     /* exact touching, duplicates, points */
     scene s;
     scene_alloc(&s, 6);
