@@ -346,10 +346,6 @@ static void sift_down(uint32_t *id, float *t, size_t root, size_t n)
     }
 }
 
-/* Sorts one query's hits by (t, id) in place, allocation-free: insertion sort for the usual
- * handful, heapsort (O(n log n) worst case) for lines through dense scenes. Entry times of
- * valid queries are finite, and ids are distinct, so the order is total: the result is unique
- * and therefore the same whatever order the engine appended in. */
 /* (t, id) as one unsigned key with the same order: t's bits made monotone (negatives
  * flipped, -0 folded into +0 first, as the float compare treats them as equal), id below. */
 static inline uint64_t hit_key(float t, uint32_t id)
@@ -361,22 +357,48 @@ static inline uint64_t hit_key(float t, uint32_t id)
     return ((uint64_t)u << 32) | id;
 }
 
-/* Up to W hits by rank: each hit's slot is the number of smaller keys. W x W compares and no
- * branch on the data; the slots past n take padding keys, which rank after every hit. */
-#define HS_RANK_SORT(W)                                                                              do {                                                                                                 uint64_t k_[W];                                                                                  uint32_t oi_[W];                                                                                 float ot_[W];                                                                                    for (size_t i_ = 0; i_ < (W); i_++)                                                                  k_[i_] = i_ < n ? hit_key(t[i_], id[i_]) : UINT64_MAX;                                       for (size_t i_ = 0; i_ < n; i_++) {                                                                  size_t r_ = 0;                                                                                   for (size_t j_ = 0; j_ < (W); j_++)                                                                  r_ += k_[j_] < k_[i_];                                                                       oi_[r_] = id[i_];                                                                                ot_[r_] = t[i_];                                                                             }                                                                                                memcpy(id, oi_, n * sizeof *id);                                                                 memcpy(t, ot_, n * sizeof *t);                                                               } while (0)
+/* n <= w <= 8 hits by rank: each hit's slot is the number of smaller keys. w x w compares and
+ * no branch on the data; the slots past n hold padding keys, which rank after every hit. A
+ * query has a few hits, in the order the walk met them: sorting them by insertion was a coin
+ * toss per comparison, and mispredicted. */
+#if defined(__GNUC__) || defined(__clang__)
+#define HS_RANK_INLINE inline __attribute__((always_inline)) /* one copy per constant w */
+#else
+#define HS_RANK_INLINE inline
+#endif
+static HS_RANK_INLINE void rank_sort(uint32_t *id, float *t, size_t n, size_t w)
+{
+    uint64_t k[8];
+    uint32_t oi[8];
+    float ot[8];
+    for (size_t i = 0; i < w; i++)
+        k[i] = i < n ? hit_key(t[i], id[i]) : UINT64_MAX;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = 0;
+        for (size_t j = 0; j < w; j++)
+            r += k[j] < k[i];
+        oi[r] = id[i];
+        ot[r] = t[i];
+    }
+    memcpy(id, oi, n * sizeof *id);
+    memcpy(t, ot, n * sizeof *t);
+}
 
+/* Sorts one query's hits by (t, id) in place, allocation-free: by rank up to 8 (the usual
+ * handful), insertion sort up to 24, heapsort (O(n log n) worst case) for lines through
+ * dense scenes. Entry times of
+ * valid queries are finite, and ids are distinct, so the order is total: the result is unique
+ * and therefore the same whatever order the engine appended in. */
 static void sort_hits(uint32_t *id, float *t, size_t n)
 {
-    /* A query has a few hits, in the order the walk met them: comparing their t to sort them
-     * by insertion was a coin toss per step, and mispredicted. */
     if (n <= 1)
         return;
     if (n <= 4) {
-        HS_RANK_SORT(4);
+        rank_sort(id, t, n, 4);
         return;
     }
     if (n <= 8) {
-        HS_RANK_SORT(8);
+        rank_sort(id, t, n, 8);
         return;
     }
     if (n <= 24) {
