@@ -202,24 +202,19 @@ int RegisterAll()
                     })->UseRealTime()->Unit(benchmark::kMillisecond);
                 }
             }
-    for (hs_scene_kind kind : kinds)
-        for (size_t n : sizes)
-            for (int k = 1; k <= 2; k++) {
-                std::string name = std::string("BM_GridBuild/") + hs_scene_kind_name(kind) + "/" +
-                                   std::to_string(n) + "/threads:" + std::to_string(k);
-                benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State &st) {
-                    RunBuild(st, kind, n, k);
-                })->UseRealTime()->Unit(benchmark::kMillisecond);
-            }
-    for (hs_scene_kind kind : kinds)
-        for (size_t n : sizes)
-            for (int k = 1; k <= 2; k++) {
-                std::string name = std::string("BM_GridPairs/") + hs_scene_kind_name(kind) + "/" +
-                                   std::to_string(n) + "/threads:" + std::to_string(k);
-                benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State &st) {
-                    RunPairs(st, kind, n, k);
-                })->UseRealTime()->Unit(benchmark::kMillisecond);
-            }
+    const std::pair<const char *, void (*)(benchmark::State &, hs_scene_kind, size_t, int)>
+        per_circle[] = {{"BM_GridBuild/", RunBuild}, {"BM_GridPairs/", RunPairs}};
+    for (const auto &bm : per_circle)
+        for (hs_scene_kind kind : kinds)
+            for (size_t n : sizes)
+                for (int k = 1; k <= 2; k++) {
+                    std::string name = std::string(bm.first) + hs_scene_kind_name(kind) + "/" +
+                                       std::to_string(n) + "/threads:" + std::to_string(k);
+                    auto run = bm.second;
+                    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State &st) {
+                        run(st, kind, n, k);
+                    })->UseRealTime()->Unit(benchmark::kMillisecond);
+                }
     return 0;
 }
 

@@ -99,8 +99,8 @@ static int pair_run(void *st, uint32_t b, uint32_t e)
     return 0;
 }
 
-/* Sorts a few j in place (a circle has a handful of partners; insertion sort is the fastest
- * for that, and heapsort-free worst cases are bounded by the circles in one neighbourhood). */
+/* Sorts one circle's partners in place: insertion sort for the usual handful, qsort for a
+ * circle that covers many others (a big one among particles). */
 static void sort_small_u32(uint32_t *v, size_t n)
 {
     if (n > 32) {

@@ -271,33 +271,48 @@ hs_status hs_grid_closest(const hs_grid *g, const hs_queries *qs, const hs_batch
     return s;
 }
 
-hs_status hs_grid_any(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
-                      uint8_t *hit)
+/* any and count of a large batch: answered in the locality order, each query's value (a hit
+ * flag or a count) scattered back to the caller's position. */
+static hs_status grid_any_or_count(const hs_grid *g, const hs_queries *qs,
+                                   const hs_batch_opts *opts, int counting, uint8_t *hit,
+                                   uint32_t *count)
 {
-    if (g == NULL)
-        return HS_E_NULL;
     hs_engine e = grid_engine(g);
-    if (!want_order(g, qs) || hit == NULL)
-        return hs_run_any(&e, qs, opts, hit);
+    if (!want_order(g, qs) || (counting ? count == NULL : hit == NULL))
+        return counting ? hs_run_count(&e, qs, opts, count) : hs_run_any(&e, qs, opts, hit);
     const int threads = opt_threads(opts);
     qorder o;
     if (qorder_make(g, qs, threads, &o) != HS_OK)
         return HS_E_NOMEM;
     const size_t m = qs->count;
-    uint8_t *sh = malloc(m);
+    void *sorted = malloc(m * (counting ? sizeof(uint32_t) : sizeof(uint8_t)));
     hs_status s = HS_E_NOMEM;
-    if (sh) {
-        s = hs_run_any(&e, &o.qs, opts, sh);
+    if (sorted) {
+        s = counting ? hs_run_count(&e, &o.qs, opts, sorted) : hs_run_any(&e, &o.qs, opts, sorted);
         if (s == HS_OK || s == HS_E_INVALID_QUERY) {
+            const uint32_t *sc = sorted;
+            const uint8_t *sh = sorted;
 #pragma omp parallel for num_threads(threads) schedule(static)
-            for (ptrdiff_t kk = 0; kk < (ptrdiff_t)m; kk++)
-                hit[o.perm[kk]] = sh[kk];
+            for (ptrdiff_t kk = 0; kk < (ptrdiff_t)m; kk++) {
+                if (counting)
+                    count[o.perm[kk]] = sc[kk];
+                else
+                    hit[o.perm[kk]] = sh[kk];
+            }
             fix_first_invalid(qs, opts);
         }
     }
-    free(sh);
+    free(sorted);
     qorder_free(&o);
     return s;
+}
+
+hs_status hs_grid_any(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                      uint8_t *hit)
+{
+    if (g == NULL)
+        return HS_E_NULL;
+    return grid_any_or_count(g, qs, opts, 0, hit, NULL);
 }
 
 hs_status hs_grid_count_hits(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
@@ -305,28 +320,7 @@ hs_status hs_grid_count_hits(const hs_grid *g, const hs_queries *qs, const hs_ba
 {
     if (g == NULL)
         return HS_E_NULL;
-    hs_engine e = grid_engine(g);
-    if (!want_order(g, qs) || count == NULL)
-        return hs_run_count(&e, qs, opts, count);
-    const int threads = opt_threads(opts);
-    qorder o;
-    if (qorder_make(g, qs, threads, &o) != HS_OK)
-        return HS_E_NOMEM;
-    const size_t m = qs->count;
-    uint32_t *sc = malloc(m * sizeof *sc);
-    hs_status s = HS_E_NOMEM;
-    if (sc) {
-        s = hs_run_count(&e, &o.qs, opts, sc);
-        if (s == HS_OK || s == HS_E_INVALID_QUERY) {
-#pragma omp parallel for num_threads(threads) schedule(static)
-            for (ptrdiff_t kk = 0; kk < (ptrdiff_t)m; kk++)
-                count[o.perm[kk]] = sc[kk];
-            fix_first_invalid(qs, opts);
-        }
-    }
-    free(sc);
-    qorder_free(&o);
-    return s;
+    return grid_any_or_count(g, qs, opts, 1, NULL, count);
 }
 
 hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,

@@ -548,49 +548,39 @@ static void check_pairs(const scene *s, const hs_grid *g)
     hs_pairs_free(&first);
 }
 
+/* A scene of `kind` squeezed into a denser world than the benchmark's (plenty of contacts),
+ * its pairs checked by check_pairs; returns how many there were. */
+static size_t check_dense_pairs(hs_scene_kind kind, size_t n, uint64_t seed)
+{
+    scene s;
+    scene_kind(&s, kind, n, seed, 0);
+    for (size_t i = 0; i < n; i++) {
+        s.x[i] *= 0.3f;
+        s.y[i] *= 0.3f;
+    }
+    hs_circles_destroy(s.cs);
+    assert_int_equal(hs_circles_create(s.x, s.y, s.r, NULL, n, &s.cs, NULL), HS_OK);
+    hs_grid *g = NULL;
+    assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
+    check_pairs(&s, g);
+    hs_pairs p;
+    assert_int_equal(hs_grid_pairs(g, NULL, &p), HS_OK);
+    size_t count = p.count;
+    hs_pairs_free(&p);
+    hs_grid_destroy(g);
+    scene_free(&s);
+    return count;
+}
+
 static void test_pairs(void **state)
 {
     (void)state;
     size_t total = 0;
-    for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++) {
-        scene s;
-        /* a denser world than the benchmark's, so there are plenty of contacts */
-        size_t n = scale(2500);
-        scene_kind(&s, (hs_scene_kind)kind, n, 31u + (uint64_t)kind, 0);
-        for (size_t i = 0; i < n; i++) {
-            s.x[i] *= 0.3f;
-            s.y[i] *= 0.3f;
-        }
-        hs_circles_destroy(s.cs);
-        assert_int_equal(hs_circles_create(s.x, s.y, s.r, NULL, n, &s.cs, NULL), HS_OK);
-        hs_grid *g = NULL;
-        assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
-        check_pairs(&s, g);
-        hs_pairs p;
-        assert_int_equal(hs_grid_pairs(g, NULL, &p), HS_OK);
-        total += p.count;
-        hs_pairs_free(&p);
-        hs_grid_destroy(g);
-        scene_free(&s);
-    }
+    for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++)
+        total += check_dense_pairs((hs_scene_kind)kind, scale(2500), 31u + (uint64_t)kind);
     /* more circles than one block of hs_grid_pairs (4096), whatever the test scale, so the
      * blocks are scanned by several threads and merged: mixed, for the two levels */
-    {
-        scene s;
-        const size_t n = 9000;
-        scene_kind(&s, HS_SCENE_MIXED, n, 77u, 0);
-        for (size_t i = 0; i < n; i++) {
-            s.x[i] *= 0.3f;
-            s.y[i] *= 0.3f;
-        }
-        hs_circles_destroy(s.cs);
-        assert_int_equal(hs_circles_create(s.x, s.y, s.r, NULL, n, &s.cs, NULL), HS_OK);
-        hs_grid *g = NULL;
-        assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
-        check_pairs(&s, g);
-        hs_grid_destroy(g);
-        scene_free(&s);
-    }
+    total += check_dense_pairs(HS_SCENE_MIXED, 9000, 77u);
     /* exact touching, duplicates, points */
     scene s;
     scene_alloc(&s, 6);
