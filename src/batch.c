@@ -176,33 +176,10 @@ static hs_status drv_finish(const drv *d, size_t invalid, size_t first_invalid, 
     return invalid ? HS_E_INVALID_QUERY : HS_OK;
 }
 
-/* A sufficient condition for hs_query_validate(q) == HS_OK, inlined: the call (a 28-byte
- * struct by value, nine branches) cost ~4% of a short grid query. Anything it does not
- * accept goes to hs_query_validate itself, which stays the one definition of "valid". */
-static inline int query_surely_valid(hs_query q)
-{
-    const float big = HS_MAX_COORD;
-    float dd = q.d.x * q.d.x + q.d.y * q.d.y;
-    return fabsf(q.a.x) <= big && fabsf(q.a.y) <= big && q.q >= 0.0f && q.q <= big &&
-           fabsf(q.d.x) <= big && fabsf(q.d.y) <= big && q.tmin <= q.tmax &&
-           q.tmin < INFINITY && q.tmax > -INFINITY && dd <= FLT_MAX && (dd == 0.0f || dd >= FLT_MIN);
-}
-
 /* 1 and *kq filled when query i is valid. */
 static inline int prep(const drv *d, const hs_queries *qs, size_t i, hs_kq *kq)
 {
-    hs_query q;
-    q.a.x = qs->ax[i];
-    q.a.y = qs->ay[i];
-    q.d.x = qs->dx[i];
-    q.d.y = qs->dy[i];
-    q.tmin = qs->tmin ? qs->tmin[i] : qs->tmin_all;
-    q.tmax = qs->tmax ? qs->tmax[i] : qs->tmax_all;
-    q.q = qs->q ? qs->q[i] : qs->q_all;
-    if (!query_surely_valid(q) && hs_query_validate(q) != HS_OK)
-        return 0;
-    *kq = hs_kq_make(q, d->sem, hs_queries_mask(qs, i));
-    return 1;
+    return hs_prep_query(qs, i, d->sem, kq);
 }
 
 /* The loop over queries of closest / any / count. It names the caller's locals d, tests,
@@ -211,6 +188,22 @@ static inline int prep(const drv *d, const hs_queries *qs, size_t i, hs_kq *kq)
 #define HS_FOR_QUERIES(n)                                                                        \
     _Pragma("omp parallel for num_threads(d.threads) schedule(dynamic, d.chunk) reduction(+:tests, invalid) reduction(min:first) if(d.threads > 1)") \
     for (ptrdiff_t ii = 0; ii < (ptrdiff_t)(n); ii++)
+
+/* Ranges for engines that answer many queries at once: at least HS_RANGE_MIN queries each
+ * (the grid fills blocks of 64 from them), handed out one at a time. */
+#define HS_RANGE_MIN 256
+#define HS_FOR_RANGES(n)                                                                         \
+    _Pragma("omp parallel for num_threads(d.threads) schedule(dynamic, 1) reduction(+:tests, invalid) reduction(min:first) if(d.threads > 1)") \
+    for (ptrdiff_t ii = 0; ii < (ptrdiff_t)(n); ii++)
+
+static size_t range_size(const drv *d) { return d->chunk < HS_RANGE_MIN ? HS_RANGE_MIN : d->chunk; }
+
+static void acc_add(const hs_racc *a, uint64_t *tests, size_t *invalid, size_t *first)
+{
+    *tests += a->tests;
+    *invalid += a->invalid;
+    *first = a->first < *first ? a->first : *first;
+}
 
 /* ---- closest / any / count ---------------------------------------------------------------- */
 
@@ -227,6 +220,17 @@ hs_status hs_run_closest(const hs_engine *e, const hs_queries *qs, const hs_batc
     const int want_n = out.nx != NULL || out.ny != NULL;
     uint64_t tests = 0;
     size_t invalid = 0, first = SIZE_MAX;
+    if (e->closest_range != NULL) {
+        const size_t rs = range_size(&d), n = qs->count;
+        HS_FOR_RANGES((n + rs - 1) / rs)
+        {
+            const size_t lo = (size_t)ii * rs, hi = n - lo > rs ? lo + rs : n;
+            hs_racc acc = {0, 0, SIZE_MAX};
+            e->closest_range(e->ctx, d.ks, qs, d.sem, lo, hi, out, &acc);
+            acc_add(&acc, &tests, &invalid, &first);
+        }
+        return drv_finish(&d, invalid, first, tests);
+    }
     HS_FOR_QUERIES(qs->count)
     {
         size_t i = (size_t)ii;
@@ -283,6 +287,18 @@ static hs_status run_any_or_count(const hs_engine *e, const hs_queries *qs,
         return HS_E_NULL;
     uint64_t tests = 0;
     size_t invalid = 0, first = SIZE_MAX;
+    if (e->anycount_range != NULL) {
+        const size_t rs = range_size(&d), n = qs->count;
+        HS_FOR_RANGES((n + rs - 1) / rs)
+        {
+            const size_t lo = (size_t)ii * rs, hi = n - lo > rs ? lo + rs : n;
+            hs_racc acc = {0, 0, SIZE_MAX};
+            e->anycount_range(e->ctx, d.ks, qs, d.sem, lo, hi, counting ? NULL : hit,
+                              counting ? count : NULL, &acc);
+            acc_add(&acc, &tests, &invalid, &first);
+        }
+        return drv_finish(&d, invalid, first, tests);
+    }
     HS_FOR_QUERIES(qs->count)
     {
         size_t i = (size_t)ii;
@@ -510,9 +526,10 @@ hs_status hs_run_all_rows(const hs_engine *e, const hs_queries *qs, const hs_bat
     size_t *part = malloc((size_t)d.threads * sizeof *part);
     /* reordered: the query loop keeps counts in its own order (a random store per query there
      * slowed the traversal itself by ~20%); a tight parallel loop moves them to their rows */
-    uint32_t *scnt = rows ? malloc((n ? n : 1) * sizeof *scnt) : NULL;
+    const int ranged = e->all_range != NULL; /* counts through scnt too */
+    uint32_t *scnt = rows || ranged ? malloc((n ? n : 1) * sizeof *scnt) : NULL;
     if (offsets == NULL || blocks == NULL || bufs == NULL || part == NULL ||
-        (rows && scnt == NULL)) {
+        ((rows || ranged) && scnt == NULL)) {
         free(offsets);
         free(blocks);
         free(bufs);
@@ -535,6 +552,22 @@ hs_status hs_run_all_rows(const hs_engine *e, const hs_queries *qs, const hs_bat
         blocks[b].start = buf->len;
         size_t lo = (size_t)b * bs;
         size_t hi = n - lo > bs ? lo + bs : n;
+        if (ranged) {
+            hs_racc acc = {0, 0, SIZE_MAX};
+            if (!nomem && e->all_range(e->ctx, d.ks, qs, d.sem, lo, hi, buf, scnt, &acc) != HS_OK)
+                nomem = 1; /* the result is discarded */
+            acc_add(&acc, &tests, &invalid, &first);
+            size_t at = blocks[b].start;
+            for (size_t i = lo; i < hi; i++) {
+                if (nomem)
+                    scnt[i] = 0;
+                sort_hits(buf->id + at, buf->t + at, scnt[i]);
+                at += scnt[i];
+                if (!rows)
+                    offsets[i + 1] = scnt[i];
+            }
+            continue;
+        }
         for (size_t i = lo; i < hi; i++) {
             hs_kq kq;
             size_t before = buf->len;

@@ -97,6 +97,9 @@ static hs_status brute_engine(const hs_circles *cs, hs_engine *e)
     e->count = brute_count;
     e->closest = brute_closest;
     e->all = brute_all;
+    e->closest_range = NULL;
+    e->anycount_range = NULL;
+    e->all_range = NULL;
     return HS_OK;
 }
 

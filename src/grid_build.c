@@ -385,7 +385,7 @@ static size_t align64(size_t b) { return (b + 63) & ~(size_t)63; }
  * - Memory (kept for rebuilds): cell_start, small per-sub-band tables, per-thread band
  *   buffers within 4 bytes per circle, and only when a band outgrows its buffer (thousands of
  *   circles in a few cells) one index per circle for the spill path. */
-static hs_status grid_fill(hs_grid *g, const hs_circles *cs)
+static hs_status grid_sort(hs_grid *g, const hs_circles *cs)
 {
     const size_t n = cs->n;
     const float *X = cs->x, *Y = cs->y, *Rr = cs->r;
@@ -482,8 +482,10 @@ static hs_status grid_fill(hs_grid *g, const hs_circles *cs)
     g->cell_start = p;
     /* the circle arrays start on a cache line (the band streams and the kernels' vector loads
      * then never split one); their old contents are never needed: growing is free + allocate */
-    if (n > g->cap || g->x == NULL) {
-        size_t c = n < 16 ? 16 : n;
+    /* HS_PAD_FLOATS slots past the last circle (zeroed by grid_fill): the block walk loads
+     * whole vectors at any run start and masks the lanes past the run off */
+    if (n + HS_PAD_FLOATS > g->cap || g->x == NULL) {
+        size_t c = n + HS_PAD_FLOATS;
         free(g->x);
         free(g->y);
         free(g->r);
@@ -505,8 +507,8 @@ static hs_status grid_fill(hs_grid *g, const hs_circles *cs)
         }
     }
     if (M != NULL) {
-        if (n > g->mask_cap || g->mask == NULL) {
-            size_t c = n < 16 ? 16 : n;
+        if (n + HS_PAD_FLOATS > g->mask_cap || g->mask == NULL) {
+            size_t c = n + HS_PAD_FLOATS;
             free(g->mask);
             g->mask = alloc_lines(c, sizeof(uint32_t));
             g->mask_cap = g->mask ? c : 0;
@@ -804,6 +806,22 @@ static hs_status grid_fill(hs_grid *g, const hs_circles *cs)
     }
     cs_[ncells] = (uint32_t)n;
     return st;
+}
+
+/* The sort, then the padding past the last circle zeroed (its lanes are always masked off,
+ * but they must be defined values). */
+static hs_status grid_fill(hs_grid *g, const hs_circles *cs)
+{
+    hs_status s = grid_sort(g, cs);
+    if (s == HS_OK && g->x != NULL) {
+        memset(g->x + g->n, 0, HS_PAD_FLOATS * sizeof(float));
+        memset(g->y + g->n, 0, HS_PAD_FLOATS * sizeof(float));
+        memset(g->r + g->n, 0, HS_PAD_FLOATS * sizeof(float));
+        memset(g->id + g->n, 0, HS_PAD_FLOATS * sizeof(uint32_t));
+        if (g->mask)
+            memset(g->mask + g->n, 0, HS_PAD_FLOATS * sizeof(uint32_t));
+    }
+    return s;
 }
 
 hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, hs_grid **out)

@@ -34,6 +34,27 @@ static hs_status grid_all(const void *ctx, const hs_kernel_set *ks, const hs_kq 
     return ks->grid_all((const hs_grid *)ctx, kq, buf, tests);
 }
 
+static void grid_closest_range(const void *ctx, const hs_kernel_set *ks, const hs_queries *qs,
+                               hs_semantics sem, size_t lo, size_t hi, hs_closest_out out,
+                               hs_racc *acc)
+{
+    ks->grid_closest_range((const hs_grid *)ctx, qs, sem, lo, hi, out, acc);
+}
+
+static void grid_anycount_range(const void *ctx, const hs_kernel_set *ks, const hs_queries *qs,
+                                hs_semantics sem, size_t lo, size_t hi, uint8_t *hit,
+                                uint32_t *count, hs_racc *acc)
+{
+    ks->grid_anycount_range((const hs_grid *)ctx, qs, sem, lo, hi, hit, count, acc);
+}
+
+static hs_status grid_all_range(const void *ctx, const hs_kernel_set *ks, const hs_queries *qs,
+                                hs_semantics sem, size_t lo, size_t hi, hs_hitbuf *buf,
+                                uint32_t *cnt, hs_racc *acc)
+{
+    return ks->grid_all_range((const hs_grid *)ctx, qs, sem, lo, hi, buf, cnt, acc);
+}
+
 static hs_engine grid_engine(const hs_grid *g)
 {
     hs_engine e;
@@ -43,6 +64,9 @@ static hs_engine grid_engine(const hs_grid *g)
     e.count = grid_count;
     e.closest = grid_closest;
     e.all = grid_all;
+    e.closest_range = grid_closest_range;
+    e.anycount_range = grid_anycount_range;
+    e.all_range = grid_all_range;
     return e;
 }
 

@@ -12,7 +12,66 @@
  * gather into a buffer). The per-pair arithmetic is the kernels' own (hs_v_block, hs_v_entry),
  * so results stay bit-identical to brute force at the same level. */
 
-enum { HS_GW_ANY, HS_GW_COUNT, HS_GW_CLOSEST, HS_GW_ALL };
+/* PLAN: no tests; the runs a short query needs become items of a block (see below). */
+enum { HS_GW_ANY, HS_GW_COUNT, HS_GW_CLOSEST, HS_GW_ALL, HS_GW_PLAN };
+
+/* ---- Blocks of short queries -----------------------------------------------------------
+ * A query of the uniform 10^6 scene tests ~4 vectors spread over ~4 row runs. Walked one query
+ * at a time, most of its ~1000 instructions went to setting the walk up and to the branches
+ * around it, not to the pair tests. So batches are answered in blocks of HS_GB_Q consecutive
+ * queries:
+ *   1. prep and set-up, HS_W queries per vector: validity, the prepared query, and for each
+ *      level the box of rows and each row's clipped run as a linear function of the row
+ *      (hs_gb_setup);
+ *   2. plan: each query's row runs, cut into items of at most HS_W circles, go into one flat
+ *      list, query by query (a short scalar loop per query);
+ *   3. test: one loop over every item of the block, no branch on the data; count / any fold
+ *      the hit lanes into the query's slot, closest / all list the items that hit;
+ *   4. resolve (closest / all): entry times for the listed items only.
+ * Closest-hit gives up early exit for these queries (they are short: ~2x the tests, each far
+ * cheaper). Whatever the vector set-up does not cover (zero-length queries, ends outside the
+ * level, infinite intervals) is planned by the scalar walk's own row logic (HS_GW_PLAN);
+ * long queries (over HS_GW_BOX_CELLS cells, where early exit matters) and queries whose items
+ * do not fit in an empty block take the per-query walk. Items are whole-vector loads at any
+ * run start: the grid's arrays are padded past the last circle (HS_PAD_FLOATS) and the lanes
+ * past the item are masked off. Every path tests each candidate circle once with the kernels'
+ * own pair arithmetic, so the answers are the per-query walk's, bit for bit. */
+#define HS_GB_Q 64
+#define HS_GB_ITEMS 2048
+
+typedef struct hs_gitem {
+    uint32_t start;  /* storage position of the item's first circle */
+    uint16_t q, n;   /* the query's slot, circles (1 .. HS_W) */
+} hs_gitem;
+
+enum { HS_GB_LIVE, HS_GB_INVALID };
+
+/* One level's rows for each slot (hs_gb_setup): rows r0 .. r0 + nr - 1; row k's cells are
+ * [clamp(P0 + k pstep + dlo, loa, lob), clamp(P0 + k pstep + dhi, hia, hib)], truncated.
+ * nr < 0: not set up (the scalar plan decides). Floats: all are small integers or cell
+ * coordinates, and hs_gb_setup's margin covers their rounding. */
+typedef struct hs_grows {
+    float r0[HS_GB_Q], nr[HS_GB_Q], P0[HS_GB_Q], pstep[HS_GB_Q], dlo[HS_GB_Q], dhi[HS_GB_Q];
+    float loa[HS_GB_Q], lob[HS_GB_Q], hia[HS_GB_Q], hib[HS_GB_Q];
+} hs_grows;
+
+typedef struct hs_gblock {
+    size_t base, nq;  /* slot j is query base + j */
+    size_t out_from;  /* slots below are answered */
+    size_t ni;        /* items */
+    /* the slots' prepared queries (hs_kq field by field; ninv = -inv_dd) */
+    float ax[HS_GB_Q], ay[HS_GB_Q], dx[HS_GB_Q], dy[HS_GB_Q], tmin[HS_GB_Q], tmax[HS_GB_Q];
+    float q[HS_GB_Q], dd[HS_GB_Q], inv_dd[HS_GB_Q], ninv[HS_GB_Q];
+    uint32_t kmask[HS_GB_Q];
+    uint8_t state[HS_GB_Q];
+    float bt[HS_GB_Q];   /* closest: best entry t, caller's id, storage position */
+    uint32_t bid[HS_GB_Q], bpos[HS_GB_Q];
+    uint32_t cnt[HS_GB_Q]; /* count / any / all: hits */
+    hs_grows rows[2];
+    hs_gitem it[HS_GB_ITEMS + 1]; /* + 1: an empty run's item is written, not counted */
+    uint32_t hit[HS_GB_ITEMS];    /* items with a hit, and their hit lanes */
+    uint32_t bits[HS_GB_ITEMS];
+} hs_gblock;
 
 /* Queries whose inflated bounding box spans at most this many cells are walked row by row
  * (one clipped run per row, rows in the query's y direction); longer ones take the slab walk,
@@ -32,8 +91,33 @@ typedef struct hs_gw {
     uint32_t count;
     int flags; /* thick * 4 + boundary * 2 + mask */
     hs_hitbuf *buf;
+    hs_gblock *blk; /* PLAN: the block and the slot items go to */
+    size_t slot;
     hs_status err;
 } hs_gw;
+
+/* PLAN: the run [b, e) as items of the query in slot w->slot; 1 if they do not fit. */
+HS_INLINE int hs_gw_emit(hs_gw *w, uint32_t b, uint32_t e)
+{
+    hs_gblock *B = w->blk;
+    size_t ni = B->ni;
+    const size_t n = (size_t)(e - b);
+    if ((n + HS_W - 1) / HS_W > HS_GB_ITEMS - ni)
+        return 1;
+    const uint16_t q = (uint16_t)w->slot;
+    B->it[ni].start = b;
+    B->it[ni].q = q;
+    B->it[ni].n = (uint16_t)(n < (size_t)HS_W ? n : (size_t)HS_W);
+    ni += n != 0;
+    for (size_t s = HS_W; s < n; s += HS_W) { /* runs past one vector: rare */
+        B->it[ni].start = b + (uint32_t)s;
+        B->it[ni].q = q;
+        B->it[ni].n = (uint16_t)(n - s < (size_t)HS_W ? n - s : (size_t)HS_W);
+        ni++;
+    }
+    B->ni = ni;
+    return 0;
+}
 
 /* Hit lanes of the k (1..HS_W) circles at i. With masked loads every vector, full or not,
  * takes the same path: a run is one or two vectors, so "is this the tail" would be a
@@ -128,6 +212,8 @@ HS_INLINE int hs_gw_body(hs_gw *w, const int mode, uint32_t b, uint32_t e, const
 
 HS_INLINE int hs_gw_run(hs_gw *w, const int mode, uint32_t b, uint32_t e)
 {
+    if (mode == HS_GW_PLAN)
+        return hs_gw_emit(w, b, e);
     /* circle tests as the kernels make them: whole vectors, padding lanes included */
     w->tests += ((uint64_t)(e - b) + HS_W - 1u) / HS_W * HS_W;
     switch (w->flags) {
@@ -315,6 +401,8 @@ HS_INLINE int hs_gw_level(hs_gw *w, const int mode, const hs_kq *k, const hs_gle
         }
     }
 
+    if (mode == HS_GW_PLAN)
+        return 2; /* long: the per-query walk */
     const int xdom = fabs(dx) >= fabs(dy);
     /* u: dominant axis (slabs across it), v: the other */
     const double au = xdom ? ax : ay, av = xdom ? ay : ax;
@@ -421,6 +509,7 @@ HS_INLINE void hs_gw_init(hs_gw *w, const hs_grid *g, const hs_kq *kq)
     w->count = 0;
     w->flags = (kq->q != 0.0f) * 4 + (kq->sem == HS_BOUNDARY) * 2 + (g->mask != NULL);
     w->buf = NULL;
+    w->blk = NULL;
     w->err = HS_OK;
 }
 
@@ -474,4 +563,522 @@ static hs_status HS_FN(grid_all)(const hs_grid *g, const hs_kq *kq, hs_hitbuf *b
             break;
     *tests += w.tests;
     return w.err;
+}
+
+/* ---- Block answering (see hs_gblock above) ------------------------------------------------ */
+
+HS_INLINE hs_kq hs_gb_kq(const hs_gblock *B, size_t j, hs_semantics sem)
+{
+    hs_kq k;
+    k.ax = B->ax[j];
+    k.ay = B->ay[j];
+    k.dx = B->dx[j];
+    k.dy = B->dy[j];
+    k.tmin = B->tmin[j];
+    k.tmax = B->tmax[j];
+    k.q = B->q[j];
+    k.dd = B->dd[j];
+    k.inv_dd = B->inv_dd[j];
+    k.mask = B->kmask[j];
+    k.sem = sem;
+    return k;
+}
+
+HS_INLINE void hs_gb_put_kq(hs_gblock *B, size_t j, const hs_kq *k)
+{
+    B->ax[j] = k->ax;
+    B->ay[j] = k->ay;
+    B->dx[j] = k->dx;
+    B->dy[j] = k->dy;
+    B->tmin[j] = k->tmin;
+    B->tmax[j] = k->tmax;
+    B->q[j] = k->q;
+    B->dd[j] = k->dd;
+    B->inv_dd[j] = k->inv_dd;
+    B->ninv[j] = -k->inv_dd;
+    B->kmask[j] = k->mask;
+}
+
+HS_INLINE hs_vf hs_gb_ld(const float *p, size_t k)
+{
+    return k == (size_t)HS_W ? hs_vf_loadu(p) : hs_vf_load_part_n(p, k);
+}
+
+/* Slots 0 .. n-1 from queries lo .. lo+n-1: hs_prep_query's answer, HS_W queries at a time.
+ * Lanes that hs_query_surely_valid would not pass, and zero-length ones (their interval
+ * collapses), go through hs_prep_query itself. */
+HS_INLINE void hs_gb_prep(hs_gblock *B, const hs_queries *qs, hs_semantics sem, size_t lo,
+                          size_t n, hs_racc *acc)
+{
+    B->base = lo;
+    B->nq = n;
+    B->out_from = 0;
+    B->ni = 0;
+    const hs_vf big = hs_vf_set1(HS_MAX_COORD), zero = hs_vf_set1(0.0f), one = hs_vf_set1(1.0f);
+    const hs_vf inf = hs_vf_set1(INFINITY), ninf = hs_vf_set1(-INFINITY);
+    const hs_vf fmx = hs_vf_set1(FLT_MAX), fmn = hs_vf_set1(FLT_MIN);
+    for (size_t j = 0; j < n; j += HS_W) {
+        const size_t k = n - j < (size_t)HS_W ? n - j : (size_t)HS_W, i = lo + j;
+        const hs_vf ax = hs_gb_ld(qs->ax + i, k), ay = hs_gb_ld(qs->ay + i, k);
+        const hs_vf dx = hs_gb_ld(qs->dx + i, k), dy = hs_gb_ld(qs->dy + i, k);
+        const hs_vf t0 = qs->tmin ? hs_gb_ld(qs->tmin + i, k) : hs_vf_set1(qs->tmin_all);
+        const hs_vf t1 = qs->tmax ? hs_gb_ld(qs->tmax + i, k) : hs_vf_set1(qs->tmax_all);
+        const hs_vf q = qs->q ? hs_gb_ld(qs->q + i, k) : hs_vf_set1(qs->q_all);
+        const hs_vf dd = hs_vf_add(hs_vf_mul(dx, dx), hs_vf_mul(dy, dy)); /* as hs_kq_make */
+        hs_vm ok = hs_vm_and(hs_vm_le(hs_vf_abs(ax), big), hs_vm_le(hs_vf_abs(ay), big));
+        ok = hs_vm_and(ok, hs_vm_and(hs_vm_le(hs_vf_abs(dx), big), hs_vm_le(hs_vf_abs(dy), big)));
+        ok = hs_vm_and(ok, hs_vm_and(hs_vm_le(zero, q), hs_vm_le(q, big)));
+        ok = hs_vm_and(ok, hs_vm_and(hs_vm_le(t0, t1), hs_vm_and(hs_vm_lt(t0, inf), hs_vm_lt(ninf, t1))));
+        ok = hs_vm_and(ok, hs_vm_and(hs_vm_le(dd, fmx), hs_vm_le(fmn, dd)));
+        const hs_vf inv = hs_vf_div(one, dd);
+        hs_vf_storeu(B->ax + j, ax);
+        hs_vf_storeu(B->ay + j, ay);
+        hs_vf_storeu(B->dx + j, dx);
+        hs_vf_storeu(B->dy + j, dy);
+        hs_vf_storeu(B->tmin + j, t0);
+        hs_vf_storeu(B->tmax + j, t1);
+        hs_vf_storeu(B->q + j, q);
+        hs_vf_storeu(B->dd + j, dd);
+        hs_vf_storeu(B->inv_dd + j, inv);
+        hs_vf_storeu(B->ninv + j, hs_vf_neg(inv));
+        if (qs->mask)
+            hs_vi_storeu(B->kmask + j, k == (size_t)HS_W ? hs_vi_loadu(qs->mask + i)
+                                                         : hs_vi_load_part_n(qs->mask + i, k));
+        else
+            hs_vi_storeu(B->kmask + j, hs_vi_set1(qs->mask_all));
+        const unsigned all = hs_vm_bits(hs_vm_first(k)), okb = hs_vm_bits(ok) & all;
+        for (size_t u = 0; u < k; u++) {
+            B->state[j + u] = HS_GB_LIVE;
+            B->bt[j + u] = INFINITY;
+            B->bid[j + u] = HS_NONE;
+            B->bpos[j + u] = 0;
+            B->cnt[j + u] = 0;
+        }
+        for (unsigned bad = all & ~okb; bad; bad &= bad - 1u) { /* rare */
+            const size_t u = j + (size_t)__builtin_ctz(bad);
+            hs_kq kq;
+            if (hs_prep_query(qs, lo + u, sem, &kq)) {
+                hs_gb_put_kq(B, u, &kq);
+            } else {
+                B->state[u] = HS_GB_INVALID;
+                acc->invalid++;
+                acc->first = lo + u < acc->first ? lo + u : acc->first;
+            }
+        }
+    }
+}
+
+/* Level L's rows for every slot, HS_W slots at a time: the short-box branch of hs_gw_level,
+ * for queries with finite ends inside the level's bounds (grown by Re), in float. The float
+ * rounding is covered by a margin added to Re: a relative 2^-12, far above the few float ulps
+ * of the coordinates the formulas lose (hs_gpad's own pad is already 4e-6 of them), plus 2^-8
+ * of a cell for the slope terms, which stay below 16 x 96 cells (slopes |dx/dy| > 16 use
+ * the box's columns on every row, as hs_gw_level does for near-horizontal queries). The
+ * margin only widens runs, so the circles tested are a superset of what any hit needs. */
+HS_INLINE void hs_gb_setup(hs_gblock *B, const hs_glevel *L, hs_grows *S)
+{
+    if (L->n == 0 || L->nx >= (1 << 22) || L->ny >= (1 << 22)) { /* float cells not exact */
+        for (size_t j = 0; j < B->nq; j++)
+            S->nr[j] = -1.0f;
+        return;
+    }
+    const hs_vf ox = hs_vf_set1((float)L->ox), oy = hs_vf_set1((float)L->oy);
+    const hs_vf h = hs_vf_set1((float)L->h), ih = hs_vf_set1((float)L->inv_h);
+    const hs_vf nx1 = hs_vf_set1((float)(L->nx - 1)), ny1 = hs_vf_set1((float)(L->ny - 1));
+    const hs_vf rmax = hs_vf_set1(L->rmax), mag2 = hs_vf_set1((float)(2.0 * L->mag));
+    const hs_vf zero = hs_vf_set1(0.0f), one = hs_vf_set1(1.0f), two = hs_vf_set1(2.0f);
+    const hs_vf inf = hs_vf_set1(INFINITY), m1 = hs_vf_set1(-1.0f);
+    const hs_vf margin = hs_vf_set1(1.0f + 0x1p-12f), cmargin = hs_vf_set1((float)L->h * 0x1p-8f);
+    const hs_vf pad = hs_vf_set1(4e-6f), boxmax = hs_vf_set1((float)HS_GW_BOX_CELLS);
+    const hs_vf slope = hs_vf_set1(16.0f);
+    for (size_t j = 0; j < B->nq; j += HS_W) {
+        const hs_vf ax = hs_vf_loadu(B->ax + j), ay = hs_vf_loadu(B->ay + j);
+        const hs_vf dx = hs_vf_loadu(B->dx + j), dy = hs_vf_loadu(B->dy + j);
+        const hs_vf t0 = hs_vf_loadu(B->tmin + j), t1 = hs_vf_loadu(B->tmax + j);
+        const hs_vf R0 = hs_vf_add(rmax, hs_vf_loadu(B->q + j));
+        const hs_vf amag = hs_vf_add(hs_vf_abs(ax), hs_vf_abs(ay));
+        /* hs_gpad(2 (mag + amag + R0), R0), then the float margin */
+        hs_vf Re = hs_vf_add(R0, hs_vf_mul(pad, hs_vf_add(hs_vf_add(mag2, hs_vf_mul(two, hs_vf_add(amag, R0))), R0)));
+        Re = hs_vf_add(hs_vf_mul(Re, margin), cmargin);
+        const hs_vf x0 = hs_vf_fmadd(t0, dx, ax), x1 = hs_vf_fmadd(t1, dx, ax);
+        const hs_vf y0 = hs_vf_fmadd(t0, dy, ay), y1 = hs_vf_fmadd(t1, dy, ay);
+        const hs_vf xmin = hs_vf_min(x0, x1), xmax = hs_vf_max(x0, x1);
+        const hs_vf ymin = hs_vf_min(y0, y1), ymax = hs_vf_max(y0, y1);
+        /* finite ends, non-zero length, both ends inside the grown bounds */
+        hs_vm ok = hs_vm_and(hs_vm_lt(hs_vf_abs(t0), inf), hs_vm_lt(hs_vf_abs(t1), inf));
+        ok = hs_vm_and(ok, hs_vm_lt(zero, hs_vf_loadu(B->inv_dd + j)));
+        ok = hs_vm_and(ok, hs_vm_and(hs_vm_le(hs_vf_sub(ox, Re), xmin),
+                                     hs_vm_le(xmax, hs_vf_add(hs_vf_set1((float)L->bx1), Re))));
+        ok = hs_vm_and(ok, hs_vm_and(hs_vm_le(hs_vf_sub(oy, Re), ymin),
+                                     hs_vm_le(ymax, hs_vf_add(hs_vf_set1((float)L->by1), Re))));
+        /* the box's cells (hs_gw_cell: clamped, then truncated) */
+        const hs_vf c0 = hs_vf_trunc(hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_sub(hs_vf_sub(xmin, Re), ox), ih), zero), nx1));
+        const hs_vf c1 = hs_vf_trunc(hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_sub(hs_vf_add(xmax, Re), ox), ih), zero), nx1));
+        const hs_vf r0 = hs_vf_trunc(hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_sub(hs_vf_sub(ymin, Re), oy), ih), zero), ny1));
+        const hs_vf r1 = hs_vf_trunc(hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_sub(hs_vf_add(ymax, Re), oy), ih), zero), ny1));
+        const hs_vf nr = hs_vf_add(hs_vf_sub(r1, r0), one);
+        ok = hs_vm_and(ok, hs_vm_le(hs_vf_mul(hs_vf_add(hs_vf_sub(c1, c0), one), nr), boxmax));
+        /* rows clipped to the query when the slope allows it */
+        const hs_vm clip = hs_vm_and(hs_vm_lt(c0, c1), hs_vm_le(hs_vf_abs(dx), hs_vf_mul(hs_vf_abs(dy), slope)));
+        const hs_vf sx = hs_vf_div(dx, hs_vf_select(clip, dy, one));
+        const hs_vf sh = hs_vf_mul(sx, ih), re = hs_vf_mul(Re, ih);
+        const hs_vf P0 = hs_vf_mul(hs_vf_sub(hs_vf_fmadd(hs_vf_sub(hs_vf_fmadd(r0, h, oy), ay), sx, ax), ox), ih);
+        const hs_vf ea = hs_vf_mul(hs_vf_neg(Re), sh), eb = hs_vf_mul(hs_vf_add(h, Re), sh);
+        const hs_vf pmin = hs_vf_mul(hs_vf_sub(xmin, ox), ih), pmax = hs_vf_mul(hs_vf_sub(xmax, ox), ih);
+        hs_vf_storeu(S->r0 + j, r0);
+        hs_vf_storeu(S->nr + j, hs_vf_select(ok, nr, m1));
+        hs_vf_storeu(S->P0 + j, hs_vf_select(clip, P0, zero));
+        hs_vf_storeu(S->pstep + j, hs_vf_select(clip, hs_vf_mul(h, sh), zero));
+        hs_vf_storeu(S->dlo + j, hs_vf_select(clip, hs_vf_sub(hs_vf_min(ea, eb), re), zero));
+        hs_vf_storeu(S->dhi + j, hs_vf_select(clip, hs_vf_add(hs_vf_max(ea, eb), re), zero));
+        hs_vf_storeu(S->loa + j, hs_vf_select(clip, hs_vf_min(hs_vf_max(hs_vf_sub(pmin, re), c0), c1), c0));
+        hs_vf_storeu(S->lob + j, hs_vf_select(clip, hs_vf_min(hs_vf_max(hs_vf_sub(pmax, re), c0), c1), c0));
+        hs_vf_storeu(S->hia + j, hs_vf_select(clip, hs_vf_min(hs_vf_max(hs_vf_add(pmin, re), c0), c1), c1));
+        hs_vf_storeu(S->hib + j, hs_vf_select(clip, hs_vf_min(hs_vf_max(hs_vf_add(pmax, re), c0), c1), c1));
+    }
+}
+
+static inline float hs_gb_minf(float a, float b) { return a < b ? a : b; }
+static inline float hs_gb_maxf(float a, float b) { return a > b ? a : b; }
+
+/* Slot j's items, every level; 0 done, 1 they do not fit, 2 long (the block is then as it
+ * was). */
+HS_INLINE int hs_gb_emit_slot(hs_gblock *B, const hs_grid *g, size_t j, hs_semantics sem)
+{
+    const size_t ni0 = B->ni;
+    hs_gw w;
+    w.g = g;
+    w.blk = B;
+    w.slot = j;
+    w.best_t = INFINITY;
+    w.best_id = HS_NONE;
+    w.err = HS_OK;
+    for (int l = 0; l < g->nlevels; l++) {
+        const hs_glevel *L = &g->lv[l];
+        const hs_grows *S = &B->rows[l];
+        int s = 0;
+        if (S->nr[j] >= 0.0f) {
+            const int32_t nr = (int32_t)S->nr[j];
+            const float P0 = S->P0[j], ps = S->pstep[j], dlo = S->dlo[j], dhi = S->dhi[j];
+            const float loa = S->loa[j], lob = S->lob[j], hia = S->hia[j], hib = S->hib[j];
+            const size_t nx = (size_t)L->nx;
+            const uint32_t *cs = g->cell_start + L->cell0 + (size_t)(int32_t)S->r0[j] * nx;
+            for (int32_t k = 0; k < nr && !s; k++, cs += nx) {
+                const float P = P0 + (float)k * ps;
+                const int32_t ca = (int32_t)hs_gb_minf(hs_gb_maxf(P + dlo, loa), lob);
+                const int32_t cb = (int32_t)hs_gb_minf(hs_gb_maxf(P + dhi, hia), hib);
+                if (ca <= cb) {
+                    const uint32_t b = cs[ca], e = cs[cb + 1];
+#if defined(__GNUC__) || defined(__clang__)
+                    __builtin_prefetch(g->x + b);
+                    __builtin_prefetch(g->y + b);
+                    __builtin_prefetch(g->r + b);
+#endif
+                    s = hs_gw_emit(&w, b, e);
+                }
+            }
+        } else {
+            const hs_kq kq = hs_gb_kq(B, j, sem);
+            s = hs_gw_level(&w, HS_GW_PLAN, &kq, L);
+        }
+        if (s) {
+            B->ni = ni0;
+            return s;
+        }
+    }
+    return 0;
+}
+
+/* Item it's circles and hit lanes. */
+HS_INLINE hs_vm hs_gb_item(const hs_gblock *B, const hs_grid *g, const hs_gitem it, hs_vq *Q,
+                           hs_vc *c, const int thick, const int boundary, const int usemask)
+{
+    const size_t j = it.q;
+    Q->ax = hs_vf_set1(B->ax[j]);
+    Q->ay = hs_vf_set1(B->ay[j]);
+    Q->dx = hs_vf_set1(B->dx[j]);
+    Q->dy = hs_vf_set1(B->dy[j]);
+    Q->tmin = hs_vf_set1(B->tmin[j]);
+    Q->tmax = hs_vf_set1(B->tmax[j]);
+    Q->q = hs_vf_set1(B->q[j]);
+    Q->dd = hs_vf_set1(B->dd[j]);
+    Q->inv_dd = hs_vf_set1(B->inv_dd[j]);
+    Q->ninv = hs_vf_set1(B->ninv[j]);
+    Q->kmask = hs_vi_set1(B->kmask[j]);
+    c->cx = hs_vf_loadu(g->x + it.start);
+    c->cy = hs_vf_loadu(g->y + it.start);
+    c->r = hs_vf_loadu(g->r + it.start);
+    hs_vm m = hs_vm_and(hs_v_hits(Q, *c, thick, boundary), hs_vm_first(it.n));
+    if (usemask)
+        m = hs_vm_and(m, hs_vm_test_i(hs_vi_loadu(g->mask + it.start), Q->kmask));
+    return m;
+}
+
+/* Test phase over every item. count / any: the slots' cnt; closest / all: the items that
+ * hit, listed in B->hit / B->bits (returns how many; *nhits = their hit lanes). */
+HS_INLINE size_t hs_gb_test(hs_gblock *B, const hs_grid *g, const int mode, size_t *nhits,
+                            const int thick, const int boundary, const int usemask)
+{
+    size_t nh = 0, lanes = 0;
+    for (size_t k = 0; k < B->ni; k++) {
+        const hs_gitem it = B->it[k];
+        hs_vq Q;
+        hs_vc c;
+        const unsigned bits = hs_vm_bits(hs_gb_item(B, g, it, &Q, &c, thick, boundary, usemask));
+        if (mode == HS_GW_COUNT) {
+            B->cnt[it.q] += (uint32_t)__builtin_popcount(bits);
+        } else if (mode == HS_GW_ANY) {
+            B->cnt[it.q] |= bits != 0;
+        } else {
+            B->hit[nh] = (uint32_t)k;
+            B->bits[nh] = bits;
+            nh += bits != 0;
+            lanes += (size_t)__builtin_popcount(bits);
+        }
+    }
+    *nhits = lanes;
+    return nh;
+}
+
+/* Resolve phase of closest: each listed item's best lane (smallest entry t, then smallest id)
+ * against its query's best. No branch on the data but the rare tie of two lanes' t. */
+HS_INLINE void hs_gb_closest_resolve(hs_gblock *B, const hs_grid *g, size_t nh, const int thick,
+                                     const int boundary, const int usemask)
+{
+    const hs_vf inf = hs_vf_set1(INFINITY);
+    for (size_t h = 0; h < nh; h++) {
+        const hs_gitem it = B->it[B->hit[h]];
+        hs_vq Q;
+        hs_vc c;
+        const hs_vm m = hs_gb_item(B, g, it, &Q, &c, thick, boundary, usemask);
+        const hs_vf tv = hs_vf_select(m, hs_v_entry(&Q, c, thick, boundary), inf);
+        const hs_vi iv = hs_vi_loadu(g->id + it.start);
+        float t = hs_vf_hmin(tv);
+        unsigned eq = hs_vm_bits(hs_vm_and(m, hs_vm_le(tv, hs_vf_set1(t))));
+        unsigned lane = (unsigned)__builtin_ctz(eq);
+        uint32_t id = hs_vi_lane(iv, lane);
+        if (eq & (eq - 1u)) { /* equal t in one vector (-0 and +0 too): the smallest id's */
+            for (eq &= eq - 1u; eq; eq &= eq - 1u) {
+                const unsigned j = (unsigned)__builtin_ctz(eq);
+                const uint32_t idj = hs_vi_lane(iv, j);
+                lane = idj < id ? j : lane;
+                id = idj < id ? idj : id;
+            }
+            t = hs_vf_lane(tv, lane);
+        }
+        const float bt = B->bt[it.q];
+        const int better = (t < bt) | ((t == bt) & (id < B->bid[it.q]));
+        B->bt[it.q] = better ? t : bt;
+        B->bid[it.q] = better ? id : B->bid[it.q];
+        B->bpos[it.q] = better ? it.start + lane : B->bpos[it.q];
+    }
+}
+
+/* Resolve phase of all: the hit lanes' (caller's id, entry t), item by item (so query by
+ * query) appended to buf, which has room for them plus HS_W. */
+HS_INLINE void hs_gb_all_resolve(hs_gblock *B, const hs_grid *g, size_t nh, hs_hitbuf *buf,
+                                 const int thick, const int boundary, const int usemask)
+{
+    size_t len = buf->len;
+    for (size_t h = 0; h < nh; h++) {
+        const hs_gitem it = B->it[B->hit[h]];
+        hs_vq Q;
+        hs_vc c;
+        /* the lanes again as a vector mask (levels without mask registers have no cheap way
+         * back from B->bits) */
+        const hs_vm m = hs_gb_item(B, g, it, &Q, &c, thick, boundary, usemask);
+        hs_vi_compress(buf->id + len, m, hs_vi_loadu(g->id + it.start));
+        hs_vf_compress(buf->t + len, m, hs_v_entry(&Q, c, thick, boundary));
+        const uint32_t k = (uint32_t)__builtin_popcount(B->bits[h]);
+        len += k;
+        B->cnt[it.q] += k;
+    }
+    buf->len = len;
+}
+
+typedef struct hs_gbout {
+    hs_closest_out co;
+    uint8_t *hit;
+    uint32_t *count;
+    hs_hitbuf *buf;
+    uint32_t *cnt;
+} hs_gbout;
+
+HS_INLINE void hs_gb_put_closest(const hs_closest_out *o, size_t i, const hs_kq *kq, uint32_t id,
+                                 float t, const hs_grid *g, uint32_t pos)
+{
+    const int hit = id != HS_NONE;
+    o->idx[i] = id;
+    o->t[i] = hit ? t : NAN;
+    if (o->px || o->py || o->nx || o->ny) {
+        hs_vec2 p = {NAN, NAN}, nrm = {NAN, NAN};
+        if (hit)
+            hs_hit_geometry(kq, g->x[pos], g->y[pos], t, &p, &nrm);
+        if (o->px)
+            o->px[i] = p.x;
+        if (o->py)
+            o->py[i] = p.y;
+        if (o->nx)
+            o->nx[i] = nrm.x;
+        if (o->ny)
+            o->ny[i] = nrm.y;
+    }
+}
+
+/* Test and resolve the planned items, answer slots out_from .. upto-1, empty the item list.
+ * HS_E_NOMEM only from all's buffer. */
+HS_INLINE hs_status hs_gb_flush(hs_gblock *B, const hs_grid *g, size_t upto, hs_semantics sem,
+                                const int mode, const hs_gbout *o, hs_racc *acc,
+                                const int thick, const int boundary, const int usemask)
+{
+    hs_status st = HS_OK;
+    acc->tests += (uint64_t)B->ni * HS_W; /* whole vectors, as the kernels count them */
+    size_t lanes = 0;
+    const size_t nh = hs_gb_test(B, g, mode, &lanes, thick, boundary, usemask);
+    if (mode == HS_GW_CLOSEST) {
+        hs_gb_closest_resolve(B, g, nh, thick, boundary, usemask);
+        for (size_t j = B->out_from; j < upto; j++) {
+            const hs_kq kq = hs_gb_kq(B, j, sem);
+            hs_gb_put_closest(&o->co, B->base + j, &kq,
+                              B->state[j] == HS_GB_LIVE ? B->bid[j] : HS_NONE, B->bt[j], g,
+                              B->bpos[j]);
+        }
+    } else if (mode == HS_GW_ALL) {
+        if (o->buf->cap - o->buf->len < lanes + HS_W &&
+            hs_hitbuf_reserve(o->buf, lanes + HS_W) != HS_OK)
+            st = HS_E_NOMEM;
+        else
+            hs_gb_all_resolve(B, g, nh, o->buf, thick, boundary, usemask);
+        for (size_t j = B->out_from; j < upto; j++)
+            o->cnt[B->base + j] = st == HS_OK ? B->cnt[j] : 0;
+    } else {
+        for (size_t j = B->out_from; j < upto; j++) {
+            if (o->count)
+                o->count[B->base + j] = B->cnt[j];
+            else
+                o->hit[B->base + j] = (uint8_t)B->cnt[j];
+        }
+    }
+    B->out_from = upto;
+    B->ni = 0;
+    return st;
+}
+
+/* Slot j by the per-query walk, answered now. */
+HS_INLINE hs_status hs_gb_walk(hs_gblock *B, const hs_grid *g, size_t j, hs_semantics sem,
+                               const int mode, const hs_gbout *o, hs_racc *acc)
+{
+    const hs_kq kq = hs_gb_kq(B, j, sem);
+    const size_t i = B->base + j;
+    if (mode == HS_GW_CLOSEST) {
+        hs_gw w;
+        hs_gw_init(&w, g, &kq);
+        for (int l = 0; l < g->nlevels; l++)
+            hs_gw_level(&w, HS_GW_CLOSEST, &kq, &g->lv[l]);
+        acc->tests += w.tests;
+        hs_gb_put_closest(&o->co, i, &kq, w.best_id, w.best_t, g, w.best_pos);
+    } else if (mode == HS_GW_ALL) {
+        const size_t before = o->buf->len;
+        if (HS_FN(grid_all)(g, &kq, o->buf, &acc->tests) != HS_OK) {
+            o->buf->len = before;
+            return HS_E_NOMEM;
+        }
+        o->cnt[i] = (uint32_t)(o->buf->len - before);
+    } else if (o->count) {
+        o->count[i] = HS_FN(grid_count)(g, &kq, &acc->tests);
+    } else {
+        o->hit[i] = (uint8_t)(HS_FN(grid_any)(g, &kq, &acc->tests) != 0);
+    }
+    return HS_OK;
+}
+
+/* Queries lo .. hi-1 (see hs_kernel_set.grid_*_range). */
+HS_INLINE hs_status hs_gb_range(const hs_grid *g, const hs_queries *qs, hs_semantics sem,
+                                size_t lo, size_t hi, const int mode, const hs_gbout *o,
+                                hs_racc *acc, const int thick, const int boundary,
+                                const int usemask)
+{
+    hs_gblock B;
+    for (size_t base = lo; base < hi; base += HS_GB_Q) {
+        const size_t nq = hi - base < HS_GB_Q ? hi - base : HS_GB_Q;
+        hs_gb_prep(&B, qs, sem, base, nq, acc);
+        for (int l = 0; l < g->nlevels; l++)
+            hs_gb_setup(&B, &g->lv[l], &B.rows[l]);
+        for (size_t j = 0; j < nq; j++) {
+            if (B.state[j] != HS_GB_LIVE)
+                continue;
+            int s = hs_gb_emit_slot(&B, g, j, sem);
+            if (s == 1 && B.ni > 0) { /* a full list: answer the slots before, start again */
+                if (hs_gb_flush(&B, g, j, sem, mode, o, acc, thick, boundary, usemask) != HS_OK)
+                    return HS_E_NOMEM;
+                s = hs_gb_emit_slot(&B, g, j, sem);
+            }
+            if (s) { /* all's hits must stay in query order: the slots before go first */
+                if (hs_gb_flush(&B, g, j, sem, mode, o, acc, thick, boundary, usemask) != HS_OK ||
+                    hs_gb_walk(&B, g, j, sem, mode, o, acc) != HS_OK)
+                    return HS_E_NOMEM;
+                B.out_from = j + 1;
+            }
+        }
+        if (hs_gb_flush(&B, g, nq, sem, mode, o, acc, thick, boundary, usemask) != HS_OK)
+            return HS_E_NOMEM;
+    }
+    return HS_OK;
+}
+
+/* The constant parameters bound once per range: thick when any query may have q > 0 (r + 0
+ * is r exactly, so q = 0 queries give the same answers either way), boundary, circle masks. */
+#define HS_GB_SPLIT(g, qs, sem, call)                                                            \
+    do {                                                                                         \
+        const int t_ = (qs)->q != NULL || (qs)->q_all != 0.0f, b_ = (sem) == HS_BOUNDARY,        \
+                  m_ = (g)->mask != NULL;                                                        \
+        switch (t_ * 4 + b_ * 2 + m_) {                                                          \
+        case 0: { enum { T = 0, B = 0, M = 0 }; call; } break;                                   \
+        case 1: { enum { T = 0, B = 0, M = 1 }; call; } break;                                   \
+        case 2: { enum { T = 0, B = 1, M = 0 }; call; } break;                                   \
+        case 3: { enum { T = 0, B = 1, M = 1 }; call; } break;                                   \
+        case 4: { enum { T = 1, B = 0, M = 0 }; call; } break;                                   \
+        case 5: { enum { T = 1, B = 0, M = 1 }; call; } break;                                   \
+        case 6: { enum { T = 1, B = 1, M = 0 }; call; } break;                                   \
+        default: { enum { T = 1, B = 1, M = 1 }; call; } break;                                  \
+        }                                                                                        \
+    } while (0)
+
+static void HS_FN(grid_closest_range)(const hs_grid *g, const hs_queries *qs, hs_semantics sem,
+                                      size_t lo, size_t hi, hs_closest_out out, hs_racc *acc)
+{
+    hs_gbout o;
+    memset(&o, 0, sizeof o);
+    o.co = out;
+    HS_GB_SPLIT(g, qs, sem,
+                (void)hs_gb_range(g, qs, sem, lo, hi, HS_GW_CLOSEST, &o, acc, T, B, M));
+}
+
+static void HS_FN(grid_anycount_range)(const hs_grid *g, const hs_queries *qs, hs_semantics sem,
+                                       size_t lo, size_t hi, uint8_t *hit, uint32_t *count,
+                                       hs_racc *acc)
+{
+    hs_gbout o;
+    memset(&o, 0, sizeof o);
+    o.hit = hit;
+    o.count = count;
+    if (count)
+        HS_GB_SPLIT(g, qs, sem,
+                    (void)hs_gb_range(g, qs, sem, lo, hi, HS_GW_COUNT, &o, acc, T, B, M));
+    else
+        HS_GB_SPLIT(g, qs, sem,
+                    (void)hs_gb_range(g, qs, sem, lo, hi, HS_GW_ANY, &o, acc, T, B, M));
+}
+
+static hs_status HS_FN(grid_all_range)(const hs_grid *g, const hs_queries *qs, hs_semantics sem,
+                                       size_t lo, size_t hi, hs_hitbuf *buf, uint32_t *cnt,
+                                       hs_racc *acc)
+{
+    hs_gbout o;
+    memset(&o, 0, sizeof o);
+    o.buf = buf;
+    o.cnt = cnt;
+    hs_status s = HS_OK;
+    HS_GB_SPLIT(g, qs, sem, s = hs_gb_range(g, qs, sem, lo, hi, HS_GW_ALL, &o, acc, T, B, M));
+    return s;
 }

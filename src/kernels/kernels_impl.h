@@ -401,4 +401,6 @@ const hs_kernel_set HS_CAT(hs_kernels_, HS_KNAME) = {
     HS_FN(closest),   HS_FN(all),
     HS_FN(grid_any),  HS_FN(grid_count),
     HS_FN(grid_closest), HS_FN(grid_all),
+    HS_FN(grid_closest_range), HS_FN(grid_anycount_range),
+    HS_FN(grid_all_range),
 };

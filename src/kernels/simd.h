@@ -286,6 +286,113 @@ HS_INLINE hs_vi hs_vi_load_part_n(const uint32_t *p, size_t n)
 }
 #endif
 
+/* For the block walk's set-up, computed W queries at a time. hs_vf_trunc is exact for
+ * |a| < 2^31 (callers clamp first). */
+#if HS_W == 1
+HS_INLINE hs_vf hs_vf_abs(hs_vf a) { return fabsf(a); }
+HS_INLINE hs_vf hs_vf_trunc(hs_vf a) { return (float)(int32_t)a; }
+HS_INLINE hs_vm hs_vm_or(hs_vm a, hs_vm b) { return a | b; }
+#elif HS_W == 4 || HS_W == 8
+HS_INLINE hs_vf hs_vf_abs(hs_vf a) { return HS_PS(andnot)(HS_PS(set1)(-0.0f), a); }
+HS_INLINE hs_vf hs_vf_trunc(hs_vf a) { return HS_SI(cvtepi32_ps)(HS_SI(cvttps_epi32)(a)); }
+HS_INLINE hs_vm hs_vm_or(hs_vm a, hs_vm b) { return HS_PS(or)(a, b); }
+#else
+HS_INLINE hs_vf hs_vf_abs(hs_vf a)
+{
+    return simde_mm512_castsi512_ps(simde_mm512_and_si512(simde_mm512_castps_si512(a),
+                                                          simde_mm512_set1_epi32(INT32_MAX)));
+}
+#if defined(SIMDE_X86_AVX512F_NATIVE)
+HS_INLINE hs_vf hs_vf_trunc(hs_vf a) { return _mm512_cvtepi32_ps(_mm512_cvttps_epi32(a)); }
+#else /* SIMDe 0.7.4 has no 512-bit conversions */
+HS_INLINE hs_vf hs_vf_trunc(hs_vf a)
+{
+    float b[HS_W];
+    hs_vf_storeu(b, a);
+    for (int k = 0; k < HS_W; k++)
+        b[k] = (float)(int32_t)b[k];
+    return hs_vf_loadu(b);
+}
+#endif
+HS_INLINE hs_vm hs_vm_or(hs_vm a, hs_vm b) { return (hs_vm)(a | b); }
+#endif
+
+/* Smallest lane of a (no NaN lanes), and lane j of a: the closest-hit resolve of the block
+ * walk picks its lane with these instead of a branchy scalar walk over the hit bits. */
+#if HS_W == 1
+HS_INLINE float hs_vf_hmin(hs_vf a) { return a; }
+HS_INLINE uint32_t hs_vi_lane(hs_vi a, unsigned j) { (void)j; return a; }
+#elif HS_W == 4 || HS_W == 8
+HS_INLINE float hs_vf_hmin(hs_vf a)
+{
+#if HS_W == 8
+    simde__m128 m = simde_mm_min_ps(simde_mm256_castps256_ps128(a), simde_mm256_extractf128_ps(a, 1));
+#else
+    simde__m128 m = a;
+#endif
+    m = simde_mm_min_ps(m, simde_mm_shuffle_ps(m, m, 0x4E));
+    m = simde_mm_min_ps(m, simde_mm_shuffle_ps(m, m, 0xB1));
+    return simde_mm_cvtss_f32(m);
+}
+#if HS_W == 8
+HS_INLINE uint32_t hs_vi_lane(hs_vi a, unsigned j)
+{
+    return (uint32_t)simde_mm256_cvtsi256_si32(
+        simde_mm256_permutevar8x32_epi32(a, simde_mm256_set1_epi32((int32_t)j)));
+}
+#else
+HS_INLINE uint32_t hs_vi_lane(hs_vi a, unsigned j)
+{
+    uint32_t b[HS_W];
+    hs_vi_storeu(b, a);
+    return b[j];
+}
+#endif
+#else
+#if defined(SIMDE_X86_AVX512F_NATIVE)
+HS_INLINE float hs_vf_hmin(hs_vf a) { return _mm512_reduce_min_ps(a); }
+HS_INLINE uint32_t hs_vi_lane(hs_vi a, unsigned j)
+{
+    return (uint32_t)_mm_cvtsi128_si32(
+        _mm512_castsi512_si128(_mm512_permutexvar_epi32(_mm512_set1_epi32((int)j), a)));
+}
+#else
+HS_INLINE float hs_vf_hmin(hs_vf a)
+{
+    float b[HS_W], m;
+    hs_vf_storeu(b, a);
+    m = b[0];
+    for (int k = 1; k < HS_W; k++)
+        m = b[k] < m ? b[k] : m;
+    return m;
+}
+HS_INLINE uint32_t hs_vi_lane(hs_vi a, unsigned j)
+{
+    uint32_t b[HS_W];
+    hs_vi_storeu(b, a);
+    return b[j];
+}
+#endif
+#endif
+
+/* Lane j of a float vector (its bits: -0 stays -0). */
+HS_INLINE float hs_vf_lane(hs_vf a, unsigned j)
+{
+#if HS_W == 1
+    (void)j;
+    return a;
+#else
+#if HS_W == 16
+    uint32_t u = hs_vi_lane(simde_mm512_castps_si512(a), j);
+#else
+    uint32_t u = hs_vi_lane(HS_CAST_SI(a), j);
+#endif
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+#endif
+}
+
 #ifndef HS_HAVE_COMPRESS
 /* Without a compress instruction: spill and walk the set bits (only vectors that hit).
  * Same contract as the AVX-512 form (room for HS_W at p), though this writes only hits. */
