@@ -30,6 +30,13 @@ typedef struct hs_racc {
     size_t invalid, first;
 } hs_racc;
 
+/* The locality order of a large batch (see grid_query.c): position k is the caller's query
+ * perm[k], whose a and d are rec[4k .. 4k+3] (ax, ay, dx, dy) so that they are read in order. */
+typedef struct hs_qorder {
+    const uint32_t *perm;
+    const float *rec;
+} hs_qorder;
+
 /* Every function gives exactly the hit set of hs_pair_hits() on each circle (modulo FMA
  * rounding in the tangency band) and times from hs_pair_times(). */
 typedef struct hs_kernel_set {
@@ -58,19 +65,21 @@ typedef struct hs_kernel_set {
                         hs_circle *circle, uint64_t *tests);
     hs_status (*grid_all)(const struct hs_grid *g, const hs_kq *kq, struct hs_hitbuf *buf,
                           uint64_t *tests);
-    /* Queries lo .. hi-1 of a batch through the grid at once (blocks of short queries, see
-     * grid_walk_impl.h): the same answers as the per-query functions above. Invalid queries
-     * are answered as misses and counted in acc. closest writes out.*[i]; any / count write
-     * hit[i] / count[i] (the one that is not NULL); all appends each query's hits, query by
-     * query, to buf (unsorted within a query) and writes their number to cnt[i]. */
-    void (*grid_closest_range)(const struct hs_grid *g, const hs_queries *qs, hs_semantics sem,
-                               size_t lo, size_t hi, hs_closest_out out, hs_racc *acc);
+    /* Positions k = lo .. hi-1 of a batch through the grid at once (blocks of short queries,
+     * see grid_walk_impl.h), position k being query i = ord->perm[k] (ord NULL: i = k): the
+     * same answers as the per-query functions above. Invalid queries are answered as misses and
+     * counted in acc (first: the lowest such i). closest writes out.*[i]; any / count write
+     * hit[i] / count[i] (the one that is not NULL); all appends each query's hits, position
+     * by position, to buf (unsorted within a query) and writes their number to cnt[k]. */
+    void (*grid_closest_range)(const struct hs_grid *g, const hs_queries *qs,
+                               const hs_qorder *ord, hs_semantics sem, size_t lo, size_t hi,
+                               hs_closest_out out, hs_racc *acc);
     void (*grid_anycount_range)(const struct hs_grid *g, const hs_queries *qs,
-                                hs_semantics sem, size_t lo, size_t hi, uint8_t *hit,
-                                uint32_t *count, hs_racc *acc);
-    hs_status (*grid_all_range)(const struct hs_grid *g, const hs_queries *qs, hs_semantics sem,
-                                size_t lo, size_t hi, struct hs_hitbuf *buf, uint32_t *cnt,
-                                hs_racc *acc);
+                                const hs_qorder *ord, hs_semantics sem, size_t lo, size_t hi,
+                                uint8_t *hit, uint32_t *count, hs_racc *acc);
+    hs_status (*grid_all_range)(const struct hs_grid *g, const hs_queries *qs,
+                                const hs_qorder *ord, hs_semantics sem, size_t lo, size_t hi,
+                                struct hs_hitbuf *buf, uint32_t *cnt, hs_racc *acc);
 } hs_kernel_set;
 
 /* The table for a level (HS_ISA_AUTO resolved by env / CPU); NULL if not compiled in or not

@@ -56,13 +56,14 @@ typedef struct hs_grows {
 } hs_grows;
 
 typedef struct hs_gblock {
-    size_t base, nq;  /* slot j is query base + j */
+    size_t base, nq;  /* slot j is batch position base + j, the caller's query idx[j] */
     size_t out_from;  /* slots below are answered */
     size_t ni;        /* items */
     /* the slots' prepared queries (hs_kq field by field; ninv = -inv_dd) */
     float ax[HS_GB_Q], ay[HS_GB_Q], dx[HS_GB_Q], dy[HS_GB_Q], tmin[HS_GB_Q], tmax[HS_GB_Q];
     float q[HS_GB_Q], dd[HS_GB_Q], inv_dd[HS_GB_Q], ninv[HS_GB_Q];
     uint32_t kmask[HS_GB_Q];
+    size_t idx[HS_GB_Q];
     uint8_t state[HS_GB_Q];
     float bt[HS_GB_Q];   /* closest: best entry t, caller's id, storage position */
     uint32_t bid[HS_GB_Q], bpos[HS_GB_Q];
@@ -604,26 +605,64 @@ HS_INLINE hs_vf hs_gb_ld(const float *p, size_t k)
     return k == (size_t)HS_W ? hs_vf_loadu(p) : hs_vf_load_part_n(p, k);
 }
 
-/* Slots 0 .. n-1 from queries lo .. lo+n-1: hs_prep_query's answer, HS_W queries at a time.
- * Lanes that hs_query_surely_valid would not pass, and zero-length ones (their interval
- * collapses), go through hs_prep_query itself. */
-HS_INLINE void hs_gb_prep(hs_gblock *B, const hs_queries *qs, hs_semantics sem, size_t lo,
-                          size_t n, hs_racc *acc)
+/* A sorted block's queries: a and d from the order's records (in order), the rest through
+ * the permutation, into the slots' arrays (the vector prep then reads them there). */
+HS_INLINE void hs_gb_gather(hs_gblock *B, const hs_queries *qs, const hs_qorder *ord, size_t lo,
+                            size_t n)
+{
+    const uint32_t *perm = ord->perm + lo;
+    const float *rec = ord->rec + 4 * lo;
+    for (size_t j = 0; j < n; j++) {
+        B->idx[j] = perm[j];
+        B->ax[j] = rec[4 * j];
+        B->ay[j] = rec[4 * j + 1];
+        B->dx[j] = rec[4 * j + 2];
+        B->dy[j] = rec[4 * j + 3];
+    }
+    if (qs->tmin || qs->tmax || qs->q || qs->mask)
+        for (size_t j = 0; j < n; j++) {
+            const size_t i = perm[j];
+            B->tmin[j] = qs->tmin ? qs->tmin[i] : qs->tmin_all;
+            B->tmax[j] = qs->tmax ? qs->tmax[i] : qs->tmax_all;
+            B->q[j] = qs->q ? qs->q[i] : qs->q_all;
+            B->kmask[j] = qs->mask ? qs->mask[i] : qs->mask_all;
+        }
+}
+
+/* Slots 0 .. n-1 from positions lo .. lo+n-1 (ord's queries, or lo ..): hs_prep_query's answer,
+ * HS_W queries at a time. Lanes that hs_query_surely_valid would not pass, and zero-length
+ * ones (their interval collapses), go through hs_prep_query itself. */
+HS_INLINE void hs_gb_prep(hs_gblock *B, const hs_queries *qs, const hs_qorder *ord,
+                          hs_semantics sem, size_t lo, size_t n, hs_racc *acc)
 {
     B->base = lo;
     B->nq = n;
     B->out_from = 0;
     B->ni = 0;
+    const int perm = ord != NULL;
+    if (perm)
+        hs_gb_gather(B, qs, ord, lo, n);
+    else
+        for (size_t j = 0; j < n; j++)
+            B->idx[j] = lo + j;
+    /* where lane u of chunk j reads: the caller's arrays at lo + j + u, or the gathered copy */
+    const size_t sh = perm ? 0 : lo;
+    const float *pax = perm ? B->ax : qs->ax, *pay = perm ? B->ay : qs->ay;
+    const float *pdx = perm ? B->dx : qs->dx, *pdy = perm ? B->dy : qs->dy;
+    const float *pt0 = !qs->tmin ? NULL : perm ? B->tmin : qs->tmin;
+    const float *pt1 = !qs->tmax ? NULL : perm ? B->tmax : qs->tmax;
+    const float *pq = !qs->q ? NULL : perm ? B->q : qs->q;
+    const uint32_t *pm = !qs->mask ? NULL : perm ? B->kmask : qs->mask;
     const hs_vf big = hs_vf_set1(HS_MAX_COORD), zero = hs_vf_set1(0.0f), one = hs_vf_set1(1.0f);
     const hs_vf inf = hs_vf_set1(INFINITY), ninf = hs_vf_set1(-INFINITY);
     const hs_vf fmx = hs_vf_set1(FLT_MAX), fmn = hs_vf_set1(FLT_MIN);
     for (size_t j = 0; j < n; j += HS_W) {
-        const size_t k = n - j < (size_t)HS_W ? n - j : (size_t)HS_W, i = lo + j;
-        const hs_vf ax = hs_gb_ld(qs->ax + i, k), ay = hs_gb_ld(qs->ay + i, k);
-        const hs_vf dx = hs_gb_ld(qs->dx + i, k), dy = hs_gb_ld(qs->dy + i, k);
-        const hs_vf t0 = qs->tmin ? hs_gb_ld(qs->tmin + i, k) : hs_vf_set1(qs->tmin_all);
-        const hs_vf t1 = qs->tmax ? hs_gb_ld(qs->tmax + i, k) : hs_vf_set1(qs->tmax_all);
-        const hs_vf q = qs->q ? hs_gb_ld(qs->q + i, k) : hs_vf_set1(qs->q_all);
+        const size_t k = n - j < (size_t)HS_W ? n - j : (size_t)HS_W, i = sh + j;
+        const hs_vf ax = hs_gb_ld(pax + i, k), ay = hs_gb_ld(pay + i, k);
+        const hs_vf dx = hs_gb_ld(pdx + i, k), dy = hs_gb_ld(pdy + i, k);
+        const hs_vf t0 = pt0 ? hs_gb_ld(pt0 + i, k) : hs_vf_set1(qs->tmin_all);
+        const hs_vf t1 = pt1 ? hs_gb_ld(pt1 + i, k) : hs_vf_set1(qs->tmax_all);
+        const hs_vf q = pq ? hs_gb_ld(pq + i, k) : hs_vf_set1(qs->q_all);
         const hs_vf dd = hs_vf_add(hs_vf_mul(dx, dx), hs_vf_mul(dy, dy)); /* as hs_kq_make */
         hs_vm ok = hs_vm_and(hs_vm_le(hs_vf_abs(ax), big), hs_vm_le(hs_vf_abs(ay), big));
         ok = hs_vm_and(ok, hs_vm_and(hs_vm_le(hs_vf_abs(dx), big), hs_vm_le(hs_vf_abs(dy), big)));
@@ -641,9 +680,9 @@ HS_INLINE void hs_gb_prep(hs_gblock *B, const hs_queries *qs, hs_semantics sem, 
         hs_vf_storeu(B->dd + j, dd);
         hs_vf_storeu(B->inv_dd + j, inv);
         hs_vf_storeu(B->ninv + j, hs_vf_neg(inv));
-        if (qs->mask)
-            hs_vi_storeu(B->kmask + j, k == (size_t)HS_W ? hs_vi_loadu(qs->mask + i)
-                                                         : hs_vi_load_part_n(qs->mask + i, k));
+        if (pm)
+            hs_vi_storeu(B->kmask + j, k == (size_t)HS_W ? hs_vi_loadu(pm + i)
+                                                         : hs_vi_load_part_n(pm + i, k));
         else
             hs_vi_storeu(B->kmask + j, hs_vi_set1(qs->mask_all));
         const unsigned all = hs_vm_bits(hs_vm_first(k)), okb = hs_vm_bits(ok) & all;
@@ -655,14 +694,14 @@ HS_INLINE void hs_gb_prep(hs_gblock *B, const hs_queries *qs, hs_semantics sem, 
             B->cnt[j + u] = 0;
         }
         for (unsigned bad = all & ~okb; bad; bad &= bad - 1u) { /* rare */
-            const size_t u = j + (size_t)__builtin_ctz(bad);
+            const size_t u = j + (size_t)__builtin_ctz(bad), qi = B->idx[u];
             hs_kq kq;
-            if (hs_prep_query(qs, lo + u, sem, &kq)) {
+            if (hs_prep_query(qs, qi, sem, &kq)) {
                 hs_gb_put_kq(B, u, &kq);
             } else {
                 B->state[u] = HS_GB_INVALID;
                 acc->invalid++;
-                acc->first = lo + u < acc->first ? lo + u : acc->first;
+                acc->first = qi < acc->first ? qi : acc->first;
             }
         }
     }
@@ -738,6 +777,18 @@ HS_INLINE void hs_gb_setup(hs_gblock *B, const hs_glevel *L, hs_grows *S)
     }
 }
 
+/* The cold paths of the block walk, out of line (one copy per ISA rather than one per mode
+ * and semantics): the scalar plan of one level, and the per-query walk. */
+#if defined(__GNUC__) || defined(__clang__)
+#define HS_GB_COLD __attribute__((noinline, cold))
+#else
+#define HS_GB_COLD
+#endif
+static HS_GB_COLD int HS_FN(gb_plan_level)(hs_gw *w, const hs_kq *kq, const hs_glevel *L)
+{
+    return hs_gw_level(w, HS_GW_PLAN, kq, L);
+}
+
 static inline float hs_gb_minf(float a, float b) { return a < b ? a : b; }
 static inline float hs_gb_maxf(float a, float b) { return a > b ? a : b; }
 
@@ -779,7 +830,7 @@ HS_INLINE int hs_gb_emit_slot(hs_gblock *B, const hs_grid *g, size_t j, hs_seman
             }
         } else {
             const hs_kq kq = hs_gb_kq(B, j, sem);
-            s = hs_gw_level(&w, HS_GW_PLAN, &kq, L);
+            s = HS_FN(gb_plan_level)(&w, &kq, L);
         }
         if (s) {
             B->ni = ni0;
@@ -939,7 +990,7 @@ HS_INLINE hs_status hs_gb_flush(hs_gblock *B, const hs_grid *g, size_t upto, hs_
         hs_gb_closest_resolve(B, g, nh, thick, boundary, usemask);
         for (size_t j = B->out_from; j < upto; j++) {
             const hs_kq kq = hs_gb_kq(B, j, sem);
-            hs_gb_put_closest(&o->co, B->base + j, &kq,
+            hs_gb_put_closest(&o->co, B->idx[j], &kq,
                               B->state[j] == HS_GB_LIVE ? B->bid[j] : HS_NONE, B->bt[j], g,
                               B->bpos[j]);
         }
@@ -954,9 +1005,9 @@ HS_INLINE hs_status hs_gb_flush(hs_gblock *B, const hs_grid *g, size_t upto, hs_
     } else {
         for (size_t j = B->out_from; j < upto; j++) {
             if (o->count)
-                o->count[B->base + j] = B->cnt[j];
+                o->count[B->idx[j]] = B->cnt[j];
             else
-                o->hit[B->base + j] = (uint8_t)B->cnt[j];
+                o->hit[B->idx[j]] = (uint8_t)B->cnt[j];
         }
     }
     B->out_from = upto;
@@ -965,11 +1016,12 @@ HS_INLINE hs_status hs_gb_flush(hs_gblock *B, const hs_grid *g, size_t upto, hs_
 }
 
 /* Slot j by the per-query walk, answered now. */
-HS_INLINE hs_status hs_gb_walk(hs_gblock *B, const hs_grid *g, size_t j, hs_semantics sem,
-                               const int mode, const hs_gbout *o, hs_racc *acc)
+static HS_GB_COLD hs_status HS_FN(gb_walk)(hs_gblock *B, const hs_grid *g, size_t j,
+                                           hs_semantics sem, int mode, const hs_gbout *o,
+                                           hs_racc *acc)
 {
     const hs_kq kq = hs_gb_kq(B, j, sem);
-    const size_t i = B->base + j;
+    const size_t i = B->idx[j];
     if (mode == HS_GW_CLOSEST) {
         hs_gw w;
         hs_gw_init(&w, g, &kq);
@@ -983,7 +1035,7 @@ HS_INLINE hs_status hs_gb_walk(hs_gblock *B, const hs_grid *g, size_t j, hs_sema
             o->buf->len = before;
             return HS_E_NOMEM;
         }
-        o->cnt[i] = (uint32_t)(o->buf->len - before);
+        o->cnt[B->base + j] = (uint32_t)(o->buf->len - before);
     } else if (o->count) {
         o->count[i] = HS_FN(grid_count)(g, &kq, &acc->tests);
     } else {
@@ -993,15 +1045,16 @@ HS_INLINE hs_status hs_gb_walk(hs_gblock *B, const hs_grid *g, size_t j, hs_sema
 }
 
 /* Queries lo .. hi-1 (see hs_kernel_set.grid_*_range). */
-HS_INLINE hs_status hs_gb_range(const hs_grid *g, const hs_queries *qs, hs_semantics sem,
-                                size_t lo, size_t hi, const int mode, const hs_gbout *o,
+HS_INLINE hs_status hs_gb_range(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
+                                hs_semantics sem, size_t lo, size_t hi, const int mode,
+                                const hs_gbout *o,
                                 hs_racc *acc, const int thick, const int boundary,
                                 const int usemask)
 {
     hs_gblock B;
     for (size_t base = lo; base < hi; base += HS_GB_Q) {
         const size_t nq = hi - base < HS_GB_Q ? hi - base : HS_GB_Q;
-        hs_gb_prep(&B, qs, sem, base, nq, acc);
+        hs_gb_prep(&B, qs, ord, sem, base, nq, acc);
         for (int l = 0; l < g->nlevels; l++)
             hs_gb_setup(&B, &g->lv[l], &B.rows[l]);
         for (size_t j = 0; j < nq; j++) {
@@ -1015,7 +1068,7 @@ HS_INLINE hs_status hs_gb_range(const hs_grid *g, const hs_queries *qs, hs_seman
             }
             if (s) { /* all's hits must stay in query order: the slots before go first */
                 if (hs_gb_flush(&B, g, j, sem, mode, o, acc, thick, boundary, usemask) != HS_OK ||
-                    hs_gb_walk(&B, g, j, sem, mode, o, acc) != HS_OK)
+                    HS_FN(gb_walk)(&B, g, j, sem, mode, o, acc) != HS_OK)
                     return HS_E_NOMEM;
                 B.out_from = j + 1;
             }
@@ -1026,59 +1079,58 @@ HS_INLINE hs_status hs_gb_range(const hs_grid *g, const hs_queries *qs, hs_seman
     return HS_OK;
 }
 
-/* The constant parameters bound once per range: thick when any query may have q > 0 (r + 0
- * is r exactly, so q = 0 queries give the same answers either way), boundary, circle masks. */
-#define HS_GB_SPLIT(g, qs, sem, call)                                                            \
+/* Only the semantics is bound as a constant (boundary adds a third of the pair test). The
+ * thickness is always added (r + 0 is r exactly, so q = 0 queries give the same answers) and
+ * the circle-mask test is a branch taken the same way on every item of the range: binding
+ * them too made eight copies of the block walk per mode and ISA for a few percent. */
+#define HS_GB_SPLIT(g, sem, call)                                                                \
     do {                                                                                         \
-        const int t_ = (qs)->q != NULL || (qs)->q_all != 0.0f, b_ = (sem) == HS_BOUNDARY,        \
-                  m_ = (g)->mask != NULL;                                                        \
-        switch (t_ * 4 + b_ * 2 + m_) {                                                          \
-        case 0: { enum { T = 0, B = 0, M = 0 }; call; } break;                                   \
-        case 1: { enum { T = 0, B = 0, M = 1 }; call; } break;                                   \
-        case 2: { enum { T = 0, B = 1, M = 0 }; call; } break;                                   \
-        case 3: { enum { T = 0, B = 1, M = 1 }; call; } break;                                   \
-        case 4: { enum { T = 1, B = 0, M = 0 }; call; } break;                                   \
-        case 5: { enum { T = 1, B = 0, M = 1 }; call; } break;                                   \
-        case 6: { enum { T = 1, B = 1, M = 0 }; call; } break;                                   \
-        default: { enum { T = 1, B = 1, M = 1 }; call; } break;                                  \
+        const int M = (g)->mask != NULL;                                                         \
+        if ((sem) == HS_BOUNDARY) {                                                              \
+            enum { T = 1, B = 1 };                                                               \
+            call;                                                                                \
+        } else {                                                                                 \
+            enum { T = 1, B = 0 };                                                               \
+            call;                                                                                \
         }                                                                                        \
     } while (0)
 
-static void HS_FN(grid_closest_range)(const hs_grid *g, const hs_queries *qs, hs_semantics sem,
-                                      size_t lo, size_t hi, hs_closest_out out, hs_racc *acc)
+static void HS_FN(grid_closest_range)(const hs_grid *g, const hs_queries *qs,
+                                      const hs_qorder *ord, hs_semantics sem, size_t lo,
+                                      size_t hi, hs_closest_out out, hs_racc *acc)
 {
     hs_gbout o;
     memset(&o, 0, sizeof o);
     o.co = out;
-    HS_GB_SPLIT(g, qs, sem,
-                (void)hs_gb_range(g, qs, sem, lo, hi, HS_GW_CLOSEST, &o, acc, T, B, M));
+    HS_GB_SPLIT(g, sem,
+                (void)hs_gb_range(g, qs, ord, sem, lo, hi, HS_GW_CLOSEST, &o, acc, T, B, M));
 }
 
-static void HS_FN(grid_anycount_range)(const hs_grid *g, const hs_queries *qs, hs_semantics sem,
-                                       size_t lo, size_t hi, uint8_t *hit, uint32_t *count,
-                                       hs_racc *acc)
+static void HS_FN(grid_anycount_range)(const hs_grid *g, const hs_queries *qs,
+                                       const hs_qorder *ord, hs_semantics sem, size_t lo,
+                                       size_t hi, uint8_t *hit, uint32_t *count, hs_racc *acc)
 {
     hs_gbout o;
     memset(&o, 0, sizeof o);
     o.hit = hit;
     o.count = count;
     if (count)
-        HS_GB_SPLIT(g, qs, sem,
-                    (void)hs_gb_range(g, qs, sem, lo, hi, HS_GW_COUNT, &o, acc, T, B, M));
+        HS_GB_SPLIT(g, sem,
+                    (void)hs_gb_range(g, qs, ord, sem, lo, hi, HS_GW_COUNT, &o, acc, T, B, M));
     else
-        HS_GB_SPLIT(g, qs, sem,
-                    (void)hs_gb_range(g, qs, sem, lo, hi, HS_GW_ANY, &o, acc, T, B, M));
+        HS_GB_SPLIT(g, sem,
+                    (void)hs_gb_range(g, qs, ord, sem, lo, hi, HS_GW_ANY, &o, acc, T, B, M));
 }
 
-static hs_status HS_FN(grid_all_range)(const hs_grid *g, const hs_queries *qs, hs_semantics sem,
-                                       size_t lo, size_t hi, hs_hitbuf *buf, uint32_t *cnt,
-                                       hs_racc *acc)
+static hs_status HS_FN(grid_all_range)(const hs_grid *g, const hs_queries *qs,
+                                       const hs_qorder *ord, hs_semantics sem, size_t lo,
+                                       size_t hi, hs_hitbuf *buf, uint32_t *cnt, hs_racc *acc)
 {
     hs_gbout o;
     memset(&o, 0, sizeof o);
     o.buf = buf;
     o.cnt = cnt;
     hs_status s = HS_OK;
-    HS_GB_SPLIT(g, qs, sem, s = hs_gb_range(g, qs, sem, lo, hi, HS_GW_ALL, &o, acc, T, B, M));
+    HS_GB_SPLIT(g, sem, s = hs_gb_range(g, qs, ord, sem, lo, hi, HS_GW_ALL, &o, acc, T, B, M));
     return s;
 }
