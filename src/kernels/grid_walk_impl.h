@@ -26,8 +26,13 @@ enum { HS_GW_ANY, HS_GW_COUNT, HS_GW_CLOSEST, HS_GW_ALL, HS_GW_PLAN };
  *   2. plan: each query's row runs, cut into items of at most HS_W circles, go into one flat
  *      list, query by query (a short scalar loop per query);
  *   3. test: one loop over every item of the block, no branch on the data; count / any fold
- *      the hit lanes into the query's slot, closest / all list the items that hit;
- *   4. resolve (closest / all): entry times for the listed items only.
+ *      the hit lanes into the query's slot, closest lists the items that hit, all the hit
+ *      lanes;
+ *   4. resolve: closest, per listed item, its best lane by reductions (no branch on which
+ *      lanes hit); all, the hit lanes' entry times HS_W at a time, whatever their queries
+ *      (per item, one entry time cost as much as the tests of a query). Gathering the lanes
+ *      for closest too measured slower: 13 gathers per vector, and each hit's update of its
+ *      query's best waits on the previous one's.
  * Closest-hit gives up early exit for these queries (they are short: ~2x the tests, each far
  * cheaper). Whatever the vector set-up does not cover (zero-length queries, ends outside the
  * level, infinite intervals) is planned by the scalar walk's own row logic (HS_GW_PLAN);
@@ -38,6 +43,7 @@ enum { HS_GW_ANY, HS_GW_COUNT, HS_GW_CLOSEST, HS_GW_ALL, HS_GW_PLAN };
  * own pair arithmetic, so the answers are the per-query walk's, bit for bit. */
 #define HS_GB_Q 64
 #define HS_GB_ITEMS 2048
+#define HS_GB_HITS 1024
 
 typedef struct hs_gitem {
     uint32_t start;  /* storage position of the item's first circle */
@@ -70,8 +76,9 @@ typedef struct hs_gblock {
     uint32_t cnt[HS_GB_Q]; /* count / any / all: hits */
     hs_grows rows[2];
     hs_gitem it[HS_GB_ITEMS + 1]; /* + 1: an empty run's item is written, not counted */
-    uint32_t hit[HS_GB_ITEMS];    /* items with a hit, and their hit lanes */
-    uint32_t bits[HS_GB_ITEMS];
+    /* all: the hit lanes, item by item: storage position and slot (+ HS_W: whole vectors
+     * are stored and loaded); closest: the items with a hit (hpos) */
+    uint32_t hpos[HS_GB_HITS + HS_W], hslot[HS_GB_HITS + HS_W];
 } hs_gblock;
 
 /* Queries whose inflated bounding box spans at most this many cells are walked row by row
@@ -865,40 +872,14 @@ HS_INLINE hs_vm hs_gb_item(const hs_gblock *B, const hs_grid *g, const hs_gitem 
     return m;
 }
 
-/* Test phase over every item. count / any: the slots' cnt; closest / all: the items that
- * hit, listed in B->hit / B->bits (returns how many; *nhits = their hit lanes). */
-HS_INLINE size_t hs_gb_test(hs_gblock *B, const hs_grid *g, const int mode, size_t *nhits,
-                            const int thick, const int boundary, const int usemask)
-{
-    size_t nh = 0, lanes = 0;
-    for (size_t k = 0; k < B->ni; k++) {
-        const hs_gitem it = B->it[k];
-        hs_vq Q;
-        hs_vc c;
-        const unsigned bits = hs_vm_bits(hs_gb_item(B, g, it, &Q, &c, thick, boundary, usemask));
-        if (mode == HS_GW_COUNT) {
-            B->cnt[it.q] += (uint32_t)__builtin_popcount(bits);
-        } else if (mode == HS_GW_ANY) {
-            B->cnt[it.q] |= bits != 0;
-        } else {
-            B->hit[nh] = (uint32_t)k;
-            B->bits[nh] = bits;
-            nh += bits != 0;
-            lanes += (size_t)__builtin_popcount(bits);
-        }
-    }
-    *nhits = lanes;
-    return nh;
-}
-
-/* Resolve phase of closest: each listed item's best lane (smallest entry t, then smallest id)
- * against its query's best. No branch on the data but the rare tie of two lanes' t. */
+/* Resolve phase of closest: each listed item's best lane (smallest entry t, then smallest
+ * id) against its query's best. No branch on the data but the rare tie of two lanes' t. */
 HS_INLINE void hs_gb_closest_resolve(hs_gblock *B, const hs_grid *g, size_t nh, const int thick,
                                      const int boundary, const int usemask)
 {
     const hs_vf inf = hs_vf_set1(INFINITY);
     for (size_t h = 0; h < nh; h++) {
-        const hs_gitem it = B->it[B->hit[h]];
+        const hs_gitem it = B->it[B->hpos[h]];
         hs_vq Q;
         hs_vc c;
         const hs_vm m = hs_gb_item(B, g, it, &Q, &c, thick, boundary, usemask);
@@ -925,26 +906,85 @@ HS_INLINE void hs_gb_closest_resolve(hs_gblock *B, const hs_grid *g, size_t nh, 
     }
 }
 
-/* Resolve phase of all: the hit lanes' (caller's id, entry t), item by item (so query by
- * query) appended to buf, which has room for them plus HS_W. */
-HS_INLINE void hs_gb_all_resolve(hs_gblock *B, const hs_grid *g, size_t nh, hs_hitbuf *buf,
-                                 const int thick, const int boundary, const int usemask)
+/* Resolve phase of all: entry times of hit lanes 0 .. nh-1, HS_W at a time (the same
+ * lane-wise arithmetic as every kernel, so the same values), appended with the caller's ids
+ * to buf in list order, i.e. query by query. */
+HS_INLINE hs_status hs_gb_all_resolve(hs_gblock *B, const hs_grid *g, size_t nh, hs_hitbuf *buf,
+                                      const int thick, const int boundary)
 {
-    size_t len = buf->len;
-    for (size_t h = 0; h < nh; h++) {
-        const hs_gitem it = B->it[B->hit[h]];
+    if (nh == 0)
+        return HS_OK;
+    if (buf->cap - buf->len < nh + HS_W && hs_hitbuf_reserve(buf, nh + HS_W) != HS_OK)
+        return HS_E_NOMEM;
+    /* lanes past the list read position 0 and slot 0: defined, and ignored */
+    hs_vi_storeu(B->hpos + nh, hs_vi_set1(0));
+    hs_vi_storeu(B->hslot + nh, hs_vi_set1(0));
+    for (size_t h = 0; h < nh; h += HS_W) {
+        const hs_vi pos = hs_vi_loadu(B->hpos + h), slot = hs_vi_loadu(B->hslot + h);
+        hs_vq Q;
+        Q.ax = hs_vf_gather(B->ax, slot);
+        Q.ay = hs_vf_gather(B->ay, slot);
+        Q.dx = hs_vf_gather(B->dx, slot);
+        Q.dy = hs_vf_gather(B->dy, slot);
+        Q.tmin = hs_vf_gather(B->tmin, slot);
+        Q.tmax = hs_vf_gather(B->tmax, slot);
+        Q.q = hs_vf_gather(B->q, slot);
+        Q.dd = hs_vf_gather(B->dd, slot);
+        Q.inv_dd = hs_vf_gather(B->inv_dd, slot);
+        Q.ninv = hs_vf_gather(B->ninv, slot);
+        hs_vc c;
+        c.cx = hs_vf_gather(g->x, pos);
+        c.cy = hs_vf_gather(g->y, pos);
+        c.r = hs_vf_gather(g->r, pos);
+        hs_vf_storeu(buf->t + buf->len + h, hs_v_entry(&Q, c, thick, boundary));
+        hs_vi_storeu(buf->id + buf->len + h, hs_vi_gather(g->id, pos));
+    }
+    buf->len += nh;
+    return HS_OK;
+}
+
+/* Test phase over every item. count / any: the slots' cnt; closest: the items with a hit
+ * listed in hpos, then resolved; all: the hit lanes listed (hpos, hslot) and resolved
+ * whenever the list is full, then at the end. */
+HS_INLINE hs_status hs_gb_test(hs_gblock *B, const hs_grid *g, const int mode, hs_hitbuf *buf,
+                               const int thick, const int boundary, const int usemask)
+{
+    size_t nh = 0;
+    for (size_t k = 0; k < B->ni; k++) {
+        const hs_gitem it = B->it[k];
         hs_vq Q;
         hs_vc c;
-        /* the lanes again as a vector mask (levels without mask registers have no cheap way
-         * back from B->bits) */
         const hs_vm m = hs_gb_item(B, g, it, &Q, &c, thick, boundary, usemask);
-        hs_vi_compress(buf->id + len, m, hs_vi_loadu(g->id + it.start));
-        hs_vf_compress(buf->t + len, m, hs_v_entry(&Q, c, thick, boundary));
-        const uint32_t k = (uint32_t)__builtin_popcount(B->bits[h]);
-        len += k;
-        B->cnt[it.q] += k;
+        const unsigned bits = hs_vm_bits(m);
+        if (mode == HS_GW_COUNT) {
+            B->cnt[it.q] += (uint32_t)__builtin_popcount(bits);
+        } else if (mode == HS_GW_ANY) {
+            B->cnt[it.q] |= bits != 0;
+        } else if (mode == HS_GW_CLOSEST) {
+            if (nh == HS_GB_HITS) { /* full: rare */
+                hs_gb_closest_resolve(B, g, nh, thick, boundary, usemask);
+                nh = 0;
+            }
+            B->hpos[nh] = (uint32_t)k;
+            nh += bits != 0;
+        } else {
+            if (nh > HS_GB_HITS - HS_W) { /* full: rare */
+                if (hs_gb_all_resolve(B, g, nh, buf, thick, boundary) != HS_OK)
+                    return HS_E_NOMEM;
+                nh = 0;
+            }
+            hs_vi_compress(B->hpos + nh, m, hs_vi_iota(it.start));
+            hs_vi_storeu(B->hslot + nh, hs_vi_set1(it.q));
+            const uint32_t n = (uint32_t)__builtin_popcount(bits);
+            nh += n;
+            B->cnt[it.q] += n;
+        }
     }
-    buf->len = len;
+    if (mode == HS_GW_CLOSEST)
+        hs_gb_closest_resolve(B, g, nh, thick, boundary, usemask);
+    else if (mode == HS_GW_ALL)
+        return hs_gb_all_resolve(B, g, nh, buf, thick, boundary);
+    return HS_OK;
 }
 
 typedef struct hs_gbout {
@@ -982,12 +1022,9 @@ HS_INLINE hs_status hs_gb_flush(hs_gblock *B, const hs_grid *g, size_t upto, hs_
                                 const int mode, const hs_gbout *o, hs_racc *acc,
                                 const int thick, const int boundary, const int usemask)
 {
-    hs_status st = HS_OK;
     acc->tests += (uint64_t)B->ni * HS_W; /* whole vectors, as the kernels count them */
-    size_t lanes = 0;
-    const size_t nh = hs_gb_test(B, g, mode, &lanes, thick, boundary, usemask);
+    const hs_status st = hs_gb_test(B, g, mode, o->buf, thick, boundary, usemask);
     if (mode == HS_GW_CLOSEST) {
-        hs_gb_closest_resolve(B, g, nh, thick, boundary, usemask);
         for (size_t j = B->out_from; j < upto; j++) {
             const hs_kq kq = hs_gb_kq(B, j, sem);
             hs_gb_put_closest(&o->co, B->idx[j], &kq,
@@ -995,11 +1032,6 @@ HS_INLINE hs_status hs_gb_flush(hs_gblock *B, const hs_grid *g, size_t upto, hs_
                               B->bpos[j]);
         }
     } else if (mode == HS_GW_ALL) {
-        if (o->buf->cap - o->buf->len < lanes + HS_W &&
-            hs_hitbuf_reserve(o->buf, lanes + HS_W) != HS_OK)
-            st = HS_E_NOMEM;
-        else
-            hs_gb_all_resolve(B, g, nh, o->buf, thick, boundary, usemask);
         for (size_t j = B->out_from; j < upto; j++)
             o->cnt[B->base + j] = st == HS_OK ? B->cnt[j] : 0;
     } else {
