@@ -19,7 +19,7 @@
  *   - argument checks (NULL, count > HS_MAX_COUNT, sem / isa / threads out of range);
  *   - the ISA: opts->isa resolved through hs_kernels_get; an unsupported level returns
  *     HS_E_UNSUPPORTED before any output is written;
- *   - per query: hs_queries_get + hs_query_validate; an invalid query is answered as a miss
+ *   - per query: hs_prep_query (internal.h); an invalid query is answered as a miss
  *     (idx HS_NONE / t NaN, hit 0, count 0, no hits), counted in stats->invalid, the lowest
  *     such index kept in stats->first_invalid, and the call returns HS_E_INVALID_QUERY;
  *   - closest: the hit point / normal through hs_hit_geometry from the circle the engine
@@ -30,24 +30,6 @@
  *     apart from what the engine itself counts).
  * Determinism: every output element depends on one query only, and all-hits output is laid
  * out by query index, so nothing depends on the thread count or on the schedule. */
-
-hs_query hs_queries_get(const hs_queries *qs, size_t i)
-{
-    hs_query q;
-    q.a.x = qs->ax[i];
-    q.a.y = qs->ay[i];
-    q.d.x = qs->dx[i];
-    q.d.y = qs->dy[i];
-    q.tmin = qs->tmin ? qs->tmin[i] : qs->tmin_all;
-    q.tmax = qs->tmax ? qs->tmax[i] : qs->tmax_all;
-    q.q = qs->q ? qs->q[i] : qs->q_all;
-    return q;
-}
-
-uint32_t hs_queries_mask(const hs_queries *qs, size_t i)
-{
-    return qs->mask ? qs->mask[i] : qs->mask_all;
-}
 
 hs_queries hs_queries_segments(const float *ax, const float *ay, const float *dx, const float *dy,
                                size_t count)

@@ -48,7 +48,8 @@ static inline int hs_query_surely_valid(hs_query q)
 
 /* 1 and *kq filled when query i of qs is valid (every engine and path prepares queries
  * here, so they agree on what is valid). */
-static inline int hs_prep_query(const hs_queries *qs, size_t i, hs_semantics sem, hs_kq *kq)
+/* Query i of a batch as an hs_query (NULL arrays replaced by the *_all fields). */
+static inline hs_query hs_query_at(const hs_queries *qs, size_t i)
 {
     hs_query q;
     q.a.x = qs->ax[i];
@@ -58,6 +59,12 @@ static inline int hs_prep_query(const hs_queries *qs, size_t i, hs_semantics sem
     q.tmin = qs->tmin ? qs->tmin[i] : qs->tmin_all;
     q.tmax = qs->tmax ? qs->tmax[i] : qs->tmax_all;
     q.q = qs->q ? qs->q[i] : qs->q_all;
+    return q;
+}
+
+static inline int hs_prep_query(const hs_queries *qs, size_t i, hs_semantics sem, hs_kq *kq)
+{
+    const hs_query q = hs_query_at(qs, i);
     if (!hs_query_surely_valid(q) && hs_query_validate(q) != HS_OK)
         return 0;
     *kq = hs_kq_make(q, sem, qs->mask ? qs->mask[i] : qs->mask_all);
@@ -110,8 +117,5 @@ hs_status hs_run_all(const hs_engine *e, const hs_queries *qs, const hs_batch_op
 hs_status hs_run_all_rows(const hs_engine *e, const hs_queries *qs, const hs_batch_opts *opts,
                           const uint32_t *rows, hs_hits *out);
 
-/* Query i of a batch as an hs_query (NULL arrays replaced by the *_all fields). */
-hs_query hs_queries_get(const hs_queries *qs, size_t i);
-uint32_t hs_queries_mask(const hs_queries *qs, size_t i);
 
 #endif
