@@ -784,14 +784,15 @@ HS_INLINE void hs_gb_setup(hs_gblock *B, const hs_glevel *L, hs_grows *S)
     }
 }
 
-/* The cold paths of the block walk, out of line (one copy per ISA rather than one per mode
- * and semantics): the scalar plan of one level, and the per-query walk. */
+/* The rarer paths of the block walk, out of line (one copy per ISA rather than one per mode
+ * and semantics): the scalar plan of one level, and the per-query walk. Not "cold": the
+ * per-query walk is the whole path of rays and lines across the grid. */
 #if defined(__GNUC__) || defined(__clang__)
-#define HS_GB_COLD __attribute__((noinline, cold))
+#define HS_GB_OUTLINE __attribute__((noinline))
 #else
-#define HS_GB_COLD
+#define HS_GB_OUTLINE
 #endif
-static HS_GB_COLD int HS_FN(gb_plan_level)(hs_gw *w, const hs_kq *kq, const hs_glevel *L)
+static HS_GB_OUTLINE int HS_FN(gb_plan_level)(hs_gw *w, const hs_kq *kq, const hs_glevel *L)
 {
     return hs_gw_level(w, HS_GW_PLAN, kq, L);
 }
@@ -1048,7 +1049,7 @@ HS_INLINE hs_status hs_gb_flush(hs_gblock *B, const hs_grid *g, size_t upto, hs_
 }
 
 /* Slot j by the per-query walk, answered now. */
-static HS_GB_COLD hs_status HS_FN(gb_walk)(hs_gblock *B, const hs_grid *g, size_t j,
+static HS_GB_OUTLINE hs_status HS_FN(gb_walk)(hs_gblock *B, const hs_grid *g, size_t j,
                                            hs_semantics sem, int mode, const hs_gbout *o,
                                            hs_racc *acc)
 {
