@@ -279,6 +279,69 @@ static void test_scenes_match_brute(void **state)
                   quick ? "quick" : "full");
 }
 
+/* Scenes far from the origin (the block walk's set-up is computed in float), every circle of
+ * the same radius (so every graze is at the level's inflation radius), centres one float step
+ * below a cell edge, and axis-parallel segments grazing them from the other side of that edge:
+ * a set-up whose rounding reached past its pad would drop the row or column holding the hit.
+ * (Checked by mutation: with the set-up's radius 1% short, test_awkward_geometry fails; this
+ * test does not, since here the pad is 3% or more of the radius; with no pad at all every test
+ * still passes, the float set-up being exact on these inputs. So it guards agreement far from
+ * the origin, and the pad is a margin, not a measured necessity.) */
+static void test_far_from_origin(void **state)
+{
+    (void)state;
+    const float offsets[3] = {1.0e3f, 3.0e4f, 2.5e5f};
+    for (int o = 0; o < 3; o++) {
+        rng_state = 4242u + (uint64_t)o;
+        const size_t n = 3000, m = scale(2400);
+        const float side = 60.0f, h = 2.0f, r = 0.5f;
+        const float x0 = offsets[o], y0 = -0.5f * offsets[o];
+        scene s;
+        scene_alloc(&s, n);
+        s.x[0] = x0, s.y[0] = y0, s.r[0] = r; /* the grid's lower corner: cell edges at x0 + k h */
+        for (size_t i = 1; i < n; i++) {
+            s.x[i] = x0 + unif(0.0f, side);
+            s.y[i] = y0 + unif(0.0f, side);
+            s.r[i] = r;
+            if (i % 2) { /* just below a cell edge, in x or in y */
+                const float k = h * (float)(1 + rnd() % 29);
+                if (rnd() & 1)
+                    s.x[i] = nextafterf(x0 + k, -INFINITY);
+                else
+                    s.y[i] = nextafterf(y0 + k, -INFINITY);
+            }
+        }
+        scene_finish(&s, 0);
+        hs_grid *g = NULL;
+        hs_grid_opts go = {h, 0};
+        assert_int_equal(hs_grid_build(s.cs, &go, &g), HS_OK);
+        assert_true(hs_grid_cell_size(g) == h && g->lv[0].ox == (double)x0 && g->lv[0].oy == (double)y0);
+        batch b;
+        batch_alloc(&b, m);
+        for (size_t i = 0; i < m; i++) {
+            const size_t c = 1 + 2 * ((size_t)rnd() % (n / 2 - 1)); /* an edge circle */
+            const float len = unif(0.1f, 6.0f), sgn = (rnd() & 1) ? 1.0f : -1.0f;
+            const int xedge = fabsf(s.x[c] - nextafterf(x0 + h * roundf((s.x[c] - x0) / h), -INFINITY)) == 0.0f;
+            if (xedge) { /* vertical, grazing from the right of the edge */
+                b.ax[i] = s.x[c] + r;
+                b.ay[i] = s.y[c] - 0.5f * sgn * len;
+                b.dx[i] = 0.0f;
+                b.dy[i] = sgn * len;
+            } else { /* horizontal, grazing from above the edge */
+                b.ax[i] = s.x[c] - 0.5f * sgn * len;
+                b.ay[i] = s.y[c] + r;
+                b.dx[i] = sgn * len;
+                b.dy[i] = 0.0f;
+            }
+        }
+        batch_finish(&b);
+        check_against_brute(g, s.cs, &b);
+        batch_free(&b);
+        hs_grid_destroy(g);
+        scene_free(&s);
+    }
+}
+
 /* A lattice of touching circles on integer points: every query meets exact tangencies, exact
  * ties in t between neighbours, and runs along cell edges. */
 static void test_awkward_geometry(void **state)
@@ -871,6 +934,7 @@ int main(void)
         cmocka_unit_test(test_build_deterministic),
         cmocka_unit_test(test_bytes_per_circle),
         cmocka_unit_test(test_awkward_geometry),
+        cmocka_unit_test(test_far_from_origin),
         cmocka_unit_test(test_scenes_match_brute),
         cmocka_unit_test(test_sorted_batches),
         cmocka_unit_test(test_pairs),
