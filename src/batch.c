@@ -158,12 +158,6 @@ static hs_status drv_finish(const drv *d, size_t invalid, size_t first_invalid, 
     return invalid ? HS_E_INVALID_QUERY : HS_OK;
 }
 
-/* 1 and *kq filled when query i is valid. */
-static inline int prep(const drv *d, const hs_queries *qs, size_t i, hs_kq *kq)
-{
-    return hs_prep_query(qs, i, d->sem, kq);
-}
-
 /* The loop over queries of closest / any / count. It names the caller's locals d, tests,
  * invalid and first (a _Pragma string cannot take macro arguments). OpenMP wants a signed
  * loop variable in older versions; ptrdiff_t holds HS_MAX_COUNT on every 64-bit target. */
@@ -221,7 +215,7 @@ hs_status hs_run_closest(const hs_engine *e, const hs_queries *qs, const hs_batc
         float t = NAN;
         hs_circle c = {0.0f, 0.0f, 0.0f};
         int hit = 0;
-        if (prep(&d, qs, i, &kq)) {
+        if (hs_prep_query(qs, i, d.sem, &kq)) {
             uint64_t n = 0;
             hit = e->closest(e->ctx, d.ks, &kq, &id, &t, &c, &n);
             tests += n;
@@ -286,7 +280,7 @@ static hs_status run_any_or_count(const hs_engine *e, const hs_queries *qs,
         size_t i = (size_t)ii;
         hs_kq kq;
         uint32_t c = 0;
-        if (prep(&d, qs, i, &kq)) {
+        if (hs_prep_query(qs, i, d.sem, &kq)) {
             uint64_t n = 0;
             if (counting)
                 c = e->count(e->ctx, d.ks, &kq, &n);
@@ -560,7 +554,7 @@ hs_status hs_run_all_rows(const hs_engine *e, const hs_queries *qs, const hs_bat
                     offsets[i + 1] = 0;
                 continue;
             }
-            if (prep(&d, qs, i, &kq)) {
+            if (hs_prep_query(qs, i, d.sem, &kq)) {
                 uint64_t nt = 0;
                 if (e->all(e->ctx, d.ks, &kq, buf, &nt) != HS_OK) {
                     nomem = 1; /* the only failure an engine reports; the result is discarded */

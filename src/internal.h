@@ -46,8 +46,6 @@ static inline int hs_query_surely_valid(hs_query q)
            (dd == 0.0f || dd >= FLT_MIN);
 }
 
-/* 1 and *kq filled when query i of qs is valid (every engine and path prepares queries
- * here, so they agree on what is valid). */
 /* Query i of a batch as an hs_query (NULL arrays replaced by the *_all fields). */
 static inline hs_query hs_query_at(const hs_queries *qs, size_t i)
 {
@@ -62,6 +60,8 @@ static inline hs_query hs_query_at(const hs_queries *qs, size_t i)
     return q;
 }
 
+/* 1 and *kq filled when query i of qs is valid (every engine and path prepares queries
+ * here, so they agree on what is valid). */
 static inline int hs_prep_query(const hs_queries *qs, size_t i, hs_semantics sem, hs_kq *kq)
 {
     const hs_query q = hs_query_at(qs, i);
@@ -116,6 +116,5 @@ hs_status hs_run_all(const hs_engine *e, const hs_queries *qs, const hs_batch_op
  * row i), so a caller that reordered its batch gets the CSR in its own order in one copy. */
 hs_status hs_run_all_rows(const hs_engine *e, const hs_queries *qs, const hs_batch_opts *opts,
                           const uint32_t *rows, hs_hits *out);
-
 
 #endif
