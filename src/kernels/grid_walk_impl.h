@@ -26,13 +26,10 @@ enum { HS_GW_ANY, HS_GW_COUNT, HS_GW_CLOSEST, HS_GW_ALL, HS_GW_PLAN };
  *   2. plan: each query's row runs, cut into items of at most HS_W circles, go into one flat
  *      list, query by query (a short scalar loop per query);
  *   3. test: one loop over every item of the block, no branch on the data; count / any fold
- *      the hit lanes into the query's slot, closest lists the items that hit, all the hit
- *      lanes;
- *   4. resolve: closest, per listed item, its best lane by reductions (no branch on which
- *      lanes hit); all, the hit lanes' entry times HS_W at a time, whatever their queries
- *      (uniform 10^4: 5.1 -> 9.5 M queries/s against one entry time per item). Gathering the lanes
- *      for closest too measured slower: 13 gathers per vector, and each hit's update of its
- *      query's best waits on the previous one's.
+ *      the hit lanes into the query's slot, all lists the hit lanes, closest keeps a running
+ *      best entry time per lane and reduces it once per query;
+ *   4. resolve (all): the hit lanes' entry times HS_W at a time, whatever their queries
+ *      (uniform 10^4: 5.1 -> 9.5 M queries/s against one entry time per item).
  * Closest-hit gives up early exit for these queries (they are short: ~2x the tests, each far
  * cheaper). Whatever the vector set-up does not cover (zero-length queries, ends outside the
  * level, infinite intervals) is planned by the scalar walk's own row logic (HS_GW_PLAN);
@@ -77,7 +74,7 @@ typedef struct hs_gblock {
     hs_grows rows[2];
     hs_gitem it[HS_GB_ITEMS + 1]; /* + 1: an empty run's item is written, not counted */
     /* all: the hit lanes, item by item: storage position and slot (+ HS_W: whole vectors
-     * are stored and loaded); closest: the items with a hit (hpos) */
+     * are stored and loaded) */
     uint32_t hpos[HS_GB_HITS + HS_W], hslot[HS_GB_HITS + HS_W];
 } hs_gblock;
 
@@ -873,37 +870,29 @@ HS_INLINE hs_vm hs_gb_item(const hs_gblock *B, const hs_grid *g, const hs_gitem 
     return m;
 }
 
-/* Resolve phase of closest: each listed item's best lane (smallest entry t, then smallest
- * id) against its query's best. No branch on the data but the rare tie of two lanes' t. */
-HS_INLINE void hs_gb_closest_resolve(hs_gblock *B, const hs_grid *g, size_t nh, const int thick,
-                                     const int boundary, const int usemask)
+/* Closest: slot j's lanes' bests (t, caller's id, storage position; t = inf where a lane
+ * never hit) folded into one, then into the slot's best. Once per query: the smallest t,
+ * then among equal t (-0 and +0 too) the smallest id, with that lane's own t. */
+HS_INLINE void hs_gb_closest_fold(hs_gblock *B, size_t j, hs_vf vt, hs_vi vid, hs_vi vpos)
 {
-    const hs_vf inf = hs_vf_set1(INFINITY);
-    for (size_t h = 0; h < nh; h++) {
-        const hs_gitem it = B->it[B->hpos[h]];
-        hs_vq Q;
-        hs_vc c;
-        const hs_vm m = hs_gb_item(B, g, it, &Q, &c, thick, boundary, usemask);
-        const hs_vf tv = hs_vf_select(m, hs_v_entry(&Q, c, thick, boundary), inf);
-        const hs_vi iv = hs_vi_loadu(g->id + it.start);
-        float t = hs_vf_hmin(tv);
-        unsigned eq = hs_vm_bits(hs_vm_and(m, hs_vm_le(tv, hs_vf_set1(t))));
-        unsigned lane = (unsigned)__builtin_ctz(eq);
-        uint32_t id = hs_vi_lane(iv, lane);
-        if (eq & (eq - 1u)) { /* equal t in one vector (-0 and +0 too): the smallest id's */
-            for (eq &= eq - 1u; eq; eq &= eq - 1u) {
-                const unsigned j = (unsigned)__builtin_ctz(eq);
-                const uint32_t idj = hs_vi_lane(iv, j);
-                lane = idj < id ? j : lane;
-                id = idj < id ? idj : id;
-            }
-            t = hs_vf_lane(tv, lane);
-        }
-        const float bt = B->bt[it.q];
-        const int better = (t < bt) | ((t == bt) & (id < B->bid[it.q]));
-        B->bt[it.q] = better ? t : bt;
-        B->bid[it.q] = better ? id : B->bid[it.q];
-        B->bpos[it.q] = better ? it.start + lane : B->bpos[it.q];
+    float t = hs_vf_hmin(vt);
+    if (!(t < INFINITY))
+        return;
+    unsigned eq = hs_vm_bits(hs_vm_le(vt, hs_vf_set1(t)));
+    unsigned lane = (unsigned)__builtin_ctz(eq);
+    uint32_t id = hs_vi_lane(vid, lane);
+    for (eq &= eq - 1u; eq; eq &= eq - 1u) { /* a tie across lanes: rare */
+        const unsigned u = (unsigned)__builtin_ctz(eq);
+        const uint32_t idu = hs_vi_lane(vid, u);
+        lane = idu < id ? u : lane;
+        id = idu < id ? idu : id;
+    }
+    t = hs_vf_lane(vt, lane);
+    const float bt = B->bt[j];
+    if (t < bt || (t == bt && id < B->bid[j])) {
+        B->bt[j] = t;
+        B->bid[j] = id;
+        B->bpos[j] = hs_vi_lane(vpos, lane);
     }
 }
 
@@ -944,12 +933,46 @@ HS_INLINE hs_status hs_gb_all_resolve(hs_gblock *B, const hs_grid *g, size_t nh,
     return HS_OK;
 }
 
-/* Test phase over every item. count / any: the slots' cnt; closest: the items with a hit
- * listed in hpos, then resolved; all: the hit lanes listed (hpos, hslot) and resolved
- * whenever the list is full, then at the end. */
+/* Test phase over every item. count / any: the slots' cnt; all: the hit lanes listed (hpos,
+ * hslot) and resolved whenever the list is full, then at the end; closest: see below. */
 HS_INLINE hs_status hs_gb_test(hs_gblock *B, const hs_grid *g, const int mode, hs_hitbuf *buf,
                                const int thick, const int boundary, const int usemask)
 {
+    if (mode == HS_GW_CLOSEST) {
+        /* Every item's entry times, lane by lane into a running best per lane, folded once
+         * per query (a slot's items are consecutive). No branch on which lanes hit: listing
+         * the hitting items and resolving each by its own reduction afterwards was a chain
+         * of dependent reductions and a mispredicted compare per item, ~2x the time of the
+         * tests themselves. */
+        const hs_vf inf = hs_vf_set1(INFINITY);
+        const hs_vi none = hs_vi_set1(HS_NONE);
+        hs_vf vt = inf;
+        hs_vi vid = none, vpos = hs_vi_set1(0);
+        size_t cur = B->ni ? B->it[0].q : 0;
+        for (size_t k = 0; k < B->ni; k++) {
+            const hs_gitem it = B->it[k];
+            if (it.q != cur) {
+                hs_gb_closest_fold(B, cur, vt, vid, vpos);
+                vt = inf;
+                vid = none;
+                cur = it.q;
+            }
+            hs_vq Q;
+            hs_vc c;
+            const hs_vm m = hs_gb_item(B, g, it, &Q, &c, thick, boundary, usemask);
+            const hs_vf t = hs_v_entry(&Q, c, thick, boundary);
+            const hs_vi id = hs_vi_loadu(g->id + it.start);
+            const hs_vm better = hs_vm_or(hs_vm_lt(t, vt),
+                                          hs_vm_and(hs_vm_eq(t, vt), hs_vm_ltu(id, vid)));
+            const hs_vm u = hs_vm_and(m, better);
+            vt = hs_vf_select(u, t, vt);
+            vid = hs_vi_select(u, id, vid);
+            vpos = hs_vi_select(u, hs_vi_iota(it.start), vpos);
+        }
+        if (B->ni)
+            hs_gb_closest_fold(B, cur, vt, vid, vpos);
+        return HS_OK;
+    }
     size_t nh = 0;
     for (size_t k = 0; k < B->ni; k++) {
         const hs_gitem it = B->it[k];
@@ -961,13 +984,6 @@ HS_INLINE hs_status hs_gb_test(hs_gblock *B, const hs_grid *g, const int mode, h
             B->cnt[it.q] += (uint32_t)__builtin_popcount(bits);
         } else if (mode == HS_GW_ANY) {
             B->cnt[it.q] |= bits != 0;
-        } else if (mode == HS_GW_CLOSEST) {
-            if (nh == HS_GB_HITS) { /* full: rare */
-                hs_gb_closest_resolve(B, g, nh, thick, boundary, usemask);
-                nh = 0;
-            }
-            B->hpos[nh] = (uint32_t)k;
-            nh += bits != 0;
         } else {
             if (nh > HS_GB_HITS - HS_W) { /* full: rare */
                 if (hs_gb_all_resolve(B, g, nh, buf, thick, boundary) != HS_OK)
@@ -981,9 +997,7 @@ HS_INLINE hs_status hs_gb_test(hs_gblock *B, const hs_grid *g, const int mode, h
             B->cnt[it.q] += n;
         }
     }
-    if (mode == HS_GW_CLOSEST)
-        hs_gb_closest_resolve(B, g, nh, thick, boundary, usemask);
-    else if (mode == HS_GW_ALL)
+    if (mode == HS_GW_ALL)
         return hs_gb_all_resolve(B, g, nh, buf, thick, boundary);
     return HS_OK;
 }

@@ -415,6 +415,36 @@ HS_INLINE hs_vi hs_vi_gather(const uint32_t *base, hs_vi idx)
 }
 #endif
 
+/* For closest-hit's running best per lane (t, then the caller's id): an id select and an
+ * unsigned id compare (ids use all 32 bits). */
+#if HS_W == 1
+HS_INLINE hs_vi hs_vi_select(hs_vm m, hs_vi a, hs_vi b) { return m ? a : b; }
+HS_INLINE hs_vm hs_vm_ltu(hs_vi a, hs_vi b) { return a < b; }
+#elif HS_W == 4 || HS_W == 8
+HS_INLINE hs_vi hs_vi_select(hs_vm m, hs_vi a, hs_vi b)
+{
+    return HS_CAST_SI(hs_vf_select(m, HS_CAST_PS(a), HS_CAST_PS(b)));
+}
+HS_INLINE hs_vm hs_vm_ltu(hs_vi a, hs_vi b)
+{
+    const hs_vi s = HS_SI(set1_epi32)(INT32_MIN); /* flip the sign bits: signed compare */
+    return HS_CAST_PS(HS_SI(cmpgt_epi32)(HS_SIX(xor)(b, s), HS_SIX(xor)(a, s)));
+}
+#else
+HS_INLINE hs_vi hs_vi_select(hs_vm m, hs_vi a, hs_vi b) { return simde_mm512_mask_blend_epi32(m, b, a); }
+#if defined(SIMDE_X86_AVX512F_NATIVE)
+HS_INLINE hs_vm hs_vm_ltu(hs_vi a, hs_vi b) { return _mm512_cmplt_epu32_mask(a, b); }
+#else /* SIMDe 0.7.4 has no unsigned 512-bit compare */
+HS_INLINE hs_vm hs_vm_ltu(hs_vi a, hs_vi b)
+{
+    const hs_vi s = simde_mm512_set1_epi32(INT32_MIN);
+    return simde_mm512_cmpgt_epi32_mask(simde_mm512_xor_si512(b, s), simde_mm512_xor_si512(a, s));
+}
+#endif
+#endif
+/* a == b as floats (-0 == +0), from the compares every level has */
+HS_INLINE hs_vm hs_vm_eq(hs_vf a, hs_vf b) { return hs_vm_and(hs_vm_le(a, b), hs_vm_le(b, a)); }
+
 /* Lane j of a float vector (its bits: -0 stays -0). */
 HS_INLINE float hs_vf_lane(hs_vf a, unsigned j)
 {
