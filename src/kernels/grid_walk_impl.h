@@ -26,10 +26,11 @@ enum { HS_GW_ANY, HS_GW_COUNT, HS_GW_CLOSEST, HS_GW_ALL, HS_GW_PLAN };
  *   2. plan: each query's row runs, cut into items of at most HS_W circles, go into one flat
  *      list, query by query (a short scalar loop per query);
  *   3. test: one loop over every item of the block, no branch on the data; count / any fold
- *      the hit lanes into the query's slot, all lists the hit lanes, closest keeps a running
- *      best entry time per lane and reduces it once per query;
- *   4. resolve (all): the hit lanes' entry times HS_W at a time, whatever their queries
- *      (uniform 10^4: 5.1 -> 9.5 M queries/s against one entry time per item).
+ *      the hit lanes into the query's slot; all computes every item's entry times and
+ *      compresses the hit lanes' (t, id) into the hit buffer; closest keeps a running best
+ *      entry time per lane and reduces it once per query. (All once listed the hit lanes and
+ *      computed their times HS_W at a time through gathers: uniform 10^4, 7.6 against 12.1 M
+ *      queries/s for the per-item times, warm allocator.)
  * Closest-hit gives up early exit for these queries (they are short: ~2x the tests, each far
  * cheaper). Whatever the vector set-up does not cover (zero-length queries, ends outside the
  * level, infinite intervals) is planned by the scalar walk's own row logic (HS_GW_PLAN);
@@ -40,7 +41,6 @@ enum { HS_GW_ANY, HS_GW_COUNT, HS_GW_CLOSEST, HS_GW_ALL, HS_GW_PLAN };
  * own pair arithmetic, so the answers are the per-query walk's, bit for bit. */
 #define HS_GB_Q 64
 #define HS_GB_ITEMS 2048
-#define HS_GB_HITS 1024
 
 typedef struct hs_gitem {
     uint32_t start;  /* storage position of the item's first circle */
@@ -73,9 +73,6 @@ typedef struct hs_gblock {
     uint32_t cnt[HS_GB_Q]; /* count / any / all: hits */
     hs_grows rows[2];
     hs_gitem it[HS_GB_ITEMS + 1]; /* + 1: an empty run's item is written, not counted */
-    /* all: the hit lanes, item by item: storage position and slot (+ HS_W: whole vectors
-     * are stored and loaded) */
-    uint32_t hpos[HS_GB_HITS + HS_W], hslot[HS_GB_HITS + HS_W];
 } hs_gblock;
 
 /* Queries whose inflated bounding box spans at most this many cells are walked row by row
@@ -896,54 +893,17 @@ HS_INLINE void hs_gb_closest_fold(hs_gblock *B, size_t j, hs_vf vt, hs_vi vid, h
     }
 }
 
-/* Resolve phase of all: entry times of hit lanes 0 .. nh-1, HS_W at a time (the same
- * lane-wise arithmetic as every kernel, so the same values), appended with the caller's ids
- * to buf in list order, i.e. query by query. */
-HS_INLINE hs_status hs_gb_all_resolve(hs_gblock *B, const hs_grid *g, size_t nh, hs_hitbuf *buf,
-                                      const int thick, const int boundary)
-{
-    if (nh == 0)
-        return HS_OK;
-    if (buf->cap - buf->len < nh + HS_W && hs_hitbuf_reserve(buf, nh + HS_W) != HS_OK)
-        return HS_E_NOMEM;
-    /* lanes past the list read position 0 and slot 0: defined, and ignored */
-    hs_vi_storeu(B->hpos + nh, hs_vi_set1(0));
-    hs_vi_storeu(B->hslot + nh, hs_vi_set1(0));
-    for (size_t h = 0; h < nh; h += HS_W) {
-        const hs_vi pos = hs_vi_loadu(B->hpos + h), slot = hs_vi_loadu(B->hslot + h);
-        hs_vq Q;
-        Q.ax = hs_vf_gather(B->ax, slot);
-        Q.ay = hs_vf_gather(B->ay, slot);
-        Q.dx = hs_vf_gather(B->dx, slot);
-        Q.dy = hs_vf_gather(B->dy, slot);
-        Q.tmin = hs_vf_gather(B->tmin, slot);
-        Q.tmax = hs_vf_gather(B->tmax, slot);
-        Q.q = hs_vf_gather(B->q, slot);
-        Q.dd = hs_vf_gather(B->dd, slot);
-        Q.inv_dd = hs_vf_gather(B->inv_dd, slot);
-        Q.ninv = hs_vf_gather(B->ninv, slot);
-        hs_vc c;
-        c.cx = hs_vf_gather(g->x, pos);
-        c.cy = hs_vf_gather(g->y, pos);
-        c.r = hs_vf_gather(g->r, pos);
-        hs_vf_storeu(buf->t + buf->len + h, hs_v_entry(&Q, c, thick, boundary));
-        hs_vi_storeu(buf->id + buf->len + h, hs_vi_gather(g->id, pos));
-    }
-    buf->len += nh;
-    return HS_OK;
-}
-
-/* Test phase over every item. count / any: the slots' cnt; all: the hit lanes listed (hpos,
- * hslot) and resolved whenever the list is full, then at the end; closest: see below. */
+/* Test phase over every item: count / any fold the hit lanes into the slots' cnt; closest
+ * and all compute every item's entry times with no branch on which lanes hit. */
 HS_INLINE hs_status hs_gb_test(hs_gblock *B, const hs_grid *g, const int mode, hs_hitbuf *buf,
                                const int thick, const int boundary, const int usemask)
 {
     if (mode == HS_GW_CLOSEST) {
-        /* Every item's entry times, lane by lane into a running best per lane, folded once
-         * per query (a slot's items are consecutive). No branch on which lanes hit: listing
-         * the hitting items and resolving each by its own reduction afterwards was a chain
-         * of dependent reductions and a mispredicted compare per item, ~2x the time of the
-         * tests themselves. */
+        /* Lane by lane into a running best per lane, folded once per query (a slot's items
+         * are consecutive). Listing the hitting items and resolving each by its own
+         * reduction afterwards was a chain of dependent reductions and a mispredicted
+         * compare per item: 6.5 against 9.9 M queries/s (uniform 10^6); computing entry
+         * times only for items that hit, behind a branch, 7.2 M. */
         const hs_vf inf = hs_vf_set1(INFINITY);
         const hs_vi none = hs_vi_set1(HS_NONE);
         hs_vf vt = inf;
@@ -973,32 +933,38 @@ HS_INLINE hs_status hs_gb_test(hs_gblock *B, const hs_grid *g, const int mode, h
             hs_gb_closest_fold(B, cur, vt, vid, vpos);
         return HS_OK;
     }
-    size_t nh = 0;
+    if (mode == HS_GW_ALL) {
+        /* The hit lanes' entry times and caller's ids, compressed straight into buf: a
+         * slot's items are consecutive, so its hits are too, in query order. Room for a
+         * whole vector per item is reserved once. */
+        if (buf->cap - buf->len < (B->ni + 1) * HS_W &&
+            hs_hitbuf_reserve(buf, (B->ni + 1) * HS_W) != HS_OK)
+            return HS_E_NOMEM;
+        size_t len = buf->len;
+        for (size_t k = 0; k < B->ni; k++) {
+            const hs_gitem it = B->it[k];
+            hs_vq Q;
+            hs_vc c;
+            const hs_vm m = hs_gb_item(B, g, it, &Q, &c, thick, boundary, usemask);
+            hs_vf_compress(buf->t + len, m, hs_v_entry(&Q, c, thick, boundary));
+            hs_vi_compress(buf->id + len, m, hs_vi_loadu(g->id + it.start));
+            const uint32_t n = (uint32_t)__builtin_popcount(hs_vm_bits(m));
+            len += n;
+            B->cnt[it.q] += n;
+        }
+        buf->len = len;
+        return HS_OK;
+    }
     for (size_t k = 0; k < B->ni; k++) {
         const hs_gitem it = B->it[k];
         hs_vq Q;
         hs_vc c;
-        const hs_vm m = hs_gb_item(B, g, it, &Q, &c, thick, boundary, usemask);
-        const unsigned bits = hs_vm_bits(m);
-        if (mode == HS_GW_COUNT) {
+        const unsigned bits = hs_vm_bits(hs_gb_item(B, g, it, &Q, &c, thick, boundary, usemask));
+        if (mode == HS_GW_COUNT)
             B->cnt[it.q] += (uint32_t)__builtin_popcount(bits);
-        } else if (mode == HS_GW_ANY) {
+        else
             B->cnt[it.q] |= bits != 0;
-        } else {
-            if (nh > HS_GB_HITS - HS_W) { /* full: rare */
-                if (hs_gb_all_resolve(B, g, nh, buf, thick, boundary) != HS_OK)
-                    return HS_E_NOMEM;
-                nh = 0;
-            }
-            hs_vi_compress(B->hpos + nh, m, hs_vi_iota(it.start));
-            hs_vi_storeu(B->hslot + nh, hs_vi_set1(it.q));
-            const uint32_t n = (uint32_t)__builtin_popcount(bits);
-            nh += n;
-            B->cnt[it.q] += n;
-        }
     }
-    if (mode == HS_GW_ALL)
-        return hs_gb_all_resolve(B, g, nh, buf, thick, boundary);
     return HS_OK;
 }
 

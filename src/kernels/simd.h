@@ -375,46 +375,6 @@ HS_INLINE uint32_t hs_vi_lane(hs_vi a, unsigned j)
 #endif
 #endif
 
-/* base[idx[u]] per lane: the block walk's resolve phase fetches the few hit circles and
- * their queries' fields this way (never the candidate circles, which are plain loads). */
-#if HS_W == 1
-HS_INLINE hs_vf hs_vf_gather(const float *base, hs_vi idx) { return base[idx]; }
-HS_INLINE hs_vi hs_vi_gather(const uint32_t *base, hs_vi idx) { return base[idx]; }
-#elif HS_W == 8
-HS_INLINE hs_vf hs_vf_gather(const float *base, hs_vi idx)
-{
-    return simde_mm256_i32gather_ps(base, idx, 4);
-}
-HS_INLINE hs_vi hs_vi_gather(const uint32_t *base, hs_vi idx)
-{
-    return simde_mm256_i32gather_epi32((const int32_t *)(const void *)base, idx, 4);
-}
-#elif HS_W == 16 && defined(SIMDE_X86_AVX512F_NATIVE)
-HS_INLINE hs_vf hs_vf_gather(const float *base, hs_vi idx) { return _mm512_i32gather_ps(idx, base, 4); }
-HS_INLINE hs_vi hs_vi_gather(const uint32_t *base, hs_vi idx)
-{
-    return _mm512_i32gather_epi32(idx, (const void *)base, 4);
-}
-#else /* SSE4.2 / NEON (no gather instruction), emulated AVX-512 */
-HS_INLINE hs_vf hs_vf_gather(const float *base, hs_vi idx)
-{
-    uint32_t i[HS_W];
-    float b[HS_W];
-    hs_vi_storeu(i, idx);
-    for (int k = 0; k < HS_W; k++)
-        b[k] = base[i[k]];
-    return hs_vf_loadu(b);
-}
-HS_INLINE hs_vi hs_vi_gather(const uint32_t *base, hs_vi idx)
-{
-    uint32_t i[HS_W], b[HS_W];
-    hs_vi_storeu(i, idx);
-    for (int k = 0; k < HS_W; k++)
-        b[k] = base[i[k]];
-    return hs_vi_loadu(b);
-}
-#endif
-
 /* For closest-hit's running best per lane (t, then the caller's id): an id select and an
  * unsigned id compare (ids use all 32 bits). */
 #if HS_W == 1
