@@ -56,6 +56,7 @@ hs_batch_opts hs_batch_opts_default(void)
     o.isa = HS_ISA_AUTO;
     o.threads = 0;
     o.stats = NULL;
+    o.ws = NULL;
     return o;
 }
 
@@ -63,9 +64,11 @@ void hs_hits_free(hs_hits *h)
 {
     if (h == NULL)
         return;
-    free(h->offsets);
-    free(h->idx);
-    free(h->t);
+    if (h->ws == NULL) { /* else the workspace's, reused by its next call */
+        free(h->offsets);
+        free(h->idx);
+        free(h->t);
+    }
     memset(h, 0, sizeof *h);
 }
 
@@ -439,15 +442,6 @@ typedef struct all_block {
     int tid;
 } all_block;
 
-/* One thread's hit buffer alone on its cache lines (two 64-byte lines: the adjacent-line
- * prefetcher pairs them). The traversal updates len after every cell with candidates; with
- * the buffers packed, two threads' buffers shared a line and all-hits on 2 threads ran barely
- * faster than on one. */
-typedef union all_buf {
-    hs_hitbuf b;
-    char pad[128];
-} all_buf;
-
 /* offsets[1..n] (counts) become offsets[0..n] (starts) with offsets[0] = 0, on the team: each
  * thread sums its slice, the slice sums are scanned, then each thread scans its slice from its
  * base. Integer sums, so the result does not depend on the slicing. */
@@ -474,14 +468,8 @@ static void prefix_sums(size_t *offsets, size_t n, int threads, size_t *part)
     }
 }
 
-hs_status hs_run_all(const hs_engine *e, const hs_queries *qs, const hs_batch_opts *opts,
-                     hs_hits *out)
-{
-    return hs_run_all_rows(e, qs, opts, NULL, out);
-}
-
 hs_status hs_run_all_rows(const hs_engine *e, const hs_queries *qs, const hs_batch_opts *opts,
-                          const uint32_t *rows, hs_hits *out)
+                          hs_workspace *ws, const uint32_t *rows, hs_hits *out)
 {
     if (out == NULL)
         return HS_E_NULL;
@@ -496,23 +484,16 @@ hs_status hs_run_all_rows(const hs_engine *e, const hs_queries *qs, const hs_bat
     const size_t n = qs->count;
     const size_t bs = d.chunk < HS_ALL_BLOCK ? d.chunk : HS_ALL_BLOCK;
     const size_t nblocks = (n + bs - 1) / bs;
-    size_t *offsets = malloc((n + 1) * sizeof *offsets);
-    all_block *blocks = malloc((nblocks ? nblocks : 1) * sizeof *blocks);
-    all_buf *bufs = calloc((size_t)d.threads, sizeof *bufs);
-    size_t *part = malloc((size_t)d.threads * sizeof *part);
+    size_t *offsets = hs_ws_get(ws, HS_WS_OFFSETS, (n + 1) * sizeof *offsets);
+    all_block *blocks = hs_ws_get(ws, HS_WS_BLOCKS, nblocks * sizeof *blocks);
+    size_t *part = hs_ws_get(ws, HS_WS_PART, (size_t)d.threads * sizeof *part);
     /* reordered: the query loop keeps counts in its own order (a random store per query there
      * slowed the traversal itself by ~20%); a tight parallel loop moves them to their rows */
     const int ranged = e->all_range != NULL; /* counts through scnt too */
-    uint32_t *scnt = rows || ranged ? malloc((n ? n : 1) * sizeof *scnt) : NULL;
-    if (offsets == NULL || blocks == NULL || bufs == NULL || part == NULL ||
-        ((rows || ranged) && scnt == NULL)) {
-        free(offsets);
-        free(blocks);
-        free(bufs);
-        free(part);
-        free(scnt);
-        return HS_E_NOMEM;
-    }
+    uint32_t *scnt = rows || ranged ? hs_ws_get(ws, HS_WS_SCNT, n * sizeof *scnt) : NULL;
+    if (offsets == NULL || blocks == NULL || part == NULL || ((rows || ranged) && scnt == NULL) ||
+        hs_ws_hitbufs(ws, d.threads) != HS_OK)
+        return HS_E_NOMEM; /* the workspace frees or keeps what it got */
     offsets[0] = 0;
 
     uint64_t tests = 0;
@@ -523,7 +504,7 @@ hs_status hs_run_all_rows(const hs_engine *e, const hs_queries *qs, const hs_bat
     reduction(+ : tests, invalid) reduction(min : first) reduction(| : nomem)
     for (ptrdiff_t b = 0; b < nb; b++) {
         const int tid = omp_get_thread_num();
-        hs_hitbuf *buf = &bufs[tid].b;
+        hs_hitbuf *buf = hs_ws_hitbuf(ws, tid);
         blocks[b].tid = tid;
         blocks[b].start = buf->len;
         size_t lo = (size_t)b * bs;
@@ -586,8 +567,8 @@ hs_status hs_run_all_rows(const hs_engine *e, const hs_queries *qs, const hs_bat
         prefix_sums(offsets, n, d.threads, part);
         total = offsets[n];
         /* at least one element so a successful result never has NULL arrays */
-        oid = malloc((total ? total : 1) * sizeof *oid);
-        ot = malloc((total ? total : 1) * sizeof *ot);
+        oid = hs_ws_get(ws, HS_WS_OUT_ID, total * sizeof *oid);
+        ot = hs_ws_get(ws, HS_WS_OUT_T, total * sizeof *ot);
         nomem = oid == NULL || ot == NULL;
     }
     if (!nomem) {
@@ -595,7 +576,7 @@ hs_status hs_run_all_rows(const hs_engine *e, const hs_queries *qs, const hs_bat
         for (ptrdiff_t b = 0; b < nb; b++) {
             size_t lo = (size_t)b * bs;
             size_t hi = n - lo > bs ? lo + bs : n;
-            const hs_hitbuf *buf = &bufs[blocks[b].tid].b;
+            const hs_hitbuf *buf = hs_ws_hitbuf(ws, blocks[b].tid);
             if (rows == NULL) {
                 size_t len = offsets[hi] - offsets[lo];
                 if (len) {
@@ -628,17 +609,14 @@ hs_status hs_run_all_rows(const hs_engine *e, const hs_queries *qs, const hs_bat
             }
         }
     }
-    for (int k = 0; k < d.threads; k++)
-        hs_hitbuf_free(&bufs[k].b);
-    free(bufs);
-    free(blocks);
-    free(part);
-    free(scnt);
-    if (nomem) {
-        free(offsets);
-        free(oid);
-        free(ot);
+    if (nomem)
         return HS_E_NOMEM;
+    if (ws->transient) { /* the result becomes the caller's */
+        offsets = hs_ws_take(ws, HS_WS_OFFSETS);
+        oid = hs_ws_take(ws, HS_WS_OUT_ID);
+        ot = hs_ws_take(ws, HS_WS_OUT_T);
+    } else {
+        out->ws = ws;
     }
     out->offsets = offsets;
     out->idx = oid;

@@ -1,4 +1,6 @@
 /* Brute force: every query against the whole circle set in one kernel run; small sets and the grid's baseline. */
+#include <string.h>
+
 #include "internal.h"
 
 /* The whole set as one run. Positions are the caller's indices (base 0, no id map), so a
@@ -130,13 +132,19 @@ hs_status hs_brute_count(const hs_circles *cs, const hs_queries *qs, const hs_ba
 hs_status hs_brute_all(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
                        hs_hits *out)
 {
-    if (out != NULL && cs == NULL) {
-        out->offsets = NULL;
-        out->idx = NULL;
-        out->t = NULL;
-        out->count = out->total = 0;
-    }
+    if (out != NULL && cs == NULL)
+        memset(out, 0, sizeof *out);
     hs_engine e;
     hs_status s = brute_engine(cs, &e);
-    return s != HS_OK ? s : hs_run_all(&e, qs, opts, out);
+    if (s != HS_OK)
+        return s;
+    hs_wsref w;
+    if ((s = hs_ws_open(opts, &w)) != HS_OK) {
+        if (out != NULL)
+            memset(out, 0, sizeof *out);
+        return s;
+    }
+    s = hs_run_all_rows(&e, qs, opts, w.ws, NULL, out);
+    hs_ws_close(&w);
+    return s;
 }

@@ -113,11 +113,6 @@ static int want_order(const hs_grid *g, const hs_queries *qs)
            qs->dx && qs->dy;
 }
 
-static int opt_threads(const hs_batch_opts *opts)
-{
-    return (opts && opts->threads > 0) ? opts->threads : omp_get_max_threads();
-}
-
 /* The locality order (hs_qorder), or 0 when the batch is answered in its own order; -1 if it
  * could not be allocated. A stable counting sort run by the whole team: each thread keys and
  * counts a contiguous slice of the batch, the (bucket, thread) counts are summed bucket-major,
@@ -129,7 +124,8 @@ static int opt_threads(const hs_batch_opts *opts)
  * a quarter of a short count query at 10^6; moving the index alone left the block walk four
  * cache misses per query to read a and d at the caller's index. The block walk writes each
  * answer at the caller's index. */
-static int qorder_make(const hs_grid *g, const hs_queries *qs, int threads, hs_qorder *o)
+static int qorder_make(const hs_grid *g, const hs_queries *qs, int threads, hs_workspace *ws,
+                       hs_qorder *o)
 {
     o->perm = NULL;
     o->rec = NULL;
@@ -138,17 +134,13 @@ static int qorder_make(const hs_grid *g, const hs_queries *qs, int threads, hs_q
     const size_t m = qs->count;
     const size_t nb = (size_t)1 << (2 * HS_SORT_BITS);
     const int nthr = threads < 1 ? 1 : threads;
-    uint16_t *key = malloc(m * sizeof *key);
-    size_t *hist = calloc((size_t)nthr * nb, sizeof *hist);
-    uint32_t *perm = malloc(m * sizeof *perm);
-    float *rec = malloc(m * 4 * sizeof *rec);
-    if (key == NULL || hist == NULL || perm == NULL || rec == NULL) {
-        free(key);
-        free(hist);
-        free(perm);
-        free(rec);
-        return -1;
-    }
+    uint16_t *key = hs_ws_get(ws, HS_WS_ORD_KEY, m * sizeof *key);
+    size_t *hist = hs_ws_get(ws, HS_WS_ORD_HIST, (size_t)nthr * nb * sizeof *hist);
+    uint32_t *perm = hs_ws_get(ws, HS_WS_ORD_PERM, m * sizeof *perm);
+    float *rec = hs_ws_get(ws, HS_WS_ORD_REC, m * 4 * sizeof *rec);
+    if (key == NULL || hist == NULL || perm == NULL || rec == NULL)
+        return -1; /* the workspace frees or keeps what it got */
+    memset(hist, 0, (size_t)nthr * nb * sizeof *hist);
     const hs_glevel *L = &g->lv[0];
     const double sx = (double)(1u << HS_SORT_BITS) / fmax(L->bx1 - L->ox, L->h);
     const double sy = (double)(1u << HS_SORT_BITS) / fmax(L->by1 - L->oy, L->h);
@@ -193,76 +185,102 @@ static int qorder_make(const hs_grid *g, const hs_queries *qs, int threads, hs_q
             r[3] = qs->dy[i];
         }
     }
-    free(hist);
-    free(key);
     o->perm = perm;
     o->rec = rec;
     return 0;
 }
 
-static void qorder_free(hs_qorder *o)
+/* A grid batch call: its workspace opened, the locality order made in it, then fn (one of
+ * the calls below) on the engine; HS_E_BUSY / HS_E_NOMEM before anything is answered. */
+typedef struct grid_call {
+    const hs_batch_opts *opts;
+    hs_closest_out co;
+    uint8_t *hit;
+    uint32_t *count;
+    hs_hits *all;
+} grid_call;
+
+static hs_status grid_run(const hs_grid *g, const hs_queries *qs, grid_call *gc,
+                          hs_status (*fn)(const hs_engine *, const hs_queries *, grid_call *,
+                                          hs_workspace *, const uint32_t *))
 {
-    free((void *)o->perm);
-    free((void *)o->rec);
+    if (g == NULL)
+        return HS_E_NULL;
+    hs_wsref w;
+    hs_status s = hs_ws_open(gc->opts, &w);
+    if (s != HS_OK)
+        return s;
+    hs_qorder ord;
+    const int threads = gc->opts && gc->opts->threads > 0 ? gc->opts->threads
+                                                          : omp_get_max_threads();
+    if (qorder_make(g, qs, threads, w.ws, &ord) != 0) {
+        hs_ws_close(&w);
+        return HS_E_NOMEM;
+    }
+    grid_ctx c = {g, ord.perm ? &ord : NULL};
+    hs_engine e = grid_engine(&c);
+    s = fn(&e, qs, gc, w.ws, ord.perm);
+    hs_ws_close(&w);
+    return s;
+}
+
+static hs_status run_closest(const hs_engine *e, const hs_queries *qs, grid_call *gc,
+                             hs_workspace *ws, const uint32_t *perm)
+{
+    (void)ws;
+    (void)perm;
+    return hs_run_closest(e, qs, gc->opts, gc->co);
+}
+
+static hs_status run_any(const hs_engine *e, const hs_queries *qs, grid_call *gc,
+                         hs_workspace *ws, const uint32_t *perm)
+{
+    (void)ws;
+    (void)perm;
+    return hs_run_any(e, qs, gc->opts, gc->hit);
+}
+
+static hs_status run_count(const hs_engine *e, const hs_queries *qs, grid_call *gc,
+                           hs_workspace *ws, const uint32_t *perm)
+{
+    (void)ws;
+    (void)perm;
+    return hs_run_count(e, qs, gc->opts, gc->count);
+}
+
+/* the driver writes each sorted query's hits straight into the caller's row */
+static hs_status run_all(const hs_engine *e, const hs_queries *qs, grid_call *gc,
+                         hs_workspace *ws, const uint32_t *perm)
+{
+    return hs_run_all_rows(e, qs, gc->opts, ws, perm, gc->all);
 }
 
 hs_status hs_grid_closest(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
                           hs_closest_out out)
 {
-    if (g == NULL)
-        return HS_E_NULL;
-    hs_qorder ord;
-    if (qorder_make(g, qs, opt_threads(opts), &ord) != 0)
-        return HS_E_NOMEM;
-    grid_ctx c = {g, ord.perm ? &ord : NULL};
-    hs_engine e = grid_engine(&c);
-    hs_status s = hs_run_closest(&e, qs, opts, out);
-    qorder_free(&ord);
-    return s;
-}
-
-static hs_status grid_any_or_count(const hs_grid *g, const hs_queries *qs,
-                                   const hs_batch_opts *opts, int counting, uint8_t *hit,
-                                   uint32_t *count)
-{
-    hs_qorder ord;
-    if (qorder_make(g, qs, opt_threads(opts), &ord) != 0)
-        return HS_E_NOMEM;
-    grid_ctx c = {g, ord.perm ? &ord : NULL};
-    hs_engine e = grid_engine(&c);
-    hs_status s = counting ? hs_run_count(&e, qs, opts, count) : hs_run_any(&e, qs, opts, hit);
-    qorder_free(&ord);
-    return s;
+    grid_call gc = {opts, out, NULL, NULL, NULL};
+    return grid_run(g, qs, &gc, run_closest);
 }
 
 hs_status hs_grid_any(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
                       uint8_t *hit)
 {
-    if (g == NULL)
-        return HS_E_NULL;
-    return grid_any_or_count(g, qs, opts, 0, hit, NULL);
+    grid_call gc = {opts, {0}, hit, NULL, NULL};
+    return grid_run(g, qs, &gc, run_any);
 }
 
 hs_status hs_grid_count_hits(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
                              uint32_t *count)
 {
-    if (g == NULL)
-        return HS_E_NULL;
-    return grid_any_or_count(g, qs, opts, 1, NULL, count);
+    grid_call gc = {opts, {0}, NULL, count, NULL};
+    return grid_run(g, qs, &gc, run_count);
 }
 
 hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
                       hs_hits *out)
 {
-    if (g == NULL)
-        return HS_E_NULL;
-    hs_qorder ord;
-    if (qorder_make(g, qs, opt_threads(opts), &ord) != 0)
-        return HS_E_NOMEM;
-    grid_ctx c = {g, ord.perm ? &ord : NULL};
-    hs_engine e = grid_engine(&c);
-    /* the driver writes each sorted query's hits straight into the caller's row */
-    hs_status s = hs_run_all_rows(&e, qs, opts, ord.perm, out);
-    qorder_free(&ord);
-    return s;
+    if (out != NULL)
+        memset(out, 0, sizeof *out);
+    grid_call gc = {opts, {0}, NULL, NULL, out};
+    return grid_run(g, qs, &gc, run_all);
 }

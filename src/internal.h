@@ -4,6 +4,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +33,49 @@ typedef struct hs_hitbuf {
 /* Makes room for at least `extra` more entries; HS_OK or HS_E_NOMEM. */
 hs_status hs_hitbuf_reserve(hs_hitbuf *b, size_t extra);
 void hs_hitbuf_free(hs_hitbuf *b);
+
+/* One thread's hit buffer alone on its cache lines (two 64-byte lines: the adjacent-line
+ * prefetcher pairs them). The traversal updates len as it appends; with the buffers packed,
+ * two threads' buffers shared a line and all-hits on 2 threads ran barely faster than on one. */
+typedef union hs_padded_hitbuf {
+    hs_hitbuf b;
+    char pad[128];
+} hs_padded_hitbuf;
+
+/* ---- Workspaces (workspace.c) ---------------------------------------------------------------
+ * Every buffer a batch call needs comes from a workspace: the caller's (kept between calls) or
+ * a transient one on the stack, freed when the call ends. One code path either way. */
+typedef enum hs_ws_slot {
+    HS_WS_ORD_KEY, HS_WS_ORD_HIST, HS_WS_ORD_PERM, HS_WS_ORD_REC, /* the locality order */
+    HS_WS_OFFSETS, HS_WS_OUT_ID, HS_WS_OUT_T,                      /* all-hits' result */
+    HS_WS_BLOCKS, HS_WS_PART, HS_WS_SCNT,                          /* all-hits' bookkeeping */
+    HS_WS_SLOTS
+} hs_ws_slot;
+
+struct hs_workspace {
+    atomic_int busy;  /* a call is using it */
+    int transient;    /* a call's own, freed when it returns */
+    void *p[HS_WS_SLOTS];
+    size_t cap[HS_WS_SLOTS];
+    hs_padded_hitbuf *buf; /* per-thread hit buffers */
+    int nbuf;
+};
+
+typedef struct hs_wsref {
+    hs_workspace *ws; /* opts->ws, or &local */
+    hs_workspace local;
+} hs_wsref;
+
+/* HS_OK, or HS_E_BUSY when opts->ws is in use by another call. */
+hs_status hs_ws_open(const hs_batch_opts *opts, hs_wsref *r);
+void hs_ws_close(hs_wsref *r);
+/* Slot s with room for bytes (contents undefined), or NULL; owned by the workspace. */
+void *hs_ws_get(hs_workspace *ws, hs_ws_slot s, size_t bytes);
+/* Slot s's block, now the caller's to free (a transient workspace handing over a result). */
+void *hs_ws_take(hs_workspace *ws, hs_ws_slot s);
+/* n per-thread hit buffers, emptied (their capacity kept); then hs_ws_hitbuf(ws, k). */
+hs_status hs_ws_hitbufs(hs_workspace *ws, int n);
+hs_hitbuf *hs_ws_hitbuf(hs_workspace *ws, int k);
 
 /* A sufficient condition for hs_query_validate(q) == HS_OK, inlined: the call (a 28-byte
  * struct by value, nine branches) cost ~4% of a short grid query. Anything it does not
@@ -110,11 +154,11 @@ hs_status hs_run_any(const hs_engine *e, const hs_queries *qs, const hs_batch_op
                      uint8_t *hit);
 hs_status hs_run_count(const hs_engine *e, const hs_queries *qs, const hs_batch_opts *opts,
                        uint32_t *count);
-hs_status hs_run_all(const hs_engine *e, const hs_queries *qs, const hs_batch_opts *opts,
-                     hs_hits *out);
-/* hs_run_all with query i's hits in output row rows[i] (a permutation of 0 .. count-1; NULL:
- * row i), so a caller that reordered its batch gets the CSR in its own order in one copy. */
+/* All hits, with query i's hits in output row rows[i] (a permutation of 0 .. count-1; NULL:
+ * row i), so a caller that reordered its batch gets the CSR in its own order in one copy.
+ * Buffers come from ws (opened by the caller); the result's arrays stay in it unless it is
+ * transient, in which case they are handed to out. */
 hs_status hs_run_all_rows(const hs_engine *e, const hs_queries *qs, const hs_batch_opts *opts,
-                          const uint32_t *rows, hs_hits *out);
+                          hs_workspace *ws, const uint32_t *rows, hs_hits *out);
 
 #endif

@@ -156,6 +156,8 @@ static size_t total_hits_seen;
 static void check_against_brute(const hs_grid *g, const hs_circles *cs, const batch *b)
 {
     const size_t m = b->m;
+    hs_workspace *ws = NULL; /* the 2-thread grid calls share one, as a frame loop would */
+    assert_int_equal(hs_workspace_create(&ws), HS_OK);
     uint32_t *bi = xcalloc(m, 4), *gi = xcalloc(m, 4), *bc = xcalloc(m, 4), *gc = xcalloc(m, 4);
     float *bt = xcalloc(m, 4), *gt = xcalloc(m, 4);
     float *bpx = xcalloc(m, 4), *gpx = xcalloc(m, 4), *bny = xcalloc(m, 4), *gny = xcalloc(m, 4);
@@ -178,6 +180,7 @@ static void check_against_brute(const hs_grid *g, const hs_circles *cs, const ba
             for (int th = 1; th <= 3; th++) {
                 hs_batch_opts go = bo;
                 go.threads = th;
+                go.ws = th == 2 ? ws : NULL;
                 hs_batch_stats st;
                 go.stats = &st;
                 hs_closest_out gout = {gi, gt, gpx, NULL, NULL, gny};
@@ -204,6 +207,7 @@ static void check_against_brute(const hs_grid *g, const hs_circles *cs, const ba
                                  hs_isa_name((hs_isa)isa), th, i, gc[i], bc[i]);
                 hs_hits gh;
                 assert_int_equal(hs_grid_all(g, &b->qs, &go, &gh), HS_OK);
+                assert_true(gh.ws == go.ws);
                 assert_int_equal(gh.count, bh.count);
                 assert_int_equal(gh.total, bh.total);
                 assert_memory_equal(gh.offsets, bh.offsets, (m + 1) * sizeof(size_t));
@@ -216,6 +220,7 @@ static void check_against_brute(const hs_grid *g, const hs_circles *cs, const ba
             hs_hits_free(&bh);
         }
     }
+    hs_workspace_destroy(ws);
     free(bi);
     free(gi);
     free(bc);
@@ -923,6 +928,123 @@ static void test_scene_generators(void **state)
     free(r2);
 }
 
+/* Workspaces: answers equal to calls without one over batches that grow, shrink and empty
+ * (sorted and not), results owned by the workspace, a busy workspace refused, trim. */
+static void test_workspace(void **state)
+{
+    (void)state;
+    rng_state = 77;
+    assert_int_equal(hs_workspace_create(NULL), HS_E_NULL);
+    assert_int_equal(hs_workspace_trim(NULL), HS_E_NULL);
+    assert_int_equal(hs_workspace_bytes(NULL), 0);
+    hs_workspace_destroy(NULL);
+
+    const size_t n = 34000; /* above HS_SORT_MIN_CIRCLES: big batches take the locality order */
+    scene s;
+    scene_kind(&s, HS_SCENE_UNIFORM, n, 5u, 1);
+    hs_grid *g = NULL;
+    assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
+    hs_workspace *ws = NULL;
+    assert_int_equal(hs_workspace_create(&ws), HS_OK);
+    const size_t base = hs_workspace_bytes(ws);
+    const size_t sizes[] = {5000, 100, 6000, 0, 4500, 1};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        const size_t m = sizes[k];
+        batch b;
+        batch_mixed(&b, m, 0.0f, hs_scene_side(n), g, 1);
+        const size_t mm = m ? m : 1;
+        uint32_t *i1 = xcalloc(mm, 4), *i2 = xcalloc(mm, 4), *c1 = xcalloc(mm, 4), *c2 = xcalloc(mm, 4);
+        float *t1 = xcalloc(mm, 4), *t2 = xcalloc(mm, 4);
+        hs_batch_opts o = hs_batch_opts_default(), ow = o;
+        o.threads = ow.threads = 1 + (int)(k % 2);
+        ow.ws = ws;
+        hs_closest_out out1 = {i1, t1, NULL, NULL, NULL, NULL}, out2 = {i2, t2, NULL, NULL, NULL, NULL};
+        assert_int_equal(hs_grid_closest(g, &b.qs, &o, out1), HS_OK);
+        assert_int_equal(hs_grid_closest(g, &b.qs, &ow, out2), HS_OK);
+        assert_memory_equal(i1, i2, m * 4);
+        for (size_t i = 0; i < m; i++)
+            assert_true(same_float(t1[i], t2[i]));
+        assert_int_equal(hs_grid_count_hits(g, &b.qs, &o, c1), HS_OK);
+        assert_int_equal(hs_grid_count_hits(g, &b.qs, &ow, c2), HS_OK);
+        assert_memory_equal(c1, c2, m * 4);
+        hs_hits h1, h2, h3;
+        assert_int_equal(hs_grid_all(g, &b.qs, &o, &h1), HS_OK);
+        assert_null(h1.ws);
+        assert_int_equal(hs_grid_all(g, &b.qs, &ow, &h2), HS_OK);
+        assert_true(h2.ws == ws);
+        assert_int_equal(hs_brute_all(s.cs, &b.qs, &ow, &h3), HS_OK);
+        /* h3 reused the workspace: h2's arrays may be gone; compare h1 with h3 (brute) and
+         * then the grid again */
+        assert_true(h3.ws == ws);
+        assert_int_equal(h3.total, h1.total);
+        assert_memory_equal(h1.offsets, h3.offsets, (m + 1) * sizeof(size_t));
+        assert_memory_equal(h1.idx, h3.idx, h1.total * 4);
+        assert_memory_equal(h1.t, h3.t, h1.total * 4);
+        hs_hits_free(&h3); /* clears the struct; the memory stays the workspace's */
+        assert_null(h3.offsets);
+        assert_int_equal(hs_grid_all(g, &b.qs, &ow, &h2), HS_OK);
+        assert_int_equal(h2.total, h1.total);
+        assert_memory_equal(h1.offsets, h2.offsets, (m + 1) * sizeof(size_t));
+        assert_memory_equal(h1.idx, h2.idx, h1.total * 4);
+        assert_memory_equal(h1.t, h2.t, h1.total * 4);
+        for (size_t i = 0; i < m; i++)
+            assert_int_equal(h1.offsets[i + 1] - h1.offsets[i], c1[i]);
+        hs_hits_free(&h1);
+        hs_hits_free(&h2);
+        free(i1), free(i2), free(c1), free(c2), free(t1), free(t2);
+        batch_free(&b);
+    }
+    assert_true(hs_workspace_bytes(ws) > base + 6000 * 22); /* at least the largest order */
+    {   /* steady state: the same batch again and again holds the same memory */
+        batch b;
+        batch_mixed(&b, 5000, 0.0f, hs_scene_side(n), g, 0);
+        hs_batch_opts ow = hs_batch_opts_default();
+        ow.ws = ws;
+        hs_hits h;
+        size_t bytes = 0;
+        for (int rep = 0; rep < 4; rep++) {
+            assert_int_equal(hs_grid_all(g, &b.qs, &ow, &h), HS_OK);
+            if (rep == 0)
+                bytes = hs_workspace_bytes(ws);
+        }
+        assert_int_equal(hs_workspace_bytes(ws), bytes);
+        batch_free(&b);
+    }
+
+    /* a workspace in use by another call (white box: the flag such a call holds) */
+    batch b;
+    batch_mixed(&b, 5000, 0.0f, hs_scene_side(n), g, 0);
+    uint32_t *c = xcalloc(b.m, 4);
+    hs_batch_opts ow = hs_batch_opts_default();
+    ow.ws = ws;
+    atomic_store(&ws->busy, 1);
+    hs_hits h;
+    memset(&h, 0xA5, sizeof h);
+    assert_int_equal(hs_grid_all(g, &b.qs, &ow, &h), HS_E_BUSY);
+    assert_null(h.offsets);
+    memset(&h, 0xA5, sizeof h);
+    assert_int_equal(hs_brute_all(s.cs, &b.qs, &ow, &h), HS_E_BUSY);
+    assert_null(h.offsets);
+    assert_int_equal(hs_grid_count_hits(g, &b.qs, &ow, c), HS_E_BUSY);
+    assert_int_equal(hs_workspace_trim(ws), HS_E_BUSY);
+    atomic_store(&ws->busy, 0);
+    assert_int_equal(hs_grid_count_hits(g, &b.qs, &ow, c), HS_OK);
+    assert_int_equal(atomic_load(&ws->busy), 0); /* released on return */
+    assert_int_equal(hs_workspace_trim(ws), HS_OK);
+    assert_int_equal(hs_workspace_bytes(ws), base);
+    assert_int_equal(hs_grid_all(g, &b.qs, &ow, &h), HS_OK); /* usable after a trim */
+    size_t sum = 0;
+    for (size_t i = 0; i < b.m; i++)
+        sum += c[i];
+    assert_int_equal(h.total, sum);
+    hs_hits_free(&h);
+    free(c);
+    batch_free(&b);
+    hs_workspace_destroy(ws);
+    hs_grid_destroy(g);
+    scene_free(&s);
+}
+
 int main(void)
 {
     quick = test_quick();
@@ -937,6 +1059,7 @@ int main(void)
         cmocka_unit_test(test_far_from_origin),
         cmocka_unit_test(test_scenes_match_brute),
         cmocka_unit_test(test_sorted_batches),
+        cmocka_unit_test(test_workspace),
         cmocka_unit_test(test_pairs),
         cmocka_unit_test(test_overlap_circle),
         cmocka_unit_test(test_rebuild),

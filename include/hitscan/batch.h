@@ -70,11 +70,33 @@ typedef struct hs_batch_stats {
     uint64_t pair_tests;  /* circle tests performed (vector lanes counted) */
 } hs_batch_stats;
 
+/* ---- Workspaces ---------------------------------------------------------------------------
+ * Memory a batch call needs for itself (the grid's locality order of the queries, all-hits'
+ * per-thread hit buffers, and all-hits' result) normally comes from malloc and goes back when
+ * the call returns. Fresh memory costs a page fault per 4 KB on first touch: that was about two
+ * thirds of an all-hits call on the uniform 10^6 scene. A workspace keeps the memory between
+ * calls: pass one in hs_batch_opts.ws to calls made again and again (a frame loop) and, once it
+ * has grown to the batch's size, they allocate nothing.
+ *   - One call at a time per workspace: a call given a workspace that another call is using
+ *     returns HS_E_BUSY (give each calling thread its own). Calls without one never contend.
+ *   - All-hits with a workspace: the hs_hits arrays belong to the workspace, valid until the
+ *     next call with it, hs_workspace_trim or hs_workspace_destroy; hs_hits_free then only
+ *     clears the struct. Without one they are the caller's, as always.
+ *   - It holds the largest batch's memory until trimmed: hs_workspace_bytes reports it
+ *     (all-hits: about 30 bytes per query + 8 per hit, twice over for the per-thread buffers
+ *     and the result; closest / any / count on the grid: 22 bytes per query). */
+typedef struct hs_workspace hs_workspace;
+hs_status hs_workspace_create(hs_workspace **out);
+void hs_workspace_destroy(hs_workspace *ws);       /* NULL is a no-op */
+hs_status hs_workspace_trim(hs_workspace *ws);     /* frees its memory; HS_E_BUSY while in use */
+size_t hs_workspace_bytes(const hs_workspace *ws); /* memory held now */
+
 typedef struct hs_batch_opts {
     hs_semantics sem;      /* HS_SOLID by default (zero-initialised) */
     hs_isa isa;            /* HS_ISA_AUTO (0) or a level; unsupported -> HS_E_UNSUPPORTED */
     int threads;           /* 0: OpenMP's default; results never depend on it */
     hs_batch_stats *stats; /* optional, filled on return */
+    hs_workspace *ws;      /* optional (see above); results never depend on it */
 } hs_batch_opts;
 
 /* Defaults: solid, auto ISA, default threads, no stats (the same as a zeroed struct). */
@@ -90,13 +112,15 @@ typedef struct hs_closest_out {
 } hs_closest_out;
 
 /* All hits, CSR: hits of query i are entries offsets[i] .. offsets[i+1]-1, ordered by entry t
- * then circle index. Owned by the library: free with hs_hits_free. */
+ * then circle index. Owned by the library: free with hs_hits_free (a no-op on the arrays when
+ * they belong to a workspace, see above). */
 typedef struct hs_hits {
     size_t *offsets; /* count + 1 entries */
     uint32_t *idx;
     float *t;
     size_t count;    /* number of queries */
     size_t total;    /* offsets[count] */
+    const hs_workspace *ws; /* non-NULL: the arrays are this workspace's */
 } hs_hits;
 void hs_hits_free(hs_hits *h);
 

@@ -21,7 +21,8 @@ typedef enum hs_status {
     HS_E_TOO_MANY = -5,     /* count above HS_MAX_COUNT */
     HS_E_NOMEM = -6,        /* allocation failed; outputs untouched or freed */
     HS_E_UNSUPPORTED = -7,  /* requested ISA level not available on this CPU / build */
-    HS_E_INVALID_QUERY = -8 /* batch: some queries were invalid; they were answered as misses */
+    HS_E_INVALID_QUERY = -8, /* batch: some queries were invalid; they were answered as misses */
+    HS_E_BUSY = -9           /* a workspace passed to a call is in use by another call */
 } hs_status;
 
 /* Largest number of circles or queries in one set / batch. Indices are uint32_t

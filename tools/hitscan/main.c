@@ -117,6 +117,7 @@ static const char *status_text(hs_status s)
     case HS_E_NOMEM: return "out of memory";
     case HS_E_UNSUPPORTED: return "ISA level not supported on this CPU / build";
     case HS_E_INVALID_QUERY: return "invalid query";
+    case HS_E_BUSY: return "workspace in use by another call";
     }
     return "unknown status";
 }

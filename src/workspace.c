@@ -1,0 +1,126 @@
+/* Workspaces: scratch memory that batch calls keep between calls instead of allocating, faulting in and freeing it each time. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+hs_status hs_workspace_create(hs_workspace **out)
+{
+    if (out == NULL)
+        return HS_E_NULL;
+    *out = calloc(1, sizeof **out);
+    return *out ? HS_OK : HS_E_NOMEM;
+}
+
+static void ws_release_memory(hs_workspace *ws)
+{
+    for (int s = 0; s < HS_WS_SLOTS; s++) {
+        free(ws->p[s]);
+        ws->p[s] = NULL;
+        ws->cap[s] = 0;
+    }
+    for (int k = 0; k < ws->nbuf; k++)
+        hs_hitbuf_free(&ws->buf[k].b);
+    free(ws->buf);
+    ws->buf = NULL;
+    ws->nbuf = 0;
+}
+
+void hs_workspace_destroy(hs_workspace *ws)
+{
+    if (ws == NULL)
+        return;
+    ws_release_memory(ws);
+    free(ws);
+}
+
+hs_status hs_workspace_trim(hs_workspace *ws)
+{
+    if (ws == NULL)
+        return HS_E_NULL;
+    if (atomic_exchange(&ws->busy, 1) != 0)
+        return HS_E_BUSY;
+    ws_release_memory(ws);
+    atomic_store(&ws->busy, 0);
+    return HS_OK;
+}
+
+size_t hs_workspace_bytes(const hs_workspace *ws)
+{
+    if (ws == NULL)
+        return 0;
+    size_t b = sizeof *ws;
+    for (int s = 0; s < HS_WS_SLOTS; s++)
+        b += ws->cap[s];
+    b += (size_t)ws->nbuf * sizeof *ws->buf;
+    for (int k = 0; k < ws->nbuf; k++)
+        b += ws->buf[k].b.cap * (sizeof(uint32_t) + sizeof(float));
+    return b;
+}
+
+hs_status hs_ws_open(const hs_batch_opts *opts, hs_wsref *r)
+{
+    hs_workspace *user = opts ? opts->ws : NULL;
+    if (user == NULL) {
+        memset(&r->local, 0, sizeof r->local);
+        r->local.transient = 1;
+        r->ws = &r->local;
+        return HS_OK;
+    }
+    /* one call at a time: a second concurrent user would overwrite the first's buffers */
+    if (atomic_exchange(&user->busy, 1) != 0)
+        return HS_E_BUSY;
+    r->ws = user;
+    return HS_OK;
+}
+
+void hs_ws_close(hs_wsref *r)
+{
+    if (r->ws->transient)
+        ws_release_memory(r->ws);
+    else
+        atomic_store(&r->ws->busy, 0);
+}
+
+void *hs_ws_get(hs_workspace *ws, hs_ws_slot s, size_t bytes)
+{
+    if (bytes == 0)
+        bytes = 1; /* a result is never NULL on success */
+    if (bytes <= ws->cap[s])
+        return ws->p[s];
+    /* no copy (contents are dead between uses); 1/8 headroom so a batch that grows a little
+     * from call to call does not reallocate every time */
+    size_t cap = bytes + (ws->transient ? 0 : bytes / 8);
+    free(ws->p[s]);
+    ws->p[s] = malloc(cap);
+    ws->cap[s] = ws->p[s] ? cap : 0;
+    return ws->p[s];
+}
+
+void *hs_ws_take(hs_workspace *ws, hs_ws_slot s)
+{
+    void *p = ws->p[s];
+    ws->p[s] = NULL;
+    ws->cap[s] = 0;
+    return p;
+}
+
+hs_hitbuf *hs_ws_hitbuf(hs_workspace *ws, int k)
+{
+    return &ws->buf[k].b;
+}
+
+hs_status hs_ws_hitbufs(hs_workspace *ws, int n)
+{
+    if (n > ws->nbuf) {
+        hs_padded_hitbuf *b = realloc(ws->buf, (size_t)n * sizeof *b);
+        if (b == NULL)
+            return HS_E_NOMEM;
+        memset(b + ws->nbuf, 0, (size_t)(n - ws->nbuf) * sizeof *b);
+        ws->buf = b;
+        ws->nbuf = n;
+    }
+    for (int k = 0; k < ws->nbuf; k++)
+        ws->buf[k].b.len = 0;
+    return HS_OK;
+}
