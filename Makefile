@@ -14,10 +14,11 @@ configure: deps
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-# The main job: the demo scene, then the default built-in scene (uniform, 10^6 circles x 10^6
+# The main job: the demo scene, a frame loop, then the default built-in scene (uniform, 10^6 circles x 10^6
 # segments) through the grid, then the kernel benchmarks against the seeds' quadratic loop.
 run: build
 	$(BUILD)/examples/demo
+	$(BUILD)/examples/frame_loop
 	$(BUILD)/tools/hitscan/hitscan --scene uniform --mode closest
 	$(BUILD)/bench/hitscan_bench --benchmark_filter='BM_(Kernel|SeedQuadratic)/.*65536$$'
 
