@@ -190,90 +190,72 @@ static int qorder_make(const hs_grid *g, const hs_queries *qs, int threads, hs_w
     return 0;
 }
 
-/* A grid batch call: its workspace opened, the locality order made in it, then fn (one of
- * the calls below) on the engine; HS_E_BUSY / HS_E_NOMEM before anything is answered. */
+/* A grid batch call: its workspace opened, the locality order made in it, then the mode's
+ * driver on the engine; HS_E_BUSY / HS_E_NOMEM before anything is answered. */
+typedef enum grid_mode { GRID_CLOSEST, GRID_ANY, GRID_COUNT, GRID_ALL } grid_mode;
+
 typedef struct grid_call {
-    const hs_batch_opts *opts;
+    grid_mode mode;
     hs_closest_out co;
     uint8_t *hit;
     uint32_t *count;
     hs_hits *all;
 } grid_call;
 
-static hs_status grid_run(const hs_grid *g, const hs_queries *qs, grid_call *gc,
-                          hs_status (*fn)(const hs_engine *, const hs_queries *, grid_call *,
-                                          hs_workspace *, const uint32_t *))
+static hs_status grid_run(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                          const grid_call *gc)
 {
     if (g == NULL)
         return HS_E_NULL;
     hs_wsref w;
-    hs_status s = hs_ws_open(gc->opts, &w);
+    hs_status s = hs_ws_open(opts, &w);
     if (s != HS_OK)
         return s;
     hs_qorder ord;
-    const int threads = gc->opts && gc->opts->threads > 0 ? gc->opts->threads
-                                                          : omp_get_max_threads();
+    const int threads = opts && opts->threads > 0 ? opts->threads : omp_get_max_threads();
     if (qorder_make(g, qs, threads, w.ws, &ord) != 0) {
         hs_ws_close(&w);
         return HS_E_NOMEM;
     }
     grid_ctx c = {g, ord.perm ? &ord : NULL};
     hs_engine e = grid_engine(&c);
-    s = fn(&e, qs, gc, w.ws, ord.perm);
+    switch (gc->mode) {
+    case GRID_CLOSEST:
+        s = hs_run_closest(&e, qs, opts, gc->co);
+        break;
+    case GRID_ANY:
+        s = hs_run_any(&e, qs, opts, gc->hit);
+        break;
+    case GRID_COUNT:
+        s = hs_run_count(&e, qs, opts, gc->count);
+        break;
+    default: /* the driver writes each sorted query's hits straight into the caller's row */
+        s = hs_run_all_rows(&e, qs, opts, w.ws, ord.perm, gc->all);
+        break;
+    }
     hs_ws_close(&w);
     return s;
-}
-
-static hs_status run_closest(const hs_engine *e, const hs_queries *qs, grid_call *gc,
-                             hs_workspace *ws, const uint32_t *perm)
-{
-    (void)ws;
-    (void)perm;
-    return hs_run_closest(e, qs, gc->opts, gc->co);
-}
-
-static hs_status run_any(const hs_engine *e, const hs_queries *qs, grid_call *gc,
-                         hs_workspace *ws, const uint32_t *perm)
-{
-    (void)ws;
-    (void)perm;
-    return hs_run_any(e, qs, gc->opts, gc->hit);
-}
-
-static hs_status run_count(const hs_engine *e, const hs_queries *qs, grid_call *gc,
-                           hs_workspace *ws, const uint32_t *perm)
-{
-    (void)ws;
-    (void)perm;
-    return hs_run_count(e, qs, gc->opts, gc->count);
-}
-
-/* the driver writes each sorted query's hits straight into the caller's row */
-static hs_status run_all(const hs_engine *e, const hs_queries *qs, grid_call *gc,
-                         hs_workspace *ws, const uint32_t *perm)
-{
-    return hs_run_all_rows(e, qs, gc->opts, ws, perm, gc->all);
 }
 
 hs_status hs_grid_closest(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
                           hs_closest_out out)
 {
-    grid_call gc = {opts, out, NULL, NULL, NULL};
-    return grid_run(g, qs, &gc, run_closest);
+    const grid_call gc = {GRID_CLOSEST, out, NULL, NULL, NULL};
+    return grid_run(g, qs, opts, &gc);
 }
 
 hs_status hs_grid_any(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
                       uint8_t *hit)
 {
-    grid_call gc = {opts, {0}, hit, NULL, NULL};
-    return grid_run(g, qs, &gc, run_any);
+    const grid_call gc = {GRID_ANY, {0}, hit, NULL, NULL};
+    return grid_run(g, qs, opts, &gc);
 }
 
 hs_status hs_grid_count_hits(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
                              uint32_t *count)
 {
-    grid_call gc = {opts, {0}, NULL, count, NULL};
-    return grid_run(g, qs, &gc, run_count);
+    const grid_call gc = {GRID_COUNT, {0}, NULL, count, NULL};
+    return grid_run(g, qs, opts, &gc);
 }
 
 hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
@@ -281,6 +263,6 @@ hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opt
 {
     if (out != NULL)
         memset(out, 0, sizeof *out);
-    grid_call gc = {opts, {0}, NULL, NULL, out};
-    return grid_run(g, qs, &gc, run_all);
+    const grid_call gc = {GRID_ALL, {0}, NULL, NULL, out};
+    return grid_run(g, qs, opts, &gc);
 }
