@@ -9,7 +9,10 @@ hs_status hs_workspace_create(hs_workspace **out)
     if (out == NULL)
         return HS_E_NULL;
     *out = calloc(1, sizeof **out);
-    return *out ? HS_OK : HS_E_NOMEM;
+    if (*out == NULL)
+        return HS_E_NOMEM;
+    atomic_init(&(*out)->busy, 0);
+    return HS_OK;
 }
 
 static void ws_release_memory(hs_workspace *ws)
@@ -63,6 +66,7 @@ hs_status hs_ws_open(const hs_batch_opts *opts, hs_wsref *r)
     hs_workspace *user = opts ? opts->ws : NULL;
     if (user == NULL) {
         memset(&r->local, 0, sizeof r->local);
+        atomic_init(&r->local.busy, 0);
         r->local.transient = 1;
         r->ws = &r->local;
         return HS_OK;

@@ -91,7 +91,7 @@ typedef struct hs_workspace hs_workspace;
 hs_status hs_workspace_create(hs_workspace **out);
 void hs_workspace_destroy(hs_workspace *ws);       /* NULL is a no-op */
 hs_status hs_workspace_trim(hs_workspace *ws);     /* frees its memory; HS_E_BUSY while in use */
-size_t hs_workspace_bytes(const hs_workspace *ws); /* memory held now */
+size_t hs_workspace_bytes(const hs_workspace *ws); /* memory held (not during a call) */
 
 typedef struct hs_batch_opts {
     hs_semantics sem;      /* HS_SOLID by default (zero-initialised) */

@@ -29,9 +29,9 @@ enum { HS_GW_ANY, HS_GW_COUNT, HS_GW_CLOSEST, HS_GW_ALL, HS_GW_PLAN };
  *      the hit lanes into the query's slot; all computes every item's entry times and
  *      compresses the hit lanes' (t, id) into the hit buffer; closest lists the items that
  *      hit, then keeps a running best entry time per lane over them and reduces it once per
- *      query. (All once listed the hit lanes and
- *      computed their times HS_W at a time through gathers: uniform 10^4, 7.6 against 12.1 M
- *      queries/s for the per-item times, warm allocator.)
+ *      query. (All once listed the hit lanes and computed their times HS_W at a time
+ *      through gathers: uniform 10^4, 7.6 against 12.1 M queries/s for the per-item times,
+ *      warm allocator.)
  * Closest-hit gives up early exit for these queries (they are short: ~2x the tests, each far
  * cheaper). Whatever the vector set-up does not cover (zero-length queries, ends outside the
  * level, infinite intervals) is planned by the scalar walk's own row logic (HS_GW_PLAN);
@@ -896,7 +896,7 @@ HS_INLINE void hs_gb_closest_fold(hs_gblock *B, size_t j, hs_vf vt, hs_vi vid, h
 }
 
 /* Test phase over every item: count / any fold the hit lanes into the slots' cnt; closest
- * and all compute every item's entry times with no branch on which lanes hit. */
+ * and all compute entry times with no branch on which lanes hit. */
 HS_INLINE hs_status hs_gb_test(hs_gblock *B, const hs_grid *g, const int mode, hs_hitbuf *buf,
                                const int thick, const int boundary, const int usemask)
 {
