@@ -76,7 +76,9 @@ typedef struct hs_batch_stats {
  * the call returns. Fresh memory costs a page fault per 4 KB on first touch: that was about two
  * thirds of an all-hits call on the uniform 10^6 scene. A workspace keeps the memory between
  * calls: pass one in hs_batch_opts.ws to calls made again and again (a frame loop) and, once it
- * has grown to the batch's size, they allocate nothing.
+ * has grown to the batch's size, they allocate nothing. (With several threads, a thread's
+ * all-hits buffer can still grow on a later call that hands it more hits than before, at most
+ * to the whole batch's hits.)
  *   - One call at a time per workspace: a call given a workspace that another call is using
  *     returns HS_E_BUSY (give each calling thread its own). Calls without one never contend.
  *   - All-hits with a workspace: the hs_hits arrays belong to the workspace, valid until the
