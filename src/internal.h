@@ -48,7 +48,7 @@ typedef union hs_padded_hitbuf {
 typedef enum hs_ws_slot {
     HS_WS_ORD_KEY, HS_WS_ORD_HIST, HS_WS_ORD_PERM, HS_WS_ORD_REC, /* the locality order */
     HS_WS_OFFSETS, HS_WS_OUT_ID, HS_WS_OUT_T,                      /* all-hits' result */
-    HS_WS_BLOCKS, HS_WS_PART, HS_WS_SCNT,                          /* all-hits' bookkeeping */
+    HS_WS_BLOCKS, HS_WS_PART, HS_WS_SCNT, HS_WS_DONE,              /* all-hits' bookkeeping */
     HS_WS_SLOTS
 } hs_ws_slot;
 

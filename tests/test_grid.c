@@ -1048,6 +1048,48 @@ static void test_workspace(void **state)
     scene_free(&s);
 }
 
+/* All hits of a batch large enough that each thread's hit buffer is sized from its first
+ * queries' hit rate, against the same queries answered in small pieces (plain growth). */
+static void test_all_large_batch(void **state)
+{
+    (void)state;
+    rng_state = 99;
+    const size_t n = 34000, m = 40000, piece = 4000;
+    scene s;
+    scene_kind(&s, HS_SCENE_MIXED, n, 8u, 0);
+    hs_grid *g = NULL;
+    assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
+    batch b;
+    batch_mixed(&b, m, 0.0f, hs_scene_side(n), g, 0);
+    for (int th = 1; th <= 2; th++) {
+        hs_batch_opts o = hs_batch_opts_default();
+        o.threads = th;
+        hs_hits whole;
+        assert_int_equal(hs_grid_all(g, &b.qs, &o, &whole), HS_OK);
+        size_t at_hit = 0;
+        for (size_t at = 0; at < m; at += piece) {
+            hs_queries q = b.qs;
+            q.ax += at, q.ay += at, q.dx += at, q.dy += at;
+            q.tmin += at, q.tmax += at, q.q += at, q.mask += at;
+            q.count = piece;
+            hs_hits h;
+            assert_int_equal(hs_grid_all(g, &q, &o, &h), HS_OK);
+            for (size_t i = 0; i <= piece; i++)
+                assert_int_equal(whole.offsets[at + i] - whole.offsets[at], h.offsets[i]);
+            assert_memory_equal(whole.idx + at_hit, h.idx, h.total * sizeof(uint32_t));
+            assert_memory_equal(whole.t + at_hit, h.t, h.total * sizeof(float));
+            at_hit += h.total;
+            hs_hits_free(&h);
+        }
+        assert_int_equal(at_hit, whole.total);
+        assert_true(whole.total > 4 * m); /* lines through the scene: many hits each */
+        hs_hits_free(&whole);
+    }
+    batch_free(&b);
+    hs_grid_destroy(g);
+    scene_free(&s);
+}
+
 int main(void)
 {
     quick = test_quick();
@@ -1063,6 +1105,7 @@ int main(void)
         cmocka_unit_test(test_scenes_match_brute),
         cmocka_unit_test(test_sorted_batches),
         cmocka_unit_test(test_workspace),
+        cmocka_unit_test(test_all_large_batch),
         cmocka_unit_test(test_pairs),
         cmocka_unit_test(test_overlap_circle),
         cmocka_unit_test(test_rebuild),
