@@ -498,12 +498,13 @@ hs_status hs_run_all_rows(const hs_engine *e, const hs_queries *qs, const hs_bat
         return HS_E_NOMEM; /* the workspace frees or keeps what it got */
     offsets[0] = 0;
     memset(done, 0, (size_t)d.threads * sizeof *done);
-    /* In large batches a thread's hit buffer is sized once from its first HS_ALL_ESTIMATE
-     * queries' hit rate (its share of the batch, + 1/4): growing it by doubling from empty
-     * copied every hit about once and touched twice the memory, in page faults, on every call
-     * without a workspace (10^6 queries: 1.06-1.23x; on 10^4 it measured 0.9x, so small
-     * batches keep plain doubling). Only an allocation size: the output does not depend on
-     * it. */
+    /* Without a workspace, in large batches a thread's hit buffer is sized once from its
+     * first HS_ALL_ESTIMATE queries' hit rate (its share of the batch, + 1/4): growing it by
+     * doubling from empty copied every hit about once and touched twice the memory, in page
+     * faults, on every call
+     * (10^6 queries: 1.02-1.24x; on 10^4 it measured 0.9x, so small batches keep plain
+     * doubling; a workspace's buffers keep their size between calls, and sizing them this way
+     * too cost 5% there). Only an allocation size: the output does not depend on it. */
     const size_t share = n / (size_t)d.threads + 1;
 
     uint64_t tests = 0;
@@ -526,7 +527,7 @@ hs_status hs_run_all_rows(const hs_engine *e, const hs_queries *qs, const hs_bat
             acc_add(&acc, &tests, &invalid, &first);
             const size_t before = done[tid];
             done[tid] += hi - lo;
-            if (share >= 16 * HS_ALL_ESTIMATE && before < HS_ALL_ESTIMATE &&
+            if (ws->transient && share >= 16 * HS_ALL_ESTIMATE && before < HS_ALL_ESTIMATE &&
                 done[tid] >= HS_ALL_ESTIMATE) {
                 const double rate = (double)buf->len / (double)done[tid];
                 const double want = rate * (double)(share - done[tid]) * 1.25 + 64.0;
