@@ -335,22 +335,17 @@ HS_INLINE float hs_vf_hmin(hs_vf a)
     return simde_mm_cvtss_f32(m);
 }
 #if HS_W == 8
+#define HS_HAVE_VI_LANE 1
 HS_INLINE uint32_t hs_vi_lane(hs_vi a, unsigned j)
 {
     return (uint32_t)simde_mm256_cvtsi256_si32(
         simde_mm256_permutevar8x32_epi32(a, simde_mm256_set1_epi32((int32_t)j)));
 }
-#else
-HS_INLINE uint32_t hs_vi_lane(hs_vi a, unsigned j)
-{
-    uint32_t b[HS_W];
-    hs_vi_storeu(b, a);
-    return b[j];
-}
 #endif
 #else
 #if defined(SIMDE_X86_AVX512F_NATIVE)
 HS_INLINE float hs_vf_hmin(hs_vf a) { return _mm512_reduce_min_ps(a); }
+#define HS_HAVE_VI_LANE 1
 HS_INLINE uint32_t hs_vi_lane(hs_vi a, unsigned j)
 {
     return (uint32_t)_mm_cvtsi128_si32(
@@ -366,13 +361,15 @@ HS_INLINE float hs_vf_hmin(hs_vf a)
         m = b[k] < m ? b[k] : m;
     return m;
 }
+#endif
+#endif
+#if HS_W > 1 && !defined(HS_HAVE_VI_LANE) /* SSE4.2 / NEON, emulated AVX-512: a spill */
 HS_INLINE uint32_t hs_vi_lane(hs_vi a, unsigned j)
 {
     uint32_t b[HS_W];
     hs_vi_storeu(b, a);
     return b[j];
 }
-#endif
 #endif
 
 /* For closest-hit's running best per lane (t, then the caller's id): an id select and an
