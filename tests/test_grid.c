@@ -1050,6 +1050,60 @@ static void test_workspace(void **state)
 
 /* All hits of a batch large enough that each thread's hit buffer is sized from its first
  * queries' hit rate, against the same queries answered in small pieces (plain growth). */
+/* Closest-hit ties between t = -0 and t = +0 (equal as floats) go to the smaller index, which
+ * keeps its own t. Along d = (-1, -0) from the origin, the unit circles at (0, -1) and (0, 1)
+ * are both tangent at t = 0: the first gets +0, the second -0 (the sign of b = f . d). */
+static void test_closest_signed_zero_tie(void **state)
+{
+    (void)state;
+    scene s;
+    scene_alloc(&s, 2);
+    s.x[0] = 0.0f, s.y[0] = -1.0f, s.r[0] = 1.0f;
+    s.x[1] = 0.0f, s.y[1] = 1.0f, s.r[1] = 1.0f;
+    scene_finish(&s, 0);
+    hs_grid *g = NULL;
+    assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
+    batch b;
+    batch_alloc(&b, 1);
+    b.ax[0] = 0.0f, b.ay[0] = 0.0f, b.dx[0] = -1.0f, b.dy[0] = -0.0f;
+    b.tmin[0] = -1.0f, b.tmax[0] = 1.0f, b.q[0] = 0.0f;
+    batch_finish(&b);
+    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT_; isa++) {
+        if (!hs_isa_supported((hs_isa)isa))
+            continue;
+        hs_batch_opts bo = hs_batch_opts_default();
+        bo.isa = (hs_isa)isa;
+        uint32_t id = 7;
+        float t = 7.0f;
+        hs_closest_out out = {&id, &t, NULL, NULL, NULL, NULL};
+        assert_int_equal(hs_brute_closest(s.cs, &b.qs, &bo, out), HS_OK);
+        assert_int_equal(id, 0);
+        assert_true(t == 0.0f && !signbit(t));
+        id = 7, t = 7.0f;
+        assert_int_equal(hs_grid_closest(g, &b.qs, &bo, out), HS_OK);
+        assert_int_equal(id, 0);
+        assert_true(t == 0.0f && !signbit(t));
+    }
+    /* d = (-1, +0): the other way round; the smaller index has -0 and keeps it */
+    b.dy[0] = 0.0f;
+    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT_; isa++) {
+        if (!hs_isa_supported((hs_isa)isa))
+            continue;
+        hs_batch_opts bo = hs_batch_opts_default();
+        bo.isa = (hs_isa)isa;
+        uint32_t id = 7;
+        float t = 7.0f;
+        hs_closest_out out = {&id, &t, NULL, NULL, NULL, NULL};
+        assert_int_equal(hs_grid_closest(g, &b.qs, &bo, out), HS_OK);
+        assert_int_equal(id, 0);
+        assert_true(t == 0.0f && signbit(t));
+    }
+    check_against_brute(g, s.cs, &b);
+    batch_free(&b);
+    hs_grid_destroy(g);
+    scene_free(&s);
+}
+
 static void test_all_large_batch(void **state)
 {
     (void)state;
@@ -1106,6 +1160,7 @@ int main(void)
         cmocka_unit_test(test_sorted_batches),
         cmocka_unit_test(test_workspace),
         cmocka_unit_test(test_all_large_batch),
+        cmocka_unit_test(test_closest_signed_zero_tie),
         cmocka_unit_test(test_pairs),
         cmocka_unit_test(test_overlap_circle),
         cmocka_unit_test(test_rebuild),

@@ -31,7 +31,8 @@ extern "C" {
  * The circle arrays are padded by 16 slots past the last circle (whole-vector loads).
  *
  * Batch calls answer short queries in blocks of 64 (planned together, tested with no branch
- * on the data; closest keeps a running best per vector lane) and long ones (whose box, clipped to the grid, spans
+ * on the data; closest folds its hits into each query's best
+ * with no branch) and long ones (whose box, clipped to the grid, spans
  * more than 96 cells: lines and rays across it, long segments) one at a time with early exit;
  * every path gives the same answers. Large
  * batches (>= 4096 queries on >= 32768 circles) are answered in a locality order (queries

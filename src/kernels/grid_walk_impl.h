@@ -28,8 +28,8 @@ enum { HS_GW_ANY, HS_GW_COUNT, HS_GW_CLOSEST, HS_GW_ALL, HS_GW_PLAN };
  *   3. test: one loop over every item of the block, no branch on the data; count / any fold
  *      the hit lanes into the query's slot; all computes every item's entry times and
  *      compresses the hit lanes' (t, id) into the hit buffer; closest lists the items that
- *      hit, then keeps a running best entry time per lane over them and reduces it once per
- *      query. (All once listed the hit lanes and computed their times HS_W at a time
+ *      hit, computes their entry times, compresses the hit lanes the same way into a block
+ *      list and folds it into the slots' bests in one scalar loop with no branch. (All once listed the hit lanes and computed their times HS_W at a time
  *      through gathers: uniform 10^4, 7.6 against 12.1 M queries/s for the per-item times,
  *      warm allocator.)
  * Closest-hit gives up early exit for these queries (they are short: ~2x the tests, each far
@@ -42,6 +42,7 @@ enum { HS_GW_ANY, HS_GW_COUNT, HS_GW_CLOSEST, HS_GW_ALL, HS_GW_PLAN };
  * own pair arithmetic, so the answers are the per-query walk's, bit for bit. */
 #define HS_GB_Q 64
 #define HS_GB_ITEMS 2048
+#define HS_GB_HITS 1024
 
 typedef struct hs_gitem {
     uint32_t start;  /* storage position of the item's first circle */
@@ -69,12 +70,18 @@ typedef struct hs_gblock {
     uint32_t kmask[HS_GB_Q];
     size_t idx[HS_GB_Q];
     uint8_t state[HS_GB_Q];
-    float bt[HS_GB_Q];   /* closest: best entry t, caller's id, storage position */
-    uint32_t bid[HS_GB_Q], bpos[HS_GB_Q];
+    /* closest: best (t, caller's id) as hs_gb_closest_reduce's key, its t's bits, storage
+     * position */
+    uint64_t bkey[HS_GB_Q];
+    uint32_t btb[HS_GB_Q], bpos[HS_GB_Q];
     uint32_t cnt[HS_GB_Q]; /* count / any / all: hits */
     hs_grows rows[2];
     hs_gitem it[HS_GB_ITEMS + 1]; /* + 1: an empty run's item is written, not counted */
-    uint16_t hit[HS_GB_ITEMS]; /* closest: the items with a hit */
+    uint16_t hit[HS_GB_ITEMS]; /* closest: the items with a hit, and their hit lanes */
+    uint16_t hm[HS_GB_ITEMS];
+    /* closest: hits listed for hs_gb_closest_reduce (+ HS_W: whole-vector stores) */
+    float dt[HS_GB_HITS + HS_W];
+    uint32_t did[HS_GB_HITS + HS_W], dpos[HS_GB_HITS + HS_W], dq[HS_GB_HITS + HS_W];
 } hs_gblock;
 
 /* Queries whose inflated bounding box spans at most this many cells are walked row by row
@@ -691,8 +698,8 @@ HS_INLINE void hs_gb_prep(hs_gblock *B, const hs_queries *qs, const hs_qorder *o
         const unsigned all = hs_vm_bits(hs_vm_first(k)), okb = hs_vm_bits(ok) & all;
         for (size_t u = 0; u < k; u++) {
             B->state[j + u] = HS_GB_LIVE;
-            B->bt[j + u] = INFINITY;
-            B->bid[j + u] = HS_NONE;
+            B->bkey[j + u] = UINT64_MAX;
+            B->btb[j + u] = 0;
             B->bpos[j + u] = 0;
             B->cnt[j + u] = 0;
         }
@@ -844,11 +851,9 @@ HS_INLINE int hs_gb_emit_slot(hs_gblock *B, const hs_grid *g, size_t j, hs_seman
     return 0;
 }
 
-/* Item it's circles and hit lanes. */
-HS_INLINE hs_vm hs_gb_item(const hs_gblock *B, const hs_grid *g, const hs_gitem it, hs_vq *Q,
-                           hs_vc *c, const int thick, const int boundary, const int usemask)
+/* Slot j's prepared query, broadcast. */
+HS_INLINE void hs_gb_bcast(const hs_gblock *B, size_t j, hs_vq *Q)
 {
-    const size_t j = it.q;
     Q->ax = hs_vf_set1(B->ax[j]);
     Q->ay = hs_vf_set1(B->ay[j]);
     Q->dx = hs_vf_set1(B->dx[j]);
@@ -860,6 +865,13 @@ HS_INLINE hs_vm hs_gb_item(const hs_gblock *B, const hs_grid *g, const hs_gitem 
     Q->inv_dd = hs_vf_set1(B->inv_dd[j]);
     Q->ninv = hs_vf_set1(B->ninv[j]);
     Q->kmask = hs_vi_set1(B->kmask[j]);
+}
+
+/* Item it's circles and hit lanes. */
+HS_INLINE hs_vm hs_gb_item(const hs_gblock *B, const hs_grid *g, const hs_gitem it, hs_vq *Q,
+                           hs_vc *c, const int thick, const int boundary, const int usemask)
+{
+    hs_gb_bcast(B, it.q, Q);
     c->cx = hs_vf_loadu(g->x + it.start);
     c->cy = hs_vf_loadu(g->y + it.start);
     c->r = hs_vf_loadu(g->r + it.start);
@@ -869,29 +881,26 @@ HS_INLINE hs_vm hs_gb_item(const hs_gblock *B, const hs_grid *g, const hs_gitem 
     return m;
 }
 
-/* Closest: slot j's lanes' bests (t, caller's id, storage position; t = inf where a lane
- * never hit) folded into one, then into the slot's best. Once per query: the smallest t,
- * then among equal t (-0 and +0 too) the smallest id, with that lane's own t. */
-HS_INLINE void hs_gb_closest_fold(hs_gblock *B, size_t j, hs_vf vt, hs_vi vid, hs_vi vpos)
+/* Closest: the listed hits dt/did/dpos/dq[0 .. len) folded into their slots' bests with no
+ * branch on the data. The order is the smallest t, then among equal t (-0 and +0 too) the
+ * smallest caller's id, which is one unsigned 64-bit key: t's bits made monotone (after
+ * t + 0, which turns -0 into +0 and leaves every other t as it is) above the id. The winner
+ * keeps its own t. */
+HS_INLINE void hs_gb_closest_reduce(hs_gblock *B, size_t len)
 {
-    float t = hs_vf_hmin(vt);
-    if (!(t < INFINITY))
-        return;
-    unsigned eq = hs_vm_bits(hs_vm_le(vt, hs_vf_set1(t)));
-    unsigned lane = (unsigned)__builtin_ctz(eq);
-    uint32_t id = hs_vi_lane(vid, lane);
-    for (eq &= eq - 1u; eq; eq &= eq - 1u) { /* a tie across lanes: rare */
-        const unsigned u = (unsigned)__builtin_ctz(eq);
-        const uint32_t idu = hs_vi_lane(vid, u);
-        lane = idu < id ? u : lane;
-        id = idu < id ? idu : id;
-    }
-    t = hs_vf_lane(vt, lane);
-    const float bt = B->bt[j];
-    if (t < bt || (t == bt && id < B->bid[j])) {
-        B->bt[j] = t;
-        B->bid[j] = id;
-        B->bpos[j] = hs_vi_lane(vpos, lane);
+    for (size_t k = 0; k < len; k++) {
+        const uint32_t q = B->dq[k];
+        const float t = B->dt[k], t0 = t + 0.0f;
+        uint32_t u, tb;
+        memcpy(&u, &t0, sizeof u);
+        memcpy(&tb, &t, sizeof tb);
+        u ^= (uint32_t)((int32_t)u >> 31) | 0x80000000u;
+        const uint64_t key = (uint64_t)u << 32 | B->did[k], cur = B->bkey[q];
+        const uint64_t m = 0u - (uint64_t)(key < cur);
+        const uint32_t m32 = (uint32_t)m;
+        B->bkey[q] = cur ^ ((cur ^ key) & m);
+        B->btb[q] ^= (B->btb[q] ^ tb) & m32;
+        B->bpos[q] ^= (B->bpos[q] ^ B->dpos[k]) & m32;
     }
 }
 
@@ -901,48 +910,48 @@ HS_INLINE hs_status hs_gb_test(hs_gblock *B, const hs_grid *g, const int mode, h
                                const int thick, const int boundary, const int usemask)
 {
     if (mode == HS_GW_CLOSEST) {
-        /* The items with a hit are listed (no branch), then their entry times go lane by lane
-         * into a running best per lane, folded once per query (a slot's items are
-         * consecutive). Resolving each hitting item by its own reduction was a chain of
-         * dependent reductions and a mispredicted compare per item: 6.5 against 9.9 M
-         * queries/s (uniform 10^6); entry times behind a branch on the item's hits, 7.2 M;
-         * entry times for every item, no list, 1-9% slower than the list on uniform and
-         * clustered, the same on mixed (all-hits, where the hits are appended as they come,
-         * showed no gain from the list). */
-        const hs_vf inf = hs_vf_set1(INFINITY);
-        const hs_vi none = hs_vi_set1(HS_NONE);
-        hs_vf vt = inf;
-        hs_vi vid = none, vpos = hs_vi_set1(0);
+        /* The items with a hit are listed with their hit lanes (no branch); their entry times
+         * are then computed and the hit lanes' (t, caller's id, position, slot) compressed into
+         * a list, as all-hits does, which one scalar loop folds into the slots' bests
+         * (hs_gb_closest_reduce) with no branch on the data.
+         * Before: a running best per lane, reduced across lanes once per query where the list
+         * moved to the next query: 9.9-10.2 M queries/s (uniform 10^6). That reduction and its
+         * mispredicted branch, not the entry times, were the cost: one entry computation per
+         * query (the query's hitting items merged lane-wise) measured 0.87x. Earlier still,
+         * each hitting item resolved by its own reduction, 6.5 M; entry times behind a branch
+         * on the item's hits, 7.2 M. */
         size_t nh = 0;
         for (size_t k = 0; k < B->ni; k++) {
             hs_vq Q;
             hs_vc c;
+            const unsigned bits =
+                hs_vm_bits(hs_gb_item(B, g, B->it[k], &Q, &c, thick, boundary, usemask));
             B->hit[nh] = (uint16_t)k;
-            nh += hs_vm_bits(hs_gb_item(B, g, B->it[k], &Q, &c, thick, boundary, usemask)) != 0;
+            B->hm[nh] = (uint16_t)bits;
+            nh += bits != 0;
         }
-        size_t cur = nh ? B->it[B->hit[0]].q : 0;
+        size_t len = 0;
         for (size_t h = 0; h < nh; h++) {
             const hs_gitem it = B->it[B->hit[h]];
-            if (it.q != cur) {
-                hs_gb_closest_fold(B, cur, vt, vid, vpos);
-                vt = inf;
-                vid = none;
-                cur = it.q;
-            }
+            const unsigned bits = B->hm[h];
+            const hs_vm m = hs_vm_from_bits(bits);
             hs_vq Q;
             hs_vc c;
-            const hs_vm m = hs_gb_item(B, g, it, &Q, &c, thick, boundary, usemask);
-            const hs_vf t = hs_v_entry(&Q, c, thick, boundary);
-            const hs_vi id = hs_vi_loadu(g->id + it.start);
-            const hs_vm better = hs_vm_or(hs_vm_lt(t, vt),
-                                          hs_vm_and(hs_vm_eq(t, vt), hs_vm_ltu(id, vid)));
-            const hs_vm u = hs_vm_and(m, better);
-            vt = hs_vf_select(u, t, vt);
-            vid = hs_vi_select(u, id, vid);
-            vpos = hs_vi_select(u, hs_vi_iota(it.start), vpos);
+            hs_gb_bcast(B, it.q, &Q);
+            c.cx = hs_vf_loadu(g->x + it.start);
+            c.cy = hs_vf_loadu(g->y + it.start);
+            c.r = hs_vf_loadu(g->r + it.start);
+            hs_vf_compress(B->dt + len, m, hs_v_entry(&Q, c, thick, boundary));
+            hs_vi_compress(B->did + len, m, hs_vi_loadu(g->id + it.start));
+            hs_vi_compress(B->dpos + len, m, hs_vi_iota(it.start));
+            hs_vi_storeu(B->dq + len, hs_vi_set1(it.q));
+            len += (size_t)__builtin_popcount(bits);
+            if (len > HS_GB_HITS - HS_W) {
+                hs_gb_closest_reduce(B, len);
+                len = 0;
+            }
         }
-        if (nh)
-            hs_gb_closest_fold(B, cur, vt, vid, vpos);
+        hs_gb_closest_reduce(B, len);
         return HS_OK;
     }
     if (mode == HS_GW_ALL) {
@@ -1020,9 +1029,11 @@ HS_INLINE hs_status hs_gb_flush(hs_gblock *B, const hs_grid *g, size_t upto, hs_
     if (mode == HS_GW_CLOSEST) {
         for (size_t j = B->out_from; j < upto; j++) {
             const hs_kq kq = hs_gb_kq(B, j, sem);
-            hs_gb_put_closest(&o->co, B->idx[j], &kq,
-                              B->state[j] == HS_GB_LIVE ? B->bid[j] : HS_NONE, B->bt[j], g,
-                              B->bpos[j]);
+            const int hit = B->state[j] == HS_GB_LIVE && B->bkey[j] != UINT64_MAX;
+            float t;
+            memcpy(&t, &B->btb[j], sizeof t);
+            hs_gb_put_closest(&o->co, B->idx[j], &kq, hit ? (uint32_t)B->bkey[j] : HS_NONE, t,
+                              g, B->bpos[j]);
         }
     } else if (mode == HS_GW_ALL) {
         for (size_t j = B->out_from; j < upto; j++)

@@ -317,108 +317,26 @@ HS_INLINE hs_vf hs_vf_trunc(hs_vf a)
 HS_INLINE hs_vm hs_vm_or(hs_vm a, hs_vm b) { return (hs_vm)(a | b); }
 #endif
 
-/* Smallest lane of a (no NaN lanes), and lane j of a: the closest-hit resolve of the block
- * walk picks its lane with these instead of a branchy scalar walk over the hit bits. */
+/* The mask whose lane j is bit j of b (hs_vm_bits' inverse): closest-hit keeps its hit masks
+ * as bits between its two passes. */
 #if HS_W == 1
-HS_INLINE float hs_vf_hmin(hs_vf a) { return a; }
-HS_INLINE uint32_t hs_vi_lane(hs_vi a, unsigned j) { (void)j; return a; }
-#elif HS_W == 4 || HS_W == 8
-HS_INLINE float hs_vf_hmin(hs_vf a)
+HS_INLINE hs_vm hs_vm_from_bits(unsigned b) { return b & 1u; }
+#elif HS_W == 4
+HS_INLINE hs_vm hs_vm_from_bits(unsigned b)
 {
-#if HS_W == 8
-    simde__m128 m = simde_mm_min_ps(simde_mm256_castps256_ps128(a), simde_mm256_extractf128_ps(a, 1));
-#else
-    simde__m128 m = a;
-#endif
-    m = simde_mm_min_ps(m, simde_mm_shuffle_ps(m, m, 0x4E));
-    m = simde_mm_min_ps(m, simde_mm_shuffle_ps(m, m, 0xB1));
-    return simde_mm_cvtss_f32(m);
+    const hs_vi bit = simde_mm_setr_epi32(1, 2, 4, 8);
+    return HS_CAST_PS(simde_mm_cmpeq_epi32(simde_mm_and_si128(simde_mm_set1_epi32((int32_t)b), bit), bit));
 }
-#if HS_W == 8
-#define HS_HAVE_VI_LANE 1
-HS_INLINE uint32_t hs_vi_lane(hs_vi a, unsigned j)
+#elif HS_W == 8
+HS_INLINE hs_vm hs_vm_from_bits(unsigned b)
 {
-    return (uint32_t)simde_mm256_cvtsi256_si32(
-        simde_mm256_permutevar8x32_epi32(a, simde_mm256_set1_epi32((int32_t)j)));
-}
-#endif
-#else
-#if defined(SIMDE_X86_AVX512F_NATIVE)
-HS_INLINE float hs_vf_hmin(hs_vf a) { return _mm512_reduce_min_ps(a); }
-#define HS_HAVE_VI_LANE 1
-HS_INLINE uint32_t hs_vi_lane(hs_vi a, unsigned j)
-{
-    return (uint32_t)_mm_cvtsi128_si32(
-        _mm512_castsi512_si128(_mm512_permutexvar_epi32(_mm512_set1_epi32((int)j), a)));
+    const hs_vi bit = simde_mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    return HS_CAST_PS(
+        simde_mm256_cmpeq_epi32(simde_mm256_and_si256(simde_mm256_set1_epi32((int32_t)b), bit), bit));
 }
 #else
-HS_INLINE float hs_vf_hmin(hs_vf a)
-{
-    float b[HS_W], m;
-    hs_vf_storeu(b, a);
-    m = b[0];
-    for (int k = 1; k < HS_W; k++)
-        m = b[k] < m ? b[k] : m;
-    return m;
-}
+HS_INLINE hs_vm hs_vm_from_bits(unsigned b) { return (hs_vm)b; }
 #endif
-#endif
-#if HS_W > 1 && !defined(HS_HAVE_VI_LANE) /* SSE4.2 / NEON, emulated AVX-512: a spill */
-HS_INLINE uint32_t hs_vi_lane(hs_vi a, unsigned j)
-{
-    uint32_t b[HS_W];
-    hs_vi_storeu(b, a);
-    return b[j];
-}
-#endif
-
-/* For closest-hit's running best per lane (t, then the caller's id): an id select and an
- * unsigned id compare (ids use all 32 bits). */
-#if HS_W == 1
-HS_INLINE hs_vi hs_vi_select(hs_vm m, hs_vi a, hs_vi b) { return m ? a : b; }
-HS_INLINE hs_vm hs_vm_ltu(hs_vi a, hs_vi b) { return a < b; }
-#elif HS_W == 4 || HS_W == 8
-HS_INLINE hs_vi hs_vi_select(hs_vm m, hs_vi a, hs_vi b)
-{
-    return HS_CAST_SI(hs_vf_select(m, HS_CAST_PS(a), HS_CAST_PS(b)));
-}
-HS_INLINE hs_vm hs_vm_ltu(hs_vi a, hs_vi b)
-{
-    const hs_vi s = HS_SI(set1_epi32)(INT32_MIN); /* flip the sign bits: signed compare */
-    return HS_CAST_PS(HS_SI(cmpgt_epi32)(HS_SIX(xor)(b, s), HS_SIX(xor)(a, s)));
-}
-#else
-HS_INLINE hs_vi hs_vi_select(hs_vm m, hs_vi a, hs_vi b) { return simde_mm512_mask_blend_epi32(m, b, a); }
-#if defined(SIMDE_X86_AVX512F_NATIVE)
-HS_INLINE hs_vm hs_vm_ltu(hs_vi a, hs_vi b) { return _mm512_cmplt_epu32_mask(a, b); }
-#else /* SIMDe 0.7.4 has no unsigned 512-bit compare */
-HS_INLINE hs_vm hs_vm_ltu(hs_vi a, hs_vi b)
-{
-    const hs_vi s = simde_mm512_set1_epi32(INT32_MIN);
-    return simde_mm512_cmpgt_epi32_mask(simde_mm512_xor_si512(b, s), simde_mm512_xor_si512(a, s));
-}
-#endif
-#endif
-/* a == b as floats (-0 == +0), from the compares every level has */
-HS_INLINE hs_vm hs_vm_eq(hs_vf a, hs_vf b) { return hs_vm_and(hs_vm_le(a, b), hs_vm_le(b, a)); }
-
-/* Lane j of a float vector (its bits: -0 stays -0). */
-HS_INLINE float hs_vf_lane(hs_vf a, unsigned j)
-{
-#if HS_W == 1
-    (void)j;
-    return a;
-#else
-#if HS_W == 16
-    uint32_t u = hs_vi_lane(simde_mm512_castps_si512(a), j);
-#else
-    uint32_t u = hs_vi_lane(HS_CAST_SI(a), j);
-#endif
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-#endif
-}
 
 #ifndef HS_HAVE_COMPRESS
 /* Without a compress instruction: spill and walk the set bits (only vectors that hit).
