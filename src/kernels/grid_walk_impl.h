@@ -1110,9 +1110,9 @@ static HS_GB_OUTLINE hs_status HS_FN(gb_walk)(hs_gblock *B, const hs_grid *g, si
  * order of the items, so these are row-major across the lanes; all keeps the per-slot plan,
  * whose items are in query order. The scalar plan was ~20% of a closest query (uniform
  * 10^6): a loop per query with an unpredictable trip count and ~30 instructions per row. */
-HS_INLINE void hs_gb_vemit(hs_gblock *B, const hs_grid *g, size_t j0, __mmask16 E,
-                           const int mode, hs_racc *acc, const int thick, const int boundary,
-                           const int usemask)
+HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, size_t j0, __mmask16 E,
+                          const int mode, hs_racc *acc, const int thick, const int boundary,
+                          const int usemask)
 {
     const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
     const __m512i w16 = _mm512_set1_epi32(HS_W);
@@ -1149,8 +1149,11 @@ HS_INLINE void hs_gb_vemit(hs_gblock *B, const hs_grid *g, size_t j0, __mmask16 
             __m512i n = _mm512_sub_epi32(e, b);
             act &= _mm512_test_epi32_mask(n, n);
             while (act) { /* one item per run; runs past HS_W circles go round again (rare) */
-                if (B->ni > HS_GB_ITEMS - HS_W)
+                if (B->ni > HS_GB_ITEMS - HS_W) {
+                    if (mode == HS_GW_ALL)
+                        return 1; /* all tests a block's list once (hs_gb_all_block) */
                     (void)hs_gb_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
+                }
                 const __m512i nn = _mm512_min_epu32(n, w16);
                 const __m512i qn = _mm512_or_si512(q, _mm512_slli_epi32(nn, 16));
                 /* (start, q | n << 16) pairs as 64-bit items, lanes 0-7 then 8-15 */
@@ -1172,6 +1175,80 @@ HS_INLINE void hs_gb_vemit(hs_gblock *B, const hs_grid *g, size_t j0, __mmask16 
             }
         }
     }
+    return 0;
+}
+
+/* The live slots of j0 .. j0+15 (below nq), as lanes. */
+HS_INLINE __mmask16 hs_gb_live(const hs_gblock *B, size_t j0, size_t nq)
+{
+    const size_t k = nq - j0 < (size_t)HS_W ? nq - j0 : (size_t)HS_W;
+    __mmask16 live = 0;
+    for (size_t u = 0; u < k; u++)
+        live |= (__mmask16)((B->state[j0 + u] == HS_GB_LIVE) << u);
+    return live;
+}
+
+/* Of the lanes live, those hs_gb_vemit can plan: set up on every level that has circles. */
+HS_INLINE __mmask16 hs_gb_vlanes(const hs_gblock *B, const hs_grid *g, size_t j0,
+                                 __mmask16 live)
+{
+    __mmask16 E = live;
+    for (int l = 0; l < g->nlevels; l++) {
+        const hs_glevel *L = &g->lv[l];
+        if (L->n == 0)
+            continue;
+        /* the gathers' indices are signed 32-bit */
+        if ((uint64_t)L->cell0 + (uint64_t)L->nx * (uint64_t)L->ny >= (1u << 31))
+            return 0;
+        E &= _mm512_cmp_ps_mask(_mm512_loadu_ps(B->rows[l].nr + j0), _mm512_setzero_ps(),
+                                _CMP_GE_OQ);
+    }
+    return E;
+}
+
+/* All, for a block planned out of query order (hs_gb_vemit): the list's hits compressed past
+ * the room the block needs, then each item's hits moved to its slot's place (slots in order,
+ * items of a slot in list order), so buf holds the block's hits query by query, as the per-slot
+ * plan leaves them; the driver then sorts each query's hits by (t, id). */
+HS_INLINE hs_status hs_gb_all_block(hs_gblock *B, const hs_grid *g, hs_hitbuf *buf,
+                                    hs_racc *acc, const int thick, const int boundary,
+                                    const int usemask)
+{
+    const size_t room = (B->ni + 1) * HS_W;
+    if (buf->cap - buf->len < 2 * room && hs_hitbuf_reserve(buf, 2 * room) != HS_OK)
+        return HS_E_NOMEM;
+    acc->tests += (uint64_t)B->ni * HS_W;
+    const size_t len = buf->len, tmp = len + room;
+    size_t h = tmp;
+    for (size_t k = 0; k < B->ni; k++) {
+        const hs_gitem it = B->it[k];
+        hs_vq Q;
+        hs_vc c;
+        const hs_vm m = hs_gb_item(B, g, it, &Q, &c, thick, boundary, usemask);
+        hs_vf_compress(buf->t + h, m, hs_v_entry(&Q, c, thick, boundary));
+        hs_vi_compress(buf->id + h, m, hs_vi_loadu(g->id + it.start));
+        const uint32_t n = (uint32_t)__builtin_popcount(hs_vm_bits(m));
+        h += n;
+        B->hm[k] = (uint16_t)n;
+        B->cnt[it.q] += n;
+    }
+    size_t off[HS_GB_Q];
+    for (size_t j = 0, at = len; j < B->nq; j++) {
+        off[j] = at;
+        at += B->cnt[j];
+    }
+    h = tmp;
+    for (size_t k = 0; k < B->ni; k++) {
+        const size_t n = B->hm[k], q = B->it[k].q;
+        const __mmask16 f = (__mmask16)((1u << n) - 1u);
+        _mm512_mask_storeu_ps(buf->t + off[q], f, _mm512_loadu_ps(buf->t + h));
+        _mm512_mask_storeu_epi32(buf->id + off[q], f, _mm512_loadu_si512(buf->id + h));
+        off[q] += n;
+        h += n;
+    }
+    buf->len = len + (h - tmp);
+    B->ni = 0;
+    return HS_OK;
 }
 #endif
 
@@ -1189,26 +1266,30 @@ HS_INLINE hs_status hs_gb_range(const hs_grid *g, const hs_queries *qs, const hs
         for (int l = 0; l < g->nlevels; l++)
             hs_gb_setup(&B, &g->lv[l], &B.rows[l]);
 #ifdef HS_GB_VEMIT
-        if (mode != HS_GW_ALL) {
+        if (mode == HS_GW_ALL) {
+            /* the vector plan when the whole block's list fits and no slot needs the
+             * per-query walk; else the list is dropped and the block planned slot by slot */
+            int ok = 1;
+            for (size_t j0 = 0; j0 < nq && ok; j0 += HS_W) {
+                const __mmask16 live = hs_gb_live(&B, j0, nq), E = hs_gb_vlanes(&B, g, j0, live);
+                ok = !hs_gb_vemit(&B, g, j0, E, mode, acc, thick, boundary, usemask);
+                for (unsigned rest = live & ~E; rest && ok; rest &= rest - 1u)
+                    ok = !hs_gb_emit_slot(&B, g, j0 + (size_t)__builtin_ctz(rest), sem);
+            }
+            if (ok) {
+                const hs_status st = hs_gb_all_block(&B, g, o->buf, acc, thick, boundary, usemask);
+                hs_gb_answer(&B, g, nq, sem, mode, o, st);
+                if (st != HS_OK)
+                    return HS_E_NOMEM;
+                continue;
+            }
+            B.ni = 0;
+        } else if (mode != HS_GW_ALL) {
             /* Slots fold their hits whatever the order of the items: the list is tested
              * whenever it fills, and every slot answered at the end of the block. */
             for (size_t j0 = 0; j0 < nq; j0 += HS_W) {
-                const size_t k = nq - j0 < (size_t)HS_W ? nq - j0 : (size_t)HS_W;
-                __mmask16 live = 0;
-                for (size_t u = 0; u < k; u++)
-                    live |= (__mmask16)((B.state[j0 + u] == HS_GB_LIVE) << u);
-                __mmask16 E = live;
-                for (int l = 0; l < g->nlevels; l++) {
-                    const hs_glevel *L = &g->lv[l];
-                    if (L->n == 0)
-                        continue;
-                    /* the gathers' indices are signed 32-bit */
-                    if ((uint64_t)L->cell0 + (uint64_t)L->nx * (uint64_t)L->ny >= (1u << 31))
-                        E = 0;
-                    E &= _mm512_cmp_ps_mask(_mm512_loadu_ps(B.rows[l].nr + j0),
-                                            _mm512_setzero_ps(), _CMP_GE_OQ);
-                }
-                hs_gb_vemit(&B, g, j0, E, mode, acc, thick, boundary, usemask);
+                const __mmask16 live = hs_gb_live(&B, j0, nq), E = hs_gb_vlanes(&B, g, j0, live);
+                (void)hs_gb_vemit(&B, g, j0, E, mode, acc, thick, boundary, usemask);
                 for (unsigned rest = live & ~E; rest; rest &= rest - 1u) {
                     const size_t j = j0 + (size_t)__builtin_ctz(rest);
                     int s = hs_gb_emit_slot(&B, g, j, sem);
