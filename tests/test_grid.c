@@ -1050,6 +1050,42 @@ static void test_workspace(void **state)
 
 /* All hits of a batch large enough that each thread's hit buffer is sized from its first
  * queries' hit rate, against the same queries answered in small pieces (plain growth). */
+/* Cells holding thousands of circles: a block's item list overflows (count / any / closest
+ * test it and go on; all falls back to planning the block slot by slot), and a query whose
+ * items alone overflow the list takes the per-query walk. */
+static void test_dense_cells(void **state)
+{
+    (void)state;
+    rng_state = 1234;
+    const size_t n = quick ? 12000 : 40000;
+    scene s;
+    scene_alloc(&s, n);
+    for (size_t i = 0; i < n; i++) {
+        s.x[i] = unif(0.0f, 60.0f);
+        s.y[i] = unif(0.0f, 60.0f);
+        s.r[i] = unif(0.05f, 0.3f);
+    }
+    scene_finish(&s, 0);
+    hs_grid *g = NULL;
+    hs_grid_opts go = {30.0f, 0};
+    assert_int_equal(hs_grid_build(s.cs, &go, &g), HS_OK);
+    batch b;
+    batch_alloc(&b, 130);
+    for (size_t m = 0; m < b.m; m++) {
+        set_query(&b, m, m % 4 == 3 ? (int)(rnd() % 9) : 0, 0.0f, 60.0f, 0.0f, 0.0f, 30.0f, 0);
+        if (m % 4 != 3) { /* short, most inside one or two cells */
+            b.dx[m] = unif(-3.0f, 3.0f);
+            b.dy[m] = unif(-3.0f, 3.0f);
+        }
+    }
+    b.ax[0] = 25.0f, b.ay[0] = 25.0f, b.dx[0] = 10.0f, b.dy[0] = 10.0f; /* all four cells */
+    batch_finish(&b);
+    check_against_brute(g, s.cs, &b);
+    batch_free(&b);
+    hs_grid_destroy(g);
+    scene_free(&s);
+}
+
 /* Closest-hit ties between t = -0 and t = +0 (equal as floats) go to the smaller index, which
  * keeps its own t. Along d = (-1, -0) from the origin, the unit circles at (0, -1) and (0, 1)
  * are both tangent at t = 0: the first gets +0, the second -0 (the sign of b = f . d). */
@@ -1161,6 +1197,7 @@ int main(void)
         cmocka_unit_test(test_workspace),
         cmocka_unit_test(test_all_large_batch),
         cmocka_unit_test(test_closest_signed_zero_tie),
+        cmocka_unit_test(test_dense_cells),
         cmocka_unit_test(test_pairs),
         cmocka_unit_test(test_overlap_circle),
         cmocka_unit_test(test_rebuild),
