@@ -58,6 +58,7 @@ enum { HS_GB_LIVE, HS_GB_INVALID, HS_GB_DONE /* answered by the per-query walk *
 typedef struct hs_grows {
     float r0[HS_GB_Q], nr[HS_GB_Q], P0[HS_GB_Q], pstep[HS_GB_Q], dlo[HS_GB_Q], dhi[HS_GB_Q];
     float loa[HS_GB_Q], lob[HS_GB_Q], hia[HS_GB_Q], hib[HS_GB_Q];
+    float Re[HS_GB_Q]; /* the inflation, margin included (closest's early exit) */
 } hs_grows;
 
 typedef struct hs_gblock {
@@ -699,7 +700,7 @@ HS_INLINE void hs_gb_prep(hs_gblock *B, const hs_queries *qs, const hs_qorder *o
         for (size_t u = 0; u < k; u++) {
             B->state[j + u] = HS_GB_LIVE;
             B->bkey[j + u] = UINT64_MAX;
-            B->btb[j + u] = 0;
+            B->btb[j + u] = 0x7f800000u; /* +inf: closest's early exit reads it as a float */
             B->bpos[j + u] = 0;
             B->cnt[j + u] = 0;
         }
@@ -775,6 +776,7 @@ HS_INLINE void hs_gb_setup(hs_gblock *B, const hs_glevel *L, hs_grows *S)
         const hs_vf ea = hs_vf_mul(hs_vf_neg(Re), sh), eb = hs_vf_mul(hs_vf_add(h, Re), sh);
         const hs_vf pmin = hs_vf_mul(hs_vf_sub(xmin, ox), ih), pmax = hs_vf_mul(hs_vf_sub(xmax, ox), ih);
         hs_vf_storeu(S->r0 + j, r0);
+        hs_vf_storeu(S->Re + j, Re);
         hs_vf_storeu(S->nr + j, hs_vf_select(ok, nr, m1));
         hs_vf_storeu(S->P0 + j, hs_vf_select(clip, P0, zero));
         hs_vf_storeu(S->pstep + j, hs_vf_select(clip, hs_vf_mul(h, sh), zero));
@@ -1119,7 +1121,10 @@ HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, size_t j0, __mmask16 E
     /* q in bits 32..47, n in 48..63 of an item read as one 64-bit word (hs_gitem's layout) */
     const __m512i q = _mm512_add_epi32(_mm512_set1_epi32((int)j0),
         _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    for (int l = 0; l < g->nlevels; l++) {
+    /* closest: the level of large circles first (in the mixed scene most queries start inside
+     * one, and the t = 0 found there ends the small circles' walk after one row) */
+    for (int ll = 0; ll < g->nlevels; ll++) {
+        const int l = mode == HS_GW_CLOSEST ? g->nlevels - 1 - ll : ll;
         const hs_glevel *L = &g->lv[l];
         if (L->n == 0)
             continue;
@@ -1131,12 +1136,21 @@ HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, size_t j0, __mmask16 E
         const __m512 loa = _mm512_loadu_ps(S->loa + j0), lob = _mm512_loadu_ps(S->lob + j0);
         const __m512 hia = _mm512_loadu_ps(S->hia + j0), hib = _mm512_loadu_ps(S->hib + j0);
         const __m512i nx = _mm512_set1_epi32((int)L->nx);
-        __m512i rowb = _mm512_mullo_epi32(_mm512_cvttps_epi32(_mm512_loadu_ps(S->r0 + j0)), nx);
+        const __m512 r0 = _mm512_loadu_ps(S->r0 + j0), last = _mm512_sub_ps(nr, _mm512_set1_ps(1.0f));
         const uint32_t *cs = g->cell_start + L->cell0;
-        for (int k = 0; (float)k < maxnr; k++, rowb = _mm512_add_epi32(rowb, nx)) {
+        /* closest walks each query's rows in its y direction (as hs_gw_level does) and drops
+         * a query once its best t lies before any circle of its later rows can be entered */
+        const __m512 dy = _mm512_loadu_ps(B->dy + j0);
+        const __mmask16 up = _mm512_cmp_ps_mask(dy, _mm512_setzero_ps(), _CMP_GE_OQ);
+        __mmask16 El = E; /* the lanes still walking this level */
+        for (int k = 0; (float)k < maxnr && El; k++) {
             const __m512 kf = _mm512_set1_ps((float)k);
-            __mmask16 act = E & _mm512_cmp_ps_mask(kf, nr, _CMP_LT_OQ);
-            const __m512 P = _mm512_add_ps(P0, _mm512_mul_ps(kf, ps));
+            __mmask16 act = El & _mm512_cmp_ps_mask(kf, nr, _CMP_LT_OQ);
+            /* the row's index in the level's box: k upwards, nr - 1 - k downwards */
+            const __m512 kk = mode == HS_GW_CLOSEST ? _mm512_mask_blend_ps(up, _mm512_sub_ps(last, kf), kf) : kf;
+            const __m512 rowf = _mm512_add_ps(r0, kk);
+            const __m512i rowb = _mm512_mullo_epi32(_mm512_cvttps_epi32(rowf), nx);
+            const __m512 P = _mm512_add_ps(P0, _mm512_mul_ps(kk, ps));
             const __m512i ca = _mm512_cvttps_epi32(
                 _mm512_min_ps(_mm512_max_ps(_mm512_add_ps(P, dlo), loa), lob));
             const __m512i cb = _mm512_cvttps_epi32(
@@ -1172,6 +1186,24 @@ HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, size_t j0, __mmask16 E
                 b = _mm512_add_epi32(b, w16);
                 n = _mm512_sub_epi32(n, nn);
                 act &= _mm512_test_epi32_mask(n, n);
+            }
+            if (mode == HS_GW_CLOSEST) {
+                /* this row's hits folded in; later rows' centres lie beyond its edge, so
+                 * entering one needs a point of the query within Re of that edge:
+                 * t >= (edge -+ Re - ay) / dy (hs_gw_level's test, in float: Re's margin
+                 * covers far more than this rounding, and the bound is shrunk by 2^-20) */
+                (void)hs_gb_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
+                const __m512 h = _mm512_set1_ps((float)L->h), oy = _mm512_set1_ps((float)L->oy);
+                const __m512 Re = _mm512_loadu_ps(S->Re + j0), ay = _mm512_loadu_ps(B->ay + j0);
+                const __m512 edge = _mm512_fmadd_ps(_mm512_mask_add_ps(rowf, up, rowf,
+                                                        _mm512_set1_ps(1.0f)), h, oy);
+                const __m512 bv = _mm512_mask_blend_ps(up, _mm512_add_ps(edge, Re),
+                                                       _mm512_sub_ps(edge, Re));
+                __m512 tb = _mm512_div_ps(_mm512_sub_ps(bv, ay), dy);
+                tb = _mm512_sub_ps(tb, _mm512_mul_ps(_mm512_abs_ps(tb), _mm512_set1_ps(0x1p-20f)));
+                const __m512 bt = _mm512_castsi512_ps(_mm512_loadu_si512((const void *)(B->btb + j0)));
+                El &= ~(_mm512_cmp_ps_mask(bt, tb, _CMP_LT_OQ) &
+                        _mm512_cmp_ps_mask(dy, _mm512_setzero_ps(), _CMP_NEQ_OQ));
             }
         }
     }
