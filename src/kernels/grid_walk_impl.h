@@ -1121,10 +1121,11 @@ HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, size_t j0, __mmask16 E
     /* q in bits 32..47, n in 48..63 of an item read as one 64-bit word (hs_gitem's layout) */
     const __m512i q = _mm512_add_epi32(_mm512_set1_epi32((int)j0),
         _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    /* closest: the level of large circles first (in the mixed scene most queries start inside
-     * one, and the t = 0 found there ends the small circles' walk after one row) */
+    /* closest and any: the level of large circles first (in the mixed scene most queries
+     * start inside one: any is then answered, and closest's t = 0 ends the small circles'
+     * walk after one row) */
     for (int ll = 0; ll < g->nlevels; ll++) {
-        const int l = mode == HS_GW_CLOSEST ? g->nlevels - 1 - ll : ll;
+        const int l = mode == HS_GW_CLOSEST || mode == HS_GW_ANY ? g->nlevels - 1 - ll : ll;
         const hs_glevel *L = &g->lv[l];
         if (L->n == 0)
             continue;
@@ -1143,6 +1144,9 @@ HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, size_t j0, __mmask16 E
         const __m512 dy = _mm512_loadu_ps(B->dy + j0);
         const __mmask16 up = _mm512_cmp_ps_mask(dy, _mm512_setzero_ps(), _CMP_GE_OQ);
         __mmask16 El = E; /* the lanes still walking this level */
+        if (mode == HS_GW_ANY) /* any: a query with a hit is answered */
+            El &= ~_mm512_test_epi32_mask(_mm512_loadu_si512((const void *)(B->cnt + j0)),
+                                          _mm512_set1_epi32(-1));
         for (int k = 0; (float)k < maxnr && El; k++) {
             const __m512 kf = _mm512_set1_ps((float)k);
             __mmask16 act = El & _mm512_cmp_ps_mask(kf, nr, _CMP_LT_OQ);
@@ -1186,6 +1190,11 @@ HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, size_t j0, __mmask16 E
                 b = _mm512_add_epi32(b, w16);
                 n = _mm512_sub_epi32(n, nn);
                 act &= _mm512_test_epi32_mask(n, n);
+            }
+            if (mode == HS_GW_ANY) {
+                (void)hs_gb_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
+                El &= ~_mm512_test_epi32_mask(_mm512_loadu_si512((const void *)(B->cnt + j0)),
+                                              _mm512_set1_epi32(-1));
             }
             if (mode == HS_GW_CLOSEST) {
                 /* this row's hits folded in; later rows' centres lie beyond its edge, so
