@@ -30,15 +30,15 @@ extern "C" {
  *
  * The circle arrays are padded by 16 slots past the last circle (whole-vector loads).
  *
- * Batch calls answer short queries in blocks of 64 (planned together, tested with no branch
- * on the data; closest folds its hits into each query's best
- * with no branch) and long ones (whose box, clipped to the grid, spans
- * more than 96 cells: lines and rays across it, long segments) one at a time with early exit;
- * every path gives the same answers. Large
- * batches (>= 4096 queries on >= 32768 circles) are answered in a locality order (queries
- * sorted by the Z-order of the coarse cell they start in: 22 bytes per query, from the
- * call's workspace, see batch.h), each answer written at the caller's index, so the caller's order is kept
- * and results do not depend on the thread count. Each thread uses about 34 KB of stack. */
+ * Batch calls answer short queries in blocks of 64 (planned together, 16 at a time with
+ * AVX-512; tested with no branch on the data; closest and any stop walking a query's rows
+ * once its answer is settled) and long ones (whose box, clipped to the grid, spans more than
+ * 96 cells: lines and rays across it, long segments) one at a time with early exit; every
+ * path gives the same answers. Large batches (>= 4096 queries on >= 32768 circles) are
+ * answered in a locality order (queries sorted by the Z-order of the coarse cell they start
+ * in: 22 bytes per query, from the call's workspace, see batch.h), each answer written at the
+ * caller's index, so the caller's order is kept and results do not depend on the thread
+ * count. Each thread uses about 53 KB of stack. */
 typedef struct hs_grid hs_grid;
 
 typedef struct hs_grid_opts {

@@ -24,16 +24,22 @@ enum { HS_GW_ANY, HS_GW_COUNT, HS_GW_CLOSEST, HS_GW_ALL, HS_GW_PLAN };
  *      level the box of rows and each row's clipped run as a linear function of the row
  *      (hs_gb_setup);
  *   2. plan: each query's row runs, cut into items of at most HS_W circles, go into one flat
- *      list, query by query (a short scalar loop per query);
- *   3. test: one loop over every item of the block, no branch on the data; count / any fold
- *      the hit lanes into the query's slot; all computes every item's entry times and
- *      compresses the hit lanes' (t, id) into the hit buffer; closest lists the items that
- *      hit, computes their entry times, compresses the hit lanes the same way into a block
- *      list and folds it into the slots' bests in one scalar loop with no branch. (All once listed the hit lanes and computed their times HS_W at a time
- *      through gathers: uniform 10^4, 7.6 against 12.1 M queries/s for the per-item times,
- *      warm allocator.)
- * Closest-hit gives up early exit for these queries (they are short: ~2x the tests, each far
- * cheaper). Whatever the vector set-up does not cover (zero-length queries, ends outside the
+ *      list. On AVX-512 (hs_gb_vemit) row k of HS_W queries is planned at once, cell_start
+ *      read through gathers; elsewhere, and for all-hits when the vector plan cannot hold
+ *      the block, query by query (a short scalar loop per query);
+ *   3. test: one loop over the listed items, no branch on the data; count / any fold the hit
+ *      lanes into the query's slot; all computes every item's entry times and compresses the
+ *      hit lanes' (t, id) into the hit buffer (moved to query order if the plan was not);
+ *      closest lists the items that hit, computes their entry times, compresses the hit
+ *      lanes the same way into a block list and folds it into the slots' bests in one scalar
+ *      loop with no branch. (All once listed the hit lanes and computed their times HS_W at
+ *      a time through gathers: uniform 10^4, 7.6 against 12.1 M queries/s for the per-item
+ *      times, warm allocator.)
+ * On the vector plan, closest and any keep their early exit: each row of HS_W queries is
+ * tested as soon as it is planned, any drops the queries that hit, closest those whose best t
+ * lies before any later row can be entered (rows in the query's y direction, as the per-query
+ * walk goes). On the scalar plan closest gives it up (~2x the tests, each far cheaper).
+ * Whatever the vector set-up does not cover (zero-length queries, ends outside the
  * level, infinite intervals) is planned by the scalar walk's own row logic (HS_GW_PLAN);
  * long queries (over HS_GW_BOX_CELLS cells, where early exit matters) and queries whose items
  * do not fit in an empty block take the per-query walk. Items are whole-vector loads at any
