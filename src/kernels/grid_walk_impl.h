@@ -912,6 +912,29 @@ HS_INLINE void hs_gb_closest_reduce(hs_gblock *B, size_t len)
     }
 }
 
+/* All: the listed items' hit lanes (entry t, caller's id) compressed into buf from position at
+ * (the caller reserved a whole vector per item), counted into their slots, and with per_item
+ * each item's count kept in B->hm; returns the position past them. */
+HS_INLINE size_t hs_gb_all_items(hs_gblock *B, const hs_grid *g, hs_hitbuf *buf, size_t at,
+                                 const int per_item, const int thick, const int boundary,
+                                 const int usemask)
+{
+    for (size_t k = 0; k < B->ni; k++) {
+        const hs_gitem it = B->it[k];
+        hs_vq Q;
+        hs_vc c;
+        const hs_vm m = hs_gb_item(B, g, it, &Q, &c, thick, boundary, usemask);
+        hs_vf_compress(buf->t + at, m, hs_v_entry(&Q, c, thick, boundary));
+        hs_vi_compress(buf->id + at, m, hs_vi_loadu(g->id + it.start));
+        const uint32_t n = (uint32_t)__builtin_popcount(hs_vm_bits(m));
+        at += n;
+        if (per_item)
+            B->hm[k] = (uint16_t)n;
+        B->cnt[it.q] += n;
+    }
+    return at;
+}
+
 /* Test phase over every item: count / any fold the hit lanes into the slots' cnt; closest
  * and all compute entry times with no branch on which lanes hit. */
 HS_INLINE hs_status hs_gb_test(hs_gblock *B, const hs_grid *g, const int mode, hs_hitbuf *buf,
@@ -969,19 +992,7 @@ HS_INLINE hs_status hs_gb_test(hs_gblock *B, const hs_grid *g, const int mode, h
         if (buf->cap - buf->len < (B->ni + 1) * HS_W &&
             hs_hitbuf_reserve(buf, (B->ni + 1) * HS_W) != HS_OK)
             return HS_E_NOMEM;
-        size_t len = buf->len;
-        for (size_t k = 0; k < B->ni; k++) {
-            const hs_gitem it = B->it[k];
-            hs_vq Q;
-            hs_vc c;
-            const hs_vm m = hs_gb_item(B, g, it, &Q, &c, thick, boundary, usemask);
-            hs_vf_compress(buf->t + len, m, hs_v_entry(&Q, c, thick, boundary));
-            hs_vi_compress(buf->id + len, m, hs_vi_loadu(g->id + it.start));
-            const uint32_t n = (uint32_t)__builtin_popcount(hs_vm_bits(m));
-            len += n;
-            B->cnt[it.q] += n;
-        }
-        buf->len = len;
+        buf->len = hs_gb_all_items(B, g, buf, buf->len, 0, thick, boundary, usemask);
         return HS_OK;
     }
     for (size_t k = 0; k < B->ni; k++) {
@@ -1266,25 +1277,13 @@ HS_INLINE hs_status hs_gb_all_block(hs_gblock *B, const hs_grid *g, hs_hitbuf *b
         return HS_E_NOMEM;
     acc->tests += (uint64_t)B->ni * HS_W;
     const size_t len = buf->len, tmp = len + room;
-    size_t h = tmp;
-    for (size_t k = 0; k < B->ni; k++) {
-        const hs_gitem it = B->it[k];
-        hs_vq Q;
-        hs_vc c;
-        const hs_vm m = hs_gb_item(B, g, it, &Q, &c, thick, boundary, usemask);
-        hs_vf_compress(buf->t + h, m, hs_v_entry(&Q, c, thick, boundary));
-        hs_vi_compress(buf->id + h, m, hs_vi_loadu(g->id + it.start));
-        const uint32_t n = (uint32_t)__builtin_popcount(hs_vm_bits(m));
-        h += n;
-        B->hm[k] = (uint16_t)n;
-        B->cnt[it.q] += n;
-    }
+    const size_t end = hs_gb_all_items(B, g, buf, tmp, 1, thick, boundary, usemask);
     size_t off[HS_GB_Q];
     for (size_t j = 0, at = len; j < B->nq; j++) {
         off[j] = at;
         at += B->cnt[j];
     }
-    h = tmp;
+    size_t h = tmp;
     for (size_t k = 0; k < B->ni; k++) {
         const size_t n = B->hm[k], q = B->it[k].q;
         const __mmask16 f = (__mmask16)((1u << n) - 1u);
@@ -1293,7 +1292,7 @@ HS_INLINE hs_status hs_gb_all_block(hs_gblock *B, const hs_grid *g, hs_hitbuf *b
         off[q] += n;
         h += n;
     }
-    buf->len = len + (h - tmp);
+    buf->len = len + (end - tmp);
     B->ni = 0;
     return HS_OK;
 }
