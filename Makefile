@@ -19,7 +19,7 @@ build: configure
 run: build
 	$(BUILD)/examples/demo
 	$(BUILD)/examples/frame_loop
-	$(BUILD)/tools/hitscan/hitscan --scene uniform --mode closest
+	$(BUILD)/tools/hitscan/hitscan --scene uniform --mode closest --repeat 5
 	$(BUILD)/bench/hitscan_bench --benchmark_filter='BM_(Kernel|SeedQuadratic)/.*65536$$'
 
 test: build

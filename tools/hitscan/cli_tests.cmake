@@ -89,6 +89,20 @@ foreach(kind uniform clustered mixed)
          ARGS3 --circles sc_${kind}_circles.npy --queries sc_${kind}_queries.npy --mode all --brute --out sc_${kind}_files.npy
          SAME sc_${kind}_scene.npy sc_${kind}_files.npy)
 endforeach()
+# --repeat: the same answers as one call (sorted scene batches through one workspace), the
+# summary line's two added fields, and the human summary's note
+hs_cli(repeat_closest
+       ARGS1 --scene uniform --n 40000 --m 40000 --out rep_cl_1.npy
+       ARGS2 --scene uniform --n 40000 --m 40000 --repeat 3 --out rep_cl_3.npy
+       ERR2 " hits=[0-9]+ repeat=3 first_ms=${NUM}\n$"
+       OUT2 "median of 3 calls through one workspace; the first took ${NUM} ms"
+       SAME rep_cl_1.npy rep_cl_3.npy)
+hs_cli(repeat_all
+       ARGS1 --scene mixed --n 40000 --m 40000 --mode all --out rep_all_1.npy
+       ARGS2 --scene mixed --n 40000 --m 40000 --mode all --repeat 2 --threads 2 --out rep_all_2.npy
+       ARGS3 ${C_CSV} --mode all --repeat 4 --out r_all_rep.csv
+       ERR3 "hits=4 repeat=4 first_ms="
+       SAME rep_all_1.npy rep_all_2.npy r_all_rep.csv exp_all.csv)
 hs_cli(scene_closest_grid_vs_brute
        ARGS1 --scene mixed --n 4000 --m 4000 --kind ray --out sc_cl_grid.npy
        ARGS2 --scene mixed --n 4000 --m 4000 --kind ray --brute --out sc_cl_brute.npy
@@ -144,6 +158,9 @@ hs_cli(usage_unknown ARGS1 ${C_CSV} --frobnicate RC1 2 ERR1 "unknown option '--f
 hs_cli(usage_mode ARGS1 ${C_CSV} --mode nearest RC1 2 ERR1 "--mode must be closest, any, count or all")
 hs_cli(usage_thickness ARGS1 ${C_CSV} --thickness -1 RC1 2 ERR1 "--thickness must be a finite number >= 0")
 hs_cli(usage_value ARGS1 ${C_CSV} --threads RC1 2 ERR1 "option --threads needs a value")
+hs_cli(usage_repeat ARGS1 ${C_CSV} --repeat 0 RC1 2 ERR1 "--repeat must be an integer in 1..1000 \\(got '0'\\)"
+       ARGS2 ${C_CSV} --repeat 1001 RC2 2 ERR2 "--repeat must be an integer in 1..1000"
+       ARGS3 ${C_CSV} --repeat=x RC3 2 ERR3 "--repeat must be an integer")
 hs_cli(usage_out ARGS1 ${C_CSV} --out result.bin RC1 2 ERR1 "cannot tell the output format")
 hs_cli(usage_brute_cell ARGS1 ${C_CSV} --brute --cell-size 2 RC1 2 ERR1 "--cell-size is a grid option")
 hs_cli(usage_scene_mix ARGS1 --scene uniform ${C_CSV} RC1 2 ERR1 "--scene replaces")

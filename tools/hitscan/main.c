@@ -45,6 +45,9 @@ static const char usage_text[] =
     "  --cell-size S      grid cell size (default: chosen from the radii)\n"
     "  --isa ISA          auto (default), scalar, sse4, avx2, avx512, neon\n"
     "  --threads K        OpenMP threads (default: OpenMP's default); results never depend on K\n"
+    "  --repeat R         run the batch call R times (1..1000, default 1) through one workspace;\n"
+    "                     query_ms is then the median call, and the summary adds repeat=R and\n"
+    "                     first_ms (the first, cold call)\n"
     "\n"
     "output:\n"
     "  --out FILE         write results (default: none, summary only); '-' is stdout\n"
@@ -78,6 +81,7 @@ typedef struct options {
     int boundary, brute;
     hs_isa isa;
     int threads;
+    int repeat; /* 0: not given (one call, summary line as without the option) */
     float cell_size;
     hsio_format format;
 } options;
@@ -193,7 +197,7 @@ static int parse_args(int argc, char **argv, options *o)
             static const char *const valued[] = {
                 "--circles", "--queries", "--mode", "--kind", "--thickness", "--isa",
                 "--threads", "--cell-size", "--out", "--format", "--scene", "--n", "--m",
-                "--seed", "--write-scene"};
+                "--seed", "--write-scene", "--repeat"};
             if (pick(name, valued, (int)(sizeof valued / sizeof valued[0])) < 0)
                 return usage_error("unknown option '%s'", a);
             if (i + 1 >= argc)
@@ -237,6 +241,11 @@ static int parse_args(int argc, char **argv, options *o)
             if (!parse_size(val, &k) || k < 1 || k > 4096)
                 return usage_error("--threads must be an integer in 1..4096 (got '%s')", val);
             o->threads = (int)k;
+        } else if (strcmp(name, "--repeat") == 0) {
+            size_t k;
+            if (!parse_size(val, &k) || k < 1 || k > 1000)
+                return usage_error("--repeat must be an integer in 1..1000 (got '%s')", val);
+            o->repeat = (int)k;
         } else if (strcmp(name, "--cell-size") == 0) {
             if (!parse_float(val, &o->cell_size) || !(o->cell_size > 0.0f))
                 return usage_error("--cell-size must be a finite number > 0 (got '%s')", val);
@@ -487,10 +496,10 @@ static void results_free(results *r)
         hs_hits_free(&r->all);
 }
 
-static hs_status run_queries(const options *o, const hs_grid *g, const hs_circles *cs,
-                             const hs_queries *qs, const hs_batch_opts *bo, results *res)
+/* The output arrays of the mode (all-hits' come from the call itself). */
+static hs_status results_alloc(const options *o, size_t m, results *res)
 {
-    size_t mm = qs->count ? qs->count : 1;
+    size_t mm = m ? m : 1;
     switch (o->mode) {
     case MODE_CLOSEST: {
         hs_closest_out *c = &res->cl;
@@ -500,40 +509,58 @@ static hs_status run_queries(const options *o, const hs_grid *g, const hs_circle
         c->py = malloc(mm * sizeof(float));
         c->nx = malloc(mm * sizeof(float));
         c->ny = malloc(mm * sizeof(float));
-        if (!c->idx || !c->t || !c->px || !c->py || !c->nx || !c->ny)
-            return HS_E_NOMEM;
-        hs_status s = g ? hs_grid_closest(g, qs, bo, *c) : hs_brute_closest(cs, qs, bo, *c);
-        for (size_t i = 0; s >= 0 && i < qs->count; i++)
-            res->hits += c->idx[i] != HS_NONE;
-        return s;
+        return c->idx && c->t && c->px && c->py && c->nx && c->ny ? HS_OK : HS_E_NOMEM;
     }
-    case MODE_ANY: {
+    case MODE_ANY:
         res->hit = malloc(mm);
-        if (!res->hit)
-            return HS_E_NOMEM;
-        hs_status s = g ? hs_grid_any(g, qs, bo, res->hit) : hs_brute_any(cs, qs, bo, res->hit);
-        for (size_t i = 0; s >= 0 && i < qs->count; i++)
-            res->hits += res->hit[i] != 0;
-        return s;
-    }
-    case MODE_COUNT: {
+        return res->hit ? HS_OK : HS_E_NOMEM;
+    case MODE_COUNT:
         res->count = malloc(mm * sizeof(uint32_t));
-        if (!res->count)
-            return HS_E_NOMEM;
-        hs_status s = g ? hs_grid_count_hits(g, qs, bo, res->count)
-                        : hs_brute_count(cs, qs, bo, res->count);
-        for (size_t i = 0; s >= 0 && i < qs->count; i++)
-            res->hits += res->count[i];
-        return s;
-    }
-    case MODE_ALL: {
-        hs_status s = g ? hs_grid_all(g, qs, bo, &res->all) : hs_brute_all(cs, qs, bo, &res->all);
-        if (s >= 0)
-            res->hits = res->all.total;
-        return s;
-    }
+        return res->count ? HS_OK : HS_E_NOMEM;
+    case MODE_ALL:
+        return HS_OK;
     }
     return HS_E_RANGE;
+}
+
+/* One batch call into res's arrays. */
+static hs_status run_queries(const options *o, const hs_grid *g, const hs_circles *cs,
+                             const hs_queries *qs, const hs_batch_opts *bo, results *res)
+{
+    switch (o->mode) {
+    case MODE_CLOSEST:
+        return g ? hs_grid_closest(g, qs, bo, res->cl) : hs_brute_closest(cs, qs, bo, res->cl);
+    case MODE_ANY:
+        return g ? hs_grid_any(g, qs, bo, res->hit) : hs_brute_any(cs, qs, bo, res->hit);
+    case MODE_COUNT:
+        return g ? hs_grid_count_hits(g, qs, bo, res->count) : hs_brute_count(cs, qs, bo, res->count);
+    case MODE_ALL:
+        if (res->all.offsets) /* a repeated call: the previous result goes first */
+            hs_hits_free(&res->all);
+        return g ? hs_grid_all(g, qs, bo, &res->all) : hs_brute_all(cs, qs, bo, &res->all);
+    }
+    return HS_E_RANGE;
+}
+
+/* The summary's hit figure of the last call. */
+static size_t results_hits(const options *o, size_t m, const results *res)
+{
+    size_t hits = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (o->mode == MODE_CLOSEST)
+            hits += res->cl.idx[i] != HS_NONE;
+        else if (o->mode == MODE_ANY)
+            hits += res->hit[i] != 0;
+        else if (o->mode == MODE_COUNT)
+            hits += res->count[i];
+    }
+    return o->mode == MODE_ALL ? res->all.total : hits;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
 }
 
 static int write_results(const options *o, const problem *p, const results *r)
@@ -589,6 +616,7 @@ int main(int argc, char **argv)
     float *scene_rows = NULL;
     hs_circles *cs = NULL;
     hs_grid *g = NULL;
+    hs_workspace *ws = NULL;
     results res;
     memset(&res, 0, sizeof res);
     rc = EXIT_DATA;
@@ -644,9 +672,26 @@ int main(int argc, char **argv)
     bo.threads = o.threads;
     bo.stats = &stats;
 
-    double t2 = omp_get_wtime();
-    s = run_queries(&o, g, cs, &qs, &bo, &res);
-    double t3 = omp_get_wtime();
+    /* --repeat: every call through one workspace, as a frame loop would; the median call
+     * is the steady state, the first one the cold call a single run measures */
+    const int reps = o.repeat ? o.repeat : 1;
+    double *call_ms = malloc((size_t)reps * sizeof *call_ms);
+    s = call_ms ? results_alloc(&o, p.m, &res) : HS_E_NOMEM;
+    if (s == HS_OK && o.repeat && (s = hs_workspace_create(&ws)) == HS_OK)
+        bo.ws = ws;
+    for (int r = 0; r < reps && s == HS_OK; r++) {
+        double c0 = omp_get_wtime();
+        s = run_queries(&o, g, cs, &qs, &bo, &res);
+        call_ms[r] = (omp_get_wtime() - c0) * 1e3;
+    }
+    const double first_ms = call_ms ? call_ms[0] : 0.0;
+    if (s >= 0) {
+        res.hits = results_hits(&o, p.m, &res);
+        qsort(call_ms, (size_t)reps, sizeof *call_ms, cmp_double);
+    }
+    /* the median call (the lower middle one for an even count) */
+    const double call = call_ms ? call_ms[(reps - 1) / 2] : 0.0;
+    free(call_ms);
     if (s == HS_E_INVALID_QUERY) {
         char wb[64];
         error("%s: %s: invalid query (%zu invalid in all)", p.query_src,
@@ -661,8 +706,8 @@ int main(int argc, char **argv)
     }
 
     const char *isa = hs_isa_name(hs_isa_resolve(o.isa));
-    double build_ms = (t1 - t0) * 1e3, query_ms = (t3 - t2) * 1e3;
-    double qps = t3 > t2 ? (double)p.m / (t3 - t2) : 0.0;
+    double build_ms = (t1 - t0) * 1e3, query_ms = call;
+    double qps = call > 0.0 ? (double)p.m / (call * 1e-3) : 0.0;
     if (o.out && write_results(&o, &p, &res) != 0)
         goto done;
     if (o.have_scene) {
@@ -682,6 +727,9 @@ int main(int argc, char **argv)
             fprintf(h, "  build  %10.3f ms  brute force (circle copy only)\n", build_ms);
         fprintf(h, "  query  %10.3f ms  %s, %.2f M queries/s (%s, %d thread%s)\n", query_ms,
                 mode_names[o.mode], qps * 1e-6, isa, threads, threads == 1 ? "" : "s");
+        if (o.repeat)
+            fprintf(h, "         median of %d calls through one workspace; the first took %.3f ms\n",
+                    reps, first_ms);
         if (o.mode == MODE_CLOSEST || o.mode == MODE_ANY)
             fprintf(h, "  hits   %zu of %zu queries hit a circle (%.1f%%)\n", res.hits, p.m,
                     p.m ? 100.0 * (double)res.hits / (double)p.m : 0.0);
@@ -692,12 +740,16 @@ int main(int argc, char **argv)
     fflush(stdout);
     fprintf(stderr,
             "hitscan: mode=%s kind=%s engine=%s N=%zu M=%zu isa=%s threads=%d build_ms=%.3f "
-            "query_ms=%.3f queries_per_s=%.0f hits=%zu\n",
+            "query_ms=%.3f queries_per_s=%.0f hits=%zu",
             mode_names[o.mode], kind_names[o.kind], o.brute ? "brute" : "grid", p.n, p.m, isa,
             threads, build_ms, query_ms, qps, res.hits);
+    if (o.repeat)
+        fprintf(stderr, " repeat=%d first_ms=%.3f", reps, first_ms);
+    fputc('\n', stderr);
     rc = 0;
 done:
-    results_free(&res);
+    results_free(&res); /* all-hits' arrays may be the workspace's: before it goes */
+    hs_workspace_destroy(ws);
     if (g)
         hs_grid_destroy(g);
     if (cs)
