@@ -89,7 +89,7 @@ static hs_engine grid_engine(const grid_ctx *c)
  * index of the coarse cell (16 x 16 over the grid) holding their start. The grid's own cells
  * are row-major; within a coarse cell that is close enough. Side 16 against 8, 32 and 64
  * (same run, uniform and clustered 10^6, one thread): closest 1.09 / 1.02 over 32, count
- * 1.11 / 1.07; 8 and 64 were below 32. (32 was best when the plan was scalar: a cheaper plan
+ * 1.11 / 1.07; 8 and 64 were 0.96-1.02 of 32. (32 was best when the plan was scalar: a cheaper plan
  * and test leave the sort's scatter, 2 x 4^k streams, a larger share.) Answers go to the caller's
  * positions, so the caller sees its order; the order itself is a pure function of the
  * queries, so results stay independent of the thread count. */

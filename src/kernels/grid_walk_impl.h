@@ -947,8 +947,8 @@ HS_INLINE hs_status hs_gb_test(hs_gblock *B, const hs_grid *g, const int mode, h
          * (hs_gb_closest_reduce) with no branch on the data.
          * Before: a running best per lane, reduced across lanes once per query where the list
          * moved to the next query: 9.9-10.2 M queries/s (uniform 10^6). That reduction and its
-         * mispredicted branch, not the entry times, were the cost: one entry computation per
-         * query (the query's hitting items merged lane-wise) measured 0.87x. Earlier still,
+         * branch, not the entry times, were the cost: one entry computation per query (the
+         * query's hitting items merged lane-wise) measured 0.83-0.92x. Earlier still,
          * each hitting item resolved by its own reduction, 6.5 M; entry times behind a branch
          * on the item's hits, 7.2 M. */
         size_t nh = 0;
@@ -1126,8 +1126,8 @@ static HS_GB_OUTLINE hs_status HS_FN(gb_walk)(hs_gblock *B, const hs_grid *g, si
  * set up for those lanes), row k of every lane together: the run bounds as hs_gb_emit_slot
  * computes them (same float operations), the two cell_start loads as gathers, the items
  * compressed into the list. Count, any and closest fold hits into their slots whatever the
- * order of the items, so these are row-major across the lanes; all keeps the per-slot plan,
- * whose items are in query order. The scalar plan was ~20% of a closest query (uniform
+ * order of the items, so these are row-major across the lanes; all moves its hits back into
+ * query order afterwards (hs_gb_all_block). The scalar plan was ~20% of a closest query (uniform
  * 10^6): a loop per query with an unpredictable trip count and ~30 instructions per row. */
 HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, size_t j0, __mmask16 E,
                           const int mode, hs_racc *acc, const int thick, const int boundary,
@@ -1158,8 +1158,11 @@ HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, size_t j0, __mmask16 E
         const uint32_t *cs = g->cell_start + L->cell0;
         /* closest walks each query's rows in its y direction (as hs_gw_level does) and drops
          * a query once its best t lies before any circle of its later rows can be entered */
-        const __m512 dy = _mm512_loadu_ps(B->dy + j0);
+        const __m512 dy = _mm512_loadu_ps(B->dy + j0), ay = _mm512_loadu_ps(B->ay + j0);
+        const __m512 Re = _mm512_loadu_ps(S->Re + j0);
+        const __m512 h = _mm512_set1_ps((float)L->h), oy = _mm512_set1_ps((float)L->oy);
         const __mmask16 up = _mm512_cmp_ps_mask(dy, _mm512_setzero_ps(), _CMP_GE_OQ);
+        const __mmask16 moving = _mm512_cmp_ps_mask(dy, _mm512_setzero_ps(), _CMP_NEQ_OQ);
         __mmask16 El = E; /* the lanes still walking this level */
         if (mode == HS_GW_ANY) /* any: a query with a hit is answered */
             El &= ~_mm512_test_epi32_mask(_mm512_loadu_si512((const void *)(B->cnt + j0)),
@@ -1219,8 +1222,6 @@ HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, size_t j0, __mmask16 E
                  * t >= (edge -+ Re - ay) / dy (hs_gw_level's test, in float: Re's margin
                  * covers far more than this rounding, and the bound is shrunk by 2^-20) */
                 (void)hs_gb_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
-                const __m512 h = _mm512_set1_ps((float)L->h), oy = _mm512_set1_ps((float)L->oy);
-                const __m512 Re = _mm512_loadu_ps(S->Re + j0), ay = _mm512_loadu_ps(B->ay + j0);
                 const __m512 edge = _mm512_fmadd_ps(_mm512_mask_add_ps(rowf, up, rowf,
                                                         _mm512_set1_ps(1.0f)), h, oy);
                 const __m512 bv = _mm512_mask_blend_ps(up, _mm512_add_ps(edge, Re),
@@ -1228,8 +1229,7 @@ HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, size_t j0, __mmask16 E
                 __m512 tb = _mm512_div_ps(_mm512_sub_ps(bv, ay), dy);
                 tb = _mm512_sub_ps(tb, _mm512_mul_ps(_mm512_abs_ps(tb), _mm512_set1_ps(0x1p-20f)));
                 const __m512 bt = _mm512_castsi512_ps(_mm512_loadu_si512((const void *)(B->btb + j0)));
-                El &= ~(_mm512_cmp_ps_mask(bt, tb, _CMP_LT_OQ) &
-                        _mm512_cmp_ps_mask(dy, _mm512_setzero_ps(), _CMP_NEQ_OQ));
+                El &= ~(_mm512_cmp_ps_mask(bt, tb, _CMP_LT_OQ) & moving);
             }
         }
     }
@@ -1246,21 +1246,26 @@ HS_INLINE __mmask16 hs_gb_live(const hs_gblock *B, size_t j0, size_t nq)
     return live;
 }
 
+/* Whether hs_gb_vemit can walk g at all: its gathers' cell indices are signed 32-bit. */
+HS_INLINE int hs_gb_vgrid(const hs_grid *g)
+{
+    for (int l = 0; l < g->nlevels; l++) {
+        const hs_glevel *L = &g->lv[l];
+        if ((uint64_t)L->cell0 + (uint64_t)L->nx * (uint64_t)L->ny >= (1u << 31))
+            return 0;
+    }
+    return 1;
+}
+
 /* Of the lanes live, those hs_gb_vemit can plan: set up on every level that has circles. */
 HS_INLINE __mmask16 hs_gb_vlanes(const hs_gblock *B, const hs_grid *g, size_t j0,
                                  __mmask16 live)
 {
     __mmask16 E = live;
-    for (int l = 0; l < g->nlevels; l++) {
-        const hs_glevel *L = &g->lv[l];
-        if (L->n == 0)
-            continue;
-        /* the gathers' indices are signed 32-bit */
-        if ((uint64_t)L->cell0 + (uint64_t)L->nx * (uint64_t)L->ny >= (1u << 31))
-            return 0;
-        E &= _mm512_cmp_ps_mask(_mm512_loadu_ps(B->rows[l].nr + j0), _mm512_setzero_ps(),
-                                _CMP_GE_OQ);
-    }
+    for (int l = 0; l < g->nlevels; l++)
+        if (g->lv[l].n != 0)
+            E &= _mm512_cmp_ps_mask(_mm512_loadu_ps(B->rows[l].nr + j0), _mm512_setzero_ps(),
+                                    _CMP_GE_OQ);
     return E;
 }
 
@@ -1306,13 +1311,16 @@ HS_INLINE hs_status hs_gb_range(const hs_grid *g, const hs_queries *qs, const hs
                                 const int usemask)
 {
     hs_gblock B;
+#ifdef HS_GB_VEMIT
+    const int vgrid = hs_gb_vgrid(g);
+#endif
     for (size_t base = lo; base < hi; base += HS_GB_Q) {
         const size_t nq = hi - base < HS_GB_Q ? hi - base : HS_GB_Q;
         hs_gb_prep(&B, qs, ord, sem, base, nq, acc);
         for (int l = 0; l < g->nlevels; l++)
             hs_gb_setup(&B, &g->lv[l], &B.rows[l]);
 #ifdef HS_GB_VEMIT
-        if (mode == HS_GW_ALL) {
+        if (vgrid && mode == HS_GW_ALL) {
             /* the vector plan when the whole block's list fits and no slot needs the
              * per-query walk; else the list is dropped and the block planned slot by slot */
             int ok = 1;
@@ -1330,7 +1338,7 @@ HS_INLINE hs_status hs_gb_range(const hs_grid *g, const hs_queries *qs, const hs
                 continue;
             }
             B.ni = 0;
-        } else if (mode != HS_GW_ALL) {
+        } else if (vgrid) {
             /* Slots fold their hits whatever the order of the items: the list is tested
              * whenever it fills, and every slot answered at the end of the block. */
             for (size_t j0 = 0; j0 < nq; j0 += HS_W) {

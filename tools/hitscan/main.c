@@ -546,15 +546,23 @@ static hs_status run_queries(const options *o, const hs_grid *g, const hs_circle
 static size_t results_hits(const options *o, size_t m, const results *res)
 {
     size_t hits = 0;
-    for (size_t i = 0; i < m; i++) {
-        if (o->mode == MODE_CLOSEST)
+    switch (o->mode) {
+    case MODE_CLOSEST:
+        for (size_t i = 0; i < m; i++)
             hits += res->cl.idx[i] != HS_NONE;
-        else if (o->mode == MODE_ANY)
+        return hits;
+    case MODE_ANY:
+        for (size_t i = 0; i < m; i++)
             hits += res->hit[i] != 0;
-        else if (o->mode == MODE_COUNT)
+        return hits;
+    case MODE_COUNT:
+        for (size_t i = 0; i < m; i++)
             hits += res->count[i];
+        return hits;
+    case MODE_ALL:
+        return res->all.total;
     }
-    return o->mode == MODE_ALL ? res->all.total : hits;
+    return 0;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -675,22 +683,23 @@ int main(int argc, char **argv)
     /* --repeat: every call through one workspace, as a frame loop would; the median call
      * is the steady state, the first one the cold call a single run measures */
     const int reps = o.repeat ? o.repeat : 1;
-    double *call_ms = malloc((size_t)reps * sizeof *call_ms);
+    double *call_ms = calloc((size_t)reps, sizeof *call_ms);
     s = call_ms ? results_alloc(&o, p.m, &res) : HS_E_NOMEM;
     if (s == HS_OK && o.repeat && (s = hs_workspace_create(&ws)) == HS_OK)
         bo.ws = ws;
-    for (int r = 0; r < reps && s == HS_OK; r++) {
+    int done_calls = 0;
+    for (; done_calls < reps && s == HS_OK; done_calls++) {
         double c0 = omp_get_wtime();
         s = run_queries(&o, g, cs, &qs, &bo, &res);
-        call_ms[r] = (omp_get_wtime() - c0) * 1e3;
+        call_ms[done_calls] = (omp_get_wtime() - c0) * 1e3;
     }
     const double first_ms = call_ms ? call_ms[0] : 0.0;
-    if (s >= 0) {
+    double call = 0.0; /* the median call (the lower middle one for an even count) */
+    if (s == HS_OK) {
         res.hits = results_hits(&o, p.m, &res);
-        qsort(call_ms, (size_t)reps, sizeof *call_ms, cmp_double);
+        qsort(call_ms, (size_t)done_calls, sizeof *call_ms, cmp_double);
+        call = call_ms[(done_calls - 1) / 2];
     }
-    /* the median call (the lower middle one for an even count) */
-    const double call = call_ms ? call_ms[(reps - 1) / 2] : 0.0;
     free(call_ms);
     if (s == HS_E_INVALID_QUERY) {
         char wb[64];
