@@ -121,7 +121,7 @@ static int want_order(const hs_grid *g, const hs_queries *qs)
  * function of the query is a valid key, and non-finite starts get some key (a non-finite t
  * counts as 0, NaN coordinates as cell 0). */
 static inline void order_keys(const hs_queries *qs, const float *tmin, float tall,
-                              const float kp[5], size_t lo, size_t hi, uint16_t *key)
+                              const float kp[5], size_t lo, size_t hi, uint32_t *key)
 {
     const float *ax = qs->ax, *ay = qs->ay, *dx = qs->dx, *dy = qs->dy;
     const float ox = kp[0], oy = kp[1], sx = kp[2], sy = kp[3], top = kp[4];
@@ -133,7 +133,7 @@ static inline void order_keys(const hs_queries *qs, const float *tmin, float tal
         fy = fy > 0.0f ? fy : 0.0f;
         fx = fx < top ? fx : top;
         fy = fy < top ? fy : top;
-        key[i] = (uint16_t)(spread8((uint32_t)(int32_t)fx) | (spread8((uint32_t)(int32_t)fy) << 1));
+        key[i] = (spread8((uint32_t)(int32_t)fx) | (spread8((uint32_t)(int32_t)fy) << 1));
     }
 }
 
@@ -148,17 +148,19 @@ static inline void order_keys(const hs_queries *qs, const float *tmin, float tal
  * a quarter of a short count query at 10^6; moving the index alone left the block walk four
  * cache misses per query to read a and d at the caller's index. The block walk writes each
  * answer at the caller's index. */
-static int qorder_make(const hs_grid *g, const hs_queries *qs, int threads, hs_workspace *ws,
-                       hs_qorder *o)
+static int qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stage,
+                       hs_workspace *ws, hs_qorder *o)
 {
     o->perm = NULL;
     o->rec = NULL;
+    o->inv = NULL;
+    o->stage = 0;
     if (!want_order(g, qs))
         return 0;
     const size_t m = qs->count;
     const size_t nb = (size_t)1 << (2 * HS_SORT_BITS);
     const int nthr = threads < 1 ? 1 : threads;
-    uint16_t *key = hs_ws_get(ws, HS_WS_ORD_KEY, m * sizeof *key);
+    uint32_t *key = hs_ws_get(ws, HS_WS_ORD_KEY, m * sizeof *key);
     size_t *hist = hs_ws_get(ws, HS_WS_ORD_HIST, (size_t)nthr * nb * sizeof *hist);
     uint32_t *perm = hs_ws_get(ws, HS_WS_ORD_PERM, m * sizeof *perm);
     float *rec = hs_ws_get(ws, HS_WS_ORD_REC, m * 4 * sizeof *rec);
@@ -198,6 +200,8 @@ static int qorder_make(const hs_grid *g, const hs_queries *qs, int threads, hs_w
         for (size_t i = lo; i < hi; i++) {
             const size_t k = h[key[i]]++;
             perm[k] = (uint32_t)i;
+            if (stage) /* key[i] is read: its word becomes inv[i] */
+                key[i] = (uint32_t)k;
             float *r = rec + 4 * k;
             r[0] = qs->ax[i];
             r[1] = qs->ay[i];
@@ -207,7 +211,27 @@ static int qorder_make(const hs_grid *g, const hs_queries *qs, int threads, hs_w
     }
     o->perm = perm;
     o->rec = rec;
+    o->inv = stage ? key : NULL;
+    o->stage = stage;
     return 0;
+}
+
+/* Closest's staged answers to the caller's arrays: query i's is stage[inv[i]]. The walk
+ * answers in the locality order, so written at the caller's index its two stores per query
+ * went to random lines, and x86 commits stores in order: a block's 128 store misses held up
+ * every later store. Read here in the caller's order instead, the random accesses are loads,
+ * independent of each other, and the stores are sequential (uniform 10^6, one thread: see
+ * bench/README, session 6). */
+static void closest_unstage(const hs_qorder *o, size_t m, int threads, hs_closest_out out)
+{
+    const uint32_t *inv = o->inv;
+    const float *rec = o->rec;
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+    for (ptrdiff_t ii = 0; ii < (ptrdiff_t)m; ii++) {
+        const size_t i = (size_t)ii, k = inv[i];
+        memcpy(&out.idx[i], rec + 4 * k + 2, sizeof *out.idx);
+        memcpy(&out.t[i], rec + 4 * k + 3, sizeof *out.t);
+    }
 }
 
 /* A grid batch call: its workspace opened, the locality order made in it, then the mode's
@@ -233,7 +257,11 @@ static hs_status grid_run(const hs_grid *g, const hs_queries *qs, const hs_batch
         return s;
     hs_qorder ord;
     const int threads = opts && opts->threads > 0 ? opts->threads : omp_get_max_threads();
-    if (qorder_make(g, qs, threads, w.ws, &ord) != 0) {
+    /* closest's answers are staged when they are only id and t (the hit point and normal
+     * would need the query and the circle: those are written straight to the caller) */
+    const int stage = gc->mode == GRID_CLOSEST && gc->co.idx && gc->co.t && !gc->co.px &&
+                      !gc->co.py && !gc->co.nx && !gc->co.ny;
+    if (qorder_make(g, qs, threads, stage, w.ws, &ord) != 0) {
         hs_ws_close(&w);
         return HS_E_NOMEM;
     }
@@ -242,6 +270,9 @@ static hs_status grid_run(const hs_grid *g, const hs_queries *qs, const hs_batch
     switch (gc->mode) {
     case GRID_CLOSEST:
         s = hs_run_closest(&e, qs, opts, gc->co);
+        /* these two are returned only once every query was answered */
+        if (ord.stage && (s == HS_OK || s == HS_E_INVALID_QUERY))
+            closest_unstage(&ord, qs->count, threads, gc->co);
         break;
     case GRID_ANY:
         s = hs_run_any(&e, qs, opts, gc->hit);

@@ -456,6 +456,25 @@ static void test_sorted_batches(void **state)
         assert_int_equal(hs_grid_closest(g, &b.qs, &o, out1), HS_E_INVALID_QUERY);
         assert_int_equal(st.invalid, 2);
         assert_int_equal(st.first_invalid, m - 7);
+        /* only idx and t: answers are staged in the locality order, then read back in the
+         * caller's (the point's output above writes them straight to the caller) */
+        uint32_t *i3 = xcalloc(m, 4);
+        float *t3 = xcalloc(m, 4);
+        hs_closest_out out3 = {i3, t3, NULL, NULL, NULL, NULL};
+        assert_int_equal(hs_grid_closest(g, &b.qs, &o, out3), HS_E_INVALID_QUERY);
+        assert_int_equal(st.first_invalid, m - 7);
+        assert_memory_equal(i1, i3, m * 4);
+        for (size_t i = 0; i < m; i++)
+            assert_true(same_float(t1[i], t3[i]));
+        assert_int_equal(i3[m - 7], HS_NONE);
+        assert_true(isnan(t3[m - 3]));
+        o.threads = 1;
+        memset(i3, 0, m * 4);
+        assert_int_equal(hs_grid_closest(g, &b.qs, &o, out3), HS_E_INVALID_QUERY);
+        assert_memory_equal(i1, i3, m * 4);
+        o.threads = 2;
+        free(i3);
+        free(t3);
         assert_int_equal(hs_grid_any(g, &b.qs, &o, a1), HS_E_INVALID_QUERY);
         assert_int_equal(st.first_invalid, m - 7);
         assert_int_equal(hs_grid_count_hits(g, &b.qs, &o, c1), HS_E_INVALID_QUERY);

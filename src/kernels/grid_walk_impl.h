@@ -1010,6 +1010,7 @@ HS_INLINE hs_status hs_gb_test(hs_gblock *B, const hs_grid *g, const int mode, h
 
 typedef struct hs_gbout {
     hs_closest_out co;
+    float *stage; /* closest: answers staged by batch position (hs_qorder.stage), or NULL */
     uint8_t *hit;
     uint32_t *count;
     hs_hitbuf *buf;
@@ -1037,6 +1038,15 @@ HS_INLINE void hs_gb_put_closest(const hs_closest_out *o, size_t i, const hs_kq 
     }
 }
 
+/* Closest's answer for batch position pos, staged (hs_qorder.stage: over the record's d, which
+ * the block read in its prep): id and the t written out, as hs_gb_put_closest writes them. */
+HS_INLINE void hs_gb_stage(const hs_gbout *o, size_t pos, uint32_t id, float t)
+{
+    const float tw = id != HS_NONE ? t : NAN;
+    memcpy(o->stage + 4 * pos + 2, &id, sizeof id);
+    memcpy(o->stage + 4 * pos + 3, &tw, sizeof tw);
+}
+
 /* Test the planned items (count / any / closest fold into the slots, all appends to buf) and
  * empty the list. HS_E_NOMEM only from all's buffer. */
 HS_INLINE hs_status hs_gb_drain(hs_gblock *B, const hs_grid *g, const int mode, hs_hitbuf *buf,
@@ -1054,7 +1064,16 @@ HS_INLINE hs_status hs_gb_drain(hs_gblock *B, const hs_grid *g, const int mode, 
 HS_INLINE void hs_gb_answer(hs_gblock *B, const hs_grid *g, size_t upto, hs_semantics sem,
                             const int mode, const hs_gbout *o, hs_status st)
 {
-    if (mode == HS_GW_CLOSEST) {
+    if (mode == HS_GW_CLOSEST && o->stage) {
+        for (size_t j = B->out_from; j < upto; j++) {
+            if (B->state[j] == HS_GB_DONE)
+                continue;
+            const int hit = B->state[j] == HS_GB_LIVE && B->bkey[j] != UINT64_MAX;
+            float t;
+            memcpy(&t, &B->btb[j], sizeof t);
+            hs_gb_stage(o, B->base + j, hit ? (uint32_t)B->bkey[j] : HS_NONE, t);
+        }
+    } else if (mode == HS_GW_CLOSEST) {
         for (size_t j = B->out_from; j < upto; j++) {
             if (B->state[j] == HS_GB_DONE)
                 continue;
@@ -1104,7 +1123,10 @@ static HS_GB_OUTLINE hs_status HS_FN(gb_walk)(hs_gblock *B, const hs_grid *g, si
         for (int l = 0; l < g->nlevels; l++)
             hs_gw_level(&w, HS_GW_CLOSEST, &kq, &g->lv[l]);
         acc->tests += w.tests;
-        hs_gb_put_closest(&o->co, i, &kq, w.best_id, w.best_t, g, w.best_pos);
+        if (o->stage)
+            hs_gb_stage(o, B->base + j, w.best_id, w.best_t);
+        else
+            hs_gb_put_closest(&o->co, i, &kq, w.best_id, w.best_t, g, w.best_pos);
     } else if (mode == HS_GW_ALL) {
         const size_t before = o->buf->len;
         if (HS_FN(grid_all)(g, &kq, o->buf, &acc->tests) != HS_OK) {
@@ -1122,22 +1144,113 @@ static HS_GB_OUTLINE hs_status HS_FN(gb_walk)(hs_gblock *B, const hs_grid *g, si
 
 #if HS_W == 16 && defined(SIMDE_X86_AVX512F_NATIVE)
 #define HS_GB_VEMIT 1
-/* Plan, 16 slots at once: the items of the lanes E of slots j0 .. j0+15, every level (each
- * set up for those lanes), row k of every lane together: the run bounds as hs_gb_emit_slot
- * computes them (same float operations), the two cell_start loads as gathers, the items
- * compressed into the list. Count, any and closest fold hits into their slots whatever the
- * order of the items, so these are row-major across the lanes; all moves its hits back into
- * query order afterwards (hs_gb_all_block). The scalar plan was ~20% of a closest query (uniform
- * 10^6): a loop per query with an unpredictable trip count and ~30 instructions per row. */
-HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, size_t j0, __mmask16 E,
-                          const int mode, hs_racc *acc, const int thick, const int boundary,
-                          const int usemask)
+#define HS_GB_GROUPS (HS_GB_Q / HS_W)
+#ifndef HS_GB_ROWSYNC
+#define HS_GB_ROWSYNC(mode) ((mode) == HS_GW_CLOSEST || (mode) == HS_GW_ANY)
+#endif
+
+/* Level l's row set-up (hs_grows) for slots j0 .. j0+15, in registers: the row loop stores
+ * items into the block, which the compiler must assume can overlap the set-up. */
+typedef struct hs_gbvrows {
+    __m512 nr, r0, P0, ps, dlo, dhi, loa, lob, hia, hib;
+    __mmask16 up; /* closest walks rows in the query's y direction (as hs_gw_level does) */
+} hs_gbvrows;
+
+HS_INLINE hs_gbvrows hs_gb_vrows(const hs_gblock *B, const hs_grows *S, size_t j0)
+{
+    hs_gbvrows R;
+    R.nr = _mm512_loadu_ps(S->nr + j0);
+    R.r0 = _mm512_loadu_ps(S->r0 + j0);
+    R.P0 = _mm512_loadu_ps(S->P0 + j0);
+    R.ps = _mm512_loadu_ps(S->pstep + j0);
+    R.dlo = _mm512_loadu_ps(S->dlo + j0);
+    R.dhi = _mm512_loadu_ps(S->dhi + j0);
+    R.loa = _mm512_loadu_ps(S->loa + j0);
+    R.lob = _mm512_loadu_ps(S->lob + j0);
+    R.hia = _mm512_loadu_ps(S->hia + j0);
+    R.hib = _mm512_loadu_ps(S->hib + j0);
+    R.up = _mm512_cmp_ps_mask(_mm512_loadu_ps(B->dy + j0), _mm512_setzero_ps(), _CMP_GE_OQ);
+    return R;
+}
+
+/* Row k's index in the level's box: k upwards, nr - 1 - k downwards for closest. */
+HS_INLINE __m512 hs_gb_vkk(const hs_gbvrows *R, int k, const int mode)
+{
+    const __m512 kf = _mm512_set1_ps((float)k);
+    if (mode != HS_GW_CLOSEST)
+        return kf;
+    const __m512 last = _mm512_sub_ps(R->nr, _mm512_set1_ps(1.0f));
+    return _mm512_mask_blend_ps(R->up, _mm512_sub_ps(last, kf), kf);
+}
+
+/* Plans row k of level L for the lanes act of slots j0 .. j0+15 (those with that row): the
+ * run bounds as hs_gb_emit_slot computes them (same float operations), the two cell_start
+ * loads as gathers, the items compressed into the list. Count, any and closest fold hits
+ * into their slots whatever the order of the items, so a full list is tested on the spot;
+ * all returns 1 instead (hs_gb_all_block tests a block's list once). */
+HS_INLINE int hs_gb_vrow(hs_gblock *B, const hs_grid *g, const hs_glevel *L,
+                         const hs_gbvrows *R, size_t j0, __mmask16 act, int k, const int mode,
+                         hs_racc *acc, const int thick, const int boundary, const int usemask)
 {
     const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
     const __m512i w16 = _mm512_set1_epi32(HS_W);
     /* q in bits 32..47, n in 48..63 of an item read as one 64-bit word (hs_gitem's layout) */
     const __m512i q = _mm512_add_epi32(_mm512_set1_epi32((int)j0),
         _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    const uint32_t *cs = g->cell_start + L->cell0;
+    act &= _mm512_cmp_ps_mask(_mm512_set1_ps((float)k), R->nr, _CMP_LT_OQ);
+    const __m512 kk = hs_gb_vkk(R, k, mode);
+    const __m512i rowb = _mm512_mullo_epi32(_mm512_cvttps_epi32(_mm512_add_ps(R->r0, kk)),
+                                            _mm512_set1_epi32((int)L->nx));
+    const __m512 P = _mm512_add_ps(R->P0, _mm512_mul_ps(kk, R->ps));
+    const __m512i ca = _mm512_cvttps_epi32(
+        _mm512_min_ps(_mm512_max_ps(_mm512_add_ps(P, R->dlo), R->loa), R->lob));
+    const __m512i cb = _mm512_cvttps_epi32(
+        _mm512_min_ps(_mm512_max_ps(_mm512_add_ps(P, R->dhi), R->hia), R->hib));
+    act &= _mm512_cmple_epi32_mask(ca, cb);
+    __m512i b = _mm512_mask_i32gather_epi32(zero, act, _mm512_add_epi32(rowb, ca),
+                                            (const void *)cs, 4);
+    const __m512i e = _mm512_mask_i32gather_epi32(
+        zero, act, _mm512_add_epi32(rowb, _mm512_add_epi32(cb, one)), (const void *)cs, 4);
+    __m512i n = _mm512_sub_epi32(e, b);
+    act &= _mm512_test_epi32_mask(n, n);
+    while (act) { /* one item per run; runs past HS_W circles go round again (rare) */
+        if (B->ni > HS_GB_ITEMS - HS_W) {
+            if (mode == HS_GW_ALL)
+                return 1;
+            (void)hs_gb_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
+        }
+        const __m512i nn = _mm512_min_epu32(n, w16);
+        const __m512i qn = _mm512_or_si512(q, _mm512_slli_epi32(nn, 16));
+        /* (start, q | n << 16) pairs as 64-bit items, lanes 0-7 then 8-15 */
+        const __m512i lo = _mm512_or_si512(
+            _mm512_cvtepu32_epi64(_mm512_castsi512_si256(b)),
+            _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(qn)), 32));
+        const __m512i hi = _mm512_or_si512(
+            _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(b, 1)),
+            _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(qn, 1)), 32));
+        const __mmask8 alo = (__mmask8)act, ahi = (__mmask8)(act >> 8);
+        hs_gitem *it = B->it + B->ni;
+        _mm512_storeu_si512((void *)it, _mm512_maskz_compress_epi64(alo, lo));
+        it += __builtin_popcount(alo);
+        _mm512_storeu_si512((void *)it, _mm512_maskz_compress_epi64(ahi, hi));
+        B->ni += (size_t)__builtin_popcount(act);
+        b = _mm512_add_epi32(b, w16);
+        n = _mm512_sub_epi32(n, nn);
+        act &= _mm512_test_epi32_mask(n, n);
+    }
+    return 0;
+}
+
+/* Plan, the whole block at once: the lanes E[u] of slots 16u .. 16u+15, every level (each set
+ * up for those lanes), row k of every lane of the block together (hs_gb_vrow). Closest and any
+ * test the list after each row and drop the lanes they have answered, so each row is one
+ * test of up to 64 queries' items. (Per 16 slots, rows tested 16 queries at a time, each
+ * row's gathers waited for the previous row's tests and fold.) */
+HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, const __mmask16 *E, size_t ng,
+                          const int mode, hs_racc *acc, const int thick, const int boundary,
+                          const int usemask)
+{
     /* closest and any: the level of large circles first (in the mixed scene most queries
      * start inside one: any is then answered, and closest's t = 0 ends the small circles'
      * walk after one row) */
@@ -1147,89 +1260,75 @@ HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, size_t j0, __mmask16 E
         if (L->n == 0)
             continue;
         const hs_grows *S = &B->rows[l];
-        const __m512 nr = _mm512_loadu_ps(S->nr + j0);
-        const float maxnr = _mm512_mask_reduce_max_ps(E, nr);
-        const __m512 P0 = _mm512_loadu_ps(S->P0 + j0), ps = _mm512_loadu_ps(S->pstep + j0);
-        const __m512 dlo = _mm512_loadu_ps(S->dlo + j0), dhi = _mm512_loadu_ps(S->dhi + j0);
-        const __m512 loa = _mm512_loadu_ps(S->loa + j0), lob = _mm512_loadu_ps(S->lob + j0);
-        const __m512 hia = _mm512_loadu_ps(S->hia + j0), hib = _mm512_loadu_ps(S->hib + j0);
-        const __m512i nx = _mm512_set1_epi32((int)L->nx);
-        const __m512 r0 = _mm512_loadu_ps(S->r0 + j0), last = _mm512_sub_ps(nr, _mm512_set1_ps(1.0f));
-        const uint32_t *cs = g->cell_start + L->cell0;
-        /* closest walks each query's rows in its y direction (as hs_gw_level does) and drops
-         * a query once its best t lies before any circle of its later rows can be entered */
-        const __m512 dy = _mm512_loadu_ps(B->dy + j0), ay = _mm512_loadu_ps(B->ay + j0);
-        const __m512 Re = _mm512_loadu_ps(S->Re + j0);
+        if (!HS_GB_ROWSYNC(mode)) {
+            for (size_t u = 0; u < ng; u++) {
+                if (!E[u])
+                    continue;
+                const hs_gbvrows R = hs_gb_vrows(B, S, u * HS_W);
+                const float maxnr = _mm512_mask_reduce_max_ps(E[u], R.nr);
+                for (int k = 0; (float)k < maxnr; k++)
+                    if (hs_gb_vrow(B, g, L, &R, u * HS_W, E[u], k, mode, acc, thick, boundary,
+                                   usemask))
+                        return 1;
+            }
+            continue;
+        }
+        __mmask16 El[HS_GB_GROUPS]; /* the lanes still walking this level */
+        float maxnr = 0.0f;
+        unsigned anyl = 0;
+        for (size_t u = 0; u < ng; u++) {
+            const size_t j0 = u * HS_W;
+            El[u] = E[u];
+            if (mode == HS_GW_ANY) /* any: a query with a hit is answered */
+                El[u] &= ~_mm512_test_epi32_mask(_mm512_loadu_si512((const void *)(B->cnt + j0)),
+                                                 _mm512_set1_epi32(-1));
+            if (El[u]) {
+                const float m = _mm512_mask_reduce_max_ps(El[u], _mm512_loadu_ps(S->nr + j0));
+                maxnr = m > maxnr ? m : maxnr;
+            }
+            anyl |= El[u];
+        }
         const __m512 h = _mm512_set1_ps((float)L->h), oy = _mm512_set1_ps((float)L->oy);
-        const __mmask16 up = _mm512_cmp_ps_mask(dy, _mm512_setzero_ps(), _CMP_GE_OQ);
-        const __mmask16 moving = _mm512_cmp_ps_mask(dy, _mm512_setzero_ps(), _CMP_NEQ_OQ);
-        __mmask16 El = E; /* the lanes still walking this level */
-        if (mode == HS_GW_ANY) /* any: a query with a hit is answered */
-            El &= ~_mm512_test_epi32_mask(_mm512_loadu_si512((const void *)(B->cnt + j0)),
-                                          _mm512_set1_epi32(-1));
-        for (int k = 0; (float)k < maxnr && El; k++) {
-            const __m512 kf = _mm512_set1_ps((float)k);
-            __mmask16 act = El & _mm512_cmp_ps_mask(kf, nr, _CMP_LT_OQ);
-            /* the row's index in the level's box: k upwards, nr - 1 - k downwards */
-            const __m512 kk = mode == HS_GW_CLOSEST ? _mm512_mask_blend_ps(up, _mm512_sub_ps(last, kf), kf) : kf;
-            const __m512 rowf = _mm512_add_ps(r0, kk);
-            const __m512i rowb = _mm512_mullo_epi32(_mm512_cvttps_epi32(rowf), nx);
-            const __m512 P = _mm512_add_ps(P0, _mm512_mul_ps(kk, ps));
-            const __m512i ca = _mm512_cvttps_epi32(
-                _mm512_min_ps(_mm512_max_ps(_mm512_add_ps(P, dlo), loa), lob));
-            const __m512i cb = _mm512_cvttps_epi32(
-                _mm512_min_ps(_mm512_max_ps(_mm512_add_ps(P, dhi), hia), hib));
-            act &= _mm512_cmple_epi32_mask(ca, cb);
-            __m512i b = _mm512_mask_i32gather_epi32(zero, act, _mm512_add_epi32(rowb, ca),
-                                                    (const void *)cs, 4);
-            const __m512i e = _mm512_mask_i32gather_epi32(
-                zero, act, _mm512_add_epi32(rowb, _mm512_add_epi32(cb, one)), (const void *)cs, 4);
-            __m512i n = _mm512_sub_epi32(e, b);
-            act &= _mm512_test_epi32_mask(n, n);
-            while (act) { /* one item per run; runs past HS_W circles go round again (rare) */
-                if (B->ni > HS_GB_ITEMS - HS_W) {
-                    if (mode == HS_GW_ALL)
-                        return 1; /* all tests a block's list once (hs_gb_all_block) */
-                    (void)hs_gb_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
+        for (int k = 0; (float)k < maxnr && anyl; k++) {
+            for (size_t u = 0; u < ng; u++) {
+                if (!El[u])
+                    continue;
+                const hs_gbvrows R = hs_gb_vrows(B, S, u * HS_W);
+                if (hs_gb_vrow(B, g, L, &R, u * HS_W, El[u], k, mode, acc, thick, boundary,
+                               usemask))
+                    return 1;
+            }
+            if (mode == HS_GW_ANY || mode == HS_GW_CLOSEST) {
+                (void)hs_gb_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
+                anyl = 0;
+                for (size_t u = 0; u < ng; u++) {
+                    const size_t j0 = u * HS_W;
+                    if (mode == HS_GW_ANY) {
+                        El[u] &= ~_mm512_test_epi32_mask(
+                            _mm512_loadu_si512((const void *)(B->cnt + j0)), _mm512_set1_epi32(-1));
+                    } else if (El[u]) {
+                        /* this row's hits folded in; later rows' centres lie beyond its edge,
+                         * so entering one needs a point of the query within Re of that edge:
+                         * t >= (edge -+ Re - ay) / dy (hs_gw_level's test, in float: Re's
+                         * margin covers far more than this rounding, and the bound is shrunk
+                         * by 2^-20) */
+                        const __m512 dy = _mm512_loadu_ps(B->dy + j0), ay = _mm512_loadu_ps(B->ay + j0);
+                        const __m512 Re = _mm512_loadu_ps(S->Re + j0);
+                        const hs_gbvrows R = hs_gb_vrows(B, S, j0);
+                        const __mmask16 up = R.up;
+                        const __mmask16 moving = _mm512_cmp_ps_mask(dy, _mm512_setzero_ps(), _CMP_NEQ_OQ);
+                        const __m512 rowf = _mm512_add_ps(R.r0, hs_gb_vkk(&R, k, mode));
+                        const __m512 edge = _mm512_fmadd_ps(
+                            _mm512_mask_add_ps(rowf, up, rowf, _mm512_set1_ps(1.0f)), h, oy);
+                        const __m512 bv = _mm512_mask_blend_ps(up, _mm512_add_ps(edge, Re),
+                                                               _mm512_sub_ps(edge, Re));
+                        __m512 tb = _mm512_div_ps(_mm512_sub_ps(bv, ay), dy);
+                        tb = _mm512_sub_ps(tb, _mm512_mul_ps(_mm512_abs_ps(tb), _mm512_set1_ps(0x1p-20f)));
+                        const __m512 bt = _mm512_castsi512_ps(_mm512_loadu_si512((const void *)(B->btb + j0)));
+                        El[u] &= ~(_mm512_cmp_ps_mask(bt, tb, _CMP_LT_OQ) & moving);
+                    }
+                    anyl |= El[u];
                 }
-                const __m512i nn = _mm512_min_epu32(n, w16);
-                const __m512i qn = _mm512_or_si512(q, _mm512_slli_epi32(nn, 16));
-                /* (start, q | n << 16) pairs as 64-bit items, lanes 0-7 then 8-15 */
-                const __m512i lo = _mm512_or_si512(
-                    _mm512_cvtepu32_epi64(_mm512_castsi512_si256(b)),
-                    _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(qn)), 32));
-                const __m512i hi = _mm512_or_si512(
-                    _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(b, 1)),
-                    _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(qn, 1)), 32));
-                const __mmask8 alo = (__mmask8)act, ahi = (__mmask8)(act >> 8);
-                hs_gitem *it = B->it + B->ni;
-                _mm512_storeu_si512((void *)it, _mm512_maskz_compress_epi64(alo, lo));
-                it += __builtin_popcount(alo);
-                _mm512_storeu_si512((void *)it, _mm512_maskz_compress_epi64(ahi, hi));
-                B->ni += (size_t)__builtin_popcount(act);
-                b = _mm512_add_epi32(b, w16);
-                n = _mm512_sub_epi32(n, nn);
-                act &= _mm512_test_epi32_mask(n, n);
-            }
-            if (mode == HS_GW_ANY) {
-                (void)hs_gb_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
-                El &= ~_mm512_test_epi32_mask(_mm512_loadu_si512((const void *)(B->cnt + j0)),
-                                              _mm512_set1_epi32(-1));
-            }
-            if (mode == HS_GW_CLOSEST) {
-                /* this row's hits folded in; later rows' centres lie beyond its edge, so
-                 * entering one needs a point of the query within Re of that edge:
-                 * t >= (edge -+ Re - ay) / dy (hs_gw_level's test, in float: Re's margin
-                 * covers far more than this rounding, and the bound is shrunk by 2^-20) */
-                (void)hs_gb_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
-                const __m512 edge = _mm512_fmadd_ps(_mm512_mask_add_ps(rowf, up, rowf,
-                                                        _mm512_set1_ps(1.0f)), h, oy);
-                const __m512 bv = _mm512_mask_blend_ps(up, _mm512_add_ps(edge, Re),
-                                                       _mm512_sub_ps(edge, Re));
-                __m512 tb = _mm512_div_ps(_mm512_sub_ps(bv, ay), dy);
-                tb = _mm512_sub_ps(tb, _mm512_mul_ps(_mm512_abs_ps(tb), _mm512_set1_ps(0x1p-20f)));
-                const __m512 bt = _mm512_castsi512_ps(_mm512_loadu_si512((const void *)(B->btb + j0)));
-                El &= ~(_mm512_cmp_ps_mask(bt, tb, _CMP_LT_OQ) & moving);
             }
         }
     }
@@ -1323,13 +1422,16 @@ HS_INLINE hs_status hs_gb_range(const hs_grid *g, const hs_queries *qs, const hs
         if (vgrid && mode == HS_GW_ALL) {
             /* the vector plan when the whole block's list fits and no slot needs the
              * per-query walk; else the list is dropped and the block planned slot by slot */
-            int ok = 1;
-            for (size_t j0 = 0; j0 < nq && ok; j0 += HS_W) {
-                const __mmask16 live = hs_gb_live(&B, j0, nq), E = hs_gb_vlanes(&B, g, j0, live);
-                ok = !hs_gb_vemit(&B, g, j0, E, mode, acc, thick, boundary, usemask);
-                for (unsigned rest = live & ~E; rest && ok; rest &= rest - 1u)
-                    ok = !hs_gb_emit_slot(&B, g, j0 + (size_t)__builtin_ctz(rest), sem);
+            const size_t ng = (nq + HS_W - 1) / HS_W;
+            __mmask16 live[HS_GB_GROUPS], E[HS_GB_GROUPS];
+            for (size_t u = 0; u < ng; u++) {
+                live[u] = hs_gb_live(&B, u * HS_W, nq);
+                E[u] = hs_gb_vlanes(&B, g, u * HS_W, live[u]);
             }
+            int ok = !hs_gb_vemit(&B, g, E, ng, mode, acc, thick, boundary, usemask);
+            for (size_t u = 0; u < ng && ok; u++)
+                for (unsigned rest = live[u] & ~E[u]; rest && ok; rest &= rest - 1u)
+                    ok = !hs_gb_emit_slot(&B, g, u * HS_W + (size_t)__builtin_ctz(rest), sem);
             if (ok) {
                 const hs_status st = hs_gb_all_block(&B, g, o->buf, acc, thick, boundary, usemask);
                 hs_gb_answer(&B, g, nq, sem, mode, o, st);
@@ -1341,11 +1443,16 @@ HS_INLINE hs_status hs_gb_range(const hs_grid *g, const hs_queries *qs, const hs
         } else if (vgrid) {
             /* Slots fold their hits whatever the order of the items: the list is tested
              * whenever it fills, and every slot answered at the end of the block. */
-            for (size_t j0 = 0; j0 < nq; j0 += HS_W) {
-                const __mmask16 live = hs_gb_live(&B, j0, nq), E = hs_gb_vlanes(&B, g, j0, live);
-                (void)hs_gb_vemit(&B, g, j0, E, mode, acc, thick, boundary, usemask);
-                for (unsigned rest = live & ~E; rest; rest &= rest - 1u) {
-                    const size_t j = j0 + (size_t)__builtin_ctz(rest);
+            const size_t ng = (nq + HS_W - 1) / HS_W;
+            __mmask16 live[HS_GB_GROUPS], E[HS_GB_GROUPS];
+            for (size_t u = 0; u < ng; u++) {
+                live[u] = hs_gb_live(&B, u * HS_W, nq);
+                E[u] = hs_gb_vlanes(&B, g, u * HS_W, live[u]);
+            }
+            (void)hs_gb_vemit(&B, g, E, ng, mode, acc, thick, boundary, usemask);
+            for (size_t u = 0; u < ng; u++) {
+                for (unsigned rest = live[u] & ~E[u]; rest; rest &= rest - 1u) {
+                    const size_t j = u * HS_W + (size_t)__builtin_ctz(rest);
                     int s = hs_gb_emit_slot(&B, g, j, sem);
                     if (s == 1 && B.ni > 0) {
                         (void)hs_gb_drain(&B, g, mode, NULL, acc, thick, boundary, usemask);
@@ -1405,6 +1512,7 @@ static void HS_FN(grid_closest_range)(const hs_grid *g, const hs_queries *qs,
     hs_gbout o;
     memset(&o, 0, sizeof o);
     o.co = out;
+    o.stage = ord && ord->stage ? ord->rec : NULL;
     (void)hs_gb_run(g, qs, ord, sem, lo, hi, HS_GW_CLOSEST, &o, acc);
 }
 
