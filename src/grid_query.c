@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <omp.h>
+#include <simde/x86/sse.h>
 
 #include "grid_impl.h"
 #include "hitscan/narrow.h"
@@ -95,6 +96,9 @@ static hs_engine grid_engine(const grid_ctx *c)
  * queries, so results stay independent of the thread count. */
 #define HS_SORT_MIN_CIRCLES 32768
 #define HS_SORT_MIN_QUERIES 4096
+#ifndef HS_ORD_AHEAD
+#define HS_ORD_AHEAD 64
+#endif
 #ifndef HS_SORT_BITS
 #define HS_SORT_BITS 4
 #endif
@@ -197,10 +201,44 @@ static int qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int 
                     sum += c;
                 }
         }
-        for (size_t i = lo; i < hi; i++) {
+        /* Four queries at a time (a 4 x 4 transpose: one 16-byte store per record, no faster
+         * on its own). Each record's bucket is prefetched for writing HS_ORD_AHEAD floats
+         * (4 lines) ahead: a bucket's next line was last touched a call ago, and these store
+         * misses held up the in-order commit of every later store (uniform 10^6, one thread,
+         * with a workspace: closest 1.08x, count 1.03x; 2 or 8 lines ahead 1.03-1.04x;
+         * the same for perm, and for unstage's loads, no gain). */
+        size_t i = lo;
+        for (; i + 4 <= hi; i += 4) {
+            simde__m128 v0 = simde_mm_loadu_ps(qs->ax + i), v1 = simde_mm_loadu_ps(qs->ay + i);
+            simde__m128 v2 = simde_mm_loadu_ps(qs->dx + i), v3 = simde_mm_loadu_ps(qs->dy + i);
+            SIMDE_MM_TRANSPOSE4_PS(v0, v1, v2, v3);
+            const size_t k0 = h[key[i]]++, k1 = h[key[i + 1]]++;
+            const size_t k2 = h[key[i + 2]]++, k3 = h[key[i + 3]]++;
+#if defined(__GNUC__) || defined(__clang__)
+            __builtin_prefetch(rec + 4 * k0 + HS_ORD_AHEAD, 1);
+            __builtin_prefetch(rec + 4 * k1 + HS_ORD_AHEAD, 1);
+            __builtin_prefetch(rec + 4 * k2 + HS_ORD_AHEAD, 1);
+            __builtin_prefetch(rec + 4 * k3 + HS_ORD_AHEAD, 1);
+#endif
+            simde_mm_storeu_ps(rec + 4 * k0, v0);
+            simde_mm_storeu_ps(rec + 4 * k1, v1);
+            simde_mm_storeu_ps(rec + 4 * k2, v2);
+            simde_mm_storeu_ps(rec + 4 * k3, v3);
+            perm[k0] = (uint32_t)i;
+            perm[k1] = (uint32_t)i + 1;
+            perm[k2] = (uint32_t)i + 2;
+            perm[k3] = (uint32_t)i + 3;
+            if (stage) { /* key[i] is read: its word becomes inv[i] */
+                key[i] = (uint32_t)k0;
+                key[i + 1] = (uint32_t)k1;
+                key[i + 2] = (uint32_t)k2;
+                key[i + 3] = (uint32_t)k3;
+            }
+        }
+        for (; i < hi; i++) {
             const size_t k = h[key[i]]++;
             perm[k] = (uint32_t)i;
-            if (stage) /* key[i] is read: its word becomes inv[i] */
+            if (stage)
                 key[i] = (uint32_t)k;
             float *r = rec + 4 * k;
             r[0] = qs->ax[i];
