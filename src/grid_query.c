@@ -254,29 +254,6 @@ static int qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int 
     return 0;
 }
 
-/* Closest's staged answers to the caller's arrays: query i's is stage[inv[i]]. The walk
- * answers in the locality order, so written at the caller's index its two stores per query
- * went to random lines, and x86 commits stores in order: a block's 128 store misses held up
- * every later store. Read here in the caller's order instead, the random accesses are loads,
- * independent of each other, and the stores are sequential (uniform 10^6, one thread: see
- * bench/README, session 6). A bucket's queries took consecutive positions in the caller's
- * order, so the reads are one sequential stream per bucket: each is prefetched 4 lines ahead,
- * as the scatter is (1.02-1.03x; unstage went from 6% to 3% of a closest call). */
-static void closest_unstage(const hs_qorder *o, size_t m, int threads, hs_closest_out out)
-{
-    const uint32_t *inv = o->inv;
-    const float *rec = o->rec;
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
-    for (ptrdiff_t ii = 0; ii < (ptrdiff_t)m; ii++) {
-        const size_t i = (size_t)ii, k = inv[i];
-#if defined(__GNUC__) || defined(__clang__)
-        __builtin_prefetch(rec + 4 * k + HS_ORD_AHEAD);
-#endif
-        memcpy(&out.idx[i], rec + 4 * k + 2, sizeof *out.idx);
-        memcpy(&out.t[i], rec + 4 * k + 3, sizeof *out.t);
-    }
-}
-
 /* A grid batch call: its workspace opened, the locality order made in it, then the mode's
  * driver on the engine; HS_E_BUSY / HS_E_NOMEM before anything is answered. */
 typedef enum grid_mode { GRID_CLOSEST, GRID_ANY, GRID_COUNT, GRID_ALL } grid_mode;
@@ -289,6 +266,38 @@ typedef struct grid_call {
     hs_hits *all;
 } grid_call;
 
+/* Staged answers (closest, any, count) to the caller's arrays: query i's is position inv[i]'s.
+ * The walk answers in the locality order, so written at the caller's index its stores went to
+ * random lines, and x86 commits stores in order: a block's store misses held up every later
+ * store. Read here in the caller's order instead, the random accesses are loads, independent
+ * of each other, and the stores are sequential (closest 1.2-1.3x, uniform 10^6, one thread:
+ * bench/README, session 6). A bucket's queries took consecutive positions in the caller's
+ * order, so the reads are one sequential stream per bucket: each is prefetched 4 lines ahead,
+ * as the scatter is (1.02-1.03x; unstage went from 6% to 3% of a closest call). */
+static void unstage(const hs_qorder *o, size_t m, int threads, const grid_call *gc)
+{
+    const uint32_t *inv = o->inv;
+    const float *rec = o->rec;
+    const grid_mode mode = gc->mode;
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+    for (ptrdiff_t ii = 0; ii < (ptrdiff_t)m; ii++) {
+        const size_t i = (size_t)ii, k = inv[i];
+#if defined(__GNUC__) || defined(__clang__)
+        __builtin_prefetch(rec + 4 * k + HS_ORD_AHEAD);
+#endif
+        uint32_t v;
+        memcpy(&v, rec + 4 * k + 2, sizeof v);
+        if (mode == GRID_CLOSEST) {
+            gc->co.idx[i] = v;
+            memcpy(&gc->co.t[i], rec + 4 * k + 3, sizeof *gc->co.t);
+        } else if (mode == GRID_COUNT) {
+            gc->count[i] = v;
+        } else {
+            gc->hit[i] = (uint8_t)v;
+        }
+    }
+}
+
 static hs_status grid_run(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
                           const grid_call *gc)
 {
@@ -300,10 +309,11 @@ static hs_status grid_run(const hs_grid *g, const hs_queries *qs, const hs_batch
         return s;
     hs_qorder ord;
     const int threads = opts && opts->threads > 0 ? opts->threads : omp_get_max_threads();
-    /* closest's answers are staged when they are only id and t (the hit point and normal
-     * would need the query and the circle: those are written straight to the caller) */
-    const int stage = gc->mode == GRID_CLOSEST && gc->co.idx && gc->co.t && !gc->co.px &&
-                      !gc->co.py && !gc->co.nx && !gc->co.ny;
+    /* answers are staged unless closest wants the hit point or normal (they need the query
+     * and the circle: those are written straight to the caller); all-hits writes rows */
+    const int stage = (gc->mode == GRID_CLOSEST && gc->co.idx && gc->co.t && !gc->co.px &&
+                       !gc->co.py && !gc->co.nx && !gc->co.ny) ||
+                      (gc->mode == GRID_ANY && gc->hit) || (gc->mode == GRID_COUNT && gc->count);
     if (qorder_make(g, qs, threads, stage, w.ws, &ord) != 0) {
         hs_ws_close(&w);
         return HS_E_NOMEM;
@@ -313,9 +323,6 @@ static hs_status grid_run(const hs_grid *g, const hs_queries *qs, const hs_batch
     switch (gc->mode) {
     case GRID_CLOSEST:
         s = hs_run_closest(&e, qs, opts, gc->co);
-        /* these two are returned only once every query was answered */
-        if (ord.stage && (s == HS_OK || s == HS_E_INVALID_QUERY))
-            closest_unstage(&ord, qs->count, threads, gc->co);
         break;
     case GRID_ANY:
         s = hs_run_any(&e, qs, opts, gc->hit);
@@ -327,6 +334,9 @@ static hs_status grid_run(const hs_grid *g, const hs_queries *qs, const hs_batch
         s = hs_run_all_rows(&e, qs, opts, w.ws, ord.perm, gc->all);
         break;
     }
+    /* these two are returned only once every query was answered */
+    if (ord.stage && (s == HS_OK || s == HS_E_INVALID_QUERY))
+        unstage(&ord, qs->count, threads, gc);
     hs_ws_close(&w);
     return s;
 }

@@ -1010,7 +1010,7 @@ HS_INLINE hs_status hs_gb_test(hs_gblock *B, const hs_grid *g, const int mode, h
 
 typedef struct hs_gbout {
     hs_closest_out co;
-    float *stage; /* closest: answers staged by batch position (hs_qorder.stage), or NULL */
+    float *stage; /* closest / any / count: answers staged by batch position (hs_qorder.stage) */
     uint8_t *hit;
     uint32_t *count;
     hs_hitbuf *buf;
@@ -1091,7 +1091,9 @@ HS_INLINE void hs_gb_answer(hs_gblock *B, const hs_grid *g, size_t upto, hs_sema
         for (size_t j = B->out_from; j < upto; j++) {
             if (B->state[j] == HS_GB_DONE)
                 continue;
-            if (o->count)
+            if (o->stage) /* any's cnt is 0 or 1 */
+                memcpy(o->stage + 4 * (B->base + j) + 2, &B->cnt[j], sizeof B->cnt[j]);
+            else if (o->count)
                 o->count[B->idx[j]] = B->cnt[j];
             else
                 o->hit[B->idx[j]] = (uint8_t)B->cnt[j];
@@ -1134,10 +1136,15 @@ static HS_GB_OUTLINE hs_status HS_FN(gb_walk)(hs_gblock *B, const hs_grid *g, si
             return HS_E_NOMEM;
         }
         o->cnt[B->base + j] = (uint32_t)(o->buf->len - before);
-    } else if (o->count) {
-        o->count[i] = HS_FN(grid_count)(g, &kq, &acc->tests);
     } else {
-        o->hit[i] = (uint8_t)(HS_FN(grid_any)(g, &kq, &acc->tests) != 0);
+        const uint32_t v = o->count ? HS_FN(grid_count)(g, &kq, &acc->tests)
+                                    : (uint32_t)(HS_FN(grid_any)(g, &kq, &acc->tests) != 0);
+        if (o->stage)
+            memcpy(o->stage + 4 * (B->base + j) + 2, &v, sizeof v);
+        else if (o->count)
+            o->count[i] = v;
+        else
+            o->hit[i] = (uint8_t)v;
     }
     return HS_OK;
 }
@@ -1524,6 +1531,7 @@ static void HS_FN(grid_anycount_range)(const hs_grid *g, const hs_queries *qs,
     memset(&o, 0, sizeof o);
     o.hit = hit;
     o.count = count;
+    o.stage = ord && ord->stage ? ord->rec : NULL;
     if (count)
         (void)hs_gb_run(g, qs, ord, sem, lo, hi, HS_GW_COUNT, &o, acc);
     else
