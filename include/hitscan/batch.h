@@ -85,10 +85,11 @@ typedef struct hs_batch_stats {
  *     next call with it, hs_workspace_trim or hs_workspace_destroy; hs_hits_free then only
  *     clears the struct. Without one they are the caller's, as always.
  *   - It holds the largest batch's memory until trimmed, plus 1/8 headroom;
- *     hs_workspace_bytes reports it. Grid calls on large batches: 22 bytes per query (the
- *     order). All-hits adds 12 bytes per query and 8 bytes per hit twice over: the per-thread
- *     buffers (grown by doubling) and the result. Measured on the uniform 10^6 scene (3.6 hits
- *     per query): 25 bytes per query for closest / any / count, 105 for all-hits. */
+ *     hs_workspace_bytes reports it. Grid calls on large batches: 24 bytes per query (the
+ *     order; closest / any / count stage their answers inside it). All-hits adds 12 bytes per
+ *     query and 8 bytes per hit twice over: the per-thread buffers (grown by doubling) and
+ *     the result. Measured on the uniform 10^6 scene (3.6 hits per query): 27 bytes per query
+ *     for closest / any / count, 107 for all-hits. */
 typedef struct hs_workspace hs_workspace;
 hs_status hs_workspace_create(hs_workspace **out);
 void hs_workspace_destroy(hs_workspace *ws);       /* NULL is a no-op */

@@ -35,7 +35,7 @@ enum { HS_GW_ANY, HS_GW_COUNT, HS_GW_CLOSEST, HS_GW_ALL, HS_GW_PLAN };
  *      loop with no branch. (All once listed the hit lanes and computed their times HS_W at
  *      a time through gathers: uniform 10^4, 7.6 against 12.1 M queries/s for the per-item
  *      times, warm allocator.)
- * On the vector plan, closest and any keep their early exit: each row of HS_W queries is
+ * On the vector plan, closest and any keep their early exit: row k of the whole block is
  * tested as soon as it is planned, any drops the queries that hit, closest those whose best t
  * lies before any later row can be entered (rows in the query's y direction, as the per-query
  * walk goes). On the scalar plan closest gives it up (~2x the tests, each far cheaper).
