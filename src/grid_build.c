@@ -11,7 +11,6 @@
 #endif
 
 #include <omp.h>
-#include <simde/x86/sse2.h>
 
 #include "grid_impl.h"
 
@@ -715,15 +714,8 @@ static hs_status grid_sort(hs_grid *g, const hs_circles *cs)
                             __builtin_prefetch(trec + cb[j + HS_GRID_PREFETCH + 3], 1);
                         }
 #endif
-                        simde__m128 v0 = simde_mm_loadu_ps(sx + j), v1 = simde_mm_loadu_ps(sy + j);
-                        simde__m128 v2 = simde_mm_loadu_ps(sr + j);
-                        simde__m128 v3 = simde_mm_castsi128_ps(
-                            simde_mm_loadu_si128((const simde__m128i *)(const void *)(sid + j)));
-                        SIMDE_MM_TRANSPOSE4_PS(v0, v1, v2, v3);
-                        simde_mm_storeu_ps((float *)(void *)(trec + cb[j]), v0);
-                        simde_mm_storeu_ps((float *)(void *)(trec + cb[j + 1]), v1);
-                        simde_mm_storeu_ps((float *)(void *)(trec + cb[j + 2]), v2);
-                        simde_mm_storeu_ps((float *)(void *)(trec + cb[j + 3]), v3);
+                        hs_transpose4(sx + j, sy + j, sr + j, sid + j, trec + cb[j],
+                                      trec + cb[j + 1], trec + cb[j + 2], trec + cb[j + 3]);
                         if (sm) {
                             tm[cb[j]] = sm[j];
                             tm[cb[j + 1]] = sm[j + 1];
@@ -747,15 +739,8 @@ static hs_status grid_sort(hs_grid *g, const hs_circles *cs)
                     uint32_t *oid = gid + p0;
                     size_t q = 0;
                     for (; q + 4 <= m; q += 4) {
-                        const float *e = (const float *)(const void *)(trec + q);
-                        simde__m128 v0 = simde_mm_loadu_ps(e), v1 = simde_mm_loadu_ps(e + 4);
-                        simde__m128 v2 = simde_mm_loadu_ps(e + 8), v3 = simde_mm_loadu_ps(e + 12);
-                        SIMDE_MM_TRANSPOSE4_PS(v0, v1, v2, v3);
-                        simde_mm_storeu_ps(ox + q, v0);
-                        simde_mm_storeu_ps(oy + q, v1);
-                        simde_mm_storeu_ps(orr + q, v2);
-                        simde_mm_storeu_si128((simde__m128i *)(void *)(oid + q),
-                                              simde_mm_castps_si128(v3));
+                        hs_transpose4(trec + q, trec + q + 1, trec + q + 2, trec + q + 3, ox + q,
+                                      oy + q, orr + q, oid + q);
                     }
                     for (; q < m; q++) {
                         ox[q] = trec[q].x;

@@ -6,8 +6,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <simde/x86/sse.h>
+
 #include "hitscan/grid.h"
 #include "internal.h"
+
+/* Four 16-byte rows s0..s3 transposed into d0..d3 (four 32-bit fields of four records, either
+ * way between arrays and records): one 16-byte load and store per row instead of four of
+ * each. Used by the build's record sorts and the queries' locality order. */
+static inline void hs_transpose4(const void *s0, const void *s1, const void *s2, const void *s3,
+                                 void *d0, void *d1, void *d2, void *d3)
+{
+    simde__m128 v0 = simde_mm_loadu_ps((const float *)s0), v1 = simde_mm_loadu_ps((const float *)s1);
+    simde__m128 v2 = simde_mm_loadu_ps((const float *)s2), v3 = simde_mm_loadu_ps((const float *)s3);
+    SIMDE_MM_TRANSPOSE4_PS(v0, v1, v2, v3);
+    simde_mm_storeu_ps((float *)d0, v0);
+    simde_mm_storeu_ps((float *)d1, v1);
+    simde_mm_storeu_ps((float *)d2, v2);
+    simde_mm_storeu_ps((float *)d3, v3);
+}
 
 /* Two levels at most: level 0 holds the "small" circles, level 1 the few much larger ones
  * (r above a threshold taken from the radius distribution), each with its own cell size and its

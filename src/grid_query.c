@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include <omp.h>
-#include <simde/x86/sse.h>
 
 #include "grid_impl.h"
 #include "hitscan/narrow.h"
@@ -150,15 +149,15 @@ static inline void order_keys(const hs_queries *qs, const float *tmin, float tal
  * (a, d) per query: two write streams per bucket. Moving the four arrays plus the optional
  * ones (five or more streams per bucket, then the answers scattered back in another pass) was
  * a quarter of a short count query at 10^6; moving the index alone left the block walk four
- * cache misses per query to read a and d at the caller's index. The block walk writes each
- * answer at the caller's index. */
+ * cache misses per query to read a and d at the caller's index. With stage, closest / any /
+ * count answers are kept in the order (hs_qorder) and copied out by unstage; the others are
+ * written at the caller's index by the block walk. */
 static int qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stage,
                        hs_workspace *ws, hs_qorder *o)
 {
     o->perm = NULL;
     o->rec = NULL;
     o->inv = NULL;
-    o->stage = 0;
     if (!want_order(g, qs))
         return 0;
     const size_t m = qs->count;
@@ -201,39 +200,27 @@ static int qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int 
                     sum += c;
                 }
         }
-        /* Four queries at a time (a 4 x 4 transpose: one 16-byte store per record, no faster
-         * on its own). Each record's bucket is prefetched for writing HS_ORD_AHEAD floats
-         * (4 lines) ahead: a bucket's next line was last touched a call ago, and these store
-         * misses held up the in-order commit of every later store (uniform 10^6, one thread,
-         * with a workspace: closest 1.08x, count 1.03x; 2 or 8 lines ahead 1.03-1.04x;
-         * the same for perm, and for unstage's loads, no gain). */
+        /* Four queries at a time: a 4 x 4 transpose (hs_transpose4) stores each record in one
+         * piece (mixed 10^6 closest 1.05x, uniform 1.00x). Each record's bucket is prefetched
+         * HS_ORD_AHEAD floats (4 lines) ahead: a bucket's next line was last touched a call
+         * ago, and these store misses held up the in-order commit of every later store
+         * (uniform 10^6, one thread, with a workspace: closest 1.08x, count 1.03x; 2 or 8
+         * lines ahead 1.03-1.04x; the same for perm, no gain). The prefetch is a read one:
+         * this generic x86-64 code has no PRFCHW. */
         size_t i = lo;
         for (; i + 4 <= hi; i += 4) {
-            simde__m128 v0 = simde_mm_loadu_ps(qs->ax + i), v1 = simde_mm_loadu_ps(qs->ay + i);
-            simde__m128 v2 = simde_mm_loadu_ps(qs->dx + i), v3 = simde_mm_loadu_ps(qs->dy + i);
-            SIMDE_MM_TRANSPOSE4_PS(v0, v1, v2, v3);
-            const size_t k0 = h[key[i]]++, k1 = h[key[i + 1]]++;
-            const size_t k2 = h[key[i + 2]]++, k3 = h[key[i + 3]]++;
+            size_t k[4];
+            for (int u = 0; u < 4; u++) {
+                k[u] = h[key[i + u]]++;
+                perm[k[u]] = (uint32_t)(i + u);
+                if (stage) /* key[i] is read: its word becomes inv[i] */
+                    key[i + u] = (uint32_t)k[u];
 #if defined(__GNUC__) || defined(__clang__)
-            __builtin_prefetch(rec + 4 * k0 + HS_ORD_AHEAD, 1);
-            __builtin_prefetch(rec + 4 * k1 + HS_ORD_AHEAD, 1);
-            __builtin_prefetch(rec + 4 * k2 + HS_ORD_AHEAD, 1);
-            __builtin_prefetch(rec + 4 * k3 + HS_ORD_AHEAD, 1);
+                __builtin_prefetch(rec + 4 * k[u] + HS_ORD_AHEAD, 1);
 #endif
-            simde_mm_storeu_ps(rec + 4 * k0, v0);
-            simde_mm_storeu_ps(rec + 4 * k1, v1);
-            simde_mm_storeu_ps(rec + 4 * k2, v2);
-            simde_mm_storeu_ps(rec + 4 * k3, v3);
-            perm[k0] = (uint32_t)i;
-            perm[k1] = (uint32_t)i + 1;
-            perm[k2] = (uint32_t)i + 2;
-            perm[k3] = (uint32_t)i + 3;
-            if (stage) { /* key[i] is read: its word becomes inv[i] */
-                key[i] = (uint32_t)k0;
-                key[i + 1] = (uint32_t)k1;
-                key[i + 2] = (uint32_t)k2;
-                key[i + 3] = (uint32_t)k3;
             }
+            hs_transpose4(qs->ax + i, qs->ay + i, qs->dx + i, qs->dy + i, rec + 4 * k[0],
+                          rec + 4 * k[1], rec + 4 * k[2], rec + 4 * k[3]);
         }
         for (; i < hi; i++) {
             const size_t k = h[key[i]]++;
@@ -250,7 +237,6 @@ static int qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int 
     o->perm = perm;
     o->rec = rec;
     o->inv = stage ? key : NULL;
-    o->stage = stage;
     return 0;
 }
 
@@ -335,7 +321,7 @@ static hs_status grid_run(const hs_grid *g, const hs_queries *qs, const hs_batch
         break;
     }
     /* these two are returned only once every query was answered */
-    if (ord.stage && (s == HS_OK || s == HS_E_INVALID_QUERY))
+    if (ord.inv && (s == HS_OK || s == HS_E_INVALID_QUERY))
         unstage(&ord, qs->count, threads, gc);
     hs_ws_close(&w);
     return s;

@@ -32,15 +32,14 @@ typedef struct hs_racc {
 
 /* The locality order of a large batch (see grid_query.c): position k is the caller's query
  * perm[k], whose a and d are rec[4k .. 4k+3] (ax, ay, dx, dy) so that they are read in order.
- * stage: closest / any / count write position k's answer over rec[4k + 2 .. 4k + 3] (closest:
- * id, t; any, count: the hit flag or count as a 32-bit word at rec[4k + 2]), which only the
- * block answering position k reads, before it answers; the caller's query i is then position
- * inv[i]. Without stage, answers go to the caller's arrays at perm[k]. */
+ * inv, when not NULL (answers staged): closest / any / count write position k's answer over
+ * rec[4k + 2 .. 4k + 3] (closest: id, t; any, count: the hit flag or count as a 32-bit word at
+ * rec[4k + 2]), which only the block answering position k reads, before it answers; the
+ * caller's query i is then position inv[i]. Else answers go to the caller's arrays at perm[k]. */
 typedef struct hs_qorder {
     const uint32_t *perm;
     float *rec;
     const uint32_t *inv;
-    int stage;
 } hs_qorder;
 
 /* Every function gives exactly the hit set of hs_pair_hits() on each circle (modulo FMA

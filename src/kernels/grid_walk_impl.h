@@ -1010,7 +1010,7 @@ HS_INLINE hs_status hs_gb_test(hs_gblock *B, const hs_grid *g, const int mode, h
 
 typedef struct hs_gbout {
     hs_closest_out co;
-    float *stage; /* closest / any / count: answers staged by batch position (hs_qorder.stage) */
+    float *stage; /* closest / any / count: answers staged by batch position (hs_qorder.inv) */
     uint8_t *hit;
     uint32_t *count;
     hs_hitbuf *buf;
@@ -1038,12 +1038,19 @@ HS_INLINE void hs_gb_put_closest(const hs_closest_out *o, size_t i, const hs_kq 
     }
 }
 
-/* Closest's answer for batch position pos, staged (hs_qorder.stage: over the record's d, which
- * the block read in its prep): id and the t written out, as hs_gb_put_closest writes them. */
+/* Batch position pos's answer word, staged (hs_qorder.inv: over the record's d, which the block
+ * read in its prep): any's flag, count's count, closest's id. */
+HS_INLINE void hs_gb_stage_word(const hs_gbout *o, size_t pos, uint32_t v)
+{
+    memcpy(o->stage + 4 * pos + 2, &v, sizeof v);
+}
+
+/* Closest's answer for batch position pos, staged: id and the t written out, as
+ * hs_gb_put_closest writes them. */
 HS_INLINE void hs_gb_stage(const hs_gbout *o, size_t pos, uint32_t id, float t)
 {
     const float tw = id != HS_NONE ? t : NAN;
-    memcpy(o->stage + 4 * pos + 2, &id, sizeof id);
+    hs_gb_stage_word(o, pos, id);
     memcpy(o->stage + 4 * pos + 3, &tw, sizeof tw);
 }
 
@@ -1092,7 +1099,7 @@ HS_INLINE void hs_gb_answer(hs_gblock *B, const hs_grid *g, size_t upto, hs_sema
             if (B->state[j] == HS_GB_DONE)
                 continue;
             if (o->stage) /* any's cnt is 0 or 1 */
-                memcpy(o->stage + 4 * (B->base + j) + 2, &B->cnt[j], sizeof B->cnt[j]);
+                hs_gb_stage_word(o, B->base + j, B->cnt[j]);
             else if (o->count)
                 o->count[B->idx[j]] = B->cnt[j];
             else
@@ -1140,7 +1147,7 @@ static HS_GB_OUTLINE hs_status HS_FN(gb_walk)(hs_gblock *B, const hs_grid *g, si
         const uint32_t v = o->count ? HS_FN(grid_count)(g, &kq, &acc->tests)
                                     : (uint32_t)(HS_FN(grid_any)(g, &kq, &acc->tests) != 0);
         if (o->stage)
-            memcpy(o->stage + 4 * (B->base + j) + 2, &v, sizeof v);
+            hs_gb_stage_word(o, B->base + j, v);
         else if (o->count)
             o->count[i] = v;
         else
@@ -1152,9 +1159,6 @@ static HS_GB_OUTLINE hs_status HS_FN(gb_walk)(hs_gblock *B, const hs_grid *g, si
 #if HS_W == 16 && defined(SIMDE_X86_AVX512F_NATIVE)
 #define HS_GB_VEMIT 1
 #define HS_GB_GROUPS (HS_GB_Q / HS_W)
-#ifndef HS_GB_ROWSYNC
-#define HS_GB_ROWSYNC(mode) ((mode) == HS_GW_CLOSEST || (mode) == HS_GW_ANY)
-#endif
 
 /* Level l's row set-up (hs_grows) for slots j0 .. j0+15, in registers: the row loop stores
  * items into the block, which the compiler must assume can overlap the set-up. */
@@ -1249,6 +1253,13 @@ HS_INLINE int hs_gb_vrow(hs_gblock *B, const hs_grid *g, const hs_glevel *L,
     return 0;
 }
 
+/* Any: the lanes of slots j0 .. j0+15 without a hit yet. */
+HS_INLINE __mmask16 hs_gb_unhit(const hs_gblock *B, size_t j0)
+{
+    return _mm512_testn_epi32_mask(_mm512_loadu_si512((const void *)(B->cnt + j0)),
+                                   _mm512_set1_epi32(-1));
+}
+
 /* Plan, the whole block at once: the lanes E[u] of slots 16u .. 16u+15, every level (each set
  * up for those lanes), row k of every lane of the block together (hs_gb_vrow). Closest and any
  * test the list after each row and drop the lanes they have answered, so each row is one
@@ -1267,7 +1278,9 @@ HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, const __mmask16 *E, si
         if (L->n == 0)
             continue;
         const hs_grows *S = &B->rows[l];
-        if (!HS_GB_ROWSYNC(mode)) {
+        /* count (3-8% slower row by row across the block: rows run to its longest query)
+         * and all have no early exit: 16 slots at a time, each to its own last row */
+        if (mode == HS_GW_COUNT || mode == HS_GW_ALL) {
             for (size_t u = 0; u < ng; u++) {
                 if (!E[u])
                     continue;
@@ -1287,8 +1300,7 @@ HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, const __mmask16 *E, si
             const size_t j0 = u * HS_W;
             El[u] = E[u];
             if (mode == HS_GW_ANY) /* any: a query with a hit is answered */
-                El[u] &= ~_mm512_test_epi32_mask(_mm512_loadu_si512((const void *)(B->cnt + j0)),
-                                                 _mm512_set1_epi32(-1));
+                El[u] &= hs_gb_unhit(B, j0);
             if (El[u]) {
                 const float m = _mm512_mask_reduce_max_ps(El[u], _mm512_loadu_ps(S->nr + j0));
                 maxnr = m > maxnr ? m : maxnr;
@@ -1311,8 +1323,7 @@ HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, const __mmask16 *E, si
                 for (size_t u = 0; u < ng; u++) {
                     const size_t j0 = u * HS_W;
                     if (mode == HS_GW_ANY) {
-                        El[u] &= ~_mm512_test_epi32_mask(
-                            _mm512_loadu_si512((const void *)(B->cnt + j0)), _mm512_set1_epi32(-1));
+                        El[u] &= hs_gb_unhit(B, j0);
                     } else if (El[u]) {
                         /* this row's hits folded in; later rows' centres lie beyond its edge,
                          * so entering one needs a point of the query within Re of that edge:
@@ -1426,15 +1437,16 @@ HS_INLINE hs_status hs_gb_range(const hs_grid *g, const hs_queries *qs, const hs
         for (int l = 0; l < g->nlevels; l++)
             hs_gb_setup(&B, &g->lv[l], &B.rows[l]);
 #ifdef HS_GB_VEMIT
+        /* the lanes of each 16 slots the vector plan takes (the others: scalar plan) */
+        const size_t ng = (nq + HS_W - 1) / HS_W;
+        __mmask16 live[HS_GB_GROUPS], E[HS_GB_GROUPS];
+        for (size_t u = 0; vgrid && u < ng; u++) {
+            live[u] = hs_gb_live(&B, u * HS_W, nq);
+            E[u] = hs_gb_vlanes(&B, g, u * HS_W, live[u]);
+        }
         if (vgrid && mode == HS_GW_ALL) {
             /* the vector plan when the whole block's list fits and no slot needs the
              * per-query walk; else the list is dropped and the block planned slot by slot */
-            const size_t ng = (nq + HS_W - 1) / HS_W;
-            __mmask16 live[HS_GB_GROUPS], E[HS_GB_GROUPS];
-            for (size_t u = 0; u < ng; u++) {
-                live[u] = hs_gb_live(&B, u * HS_W, nq);
-                E[u] = hs_gb_vlanes(&B, g, u * HS_W, live[u]);
-            }
             int ok = !hs_gb_vemit(&B, g, E, ng, mode, acc, thick, boundary, usemask);
             for (size_t u = 0; u < ng && ok; u++)
                 for (unsigned rest = live[u] & ~E[u]; rest && ok; rest &= rest - 1u)
@@ -1450,12 +1462,6 @@ HS_INLINE hs_status hs_gb_range(const hs_grid *g, const hs_queries *qs, const hs
         } else if (vgrid) {
             /* Slots fold their hits whatever the order of the items: the list is tested
              * whenever it fills, and every slot answered at the end of the block. */
-            const size_t ng = (nq + HS_W - 1) / HS_W;
-            __mmask16 live[HS_GB_GROUPS], E[HS_GB_GROUPS];
-            for (size_t u = 0; u < ng; u++) {
-                live[u] = hs_gb_live(&B, u * HS_W, nq);
-                E[u] = hs_gb_vlanes(&B, g, u * HS_W, live[u]);
-            }
             (void)hs_gb_vemit(&B, g, E, ng, mode, acc, thick, boundary, usemask);
             for (size_t u = 0; u < ng; u++) {
                 for (unsigned rest = live[u] & ~E[u]; rest; rest &= rest - 1u) {
@@ -1519,7 +1525,7 @@ static void HS_FN(grid_closest_range)(const hs_grid *g, const hs_queries *qs,
     hs_gbout o;
     memset(&o, 0, sizeof o);
     o.co = out;
-    o.stage = ord && ord->stage ? ord->rec : NULL;
+    o.stage = ord && ord->inv ? ord->rec : NULL;
     (void)hs_gb_run(g, qs, ord, sem, lo, hi, HS_GW_CLOSEST, &o, acc);
 }
 
@@ -1531,7 +1537,7 @@ static void HS_FN(grid_anycount_range)(const hs_grid *g, const hs_queries *qs,
     memset(&o, 0, sizeof o);
     o.hit = hit;
     o.count = count;
-    o.stage = ord && ord->stage ? ord->rec : NULL;
+    o.stage = ord && ord->inv ? ord->rec : NULL;
     if (count)
         (void)hs_gb_run(g, qs, ord, sem, lo, hi, HS_GW_COUNT, &o, acc);
     else
