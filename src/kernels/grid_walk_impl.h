@@ -1259,27 +1259,76 @@ HS_INLINE __m512i hs_gb_vslots(size_t j0)
                             _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
 }
 
-/* Plans row k of level L for the lanes act of slots j0 .. j0+15: bounds, the two cell_start
- * reads as gathers, the items. */
-HS_INLINE int hs_gb_vrow(hs_gblock *B, const hs_grid *g, const hs_glevel *L,
-                         const hs_gbvrows *R, size_t j0, __mmask16 act, int k, const int mode,
-                         hs_racc *acc, const int thick, const int boundary, const int usemask)
-{
-    const uint32_t *cs = g->cell_start + L->cell0;
-    const __m512i zero = _mm512_setzero_si512();
-    __m512i ia, ib;
-    act = hs_gb_vbounds(L, R, act, k, mode, &ia, &ib);
-    const __m512i b = _mm512_mask_i32gather_epi32(zero, act, ia, (const void *)cs, 4);
-    const __m512i e = _mm512_mask_i32gather_epi32(zero, act, ib, (const void *)cs, 4);
-    return hs_gb_vitems(B, g, b, _mm512_sub_epi32(e, b), hs_gb_vslots(j0), act, mode, acc, thick,
-                        boundary, usemask);
-}
-
 /* Any: the lanes of slots j0 .. j0+15 without a hit yet. */
 HS_INLINE __mmask16 hs_gb_unhit(const hs_gblock *B, size_t j0)
 {
     return _mm512_testn_epi32_mask(_mm512_loadu_si512((const void *)(B->cnt + j0)),
                                    _mm512_set1_epi32(-1));
+}
+
+/* The lanes with a run in row k, packed across the block (their cell indices dia / dib and
+ * slots dq), then read 16 at a time: a gather costs the same however few of its lanes are on
+ * (two more per 16 lanes were 13% of a closest call), and only ~40% of a row's lanes have a
+ * run (closest, uniform 10^6). Returns the packed count. */
+HS_INLINE size_t hs_gb_pack(const hs_gblock *B, const hs_glevel *L, const hs_grows *S,
+                            const __mmask16 *El, size_t ng, int k, const int mode, uint32_t *dia,
+                            uint32_t *dib, uint32_t *dq)
+{
+    size_t nd = 0;
+    for (size_t u = 0; u < ng; u++) {
+        if (!El[u])
+            continue;
+        const hs_gbvrows R = hs_gb_vrows(B, S, u * HS_W);
+        __m512i ia, ib;
+        const __mmask16 a = hs_gb_vbounds(L, &R, El[u], k, mode, &ia, &ib);
+        _mm512_storeu_si512((void *)(dia + nd), _mm512_maskz_compress_epi32(a, ia));
+        _mm512_storeu_si512((void *)(dib + nd), _mm512_maskz_compress_epi32(a, ib));
+        _mm512_storeu_si512((void *)(dq + nd), _mm512_maskz_compress_epi32(a, hs_gb_vslots(u * HS_W)));
+        nd += (size_t)__builtin_popcount(a);
+    }
+    return nd;
+}
+
+/* Packed runs c .. c+15 (those below nd): their cell_start reads, then their items. */
+HS_INLINE int hs_gb_packed(hs_gblock *B, const hs_grid *g, const hs_glevel *L,
+                           const uint32_t *dia, const uint32_t *dib, const uint32_t *dq,
+                           size_t c, size_t nd, const int mode, hs_racc *acc, const int thick,
+                           const int boundary, const int usemask)
+{
+    const uint32_t *cs = g->cell_start + L->cell0;
+    const __mmask16 act = nd - c >= (size_t)HS_W ? (__mmask16)0xffff
+                                                 : (__mmask16)((1u << (nd - c)) - 1u);
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i b = _mm512_mask_i32gather_epi32(zero, act, _mm512_maskz_loadu_epi32(act, dia + c),
+                                                  (const void *)cs, 4);
+    const __m512i e = _mm512_mask_i32gather_epi32(zero, act, _mm512_maskz_loadu_epi32(act, dib + c),
+                                                  (const void *)cs, 4);
+    return hs_gb_vitems(B, g, b, _mm512_sub_epi32(e, b), _mm512_maskz_loadu_epi32(act, dq + c), act,
+                        mode, acc, thick, boundary, usemask);
+}
+
+/* Count and all, level L: no early exit, so every row of the block's lanes E is planned
+ * before any test. Row by row across the block (count 1.08-1.12x against 16 slots at a time to
+ * their own last row, which read cell_start for mostly idle lanes). */
+HS_INLINE int hs_gb_vrows_all(hs_gblock *B, const hs_grid *g, const hs_glevel *L,
+                              const hs_grows *S, const __mmask16 *E, size_t ng, const int mode,
+                              hs_racc *acc, const int thick, const int boundary,
+                              const int usemask)
+{
+    float maxnr = 0.0f;
+    for (size_t u = 0; u < ng; u++)
+        if (E[u]) {
+            const float m = _mm512_mask_reduce_max_ps(E[u], _mm512_loadu_ps(S->nr + u * HS_W));
+            maxnr = m > maxnr ? m : maxnr;
+        }
+    for (int k = 0; (float)k < maxnr; k++) {
+        uint32_t dia[HS_GB_Q + HS_W], dib[HS_GB_Q + HS_W], dq[HS_GB_Q + HS_W];
+        const size_t nd = hs_gb_pack(B, L, S, E, ng, k, mode, dia, dib, dq);
+        for (size_t c = 0; c < nd; c += HS_W)
+            if (hs_gb_packed(B, g, L, dia, dib, dq, c, nd, mode, acc, thick, boundary, usemask))
+                return 1;
+    }
+    return 0;
 }
 
 /* Plan, the whole block at once: the lanes E[u] of slots 16u .. 16u+15, every level (each set
@@ -1300,19 +1349,9 @@ HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, const __mmask16 *E, si
         if (L->n == 0)
             continue;
         const hs_grows *S = &B->rows[l];
-        /* count (3-8% slower row by row across the block: rows run to its longest query)
-         * and all have no early exit: 16 slots at a time, each to its own last row */
         if (mode == HS_GW_COUNT || mode == HS_GW_ALL) {
-            for (size_t u = 0; u < ng; u++) {
-                if (!E[u])
-                    continue;
-                const hs_gbvrows R = hs_gb_vrows(B, S, u * HS_W);
-                const float maxnr = _mm512_mask_reduce_max_ps(E[u], R.nr);
-                for (int k = 0; (float)k < maxnr; k++)
-                    if (hs_gb_vrow(B, g, L, &R, u * HS_W, E[u], k, mode, acc, thick, boundary,
-                                   usemask))
-                        return 1;
-            }
+            if (hs_gb_vrows_all(B, g, L, S, E, ng, mode, acc, thick, boundary, usemask))
+                return 1;
             continue;
         }
         __mmask16 El[HS_GB_GROUPS]; /* the lanes still walking this level */
@@ -1330,37 +1369,12 @@ HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, const __mmask16 *E, si
             anyl |= El[u];
         }
         const __m512 h = _mm512_set1_ps((float)L->h), oy = _mm512_set1_ps((float)L->oy);
-        const uint32_t *cs = g->cell_start + L->cell0;
         for (int k = 0; (float)k < maxnr && anyl; k++) {
-            /* The lanes with a run in row k, packed across the block, then read 16 at a time:
-             * a gather costs the same however few of its lanes are on (two more per 16 lanes
-             * were 13% of a closest call), and a row's lanes are ~40% of its groups' lanes. */
             uint32_t dia[HS_GB_Q + HS_W], dib[HS_GB_Q + HS_W], dq[HS_GB_Q + HS_W];
-            size_t nd = 0;
-            for (size_t u = 0; u < ng; u++) {
-                if (!El[u])
-                    continue;
-                const hs_gbvrows R = hs_gb_vrows(B, S, u * HS_W);
-                __m512i ia, ib;
-                const __mmask16 a = hs_gb_vbounds(L, &R, El[u], k, mode, &ia, &ib);
-                _mm512_storeu_si512((void *)(dia + nd), _mm512_maskz_compress_epi32(a, ia));
-                _mm512_storeu_si512((void *)(dib + nd), _mm512_maskz_compress_epi32(a, ib));
-                _mm512_storeu_si512((void *)(dq + nd),
-                                    _mm512_maskz_compress_epi32(a, hs_gb_vslots(u * HS_W)));
-                nd += (size_t)__builtin_popcount(a);
-            }
-            for (size_t c = 0; c < nd; c += HS_W) {
-                const __mmask16 act = nd - c >= (size_t)HS_W ? (__mmask16)0xffff
-                                                             : (__mmask16)((1u << (nd - c)) - 1u);
-                const __m512i zero = _mm512_setzero_si512();
-                const __m512i b = _mm512_mask_i32gather_epi32(
-                    zero, act, _mm512_maskz_loadu_epi32(act, dia + c), (const void *)cs, 4);
-                const __m512i e = _mm512_mask_i32gather_epi32(
-                    zero, act, _mm512_maskz_loadu_epi32(act, dib + c), (const void *)cs, 4);
-                (void)hs_gb_vitems(B, g, b, _mm512_sub_epi32(e, b),
-                                   _mm512_maskz_loadu_epi32(act, dq + c), act, mode, acc, thick,
-                                   boundary, usemask);
-            }
+            const size_t nd = hs_gb_pack(B, L, S, El, ng, k, mode, dia, dib, dq);
+            for (size_t c = 0; c < nd; c += HS_W)
+                (void)hs_gb_packed(B, g, L, dia, dib, dq, c, nd, mode, acc, thick, boundary,
+                                   usemask);
             if (mode == HS_GW_ANY || mode == HS_GW_CLOSEST) {
                 (void)hs_gb_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
                 anyl = 0;
