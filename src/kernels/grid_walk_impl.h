@@ -1332,10 +1332,10 @@ HS_INLINE int hs_gb_vrows_all(hs_gblock *B, const hs_grid *g, const hs_glevel *L
 }
 
 /* Plan, the whole block at once: the lanes E[u] of slots 16u .. 16u+15, every level (each set
- * up for those lanes), row k of every lane of the block together (hs_gb_vrow). Closest and any
- * test the list after each row and drop the lanes they have answered, so each row is one
- * test of up to 64 queries' items. (Per 16 slots, rows tested 16 queries at a time, each
- * row's gathers waited for the previous row's tests and fold.) */
+ * up for those lanes), row k of every lane of the block together (hs_gb_pack, hs_gb_packed).
+ * Closest and any test the list after each row and drop the lanes they have answered, so each
+ * row is one test of up to 64 queries' items. (Per 16 slots, rows tested 16 queries at a time,
+ * each row's gathers waited for the previous row's tests and fold.) */
 HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, const __mmask16 *E, size_t ng,
                           const int mode, hs_racc *acc, const int thick, const int boundary,
                           const int usemask)
