@@ -51,8 +51,9 @@ enum { HS_GW_ANY, HS_GW_COUNT, HS_GW_CLOSEST, HS_GW_ALL, HS_GW_PLAN };
 #define HS_GB_HITS 1024
 
 typedef struct hs_gitem {
-    uint32_t start;  /* storage position of the item's first circle */
-    uint16_t q, n;   /* the query's slot, circles (1 .. HS_W) */
+    uint32_t start; /* storage position of the item's first circle */
+    uint16_t q;     /* the query's slot */
+    uint16_t m;     /* its lanes, the first 1 .. HS_W, as bits (one mask load in the tests) */
 } hs_gitem;
 
 enum { HS_GB_LIVE, HS_GB_INVALID, HS_GB_DONE /* answered by the per-query walk */ };
@@ -125,12 +126,12 @@ HS_INLINE int hs_gw_emit(hs_gw *w, uint32_t b, uint32_t e)
     const uint16_t q = (uint16_t)w->slot;
     B->it[ni].start = b;
     B->it[ni].q = q;
-    B->it[ni].n = (uint16_t)(n < (size_t)HS_W ? n : (size_t)HS_W);
+    B->it[ni].m = (uint16_t)((1u << (n < (size_t)HS_W ? n : (size_t)HS_W)) - 1u);
     ni += n != 0;
     for (size_t s = HS_W; s < n; s += HS_W) { /* runs past one vector: rare */
         B->it[ni].start = b + (uint32_t)s;
         B->it[ni].q = q;
-        B->it[ni].n = (uint16_t)(n - s < (size_t)HS_W ? n - s : (size_t)HS_W);
+        B->it[ni].m = (uint16_t)((1u << (n - s < (size_t)HS_W ? n - s : (size_t)HS_W)) - 1u);
         ni++;
     }
     B->ni = ni;
@@ -883,7 +884,7 @@ HS_INLINE hs_vm hs_gb_item(const hs_gblock *B, const hs_grid *g, const hs_gitem 
     c->cx = hs_vf_loadu(g->x + it.start);
     c->cy = hs_vf_loadu(g->y + it.start);
     c->r = hs_vf_loadu(g->r + it.start);
-    hs_vm m = hs_vm_and(hs_v_hits(Q, *c, thick, boundary), hs_vm_first(it.n));
+    hs_vm m = hs_vm_and(hs_v_hits(Q, *c, thick, boundary), hs_vm_from_bits(it.m));
     if (usemask)
         m = hs_vm_and(m, hs_vm_test_i(hs_vi_loadu(g->mask + it.start), Q->kmask));
     return m;
@@ -1231,8 +1232,11 @@ HS_INLINE int hs_gb_vitems(hs_gblock *B, const hs_grid *g, __m512i b, __m512i n,
             (void)hs_gb_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
         }
         const __m512i nn = _mm512_min_epu32(n, w16);
-        const __m512i qn = _mm512_or_si512(q, _mm512_slli_epi32(nn, 16));
-        /* (start, q | n << 16) pairs as 64-bit items (hs_gitem's layout), lanes 0-7 then 8-15 */
+        const __m512i one = _mm512_set1_epi32(1);
+        const __m512i lanes = _mm512_sub_epi32(_mm512_sllv_epi32(one, nn), one);
+        const __m512i qn = _mm512_or_si512(q, _mm512_slli_epi32(lanes, 16));
+        /* (start, q | lanes << 16) pairs as 64-bit items (hs_gitem's layout), lanes 0-7 then
+         * 8-15 */
         const __m512i lo = _mm512_or_si512(
             _mm512_cvtepu32_epi64(_mm512_castsi512_si256(b)),
             _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(qn)), 32));
