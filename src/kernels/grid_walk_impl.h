@@ -47,6 +47,11 @@ enum { HS_GW_ANY, HS_GW_COUNT, HS_GW_CLOSEST, HS_GW_ALL, HS_GW_PLAN };
  * past the item are masked off. Every path tests each candidate circle once with the kernels'
  * own pair arithmetic, so the answers are the per-query walk's, bit for bit. */
 #define HS_GB_Q 64
+/* AVX-512: the plan and closest's entry times work on lanes of different queries */
+#if HS_W == 16 && defined(SIMDE_X86_AVX512F_NATIVE)
+#define HS_GB_VEMIT 1
+#define HS_GB_GROUPS (HS_GB_Q / HS_W)
+#endif
 #define HS_GB_ITEMS 2048
 #define HS_GB_HITS 1024
 
@@ -90,6 +95,9 @@ typedef struct hs_gblock {
     /* closest: hits listed for hs_gb_closest_reduce (+ HS_W: whole-vector stores) */
     float dt[HS_GB_HITS + HS_W];
     uint32_t did[HS_GB_HITS + HS_W], dpos[HS_GB_HITS + HS_W], dq[HS_GB_HITS + HS_W];
+#ifdef HS_GB_VEMIT
+    float dcx[HS_GB_HITS + HS_W], dcy[HS_GB_HITS + HS_W], dr[HS_GB_HITS + HS_W];
+#endif
 } hs_gblock;
 
 /* Queries whose inflated bounding box spans at most this many cells are walked row by row
@@ -913,6 +921,53 @@ HS_INLINE void hs_gb_closest_reduce(hs_gblock *B, size_t len)
     }
 }
 
+#ifdef HS_GB_VEMIT
+/* The slots q's values of a block array (HS_GB_Q entries), per lane. */
+HS_INLINE __m512 hs_gb_lut(const float *f, __m512i q)
+{
+    const __m512 lo = _mm512_permutex2var_ps(_mm512_loadu_ps(f), q, _mm512_loadu_ps(f + 16));
+    const __m512 hi = _mm512_permutex2var_ps(_mm512_loadu_ps(f + 32), q, _mm512_loadu_ps(f + 48));
+    return _mm512_mask_blend_ps(_mm512_test_epi32_mask(q, _mm512_set1_epi32(32)), lo, hi);
+}
+#endif
+
+/* Closest: the entry times dt[0 .. len) of the listed hits. On AVX-512 the hit lanes' circles
+ * were listed (dcx, dcy, dr) and their times are computed here 16 hits at a time, each lane
+ * with its own slot's query: an item has ~2 hit lanes, and computing whole items' times (a
+ * division and a square root per 16 lanes) was ~7% of a closest call. Elsewhere the times
+ * were listed with the hits. */
+HS_INLINE void hs_gb_entries(hs_gblock *B, size_t len, const int thick, const int boundary)
+{
+#ifdef HS_GB_VEMIT
+    for (size_t k = 0; k < len; k += HS_W) {
+        const __mmask16 f = len - k >= (size_t)HS_W ? (__mmask16)0xffff
+                                                    : (__mmask16)((1u << (len - k)) - 1u);
+        const __m512i q = _mm512_maskz_loadu_epi32(f, B->dq + k);
+        hs_vq Q;
+        Q.ax = hs_gb_lut(B->ax, q);
+        Q.ay = hs_gb_lut(B->ay, q);
+        Q.dx = hs_gb_lut(B->dx, q);
+        Q.dy = hs_gb_lut(B->dy, q);
+        Q.tmin = hs_gb_lut(B->tmin, q);
+        Q.tmax = hs_gb_lut(B->tmax, q);
+        Q.q = hs_gb_lut(B->q, q);
+        Q.dd = hs_gb_lut(B->dd, q);
+        Q.inv_dd = hs_gb_lut(B->inv_dd, q);
+        Q.ninv = hs_gb_lut(B->ninv, q);
+        hs_vc c;
+        c.cx = _mm512_maskz_loadu_ps(f, B->dcx + k);
+        c.cy = _mm512_maskz_loadu_ps(f, B->dcy + k);
+        c.r = _mm512_maskz_loadu_ps(f, B->dr + k);
+        _mm512_storeu_ps(B->dt + k, hs_v_entry(&Q, c, thick, boundary));
+    }
+#else
+    (void)B;
+    (void)len;
+    (void)thick;
+    (void)boundary;
+#endif
+}
+
 /* All: the listed items' hit lanes (entry t, caller's id) compressed into buf from position at
  * (the caller reserved a whole vector per item), counted into their slots, and with per_item
  * each item's count kept in B->hm; returns the position past them. */
@@ -967,22 +1022,30 @@ HS_INLINE hs_status hs_gb_test(hs_gblock *B, const hs_grid *g, const int mode, h
             const hs_gitem it = B->it[B->hit[h]];
             const unsigned bits = B->hm[h];
             const hs_vm m = hs_vm_from_bits(bits);
-            hs_vq Q;
             hs_vc c;
-            hs_gb_bcast(B, it.q, &Q);
             c.cx = hs_vf_loadu(g->x + it.start);
             c.cy = hs_vf_loadu(g->y + it.start);
             c.r = hs_vf_loadu(g->r + it.start);
+#ifdef HS_GB_VEMIT
+            hs_vf_compress(B->dcx + len, m, c.cx);
+            hs_vf_compress(B->dcy + len, m, c.cy);
+            hs_vf_compress(B->dr + len, m, c.r);
+#else
+            hs_vq Q;
+            hs_gb_bcast(B, it.q, &Q);
             hs_vf_compress(B->dt + len, m, hs_v_entry(&Q, c, thick, boundary));
+#endif
             hs_vi_compress(B->did + len, m, hs_vi_loadu(g->id + it.start));
             hs_vi_compress(B->dpos + len, m, hs_vi_iota(it.start));
             hs_vi_storeu(B->dq + len, hs_vi_set1(it.q));
             len += (size_t)__builtin_popcount(bits);
             if (len > HS_GB_HITS - HS_W) {
+                hs_gb_entries(B, len, thick, boundary);
                 hs_gb_closest_reduce(B, len);
                 len = 0;
             }
         }
+        hs_gb_entries(B, len, thick, boundary);
         hs_gb_closest_reduce(B, len);
         return HS_OK;
     }
@@ -1157,9 +1220,7 @@ static HS_GB_OUTLINE hs_status HS_FN(gb_walk)(hs_gblock *B, const hs_grid *g, si
     return HS_OK;
 }
 
-#if HS_W == 16 && defined(SIMDE_X86_AVX512F_NATIVE)
-#define HS_GB_VEMIT 1
-#define HS_GB_GROUPS (HS_GB_Q / HS_W)
+#ifdef HS_GB_VEMIT
 
 /* Level l's row set-up (hs_grows) for slots j0 .. j0+15, in registers: the row loop stores
  * items into the block, which the compiler must assume can overlap the set-up. */
