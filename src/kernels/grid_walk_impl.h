@@ -97,6 +97,7 @@ typedef struct hs_gblock {
     uint32_t did[HS_GB_HITS + HS_W], dpos[HS_GB_HITS + HS_W], dq[HS_GB_HITS + HS_W];
 #ifdef HS_GB_VEMIT
     float dcx[HS_GB_HITS + HS_W], dcy[HS_GB_HITS + HS_W], dr[HS_GB_HITS + HS_W];
+    uint64_t dkey[HS_GB_HITS + HS_W]; /* the hits' keys (hs_gb_closest_reduce) */
 #endif
 } hs_gblock;
 
@@ -907,12 +908,18 @@ HS_INLINE void hs_gb_closest_reduce(hs_gblock *B, size_t len)
 {
     for (size_t k = 0; k < len; k++) {
         const uint32_t q = B->dq[k];
-        const float t = B->dt[k], t0 = t + 0.0f;
-        uint32_t u, tb;
+        uint32_t tb;
+        memcpy(&tb, &B->dt[k], sizeof tb);
+#ifdef HS_GB_VEMIT
+        const uint64_t key = B->dkey[k]; /* hs_gb_entries made it */
+#else
+        const float t0 = B->dt[k] + 0.0f;
+        uint32_t u;
         memcpy(&u, &t0, sizeof u);
-        memcpy(&tb, &t, sizeof tb);
         u ^= (uint32_t)((int32_t)u >> 31) | 0x80000000u;
-        const uint64_t key = (uint64_t)u << 32 | B->did[k], cur = B->bkey[q];
+        const uint64_t key = (uint64_t)u << 32 | B->did[k];
+#endif
+        const uint64_t cur = B->bkey[q];
         const uint64_t m = 0u - (uint64_t)(key < cur);
         const uint32_t m32 = (uint32_t)m;
         B->bkey[q] = cur ^ ((cur ^ key) & m);
@@ -958,7 +965,22 @@ HS_INLINE void hs_gb_entries(hs_gblock *B, size_t len, const int thick, const in
         c.cx = _mm512_maskz_loadu_ps(f, B->dcx + k);
         c.cy = _mm512_maskz_loadu_ps(f, B->dcy + k);
         c.r = _mm512_maskz_loadu_ps(f, B->dr + k);
-        _mm512_storeu_ps(B->dt + k, hs_v_entry(&Q, c, thick, boundary));
+        const __m512 t = hs_v_entry(&Q, c, thick, boundary);
+        _mm512_storeu_ps(B->dt + k, t);
+        /* the fold's keys, as hs_gb_closest_reduce makes them one at a time elsewhere */
+        const __m512i u = _mm512_castps_si512(_mm512_add_ps(t, _mm512_setzero_ps()));
+        const __m512i kh = _mm512_xor_si512(
+            u, _mm512_or_si512(_mm512_srai_epi32(u, 31), _mm512_set1_epi32(INT32_MIN)));
+        const __m512i id = _mm512_loadu_si512((const void *)(B->did + k));
+        _mm512_storeu_si512(
+            (void *)(B->dkey + k),
+            _mm512_or_si512(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(id)),
+                            _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(kh)), 32)));
+        _mm512_storeu_si512(
+            (void *)(B->dkey + k + 8),
+            _mm512_or_si512(
+                _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(id, 1)),
+                _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(kh, 1)), 32)));
     }
 #else
     (void)B;
