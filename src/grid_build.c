@@ -165,15 +165,9 @@ static void level_shape(hs_glevel *L, double minx, double miny, double maxx, dou
     L->ny = (int32_t)ny;
 }
 
-/* The per-circle cell is most of the build's arithmetic (three times per circle): on x86-64
- * it is compiled for AVX-512 and AVX2 too, picked once by the loader. The operations are the
- * same IEEE double ones in every clone (nothing to contract into an FMA), so the cells are. */
-#if defined(__x86_64__) && defined(__ELF__) && (defined(__GNUC__) || defined(__clang__)) && \
-    !defined(HS_GRID_NO_CLONES)
-#define HS_GRID_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define HS_GRID_CLONES
-#endif
+/* The per-circle cell is most of the build's arithmetic (three times per circle), so it is
+ * compiled as HS_GRID_CLONES. The operations are the same IEEE double ones in every clone
+ * (nothing to contract into an FMA), so the cells are. */
 
 /* Bounds, largest radius and count of each level over a range of circles. */
 typedef struct bounds {

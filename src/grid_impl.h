@@ -11,6 +11,15 @@
 #include "hitscan/grid.h"
 #include "internal.h"
 
+/* Loops worth AVX-512 / AVX2 in the generic library code (the build's cells, the query
+ * order's keys): on x86-64 ELF they are compiled for those too, picked once by the loader. */
+#if defined(__x86_64__) && defined(__ELF__) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(HS_GRID_NO_CLONES)
+#define HS_GRID_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define HS_GRID_CLONES
+#endif
+
 /* Four 16-byte rows s0..s3 transposed into d0..d3 (four 32-bit fields of four records, either
  * way between arrays and records): one 16-byte load and store per row instead of four of
  * each. Used by the build's record sorts and the queries' locality order. */
