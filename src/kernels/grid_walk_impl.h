@@ -96,7 +96,6 @@ typedef struct hs_gblock {
     float dt[HS_GB_HITS + HS_W];
     uint32_t did[HS_GB_HITS + HS_W], dpos[HS_GB_HITS + HS_W], dq[HS_GB_HITS + HS_W];
 #ifdef HS_GB_VEMIT
-    float dcx[HS_GB_HITS + HS_W], dcy[HS_GB_HITS + HS_W], dr[HS_GB_HITS + HS_W];
     uint64_t dkey[HS_GB_HITS + HS_W]; /* the hits' keys (hs_gb_closest_reduce) */
 #endif
 } hs_gblock;
@@ -938,12 +937,26 @@ HS_INLINE __m512 hs_gb_lut(const float *f, __m512i q)
 }
 #endif
 
-/* Closest: the entry times dt[0 .. len) of the listed hits. On AVX-512 the hit lanes' circles
- * were listed (dcx, dcy, dr) and their times are computed here 16 hits at a time, each lane
- * with its own slot's query: an item has ~2 hit lanes, and computing whole items' times (a
- * division and a square root per 16 lanes) was ~7% of a closest call. Elsewhere the times
- * were listed with the hits. */
-HS_INLINE void hs_gb_entries(hs_gblock *B, size_t len, const int thick, const int boundary)
+#ifdef HS_GB_VEMIT
+/* The 32-bit words at storage positions pos (any uint32_t) of the lanes f, 0 elsewhere: gather
+ * indices are signed, so pos is re-based by 2^31 and the base by as many words. */
+HS_INLINE __m512i hs_gb_at(const void *base, __m512i pos, __mmask16 f)
+{
+    const void *b = (const void *)((uintptr_t)base + ((uintptr_t)4 << 31));
+    return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), f,
+                                       _mm512_xor_si512(pos, _mm512_set1_epi32(INT32_MIN)), b, 4);
+}
+#endif
+
+/* Closest: the entry times dt[0 .. len) of the listed hits. On AVX-512 only the hit lanes'
+ * storage positions were listed; their circles are gathered here and their times computed 16
+ * hits at a time, each lane with its own slot's query. An item has ~2 hit lanes: computing
+ * whole items' times (a division and a square root per 16 lanes) was ~7% of a closest call,
+ * and listing their circles and ids by four more compresses per item (a compress and store
+ * ~3 cycles, a plain store ~1, in a loop of them) was 0.95-0.98x these four gathers. Elsewhere
+ * the times are listed with the hits. */
+HS_INLINE void hs_gb_entries(hs_gblock *B, const hs_grid *g, size_t len, const int thick,
+                             const int boundary)
 {
 #ifdef HS_GB_VEMIT
     for (size_t k = 0; k < len; k += HS_W) {
@@ -961,17 +974,18 @@ HS_INLINE void hs_gb_entries(hs_gblock *B, size_t len, const int thick, const in
         Q.dd = hs_gb_lut(B->dd, q);
         Q.inv_dd = hs_gb_lut(B->inv_dd, q);
         Q.ninv = hs_gb_lut(B->ninv, q);
+        const __m512i pos = _mm512_maskz_loadu_epi32(f, B->dpos + k);
         hs_vc c;
-        c.cx = _mm512_maskz_loadu_ps(f, B->dcx + k);
-        c.cy = _mm512_maskz_loadu_ps(f, B->dcy + k);
-        c.r = _mm512_maskz_loadu_ps(f, B->dr + k);
+        c.cx = _mm512_castsi512_ps(hs_gb_at(g->x, pos, f));
+        c.cy = _mm512_castsi512_ps(hs_gb_at(g->y, pos, f));
+        c.r = _mm512_castsi512_ps(hs_gb_at(g->r, pos, f));
         const __m512 t = hs_v_entry(&Q, c, thick, boundary);
         _mm512_storeu_ps(B->dt + k, t);
         /* the fold's keys, as hs_gb_closest_reduce makes them one at a time elsewhere */
         const __m512i u = _mm512_castps_si512(_mm512_add_ps(t, _mm512_setzero_ps()));
         const __m512i kh = _mm512_xor_si512(
             u, _mm512_or_si512(_mm512_srai_epi32(u, 31), _mm512_set1_epi32(INT32_MIN)));
-        const __m512i id = _mm512_loadu_si512((const void *)(B->did + k));
+        const __m512i id = hs_gb_at(g->id, pos, f);
         _mm512_storeu_si512(
             (void *)(B->dkey + k),
             _mm512_or_si512(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(id)),
@@ -984,6 +998,7 @@ HS_INLINE void hs_gb_entries(hs_gblock *B, size_t len, const int thick, const in
     }
 #else
     (void)B;
+    (void)g;
     (void)len;
     (void)thick;
     (void)boundary;
@@ -1044,30 +1059,26 @@ HS_INLINE hs_status hs_gb_test(hs_gblock *B, const hs_grid *g, const int mode, h
             const hs_gitem it = B->it[B->hit[h]];
             const unsigned bits = B->hm[h];
             const hs_vm m = hs_vm_from_bits(bits);
+#ifndef HS_GB_VEMIT
+            hs_vq Q;
             hs_vc c;
+            hs_gb_bcast(B, it.q, &Q);
             c.cx = hs_vf_loadu(g->x + it.start);
             c.cy = hs_vf_loadu(g->y + it.start);
             c.r = hs_vf_loadu(g->r + it.start);
-#ifdef HS_GB_VEMIT
-            hs_vf_compress(B->dcx + len, m, c.cx);
-            hs_vf_compress(B->dcy + len, m, c.cy);
-            hs_vf_compress(B->dr + len, m, c.r);
-#else
-            hs_vq Q;
-            hs_gb_bcast(B, it.q, &Q);
             hs_vf_compress(B->dt + len, m, hs_v_entry(&Q, c, thick, boundary));
-#endif
             hs_vi_compress(B->did + len, m, hs_vi_loadu(g->id + it.start));
+#endif
             hs_vi_compress(B->dpos + len, m, hs_vi_iota(it.start));
             hs_vi_storeu(B->dq + len, hs_vi_set1(it.q));
             len += (size_t)__builtin_popcount(bits);
             if (len > HS_GB_HITS - HS_W) {
-                hs_gb_entries(B, len, thick, boundary);
+                hs_gb_entries(B, g, len, thick, boundary);
                 hs_gb_closest_reduce(B, len);
                 len = 0;
             }
         }
-        hs_gb_entries(B, len, thick, boundary);
+        hs_gb_entries(B, g, len, thick, boundary);
         hs_gb_closest_reduce(B, len);
         return HS_OK;
     }
