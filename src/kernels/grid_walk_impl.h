@@ -1496,6 +1496,28 @@ HS_INLINE int hs_gb_vrows_all(hs_gblock *B, const hs_grid *g, const hs_glevel *L
     return 0;
 }
 
+/* Closest, slots j0 .. j0+15 after row k of level L: later rows' centres lie beyond row k's
+ * edge, so entering one needs a point of the query within Re of that edge:
+ * t >= (edge -+ Re - ay) / dy (hs_gw_level's test, in float: Re's margin covers far more than
+ * this rounding, and the bound is shrunk by 2^-20). A lane whose best t lies below the bound
+ * is done; lanes with dy = 0 get -inf (never done). */
+HS_INLINE __m512 hs_gb_vbound(const hs_gblock *B, const hs_grows *S, size_t j0, int k, __m512 h,
+                              __m512 oy)
+{
+    const __m512 dy = _mm512_loadu_ps(B->dy + j0), ay = _mm512_loadu_ps(B->ay + j0);
+    const __m512 Re = _mm512_loadu_ps(S->Re + j0);
+    const hs_gbvrows R = hs_gb_vrows(B, S, j0);
+    const __mmask16 up = R.up;
+    const __mmask16 moving = _mm512_cmp_ps_mask(dy, _mm512_setzero_ps(), _CMP_NEQ_OQ);
+    const __m512 rowf = _mm512_add_ps(R.r0, hs_gb_vkk(&R, k, HS_GW_CLOSEST));
+    const __m512 edge = _mm512_fmadd_ps(_mm512_mask_add_ps(rowf, up, rowf, _mm512_set1_ps(1.0f)),
+                                        h, oy);
+    const __m512 bv = _mm512_mask_blend_ps(up, _mm512_add_ps(edge, Re), _mm512_sub_ps(edge, Re));
+    __m512 tb = _mm512_div_ps(_mm512_sub_ps(bv, ay), dy);
+    tb = _mm512_sub_ps(tb, _mm512_mul_ps(_mm512_abs_ps(tb), _mm512_set1_ps(0x1p-20f)));
+    return _mm512_mask_blend_ps(moving, _mm512_set1_ps(-INFINITY), tb);
+}
+
 /* Plan, the whole block at once: the lanes E[u] of slots 16u .. 16u+15, every level (each set
  * up for those lanes), row k of every lane of the block together (hs_gb_pack, hs_gb_packed).
  * Closest and any test the list after each row and drop the lanes they have answered, so each
@@ -1541,6 +1563,13 @@ HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, const __mmask16 *E, si
                 (void)hs_gb_packed(B, g, L, dia, dib, dq, c, nd, mode, acc, thick, boundary,
                                    usemask);
             if (mode == HS_GW_ANY || mode == HS_GW_CLOSEST) {
+                /* closest: the bound each lane's best t must beat to stop after row k, computed
+                 * before the tests (it does not depend on them) so it is ready when they end */
+                __m512 tbv[HS_GB_GROUPS];
+                if (mode == HS_GW_CLOSEST)
+                    for (size_t u = 0; u < ng; u++)
+                        tbv[u] = El[u] ? hs_gb_vbound(B, S, u * HS_W, k, h, oy)
+                                       : _mm512_setzero_ps();
                 (void)hs_gb_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
                 anyl = 0;
                 for (size_t u = 0; u < ng; u++) {
@@ -1548,25 +1577,8 @@ HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, const __mmask16 *E, si
                     if (mode == HS_GW_ANY) {
                         El[u] &= hs_gb_unhit(B, j0);
                     } else if (El[u]) {
-                        /* this row's hits folded in; later rows' centres lie beyond its edge,
-                         * so entering one needs a point of the query within Re of that edge:
-                         * t >= (edge -+ Re - ay) / dy (hs_gw_level's test, in float: Re's
-                         * margin covers far more than this rounding, and the bound is shrunk
-                         * by 2^-20) */
-                        const __m512 dy = _mm512_loadu_ps(B->dy + j0), ay = _mm512_loadu_ps(B->ay + j0);
-                        const __m512 Re = _mm512_loadu_ps(S->Re + j0);
-                        const hs_gbvrows R = hs_gb_vrows(B, S, j0);
-                        const __mmask16 up = R.up;
-                        const __mmask16 moving = _mm512_cmp_ps_mask(dy, _mm512_setzero_ps(), _CMP_NEQ_OQ);
-                        const __m512 rowf = _mm512_add_ps(R.r0, hs_gb_vkk(&R, k, mode));
-                        const __m512 edge = _mm512_fmadd_ps(
-                            _mm512_mask_add_ps(rowf, up, rowf, _mm512_set1_ps(1.0f)), h, oy);
-                        const __m512 bv = _mm512_mask_blend_ps(up, _mm512_add_ps(edge, Re),
-                                                               _mm512_sub_ps(edge, Re));
-                        __m512 tb = _mm512_div_ps(_mm512_sub_ps(bv, ay), dy);
-                        tb = _mm512_sub_ps(tb, _mm512_mul_ps(_mm512_abs_ps(tb), _mm512_set1_ps(0x1p-20f)));
                         const __m512 bt = _mm512_castsi512_ps(_mm512_loadu_si512((const void *)(B->btb + j0)));
-                        El[u] &= ~(_mm512_cmp_ps_mask(bt, tb, _CMP_LT_OQ) & moving);
+                        El[u] &= ~_mm512_cmp_ps_mask(bt, tbv[u], _CMP_LT_OQ);
                     }
                     anyl |= El[u];
                 }
