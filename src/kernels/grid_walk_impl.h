@@ -24,15 +24,18 @@ enum { HS_GW_ANY, HS_GW_COUNT, HS_GW_CLOSEST, HS_GW_ALL, HS_GW_PLAN };
  *      level the box of rows and each row's clipped run as a linear function of the row
  *      (hs_gb_setup);
  *   2. plan: each query's row runs, cut into items of at most HS_W circles, go into one flat
- *      list. On AVX-512 (hs_gb_vemit) row k of HS_W queries is planned at once, cell_start
- *      read through gathers; elsewhere, and for all-hits when the vector plan cannot hold
+ *      list. On AVX-512 (hs_gb_vemit) row k's run bounds are computed HS_W queries at a
+ *      time, the runs of the whole block packed into full vectors and cell_start read for
+ *      them through gathers; elsewhere, and for all-hits when the vector plan cannot hold
  *      the block, query by query (a short scalar loop per query);
  *   3. test: one loop over the listed items, no branch on the data; count / any fold the hit
  *      lanes into the query's slot; all computes every item's entry times and compresses the
  *      hit lanes' (t, id) into the hit buffer (moved to query order if the plan was not);
- *      closest lists the items that hit, computes their entry times, compresses the hit
- *      lanes the same way into a block list and folds it into the slots' bests in one scalar
- *      loop with no branch. (All once listed the hit lanes and computed their times HS_W at
+ *      closest lists the items that hit, then their hit lanes (on AVX-512 only their storage
+ *      positions, whose circles hs_gb_entries gathers to compute the times HS_W hits at a
+ *      time; elsewhere with the items' entry times), and folds the list into the slots' bests
+ *      in one scalar loop with no branch. (All once listed the hit lanes and computed their
+ *      times HS_W at
  *      a time through gathers: uniform 10^4, 7.6 against 12.1 M queries/s for the per-item
  *      times, warm allocator.)
  * On the vector plan, closest and any keep their early exit: row k of the whole block is
@@ -1034,10 +1037,10 @@ HS_INLINE hs_status hs_gb_test(hs_gblock *B, const hs_grid *g, const int mode, h
                                const int thick, const int boundary, const int usemask)
 {
     if (mode == HS_GW_CLOSEST) {
-        /* The items with a hit are listed with their hit lanes (no branch); their entry times
-         * are then computed and the hit lanes' (t, caller's id, position, slot) compressed into
-         * a list, as all-hits does, which one scalar loop folds into the slots' bests
-         * (hs_gb_closest_reduce) with no branch on the data.
+        /* The items with a hit are listed with their hit lanes (no branch); then the hit lanes'
+         * (position, slot) are compressed into a list (with their entry times and caller's ids
+         * where hs_gb_entries does not compute them), which one scalar loop folds into the
+         * slots' bests (hs_gb_closest_reduce) with no branch on the data.
          * Before: a running best per lane, reduced across lanes once per query where the list
          * moved to the next query: 9.9-10.2 M queries/s (uniform 10^6). That reduction and its
          * branch, not the entry times, were the cost: one entry computation per query (the
