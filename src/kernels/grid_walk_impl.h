@@ -35,9 +35,8 @@ enum { HS_GW_ANY, HS_GW_COUNT, HS_GW_CLOSEST, HS_GW_ALL, HS_GW_PLAN };
  *      positions, whose circles hs_gb_entries gathers to compute the times HS_W hits at a
  *      time; elsewhere with the items' entry times), and folds the list into the slots' bests
  *      in one scalar loop with no branch. (All once listed the hit lanes and computed their
- *      times HS_W at
- *      a time through gathers: uniform 10^4, 7.6 against 12.1 M queries/s for the per-item
- *      times, warm allocator.)
+ *      times HS_W at a time through gathers: uniform 10^4, 7.6 against 12.1 M queries/s for
+ *      the per-item times, warm allocator.)
  * On the vector plan, closest and any keep their early exit: row k of the whole block is
  * tested as soon as it is planned, any drops the queries that hit, closest those whose best t
  * lies before any later row can be entered (rows in the query's y direction, as the per-query
@@ -938,9 +937,17 @@ HS_INLINE __m512 hs_gb_lut(const float *f, __m512i q)
     const __m512 hi = _mm512_permutex2var_ps(_mm512_loadu_ps(f + 32), q, _mm512_loadu_ps(f + 48));
     return _mm512_mask_blend_ps(_mm512_test_epi32_mask(q, _mm512_set1_epi32(32)), lo, hi);
 }
-#endif
 
-#ifdef HS_GB_VEMIT
+/* Lanes 8h .. 8h+7 of lo and hi as 64-bit words lo | hi << 32 (hs_gitem's layout, the fold's
+ * keys). */
+HS_INLINE __m512i hs_gb_pair64(__m512i lo, __m512i hi, int h)
+{
+    const __m256i l = h ? _mm512_extracti64x4_epi64(lo, 1) : _mm512_castsi512_si256(lo);
+    const __m256i u = h ? _mm512_extracti64x4_epi64(hi, 1) : _mm512_castsi512_si256(hi);
+    return _mm512_or_si512(_mm512_cvtepu32_epi64(l),
+                           _mm512_slli_epi64(_mm512_cvtepu32_epi64(u), 32));
+}
+
 /* The 32-bit words at storage positions pos (any uint32_t) of the lanes f, 0 elsewhere: gather
  * indices are signed, so pos is re-based by 2^31 and the base by as many words. */
 HS_INLINE __m512i hs_gb_at(const void *base, __m512i pos, __mmask16 f)
@@ -989,15 +996,8 @@ HS_INLINE void hs_gb_entries(hs_gblock *B, const hs_grid *g, size_t len, const i
         const __m512i kh = _mm512_xor_si512(
             u, _mm512_or_si512(_mm512_srai_epi32(u, 31), _mm512_set1_epi32(INT32_MIN)));
         const __m512i id = hs_gb_at(g->id, pos, f);
-        _mm512_storeu_si512(
-            (void *)(B->dkey + k),
-            _mm512_or_si512(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(id)),
-                            _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(kh)), 32)));
-        _mm512_storeu_si512(
-            (void *)(B->dkey + k + 8),
-            _mm512_or_si512(
-                _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(id, 1)),
-                _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(kh, 1)), 32)));
+        _mm512_storeu_si512((void *)(B->dkey + k), hs_gb_pair64(id, kh, 0));
+        _mm512_storeu_si512((void *)(B->dkey + k + 8), hs_gb_pair64(id, kh, 1));
     }
 #else
     (void)B;
@@ -1169,7 +1169,8 @@ HS_INLINE hs_status hs_gb_drain(hs_gblock *B, const hs_grid *g, const int mode, 
 #ifdef HS_GB_VEMIT
 /* Staged answers of slots j0 .. j0+15, 16 at a time (hs_gb_stage / hs_gb_stage_word): the lanes
  * wl of w2 over word 2 of their batch position's record, and with two those of w3 over word 3.
- * One slot at a time this was ~5% of a closest call. */
+ * (Leaving the answers out altogether, as a bound, made closest 1.03-1.07x faster; this
+ * against one slot at a time: count 1.03-1.07x, closest 0.99-1.03x.) */
 HS_INLINE void hs_gb_vstage(const hs_gbout *o, size_t pos0, __mmask16 wl, __m512i w2, __m512i w3,
                             const int two)
 {
@@ -1399,14 +1400,8 @@ HS_INLINE int hs_gb_vitems(hs_gblock *B, const hs_grid *g, __m512i b, __m512i n,
         const __m512i one = _mm512_set1_epi32(1);
         const __m512i lanes = _mm512_sub_epi32(_mm512_sllv_epi32(one, nn), one);
         const __m512i qn = _mm512_or_si512(q, _mm512_slli_epi32(lanes, 16));
-        /* (start, q | lanes << 16) pairs as 64-bit items (hs_gitem's layout), lanes 0-7 then
-         * 8-15 */
-        const __m512i lo = _mm512_or_si512(
-            _mm512_cvtepu32_epi64(_mm512_castsi512_si256(b)),
-            _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(qn)), 32));
-        const __m512i hi = _mm512_or_si512(
-            _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(b, 1)),
-            _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(qn, 1)), 32));
+        /* (start, q | lanes << 16) as 64-bit items, lanes 0-7 then 8-15 */
+        const __m512i lo = hs_gb_pair64(b, qn, 0), hi = hs_gb_pair64(b, qn, 1);
         const __mmask8 alo = (__mmask8)act, ahi = (__mmask8)(act >> 8);
         hs_gitem *it = B->it + B->ni;
         _mm512_storeu_si512((void *)it, _mm512_maskz_compress_epi64(alo, lo));
@@ -1475,6 +1470,20 @@ HS_INLINE int hs_gb_packed(hs_gblock *B, const hs_grid *g, const hs_glevel *L,
                         mode, acc, thick, boundary, usemask);
 }
 
+/* Row k of level L for the block's lanes El: packed, then planned 16 runs at a time. 1: all's
+ * list is full (see hs_gb_vitems). */
+HS_INLINE int hs_gb_vrow(hs_gblock *B, const hs_grid *g, const hs_glevel *L, const hs_grows *S,
+                         const __mmask16 *El, size_t ng, int k, const int mode, hs_racc *acc,
+                         const int thick, const int boundary, const int usemask)
+{
+    uint32_t dia[HS_GB_Q + HS_W], dib[HS_GB_Q + HS_W], dq[HS_GB_Q + HS_W];
+    const size_t nd = hs_gb_pack(B, L, S, El, ng, k, mode, dia, dib, dq);
+    for (size_t c = 0; c < nd; c += HS_W)
+        if (hs_gb_packed(B, g, L, dia, dib, dq, c, nd, mode, acc, thick, boundary, usemask))
+            return 1;
+    return 0;
+}
+
 /* Count and all, level L: no early exit, so every row of the block's lanes E is planned
  * before any test. Row by row across the block (count 1.08-1.12x against 16 slots at a time to
  * their own last row, which read cell_start for mostly idle lanes). */
@@ -1489,13 +1498,9 @@ HS_INLINE int hs_gb_vrows_all(hs_gblock *B, const hs_grid *g, const hs_glevel *L
             const float m = _mm512_mask_reduce_max_ps(E[u], _mm512_loadu_ps(S->nr + u * HS_W));
             maxnr = m > maxnr ? m : maxnr;
         }
-    for (int k = 0; (float)k < maxnr; k++) {
-        uint32_t dia[HS_GB_Q + HS_W], dib[HS_GB_Q + HS_W], dq[HS_GB_Q + HS_W];
-        const size_t nd = hs_gb_pack(B, L, S, E, ng, k, mode, dia, dib, dq);
-        for (size_t c = 0; c < nd; c += HS_W)
-            if (hs_gb_packed(B, g, L, dia, dib, dq, c, nd, mode, acc, thick, boundary, usemask))
-                return 1;
-    }
+    for (int k = 0; (float)k < maxnr; k++)
+        if (hs_gb_vrow(B, g, L, S, E, ng, k, mode, acc, thick, boundary, usemask))
+            return 1;
     return 0;
 }
 
@@ -1522,7 +1527,7 @@ HS_INLINE __m512 hs_gb_vbound(const hs_gblock *B, const hs_grows *S, size_t j0, 
 }
 
 /* Plan, the whole block at once: the lanes E[u] of slots 16u .. 16u+15, every level (each set
- * up for those lanes), row k of every lane of the block together (hs_gb_pack, hs_gb_packed).
+ * up for those lanes), row k of every lane of the block together (hs_gb_vrow).
  * Closest and any test the list after each row and drop the lanes they have answered, so each
  * row is one test of up to 64 queries' items. (Per 16 slots, rows tested 16 queries at a time,
  * each row's gathers waited for the previous row's tests and fold.) */
@@ -1560,11 +1565,7 @@ HS_INLINE int hs_gb_vemit(hs_gblock *B, const hs_grid *g, const __mmask16 *E, si
         }
         const __m512 h = _mm512_set1_ps((float)L->h), oy = _mm512_set1_ps((float)L->oy);
         for (int k = 0; (float)k < maxnr && anyl; k++) {
-            uint32_t dia[HS_GB_Q + HS_W], dib[HS_GB_Q + HS_W], dq[HS_GB_Q + HS_W];
-            const size_t nd = hs_gb_pack(B, L, S, El, ng, k, mode, dia, dib, dq);
-            for (size_t c = 0; c < nd; c += HS_W)
-                (void)hs_gb_packed(B, g, L, dia, dib, dq, c, nd, mode, acc, thick, boundary,
-                                   usemask);
+            (void)hs_gb_vrow(B, g, L, S, El, ng, k, mode, acc, thick, boundary, usemask);
             if (mode == HS_GW_ANY || mode == HS_GW_CLOSEST) {
                 /* closest: the bound each lane's best t must beat to stop after row k, computed
                  * before the tests (it does not depend on them) so it is ready when they end */
