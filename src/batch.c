@@ -452,7 +452,7 @@ typedef struct all_block {
 /* offsets[1..n] (counts) become offsets[0..n] (starts) with offsets[0] = 0, on the team: each
  * thread sums its slice, the slice sums are scanned, then each thread scans its slice from its
  * base. Integer sums, so the result does not depend on the slicing. */
-static void prefix_sums(size_t *offsets, size_t n, int threads, size_t *part)
+void hs_prefix_sums(size_t *offsets, size_t n, int threads, size_t *part)
 {
     offsets[0] = 0;
 #pragma omp parallel num_threads(threads) if (threads > 1)
@@ -593,7 +593,7 @@ hs_status hs_run_all_rows(const hs_engine *e, const hs_queries *qs, const hs_bat
             for (ptrdiff_t i = 0; i < (ptrdiff_t)n; i++)
                 offsets[rows[i] + 1] = scnt[i];
         }
-        prefix_sums(offsets, n, d.threads, part);
+        hs_prefix_sums(offsets, n, d.threads, part);
         total = offsets[n];
         /* at least one element so a successful result never has NULL arrays */
         oid = hs_ws_get(ws, HS_WS_OUT_ID, total * sizeof *oid);

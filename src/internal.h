@@ -161,4 +161,8 @@ hs_status hs_run_count(const hs_engine *e, const hs_queries *qs, const hs_batch_
 hs_status hs_run_all_rows(const hs_engine *e, const hs_queries *qs, const hs_batch_opts *opts,
                           hs_workspace *ws, const uint32_t *rows, hs_hits *out);
 
+/* Counts in offsets[1..n] become starts in offsets[0..n] (offsets[0] = 0), on a team of
+ * `threads`; part holds one entry per thread. The result does not depend on the team. */
+void hs_prefix_sums(size_t *offsets, size_t n, int threads, size_t *part);
+
 #endif
