@@ -1,7 +1,10 @@
-// Grid benchmarks: BM_Grid<Mode>[Ws]/<scene>/<N>/<M>[/threads:<k>] queries per second (Ws: with a workspace), BM_GridBuild/<scene>/<N>/threads:<k> and BM_GridPairs/<scene>/<N>/threads:<k>.
+// Grid benchmarks: BM_Grid<Mode>[Ws]/<scene>/<N>/<M>[/threads:<k>] queries per second (Ws: with a workspace), BM_GridBuild/<scene>/<N>/threads:<k>, BM_GridPairs/<scene>/<N>/threads:<k>, and BM_GridScaling/<what>/<scene>/<N> (2 threads against 1, call by call).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -198,6 +201,102 @@ void RunPairs(benchmark::State &state, hs_scene_kind kind, size_t n, int threads
     state.counters["pairs_per_circle"] = n ? (double)pairs / (double)n : 0.0;
 }
 
+// Two threads against one, measured call by call: each iteration times a one-thread call and
+// then a two-thread call of the same work, and speedup_2t is the median over iterations of
+// their ratio. On a shared host the speed drifts by tens of percent over minutes, so 1- and
+// 2-thread figures from separate benchmarks (even alternated runs) mix host states; calls
+// tens of milliseconds apart share one. Queries run with a workspace per thread count (warmed
+// by one untimed call), the build is hs_grid_rebuild of grids made for 1 and 2 threads.
+enum class Scaled { Closest, Any, All, Count, Build, Pairs };
+
+void RunScaling(benchmark::State &state, Scaled what, hs_scene_kind kind, size_t n)
+{
+    GridScene &sc = Scene(kind, n, what == Scaled::Build || what == Scaled::Pairs ? 0 : n);
+    if (!sc.ok) {
+        state.SkipWithError("scene setup failed");
+        return;
+    }
+    const size_t m = sc.qs.count;
+    hs_workspace *ws[2] = {nullptr, nullptr};
+    hs_grid *bg[2] = {nullptr, nullptr};
+    std::vector<uint32_t> out_u(m);
+    std::vector<float> out_t(m);
+    std::vector<uint8_t> out_b(m);
+    bool ok = true;
+    for (int k = 0; k < 2; k++) {
+        hs_grid_opts go{0.0f, k + 1};
+        if (what == Scaled::Build)
+            ok = ok && hs_grid_build(sc.cs, &go, &bg[k]) == HS_OK;
+        else if (what != Scaled::Pairs)
+            ok = ok && hs_workspace_create(&ws[k]) == HS_OK;
+    }
+    auto call = [&](int k) -> hs_status {
+        hs_batch_opts o = hs_batch_opts_default();
+        o.threads = k + 1;
+        o.ws = ws[k];
+        switch (what) {
+        case Scaled::Closest:
+            return hs_grid_closest(sc.g, &sc.qs, &o,
+                                   hs_closest_out{out_u.data(), out_t.data(), nullptr, nullptr,
+                                                  nullptr, nullptr});
+        case Scaled::Any:
+            return hs_grid_any(sc.g, &sc.qs, &o, out_b.data());
+        case Scaled::Count:
+            return hs_grid_count_hits(sc.g, &sc.qs, &o, out_u.data());
+        case Scaled::All: {
+            hs_hits h;
+            hs_status s = hs_grid_all(sc.g, &sc.qs, &o, &h);
+            hs_hits_free(&h);
+            return s;
+        }
+        case Scaled::Build:
+            return hs_grid_rebuild(bg[k], sc.cs);
+        default: {
+            hs_pairs p;
+            hs_status s = hs_grid_pairs(sc.g, &o, &p);
+            hs_pairs_free(&p);
+            return s;
+        }
+        }
+    };
+    ok = ok && call(0) == HS_OK && call(1) == HS_OK; // steady state: workspaces grown
+    std::vector<double> t1, t2;
+    for (auto _ : state) {
+        if (!ok) {
+            state.SkipWithError("setup or call failed");
+            break;
+        }
+        double t[2];
+        for (int k = 0; k < 2; k++) { // the order does not matter (measured both ways)
+            auto a = std::chrono::steady_clock::now();
+            ok = ok && call(k) == HS_OK;
+            t[k] = std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count();
+        }
+        benchmark::ClobberMemory();
+        t1.push_back(t[0]);
+        t2.push_back(t[1]);
+        state.SetIterationTime(t[0] + t[1]);
+    }
+    if (!t1.empty()) {
+        std::vector<double> ratio(t1.size());
+        for (size_t i = 0; i < t1.size(); i++)
+            ratio[i] = t1[i] / t2[i];
+        auto median = [](std::vector<double> v) {
+            std::sort(v.begin(), v.end());
+            size_t h = v.size() / 2;
+            return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+        };
+        const double work = (double)(m ? m : n);
+        state.counters["speedup_2t"] = median(ratio);
+        state.counters["per_second_1t"] = work / median(t1);
+        state.counters["per_second_2t"] = work / median(t2);
+    }
+    for (int k = 0; k < 2; k++) {
+        hs_workspace_destroy(ws[k]);
+        hs_grid_destroy(bg[k]);
+    }
+}
+
 int RegisterAll()
 {
     const hs_scene_kind kinds[] = {HS_SCENE_UNIFORM, HS_SCENE_CLUSTERED, HS_SCENE_MIXED};
@@ -241,6 +340,19 @@ int RegisterAll()
                         run(st, kind, n, k);
                     })->UseRealTime()->Unit(benchmark::kMillisecond);
                 }
+    const std::pair<const char *, Scaled> scaled[] = {
+        {"Closest", Scaled::Closest}, {"Any", Scaled::Any},     {"All", Scaled::All},
+        {"Count", Scaled::Count},     {"Build", Scaled::Build}, {"Pairs", Scaled::Pairs}};
+    for (const auto &w : scaled)
+        for (hs_scene_kind kind : kinds) {
+            const size_t n = 1000000;
+            std::string name = std::string("BM_GridScaling/") + w.first + "/" +
+                               hs_scene_kind_name(kind) + "/" + std::to_string(n);
+            const Scaled what = w.second;
+            benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State &st) {
+                RunScaling(st, what, kind, n);
+            })->UseManualTime()->MinTime(3.0)->Unit(benchmark::kMillisecond);
+        }
     return 0;
 }
 

@@ -9,7 +9,7 @@
 
 #include "hitscan/narrow.h"
 #include "internal.h"
-#include "sched.h"
+#include "worksteal.h"
 
 /* ---- How an engine plugs in ---------------------------------------------------------------
  * An engine (brute.c, the grid) supplies one callback per mode that answers ONE prepared,
@@ -170,7 +170,7 @@ static hs_status drv_finish(const drv *d, size_t invalid, size_t first_invalid, 
     for (ptrdiff_t ii = 0; ii < (ptrdiff_t)(n); ii++)
 
 /* Ranges for engines that answer many queries at once: at least HS_RANGE_MIN queries each
- * (the grid fills blocks of 64 from them), handed out by hs_sched (sched.h), which keeps each
+ * (the grid fills blocks of 64 from them), handed out by hs_sched (worksteal.h), which keeps each
  * thread on a contiguous stretch of the batch: the grid's batches come in a locality order. */
 #define HS_RANGE_MIN 256
 #define HS_FOR_RANGES(sc, n)                                                                     \

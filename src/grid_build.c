@@ -568,10 +568,15 @@ static hs_status grid_sort(hs_grid *g, const hs_circles *cs)
         sh++;
     const size_t nsb = ((ncells - 1) >> sh) + 1;
     const size_t nsbp = (nsb + 16) & ~(size_t)15; /* per-thread rows padded to 64 bytes */
-    /* scratch: sub-band histograms and band cursors [T][nsbp] each, sb -> band
+    /* Passes 1 and 2 work on K contiguous chunks of the input, handed out dynamically: with
+     * one chunk per thread, a thread on a core the host was slowing held up the other at both
+     * barriers (seen: one thread's pass 2 at 1.25x the other's, two threads 1.4x one).
+     * Chunks are in input order whatever K, so the grid does not depend on it. */
+    const size_t K = T == 1 ? 1 : (n / 4096 < 4 * (size_t)T ? (size_t)T : 4 * (size_t)T);
+    /* scratch: sub-band histograms and band cursors [K][nsbp] each, sb -> band
      * [nsbp], band first position and first sub-band [nsbp + 1 each]; then per thread:
      * cells [cap], records [cap] (, masks [cap]) */
-    const size_t tab = align64(((2 * (size_t)T + 3) * nsbp + 2) * sizeof(uint32_t));
+    const size_t tab = align64(((2 * K + 3) * nsbp + 2) * sizeof(uint32_t));
     const size_t area = align64(cap * sizeof(uint32_t)) * (M ? 2 : 1) +
                         align64(cap * sizeof(hs_grec));
     if (g->scratch_bytes < tab + (size_t)T * area) {
@@ -582,32 +587,34 @@ static hs_status grid_sort(hs_grid *g, const hs_circles *cs)
             return HS_E_NOMEM;
     }
     unsigned char *sbase = g->scratch;
-    uint32_t *hist = (uint32_t *)sbase, *cur = hist + (size_t)T * nsbp;
-    uint32_t *sb2b = cur + (size_t)T * nsbp;
+    uint32_t *hist = (uint32_t *)sbase, *cur = hist + K * nsbp;
+    uint32_t *sb2b = cur + K * nsbp;
     uint32_t *bpos = sb2b + nsbp, *bsb = bpos + nsbp + 1;
     size_t nb = 0;
     int spill = 0;
     hs_status st = HS_OK;
 
-    /* Pass 1 counts each thread's chunk per sub-band; pass 2 moves every circle into its
-     * band's range (thread t's circles after those of threads < t, in input order, so the
-     * bands hold their circles in input order whatever the team); pass 3 sorts each band
-     * by cell inside the thread's buffer, stably. Every position written is fixed by the
-     * input alone: the grid is identical for every team size. */
+    /* Pass 1 counts each chunk per sub-band; pass 2 moves every circle into its band's range
+     * (chunk c's circles after those of chunks < c, in input order, so the bands hold their
+     * circles in input order whatever the chunks and the team); pass 3 sorts each band by
+     * cell inside the thread's buffer, stably. Every position written is fixed by the input
+     * alone: the grid is identical for every team size. */
 #pragma omp parallel num_threads(T)
     {
-        const size_t nt = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
-        const size_t i0 = n * t / nt, i1 = n * (t + 1) / nt;
+        const size_t t = (size_t)omp_get_thread_num();
         uint32_t blk[HS_GRID_BLOCK];
-        uint32_t *h = hist + t * nsbp;
-        memset(h, 0, nsb * sizeof *h);
-        for (size_t i = i0; i < i1; i += HS_GRID_BLOCK) {
-            size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
-            cells_block(&F, X + i, Y + i, Rr + i, k, blk);
-            for (size_t j = 0; j < k; j++)
-                h[blk[j] >> sh]++;
+#pragma omp for schedule(dynamic, 1)
+        for (ptrdiff_t cc = 0; cc < (ptrdiff_t)K; cc++) {
+            const size_t i0 = n * (size_t)cc / K, i1 = n * ((size_t)cc + 1) / K;
+            uint32_t *h = hist + (size_t)cc * nsbp;
+            memset(h, 0, nsb * sizeof *h);
+            for (size_t i = i0; i < i1; i += HS_GRID_BLOCK) {
+                size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
+                cells_block(&F, X + i, Y + i, Rr + i, k, blk);
+                for (size_t j = 0; j < k; j++)
+                    h[blk[j] >> sh]++;
+            }
         }
-#pragma omp barrier
 #pragma omp single
         {
             /* greedy bands over the sub-band totals (the same for every team size) */
@@ -616,7 +623,7 @@ static hs_status grid_sort(hs_grid *g, const hs_circles *cs)
             bsb[0] = 0;
             for (size_t b = 0; b < nsb; b++) {
                 size_t tot = 0;
-                for (size_t u = 0; u < nt; u++)
+                for (size_t u = 0; u < K; u++)
                     tot += hist[u * nsbp + b];
                 if (run > 0 && run + tot > cap) {
                     nb++;
@@ -634,7 +641,7 @@ static hs_status grid_sort(hs_grid *g, const hs_circles *cs)
             bsb[nb] = (uint32_t)nsb;
             for (size_t b = 0; b < nb; b++) {
                 uint32_t off = bpos[b];
-                for (size_t u = 0; u < nt; u++) {
+                for (size_t u = 0; u < K; u++) {
                     cur[u * nsbp + b] = off;
                     for (size_t q = bsb[b]; q < bsb[b + 1]; q++)
                         off += hist[u * nsbp + q];
@@ -650,25 +657,28 @@ static hs_status grid_sort(hs_grid *g, const hs_circles *cs)
         }
         if (st == HS_OK) {
             unsigned char *a = sbase + tab + t * area;
-            uint32_t *c = cur + t * nsbp;
-            for (size_t i = i0; i < i1; i += HS_GRID_BLOCK) {
-                size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
-                cells_block(&F, X + i, Y + i, Rr + i, k, blk);
-                for (size_t j = 0; j < k; j++)
-                    blk[j] = c[sb2b[blk[j] >> sh]]++;
-                const float *xi = X + i, *yi = Y + i, *ri = Rr + i;
-                for (size_t j = 0; j < k; j++) {
-                    uint32_t d = blk[j];
-                    gx[d] = xi[j];
-                    gy[d] = yi[j];
-                    gr[d] = ri[j];
-                    gid[d] = (uint32_t)(i + j);
-                }
-                if (gm)
+#pragma omp for schedule(dynamic, 1)
+            for (ptrdiff_t cc = 0; cc < (ptrdiff_t)K; cc++) {
+                const size_t i0 = n * (size_t)cc / K, i1 = n * ((size_t)cc + 1) / K;
+                uint32_t *c = cur + (size_t)cc * nsbp;
+                for (size_t i = i0; i < i1; i += HS_GRID_BLOCK) {
+                    size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
+                    cells_block(&F, X + i, Y + i, Rr + i, k, blk);
                     for (size_t j = 0; j < k; j++)
-                        gm[blk[j]] = M[i + j];
+                        blk[j] = c[sb2b[blk[j] >> sh]]++;
+                    const float *xi = X + i, *yi = Y + i, *ri = Rr + i;
+                    for (size_t j = 0; j < k; j++) {
+                        uint32_t d = blk[j];
+                        gx[d] = xi[j];
+                        gy[d] = yi[j];
+                        gr[d] = ri[j];
+                        gid[d] = (uint32_t)(i + j);
+                    }
+                    if (gm)
+                        for (size_t j = 0; j < k; j++)
+                            gm[blk[j]] = M[i + j];
+                }
             }
-#pragma omp barrier
             uint32_t *cb = (uint32_t *)a;
             hs_grec *trec = (hs_grec *)(a + align64(cap * sizeof(uint32_t)));
             uint32_t *tm = (uint32_t *)(a + align64(cap * sizeof(uint32_t)) +

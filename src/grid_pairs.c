@@ -6,7 +6,7 @@
 #include <omp.h>
 
 #include "grid_impl.h"
-#include "sched.h"
+#include "worksteal.h"
 
 /* The overlap predicate shared by pairs and disc queries (touching counts). Symmetric in its
  * two circles, bit for bit, so (i, j) and (j, i) always agree. */
@@ -140,7 +140,7 @@ hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_pairs *o
         return HS_E_NOMEM;
     int oom = 0;
     /* blocks are consecutive storage positions, so neighbours in space: each thread keeps a
-     * contiguous share (sched.h): dealt out one at a time, two threads ran 1.3-1.4x one;
+     * contiguous share (worksteal.h): dealt out one at a time, two threads ran 1.3-1.4x one;
      * now 1.8-2.0x (uniform / clustered / mixed 10^6, bench/README) */
     hs_sched sc;
     hs_sched_init(&sc, nb, threads);

@@ -1,6 +1,6 @@
 /* Internal: a locality-keeping work-stealing schedule for the chunks of a parallel loop (each thread sweeps its own contiguous share, then takes from the far end of others'). */
-#ifndef HS_SCHED_H
-#define HS_SCHED_H
+#ifndef HS_WORKSTEAL_H
+#define HS_WORKSTEAL_H
 
 #include <stdatomic.h>
 #include <stddef.h>
