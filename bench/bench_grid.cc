@@ -12,6 +12,11 @@
 #include <utility>
 #include <vector>
 
+#if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
+#endif
+
 #include "hitscan/batch.h"
 #include "hitscan/grid.h"
 #include "hitscan/scene.h"
@@ -201,13 +206,52 @@ void RunPairs(benchmark::State &state, hs_scene_kind kind, size_t n, int threads
     state.counters["pairs_per_circle"] = n ? (double)pairs / (double)n : 0.0;
 }
 
-// Two threads against one, measured call by call: each iteration times a one-thread call and
-// then a two-thread call of the same work, and speedup_2t is the median over iterations of
-// their ratio. On a shared host the speed drifts by tens of percent over minutes, so 1- and
-// 2-thread figures from separate benchmarks (even alternated runs) mix host states; calls
-// tens of milliseconds apart share one. Queries run with a workspace per thread count (warmed
-// by one untimed call), the build is hs_grid_rebuild of grids made for 1 and 2 threads.
+// Two threads against one, measured call by call. On a shared host the speed drifts by tens
+// of percent over minutes, and not equally on both cores (another guest on a core's sibling
+// slows that core alone), so 1- and 2-thread figures from separate benchmarks, even
+// alternated runs, mix host states. Each iteration times the one-thread call pinned to the
+// first and then to the second CPU of the process, then the two-thread call unpinned, all
+// within tens of milliseconds. speedup_2t is the median over iterations of the 2-thread rate
+// over the mean of the two 1-thread rates: 2.0 when two threads do what the two cores do
+// apart, whichever core the host slows. per_second_1t_cpu0 / _cpu1 show how far apart the
+// cores were. Queries run with a workspace per thread count (warmed by one untimed call), the
+// build is hs_grid_rebuild of grids made for 1 and 2 threads.
 enum class Scaled { Closest, Any, All, Count, Build, Pairs };
+
+// The calling thread's CPU mask (Linux): pin to one CPU, restore after. Elsewhere a no-op and
+// both 1-thread calls run wherever the system puts them.
+struct Pinning {
+#if defined(__linux__)
+    cpu_set_t all;
+    int cpu[2] = {-1, -1};
+    Pinning()
+    {
+        CPU_ZERO(&all);
+        if (pthread_getaffinity_np(pthread_self(), sizeof all, &all) != 0)
+            return;
+        for (int c = 0, k = 0; c < CPU_SETSIZE && k < 2; c++)
+            if (CPU_ISSET(c, &all))
+                cpu[k++] = c;
+    }
+    void pin(int k)
+    {
+        if (cpu[1] < 0)
+            return;
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu[k], &one);
+        pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+    }
+    void unpin()
+    {
+        if (cpu[1] >= 0)
+            pthread_setaffinity_np(pthread_self(), sizeof all, &all);
+    }
+#else
+    void pin(int) {}
+    void unpin() {}
+#endif
+};
 
 void RunScaling(benchmark::State &state, Scaled what, hs_scene_kind kind, size_t n)
 {
@@ -259,28 +303,34 @@ void RunScaling(benchmark::State &state, Scaled what, hs_scene_kind kind, size_t
         }
         }
     };
-    ok = ok && call(0) == HS_OK && call(1) == HS_OK; // steady state: workspaces grown
-    std::vector<double> t1, t2;
+    // steady state: workspaces grown; the team's thread is made here, unpinned
+    ok = ok && call(0) == HS_OK && call(1) == HS_OK;
+    Pinning pin;
+    std::vector<double> t1a, t1b, t2, ratio;
+    auto timed = [&](int k) {
+        auto a = std::chrono::steady_clock::now();
+        ok = ok && call(k) == HS_OK;
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count();
+    };
     for (auto _ : state) {
         if (!ok) {
             state.SkipWithError("setup or call failed");
             break;
         }
-        double t[2];
-        for (int k = 0; k < 2; k++) { // the order does not matter (measured both ways)
-            auto a = std::chrono::steady_clock::now();
-            ok = ok && call(k) == HS_OK;
-            t[k] = std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count();
-        }
+        pin.pin(0);
+        const double a = timed(0);
+        pin.pin(1);
+        const double b = timed(0);
+        pin.unpin();
+        const double c = timed(1);
         benchmark::ClobberMemory();
-        t1.push_back(t[0]);
-        t2.push_back(t[1]);
-        state.SetIterationTime(t[0] + t[1]);
+        t1a.push_back(a);
+        t1b.push_back(b);
+        t2.push_back(c);
+        ratio.push_back((1.0 / c) / (0.5 * (1.0 / a + 1.0 / b)));
+        state.SetIterationTime(a + b + c);
     }
-    if (!t1.empty()) {
-        std::vector<double> ratio(t1.size());
-        for (size_t i = 0; i < t1.size(); i++)
-            ratio[i] = t1[i] / t2[i];
+    if (!ratio.empty()) {
         auto median = [](std::vector<double> v) {
             std::sort(v.begin(), v.end());
             size_t h = v.size() / 2;
@@ -288,7 +338,8 @@ void RunScaling(benchmark::State &state, Scaled what, hs_scene_kind kind, size_t
         };
         const double work = (double)(m ? m : n);
         state.counters["speedup_2t"] = median(ratio);
-        state.counters["per_second_1t"] = work / median(t1);
+        state.counters["per_second_1t_cpu0"] = work / median(t1a);
+        state.counters["per_second_1t_cpu1"] = work / median(t1b);
         state.counters["per_second_2t"] = work / median(t2);
     }
     for (int k = 0; k < 2; k++) {
