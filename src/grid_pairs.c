@@ -140,8 +140,8 @@ hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_pairs *o
         return HS_E_NOMEM;
     int oom = 0;
     /* blocks are consecutive storage positions, so neighbours in space: each thread keeps a
-     * contiguous share (worksteal.h): dealt out one at a time, two threads ran 1.3-1.4x one;
-     * now 1.8-2.0x (uniform / clustered / mixed 10^6, bench/README) */
+     * contiguous share (worksteal.h): dealt out one at a time, two threads ran 1.3-1.4x one
+     * (with the parallel assembly below: BM_GridScaling 1.83-1.93, bench/README) */
     hs_sched sc;
     hs_sched_init(&sc, nb, threads);
 #pragma omp parallel num_threads(threads) reduction(| : oom)
