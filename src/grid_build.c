@@ -567,7 +567,7 @@ static hs_status grid_sort(hs_grid *g, const hs_circles *cs)
     while (((ncells - 1) >> sh) + 1 > nsb_max)
         sh++;
     const size_t nsb = ((ncells - 1) >> sh) + 1;
-    const size_t nsbp = (nsb + 16) & ~(size_t)15; /* per-thread rows padded to 64 bytes */
+    const size_t nsbp = (nsb + 16) & ~(size_t)15; /* per-chunk rows padded to 64 bytes */
     /* Passes 1 and 2 work on K contiguous chunks of the input, handed out dynamically: with
      * one chunk per thread, a thread on a core the host was slowing held up the other at both
      * barriers (seen: one thread's pass 2 at 1.25x the other's, two threads 1.4x one).
