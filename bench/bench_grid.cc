@@ -86,6 +86,35 @@ const char *ModeName(Mode m)
     }
 }
 
+// One batch call of mode through the grid of sc into the output arrays (all-hits' result is
+// freed again: a no-op on its arrays when they are the workspace's).
+struct QueryOut {
+    std::vector<uint32_t> u;
+    std::vector<float> t;
+    std::vector<uint8_t> b;
+    explicit QueryOut(size_t m) : u(m), t(m), b(m) {}
+};
+
+hs_status CallMode(Mode mode, const GridScene &sc, const hs_batch_opts &o, QueryOut &out)
+{
+    switch (mode) {
+    case Mode::Closest:
+        return hs_grid_closest(
+            sc.g, &sc.qs, &o,
+            hs_closest_out{out.u.data(), out.t.data(), nullptr, nullptr, nullptr, nullptr});
+    case Mode::Any:
+        return hs_grid_any(sc.g, &sc.qs, &o, out.b.data());
+    case Mode::Count:
+        return hs_grid_count_hits(sc.g, &sc.qs, &o, out.u.data());
+    default: {
+        hs_hits h;
+        hs_status s = hs_grid_all(sc.g, &sc.qs, &o, &h);
+        hs_hits_free(&h);
+        return s;
+    }
+    }
+}
+
 // with_ws: the calls share one hs_workspace, as a frame loop would (Ws benchmarks); without,
 // every call allocates and frees its own memory.
 void RunQueries(benchmark::State &state, Mode mode, hs_scene_kind kind, size_t n, size_t m,
@@ -106,26 +135,8 @@ void RunQueries(benchmark::State &state, Mode mode, hs_scene_kind kind, size_t n
         return;
     }
     o.ws = ws;
-    std::vector<uint32_t> out_u(m);
-    std::vector<float> out_t(m);
-    std::vector<uint8_t> out_b(m);
-    hs_closest_out co{out_u.data(), out_t.data(), nullptr, nullptr, nullptr, nullptr};
-    auto call = [&]() {
-        switch (mode) {
-        case Mode::Closest:
-            return hs_grid_closest(sc.g, &sc.qs, &o, co);
-        case Mode::Any:
-            return hs_grid_any(sc.g, &sc.qs, &o, out_b.data());
-        case Mode::Count:
-            return hs_grid_count_hits(sc.g, &sc.qs, &o, out_u.data());
-        default: {
-            hs_hits h;
-            hs_status s = hs_grid_all(sc.g, &sc.qs, &o, &h);
-            hs_hits_free(&h); // a no-op on the arrays when they are the workspace's
-            return s;
-        }
-        }
-    };
+    QueryOut out(m);
+    auto call = [&]() { return CallMode(mode, sc, o, out); };
     // steady state of a frame loop: one untimed call grows the workspace to the batch
     if (ws && call() != HS_OK) {
         state.SkipWithError("batch call failed");
@@ -137,7 +148,7 @@ void RunQueries(benchmark::State &state, Mode mode, hs_scene_kind kind, size_t n
             state.SkipWithError("batch call failed");
             break;
         }
-        benchmark::DoNotOptimize(out_u.data());
+        benchmark::DoNotOptimize(out.u.data());
         benchmark::ClobberMemory();
     }
     state.counters["queries_per_second"] =
@@ -216,7 +227,10 @@ void RunPairs(benchmark::State &state, hs_scene_kind kind, size_t n, int threads
 // apart, whichever core the host slows. per_second_1t_cpu0 / _cpu1 show how far apart the
 // cores were. Queries run with a workspace per thread count (warmed by one untimed call), the
 // build is hs_grid_rebuild of grids made for 1 and 2 threads.
-enum class Scaled { Closest, Any, All, Count, Build, Pairs };
+enum class Scaled { Closest, Any, All, Count, Build, Pairs }; // the first four as Mode
+static_assert((int)Scaled::Closest == (int)Mode::Closest && (int)Scaled::Any == (int)Mode::Any &&
+                  (int)Scaled::All == (int)Mode::All && (int)Scaled::Count == (int)Mode::Count,
+              "RunScaling passes its query modes on as Mode");
 
 // The calling thread's CPU mask (Linux): pin to one CPU, restore after. Elsewhere a no-op and
 // both 1-thread calls run wherever the system puts them.
@@ -263,9 +277,7 @@ void RunScaling(benchmark::State &state, Scaled what, hs_scene_kind kind, size_t
     const size_t m = sc.qs.count;
     hs_workspace *ws[2] = {nullptr, nullptr};
     hs_grid *bg[2] = {nullptr, nullptr};
-    std::vector<uint32_t> out_u(m);
-    std::vector<float> out_t(m);
-    std::vector<uint8_t> out_b(m);
+    QueryOut out(m);
     bool ok = true;
     for (int k = 0; k < 2; k++) {
         hs_grid_opts go{0.0f, k + 1};
@@ -278,30 +290,15 @@ void RunScaling(benchmark::State &state, Scaled what, hs_scene_kind kind, size_t
         hs_batch_opts o = hs_batch_opts_default();
         o.threads = k + 1;
         o.ws = ws[k];
-        switch (what) {
-        case Scaled::Closest:
-            return hs_grid_closest(sc.g, &sc.qs, &o,
-                                   hs_closest_out{out_u.data(), out_t.data(), nullptr, nullptr,
-                                                  nullptr, nullptr});
-        case Scaled::Any:
-            return hs_grid_any(sc.g, &sc.qs, &o, out_b.data());
-        case Scaled::Count:
-            return hs_grid_count_hits(sc.g, &sc.qs, &o, out_u.data());
-        case Scaled::All: {
-            hs_hits h;
-            hs_status s = hs_grid_all(sc.g, &sc.qs, &o, &h);
-            hs_hits_free(&h);
-            return s;
-        }
-        case Scaled::Build:
+        if (what == Scaled::Build)
             return hs_grid_rebuild(bg[k], sc.cs);
-        default: {
+        if (what == Scaled::Pairs) {
             hs_pairs p;
             hs_status s = hs_grid_pairs(sc.g, &o, &p);
             hs_pairs_free(&p);
             return s;
         }
-        }
+        return CallMode(static_cast<Mode>(what), sc, o, out);
     };
     // steady state: workspaces grown; the team's thread is made here, unpinned
     ok = ok && call(0) == HS_OK && call(1) == HS_OK;
@@ -400,7 +397,7 @@ int RegisterAll()
             std::string name = std::string("BM_GridScaling/") + w.first + "/" +
                                hs_scene_kind_name(kind) + "/" + std::to_string(n);
             const Scaled what = w.second;
-            // all-hits' iterations take ~0.5 s: 10 s gives its median ~20 of them
+            // all-hits' iterations take 0.4-0.7 s at 10^6: 10 s gives its median ~15-25 of them
             benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State &st) {
                 RunScaling(st, what, kind, n);
             })

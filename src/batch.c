@@ -170,14 +170,15 @@ static hs_status drv_finish(const drv *d, size_t invalid, size_t first_invalid, 
     for (ptrdiff_t ii = 0; ii < (ptrdiff_t)(n); ii++)
 
 /* Ranges for engines that answer many queries at once: at least HS_RANGE_MIN queries each
- * (the grid fills blocks of 64 from them), handed out by hs_sched (worksteal.h), which keeps each
- * thread on a contiguous stretch of the batch: the grid's batches come in a locality order. */
+ * (the grid fills blocks of 64 from them), handed out by hs_sched (worksteal.h), which keeps
+ * each thread on a contiguous stretch of the batch: the grid's batches come in a locality
+ * order. Names the same locals as HS_FOR_QUERIES and declares the schedule, sc. */
 #define HS_RANGE_MIN 256
-#define HS_FOR_RANGES(sc, n)                                                                     \
-    hs_sched_init(&(sc), (n), d.threads);                                                        \
+#define HS_FOR_RANGES(n)                                                                         \
+    hs_sched sc;                                                                                 \
+    hs_sched_init(&sc, (n), d.threads);                                                          \
     _Pragma("omp parallel num_threads(d.threads) reduction(+:tests, invalid) reduction(min:first) if(d.threads > 1)") \
-    for (ptrdiff_t ii = -1, home_ = (ptrdiff_t)hs_sched_home(&(sc));                             \
-         (ii = hs_sched_next(&(sc), (unsigned)home_)) >= 0;)
+    HS_SCHED_LOOP(sc, ii)
 
 static size_t range_size(const drv *d) { return d->chunk < HS_RANGE_MIN ? HS_RANGE_MIN : d->chunk; }
 
@@ -205,8 +206,7 @@ hs_status hs_run_closest(const hs_engine *e, const hs_queries *qs, const hs_batc
     size_t invalid = 0, first = SIZE_MAX;
     if (e->closest_range != NULL) {
         const size_t rs = range_size(&d), n = qs->count;
-        hs_sched sc;
-        HS_FOR_RANGES(sc, (n + rs - 1) / rs)
+        HS_FOR_RANGES((n + rs - 1) / rs)
         {
             const size_t lo = (size_t)ii * rs, hi = n - lo > rs ? lo + rs : n;
             hs_racc acc = {0, 0, SIZE_MAX};
@@ -273,8 +273,7 @@ static hs_status run_any_or_count(const hs_engine *e, const hs_queries *qs,
     size_t invalid = 0, first = SIZE_MAX;
     if (e->anycount_range != NULL) {
         const size_t rs = range_size(&d), n = qs->count;
-        hs_sched sc;
-        HS_FOR_RANGES(sc, (n + rs - 1) / rs)
+        HS_FOR_RANGES((n + rs - 1) / rs)
         {
             const size_t lo = (size_t)ii * rs, hi = n - lo > rs ? lo + rs : n;
             hs_racc acc = {0, 0, SIZE_MAX};
@@ -521,8 +520,7 @@ hs_status hs_run_all_rows(const hs_engine *e, const hs_queries *qs, const hs_bat
     hs_sched_init(&sc, nblocks, d.threads);
 #pragma omp parallel num_threads(d.threads) if (d.threads > 1) reduction(+ : tests, invalid)    \
     reduction(min : first) reduction(| : nomem)
-    for (ptrdiff_t b = -1, home = (ptrdiff_t)hs_sched_home(&sc);
-         (b = hs_sched_next(&sc, (unsigned)home)) >= 0;) {
+    HS_SCHED_LOOP(sc, b) {
         const int tid = omp_get_thread_num();
         hs_hitbuf *buf = hs_ws_hitbuf(ws, tid);
         blocks[b].tid = tid;

@@ -141,12 +141,11 @@ hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_pairs *o
     int oom = 0;
     /* blocks are consecutive storage positions, so neighbours in space: each thread keeps a
      * contiguous share (worksteal.h): dealt out one at a time, two threads ran 1.3-1.4x one
-     * (with the parallel assembly below: BM_GridScaling 1.83-1.93, bench/README) */
+     * (with the parallel assembly below: BM_GridScaling 1.65-1.93, bench/README) */
     hs_sched sc;
     hs_sched_init(&sc, nb, threads);
 #pragma omp parallel num_threads(threads) reduction(| : oom)
-    for (ptrdiff_t bb = -1, home = (ptrdiff_t)hs_sched_home(&sc);
-         (bb = hs_sched_next(&sc, (unsigned)home)) >= 0;) {
+    HS_SCHED_LOOP(sc, bb) {
         pair_block *B = &blocks[bb];
         const size_t p0 = (size_t)bb * HS_PAIR_BLOCK;
         const size_t p1 = p0 + HS_PAIR_BLOCK < n ? p0 + HS_PAIR_BLOCK : n;

@@ -11,8 +11,8 @@
 /* Why not schedule(dynamic): the grid answers queries in a locality order, so consecutive
  * chunks read the same cells. Dealt out one at a time, two threads each got every other
  * chunk and each core's cache fetched the cells of the whole order; the block walk on two
- * threads ran 1.84x its one-thread speed against 2.04x with contiguous halves (closest,
- * uniform 10^6, with a workspace, medians of 5 alternated runs). Plain halves (static) keep
+ * threads ran 1.81x its one-thread speed against 1.97x with contiguous halves (count,
+ * uniform 10^6, with a workspace, medians of 5-7 alternated runs; bench/README, session 8). Plain halves (static) keep
  * that but wait for the slower thread, and on a shared host one core is often slower for a
  * while. So each slot owns a contiguous share of the chunks and takes them from the front;
  * a thread whose share is done takes single chunks from the back of the share with the most
@@ -82,5 +82,11 @@ static inline ptrdiff_t hs_sched_next(hs_sched *sc, unsigned home)
                 return (ptrdiff_t)(uint32_t)((w >> 32) - 1);
     }
 }
+
+/* The loop every thread of an `omp parallel` region runs over the chunks of sc: the statement
+ * after the region's pragma, with var (a ptrdiff_t) the chunk. */
+#define HS_SCHED_LOOP(sc, var)                                                                   \
+    for (ptrdiff_t var = -1, var##_home = (ptrdiff_t)hs_sched_home(&(sc));                       \
+         (var = hs_sched_next(&(sc), (unsigned)var##_home)) >= 0;)
 
 #endif

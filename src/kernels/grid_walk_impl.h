@@ -96,9 +96,11 @@ typedef struct hs_gblock {
     uint16_t hm[HS_GB_ITEMS];
     /* closest: hits listed for hs_gb_closest_reduce (+ HS_W: whole-vector stores) */
     float dt[HS_GB_HITS + HS_W];
-    uint32_t did[HS_GB_HITS + HS_W], dpos[HS_GB_HITS + HS_W], dq[HS_GB_HITS + HS_W];
+    uint32_t dpos[HS_GB_HITS + HS_W], dq[HS_GB_HITS + HS_W];
 #ifdef HS_GB_VEMIT
     uint64_t dkey[HS_GB_HITS + HS_W]; /* the hits' keys (hs_gb_closest_reduce) */
+#else
+    uint32_t did[HS_GB_HITS + HS_W]; /* the hits' caller ids (AVX-512 puts them in dkey) */
 #endif
 } hs_gblock;
 
