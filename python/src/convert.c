@@ -3,14 +3,37 @@
 #include "hspy.h" /* Python.h first, as the C API asks */
 
 #include <limits.h>
+#include <string.h>
 
-static PyArrayObject *as_array(PyObject *obj)
+/* obj as an array whose dtype kind is one of `kinds` ("fiu": float, int, uint), or NULL with
+ * a TypeError naming `arg` and what it needs. */
+static PyArrayObject *as_array(PyObject *obj, const char *arg, const char *kinds,
+                               const char *need)
 {
+    PyArrayObject *a;
     if (PyArray_Check(obj)) {
         Py_INCREF(obj);
-        return (PyArrayObject *)obj;
+        a = (PyArrayObject *)obj;
+    } else if (!(a = (PyArrayObject *)PyArray_FROM_O(obj))) {
+        return NULL;
     }
-    return (PyArrayObject *)PyArray_FROM_O(obj);
+    if (!strchr(kinds, PyArray_DESCR(a)->kind)) {
+        PyErr_Format(PyExc_TypeError, "%s: dtype %S is not supported: need %s", arg,
+                     (PyObject *)PyArray_DESCR(a), need);
+        Py_DECREF(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* One converted copy of a, C-contiguous and of dtype `type` (a's reference is taken). */
+static PyArrayObject *convert(PyArrayObject *a, int type)
+{
+    PyArrayObject *c = (PyArrayObject *)PyArray_FromAny(
+        (PyObject *)a, PyArray_DescrFromType(type), 0, 0,
+        NPY_ARRAY_CARRAY_RO | NPY_ARRAY_FORCECAST, NULL);
+    Py_DECREF(a);
+    return c;
 }
 
 static int in_place(PyArrayObject *a, int type)
@@ -20,25 +43,11 @@ static int in_place(PyArrayObject *a, int type)
 
 PyArrayObject *hspy_float32(PyObject *obj, const char *arg)
 {
-    PyArrayObject *a = as_array(obj);
-    if (!a)
-        return NULL;
-    const char kind = PyArray_DESCR(a)->kind;
-    if (kind != 'f' && kind != 'i' && kind != 'u') {
-        PyErr_Format(PyExc_TypeError,
-                     "%s: dtype %S is not supported: need real numbers (float32 is used "
-                     "without a copy)",
-                     arg, (PyObject *)PyArray_DESCR(a));
-        Py_DECREF(a);
-        return NULL;
-    }
-    if (in_place(a, NPY_FLOAT32))
+    PyArrayObject *a =
+        as_array(obj, arg, "fiu", "real numbers (float32 is used without a copy)");
+    if (!a || in_place(a, NPY_FLOAT32))
         return a;
-    PyArrayObject *c = (PyArrayObject *)PyArray_FromAny(
-        (PyObject *)a, PyArray_DescrFromType(NPY_FLOAT32), 0, 0,
-        NPY_ARRAY_CARRAY_RO | NPY_ARRAY_FORCECAST, NULL);
-    Py_DECREF(a);
-    return c;
+    return convert(a, NPY_FLOAT32);
 }
 
 /* The first value of an int64 / uint64 array outside 0 .. UINT32_MAX, or -1. */
@@ -61,30 +70,18 @@ static npy_intp first_out_of_u32(PyArrayObject *a, int is_signed)
 
 PyArrayObject *hspy_uint32(PyObject *obj, const char *arg)
 {
-    PyArrayObject *a = as_array(obj);
+    PyArrayObject *a = as_array(obj, arg, "iu", "integers (uint32 is used without a copy)");
     if (!a)
         return NULL;
     const char kind = PyArray_DESCR(a)->kind;
-    if (kind != 'i' && kind != 'u') {
-        PyErr_Format(PyExc_TypeError,
-                     "%s: dtype %S is not supported: need integers (uint32 is used without a "
-                     "copy)",
-                     arg, (PyObject *)PyArray_DESCR(a));
-        Py_DECREF(a);
-        return NULL;
-    }
     if (in_place(a, NPY_UINT32))
         return a;
     if (kind == 'i' || PyArray_ITEMSIZE(a) > 4) {
         /* values that a cast would wrap: widen to 64 bits first and look at every one */
         const int is_signed = kind == 'i';
-        PyArrayObject *w = (PyArrayObject *)PyArray_FromAny(
-            (PyObject *)a, PyArray_DescrFromType(is_signed ? NPY_INT64 : NPY_UINT64), 0, 0,
-            NPY_ARRAY_CARRAY_RO | NPY_ARRAY_FORCECAST, NULL);
-        if (!w) {
-            Py_DECREF(a);
+        PyArrayObject *w = convert(a, is_signed ? NPY_INT64 : NPY_UINT64);
+        if (!w)
             return NULL;
-        }
         const npy_intp bad = first_out_of_u32(w, is_signed);
         if (bad >= 0) {
             const void *p = (const char *)PyArray_DATA(w) + 8 * bad;
@@ -97,17 +94,11 @@ PyArrayObject *hspy_uint32(PyObject *obj, const char *arg)
                              "%s: element %zd is %llu: mask bits must be in 0 .. 2**32 - 1", arg,
                              (Py_ssize_t)bad, (unsigned long long)*(const npy_uint64 *)p);
             Py_DECREF(w);
-            Py_DECREF(a);
             return NULL;
         }
-        Py_DECREF(a);
         a = w;
     }
-    PyArrayObject *c = (PyArrayObject *)PyArray_FromAny(
-        (PyObject *)a, PyArray_DescrFromType(NPY_UINT32), 0, 0,
-        NPY_ARRAY_CARRAY_RO | NPY_ARRAY_FORCECAST, NULL);
-    Py_DECREF(a);
-    return c;
+    return convert(a, NPY_UINT32);
 }
 
 int hspy_uint32_scalar(PyObject *obj, const char *arg, uint32_t *out)

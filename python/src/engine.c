@@ -590,20 +590,20 @@ static PyObject *engine_reduce(hspy_engine *self, PyObject *Py_UNUSED(ignored))
 /* The batch query methods Grid and Brute share. */
 #define QUERY_METHODS \
     {"closest", (PyCFunction)(void (*)(void))engine_closest, METH_VARARGS | METH_KEYWORDS, \
-     "closest(queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
+     "closest($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
      "        threads=None, isa=None, details=False)\n--\n\n" \
      "Closest hit per query: (index, t), index int64 (-1 for a miss), t float32 (NaN).\n" \
      "details=True adds point and normal, float32 (..., 2) arrays.\n\n" QUERY_DOC_ARGS}, \
     {"any", (PyCFunction)(void (*)(void))engine_any, METH_VARARGS | METH_KEYWORDS, \
-     "any(queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
+     "any($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
      "    threads=None, isa=None)\n--\n\n" \
      "Whether each query hits any circle: a bool array.\n\n" QUERY_DOC_ARGS}, \
     {"count", (PyCFunction)(void (*)(void))engine_count, METH_VARARGS | METH_KEYWORDS, \
-     "count(queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
+     "count($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
      "      threads=None, isa=None)\n--\n\n" \
      "Number of circles each query hits: an int64 array.\n\n" QUERY_DOC_ARGS}, \
     {"all", (PyCFunction)(void (*)(void))engine_all, METH_VARARGS | METH_KEYWORDS, \
-     "all(queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
+     "all($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
      "    threads=None, isa=None, csr=False)\n--\n\n" \
      "Every hit: (query, circle, t) arrays (int64, int64, float32) ordered by query, then t,\n" \
      "then circle. csr=True returns (offsets, circle, t) instead, offsets int64 of length\n" \
@@ -618,15 +618,15 @@ static PyMethodDef engine_methods[] = {
 static PyMethodDef grid_methods[] = {
     QUERY_METHODS
     {"rebuild", (PyCFunction)grid_rebuild, METH_O,
-     "rebuild(circles)\n--\n\n"
+     "rebuild($self, circles, /)\n--\n\n"
      "Rebuilds the grid in place (reusing its memory) from a Circles or an (N, 3) array: the\n"
      "per-frame path for moving particles. RuntimeError while another thread queries it."},
     {"pairs", (PyCFunction)(void (*)(void))grid_pairs, METH_VARARGS | METH_KEYWORDS,
-     "pairs(*, threads=None)\n--\n\n"
+     "pairs($self, *, threads=None)\n--\n\n"
      "Every overlapping (touching counts) pair of circles once: a (K, 2) int64 array of\n"
      "(i, j), i < j, ordered by i then j."},
     {"overlap", (PyCFunction)(void (*)(void))grid_overlap, METH_VARARGS | METH_KEYWORDS,
-     "overlap(points_or_circles, *, mask=None, csr=False)\n--\n\n"
+     "overlap($self, points_or_circles, *, mask=None, csr=False)\n--\n\n"
      "Circles overlapping each point (P, 2) or circle (P, 3) (closed discs). One point (2,) or\n"
      "circle (3,): the int64 indices, ascending. Several: (query, circle) int64 arrays (or\n"
      "(offsets, circle) with csr=True). Invalid rows overlap nothing and are reported by an\n"
