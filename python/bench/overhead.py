@@ -54,19 +54,27 @@ def bench_call(args, xyr, q, grid):
     for mode in ("closest", "all"):
         for threads in (1, 2):
             if mode == "closest":
-                py = lambda: grid.closest(q, threads=threads, details=True)  # noqa: E731
+                out = grid.closest(q, threads=threads, details=True)
+                calls = {
+                    "closest, new result arrays":
+                        lambda: grid.closest(q, threads=threads, details=True),
+                    "closest, out= (result arrays reused, as the C caller)":
+                        lambda: grid.closest(q, threads=threads, details=True, out=out),
+                }
             else:
-                py = lambda: grid.all(q, threads=threads)  # noqa: E731
-            py()  # the object's scratch and the library's workspace, once
-            c_ms, p_ms = [], []
-            for _ in range(args.rounds):
+                calls = {"all, new result arrays": lambda: grid.all(q, threads=threads),
+                         "all, csr=True": lambda: grid.all(q, threads=threads, csr=True)}
+            for py in calls.values():
+                py()  # the object's scratch and the library's workspace, once
+            c_ms, p_ms = [], {k: [] for k in calls}
+            for _ in range(args.rounds):  # C and Python alternated
                 c_ms.append(cli_call_ms(args.cli, mode, threads, len(xyr), len(q), args.reps))
-                p_ms.append(1e3 * median_call(py, args.reps))
-            c, p = statistics.median(c_ms), statistics.median(p_ms)
-            row(mode, threads, f"{c:.1f}", f"{p:.1f}", f"{p / c:.3f}")
-            if mode == "closest":
-                bare = 1e3 * median_call(lambda: grid.closest(q, threads=threads), args.reps)
-                row("closest, no details (Python only)", threads, "", f"{bare:.1f}", "")
+                for k, py in calls.items():
+                    p_ms[k].append(1e3 * median_call(py, args.reps))
+            c = statistics.median(c_ms)
+            for k in calls:
+                p = statistics.median(p_ms[k])
+                row(k, threads, f"{c:.1f}", f"{p:.1f}", f"{p / c:.3f}")
 
 
 def bench_fixed(args, xyr, q, grid):

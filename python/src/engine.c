@@ -166,6 +166,50 @@ static int failed(hs_status s)
     return 1;
 }
 
+/* The caller's output array `o` (out=) if it fits what new_out would make: the dtype, the
+ * queries' shape (+ a last axis of 2 for pairs, laid out as a (2, ...) C-contiguous array
+ * seen through moveaxis, which is what closest returns), writeable. A new reference. */
+static PyObject *given_out(PyObject *o, const hspy_batch *b, int type, int pairs,
+                           const char *name)
+{
+    if (!PyArray_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "out: %s must be a NumPy array, got %s", name,
+                     Py_TYPE(o)->tp_name);
+        return NULL;
+    }
+    PyArrayObject *a = (PyArrayObject *)o;
+    const int nd = b->out_ndim + (pairs ? 1 : 0);
+    int fits = PyArray_TYPE(a) == type && PyArray_ISNOTSWAPPED(a) && PyArray_ISWRITEABLE(a) &&
+               PyArray_NDIM(a) == nd;
+    for (int k = 0; fits && k < b->out_ndim; k++)
+        fits = PyArray_DIM(a, k) == b->out_shape[k];
+    if (fits && pairs) {
+        /* the (2, ...) array behind it: axis nd-1 first, then the others in order */
+        fits = PyArray_DIM(a, nd - 1) == 2;
+        npy_intp expect = PyArray_ITEMSIZE(a);
+        for (int k = nd - 2; fits && k >= 0; k--) {
+            fits = PyArray_DIM(a, k) < 2 || PyArray_STRIDE(a, k) == expect;
+            expect *= PyArray_DIM(a, k);
+        }
+        fits = fits && PyArray_STRIDE(a, nd - 1) == expect;
+    } else if (fits) {
+        fits = PyArray_IS_C_CONTIGUOUS(a);
+    }
+    if (!fits) {
+        PyErr_Format(PyExc_ValueError,
+                     "out: %s must be a writeable %s array shaped like the result (as a "
+                     "previous call returned it)",
+                     name, type == NPY_INT64 ? "int64" : type == NPY_BOOL ? "bool" : "float32");
+        return NULL;
+    }
+    Py_INCREF(o);
+    return o;
+}
+
+/* From the caller's out= when given, else a new array. */
+static PyObject *out_array(const hspy_batch *b, int type, int pairs, PyObject *given,
+                           const char *name);
+
 static PyObject *new_out(const hspy_batch *b, int type, int pairs)
 {
     npy_intp shape[NPY_MAXDIMS + 1];
@@ -174,6 +218,12 @@ static PyObject *new_out(const hspy_batch *b, int type, int pairs)
         shape[0] = 2;
     memcpy(shape + (pairs ? 1 : 0), b->out_shape, (size_t)nd * sizeof(npy_intp));
     return PyArray_SimpleNew(nd + (pairs ? 1 : 0), shape, type);
+}
+
+static PyObject *out_array(const hspy_batch *b, int type, int pairs, PyObject *given,
+                           const char *name)
+{
+    return given ? given_out(given, b, type, pairs, name) : new_out(b, type, pairs);
 }
 
 /* (2, ...) as (..., 2): a view, no copy. */
@@ -205,10 +255,25 @@ static PyObject *engine_closest(hspy_engine *self, PyObject *args, PyObject *kwd
     hspy_batch b;
     if (hspy_batch_parse(&b, HSPY_CLOSEST, args, kwds))
         return NULL;
-    PyObject *idx = new_out(&b, NPY_INT64, 0), *t = new_out(&b, NPY_FLOAT32, 0);
-    PyObject *pt = b.details ? new_out(&b, NPY_FLOAT32, 1) : NULL;
-    PyObject *nrm = b.details ? new_out(&b, NPY_FLOAT32, 1) : NULL;
-    PyObject *res = NULL;
+    PyObject *given[4] = {NULL, NULL, NULL, NULL};
+    PyObject *idx = NULL, *t = NULL, *pt = NULL, *nrm = NULL, *res = NULL;
+    if (b.out) {
+        const Py_ssize_t want = b.details ? 4 : 2;
+        if (!PyTuple_Check(b.out) || PyTuple_GET_SIZE(b.out) != want) {
+            PyErr_Format(PyExc_TypeError,
+                         "out: need a tuple of %zd arrays (index, t%s), as closest returns",
+                         want, b.details ? ", point, normal" : "");
+            goto done;
+        }
+        for (Py_ssize_t k = 0; k < want; k++)
+            given[k] = PyTuple_GET_ITEM(b.out, k);
+    }
+    idx = out_array(&b, NPY_INT64, 0, given[0], "index");
+    t = idx ? out_array(&b, NPY_FLOAT32, 0, given[1], "t") : NULL;
+    if (b.details && t) {
+        pt = out_array(&b, NPY_FLOAT32, 1, given[2], "point");
+        nrm = pt ? out_array(&b, NPY_FLOAT32, 1, given[3], "normal") : NULL;
+    }
     call c;
     if (!idx || !t || (b.details && (!pt || !nrm)) || call_begin(self, &c, b.m))
         goto done;
@@ -235,7 +300,8 @@ static PyObject *engine_closest(hspy_engine *self, PyObject *args, PyObject *kwd
         goto done;
     if (b.details) {
         res = PyStructSequence_New(hspy_ClosestDetailsType);
-        if (!res || !(pt = last_axis_pairs(pt)) || !(nrm = last_axis_pairs(nrm))) {
+        if (!res || (!given[2] && !(pt = last_axis_pairs(pt))) ||
+            (!given[3] && !(nrm = last_axis_pairs(nrm)))) {
             Py_CLEAR(res);
             goto done;
         }
@@ -266,7 +332,7 @@ static PyObject *engine_per_query(hspy_engine *self, hspy_mode mode, PyObject *a
     hspy_batch b;
     if (hspy_batch_parse(&b, mode, args, kwds))
         return NULL;
-    PyObject *out = new_out(&b, mode == HSPY_ANY ? NPY_BOOL : NPY_INT64, 0);
+    PyObject *out = out_array(&b, mode == HSPY_ANY ? NPY_BOOL : NPY_INT64, 0, b.out, "out");
     call c;
     if (!out || call_begin(self, &c, b.m)) {
         Py_XDECREF(out);
@@ -591,17 +657,19 @@ static PyObject *engine_reduce(hspy_engine *self, PyObject *Py_UNUSED(ignored))
 #define QUERY_METHODS \
     {"closest", (PyCFunction)(void (*)(void))engine_closest, METH_VARARGS | METH_KEYWORDS, \
      "closest($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
-     "        threads=None, isa=None, details=False)\n--\n\n" \
+     "        threads=None, isa=None, details=False, out=None)\n--\n\n" \
      "Closest hit per query: (index, t), index int64 (-1 for a miss), t float32 (NaN).\n" \
-     "details=True adds point and normal, float32 (..., 2) arrays.\n\n" QUERY_DOC_ARGS}, \
+     "details=True adds point and normal, float32 (..., 2) arrays. out: the arrays to\n" \
+     "write (a previous result of the same call), for loops that allocate nothing.\n\n" \
+     QUERY_DOC_ARGS}, \
     {"any", (PyCFunction)(void (*)(void))engine_any, METH_VARARGS | METH_KEYWORDS, \
      "any($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
-     "    threads=None, isa=None)\n--\n\n" \
-     "Whether each query hits any circle: a bool array.\n\n" QUERY_DOC_ARGS}, \
+     "    threads=None, isa=None, out=None)\n--\n\n" \
+     "Whether each query hits any circle: a bool array (or out).\n\n" QUERY_DOC_ARGS}, \
     {"count", (PyCFunction)(void (*)(void))engine_count, METH_VARARGS | METH_KEYWORDS, \
      "count($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
-     "      threads=None, isa=None)\n--\n\n" \
-     "Number of circles each query hits: an int64 array.\n\n" QUERY_DOC_ARGS}, \
+     "      threads=None, isa=None, out=None)\n--\n\n" \
+     "Number of circles each query hits: an int64 array (or out).\n\n" QUERY_DOC_ARGS}, \
     {"all", (PyCFunction)(void (*)(void))engine_all, METH_VARARGS | METH_KEYWORDS, \
      "all($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
      "    threads=None, isa=None, csr=False)\n--\n\n" \

@@ -84,6 +84,7 @@ typedef struct hspy_batch {
     hs_batch_opts opts;
     hs_batch_stats stats;
     int details, csr;
+    PyObject *out;            /* borrowed: the caller's out= (closest: a tuple), or NULL */
 } hspy_batch;
 
 /* Parses queries and keyword arguments of a query method (closest / any / count / all). */

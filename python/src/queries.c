@@ -114,29 +114,33 @@ static int parse_queries(hspy_batch *b, PyObject *obj)
 
 int hspy_batch_parse(hspy_batch *b, hspy_mode mode, PyObject *args, PyObject *kwds)
 {
-    static char *kw_closest[] = {"queries", "kind",    "thickness", "semantics", "mask",
-                                 "threads", "isa",     "details",   NULL};
+    static char *kw_closest[] = {"queries", "kind", "thickness", "semantics", "mask",
+                                 "threads", "isa",  "details",   "out",       NULL};
     static char *kw_all[] = {"queries", "kind", "thickness", "semantics", "mask",
                              "threads", "isa",  "csr",       NULL};
     static char *kw_plain[] = {"queries", "kind", "thickness", "semantics", "mask",
-                               "threads", "isa",  NULL};
+                               "threads", "isa",  "out",       NULL};
     PyObject *q, *kind = NULL, *thick = NULL, *sem = NULL, *mask = NULL, *threads = NULL,
                  *isa = NULL;
     int flag = 0;
     memset(b, 0, sizeof *b);
     int ok;
     if (mode == HSPY_CLOSEST)
-        ok = PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOOOOp:closest", kw_closest, &q, &kind,
-                                         &thick, &sem, &mask, &threads, &isa, &flag);
+        ok = PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOOOOpO:closest", kw_closest, &q,
+                                         &kind, &thick, &sem, &mask, &threads, &isa, &flag,
+                                         &b->out);
     else if (mode == HSPY_ALL)
         ok = PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOOOOp:all", kw_all, &q, &kind, &thick,
                                          &sem, &mask, &threads, &isa, &flag);
     else
         ok = PyArg_ParseTupleAndKeywords(args, kwds,
-                                         mode == HSPY_ANY ? "O|$OOOOOO:any" : "O|$OOOOOO:count",
-                                         kw_plain, &q, &kind, &thick, &sem, &mask, &threads, &isa);
+                                         mode == HSPY_ANY ? "O|$OOOOOOO:any" : "O|$OOOOOOO:count",
+                                         kw_plain, &q, &kind, &thick, &sem, &mask, &threads, &isa,
+                                         &b->out);
     if (!ok)
         return -1;
+    if (b->out == Py_None)
+        b->out = NULL;
     b->details = mode == HSPY_CLOSEST && flag;
     b->csr = mode == HSPY_ALL && flag;
     b->opts = hs_batch_opts_default();

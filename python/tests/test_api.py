@@ -259,3 +259,29 @@ def test_attributes(scene):
     assert len(grid) == len(brute) == len(xyr) and grid.nbytes > 16 * len(xyr)
     assert grid.cell_size > 0 and "Grid" in repr(grid) and "Circles" in repr(grid.circles)
     assert brute.circles.mask is None
+
+
+def test_out_arrays_reused(scene):
+    _, q, grid, brute = scene
+    first = grid.closest(q[::-1], details=True)
+    again = grid.closest(q, details=True, out=first)  # a previous result, written over
+    assert all(a is b for a, b in zip(again, first))
+    assert same(again, grid.closest(q, details=True))
+    q3 = np.ascontiguousarray(q[:24]).reshape(2, 3, 4, 4)[:, :, 0]
+    r3 = grid.closest(q3, details=True)
+    assert same(grid.closest(q3, details=True, out=grid.closest(q3[::-1], details=True)), r3)
+    plain = (np.empty(len(q), np.int64), np.empty(len(q), np.float32))
+    assert same(brute.closest(q, out=plain), grid.closest(q))
+    n = np.empty(len(q), np.int64)
+    assert grid.count(q, out=n) is n and np.array_equal(n, grid.count(q))
+    h = np.empty(len(q), np.bool_)
+    assert grid.any(q, out=h) is h and np.array_equal(h, grid.any(q))
+    with pytest.raises(ValueError, match="out: index must be a writeable int64"):
+        grid.closest(q, out=(np.empty(len(q), np.int32), plain[1]))
+    with pytest.raises(ValueError, match="out: point"):
+        grid.closest(q, details=True, out=(*plain, np.empty((len(q), 2), np.float32),
+                                           np.empty((len(q), 2), np.float32)))
+    with pytest.raises(TypeError, match="out: need a tuple of 2"):
+        grid.closest(q, out=n)
+    with pytest.raises(ValueError, match="out: out"):
+        grid.count(q, out=n[:-1])
