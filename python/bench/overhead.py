@@ -5,10 +5,10 @@
 
 call   The Python call against the C call on the uniform scene, 10^6 circles x 10^6 segments,
        closest (with hit points and normals, as the tool asks for them) and all, 1 and 2
-       threads. The C side is the hitscan tool's own timing of the library call
-       (`--repeat R`: the median of R calls through one workspace, outputs reused); the
-       Python side is the median of R grid.closest / grid.all calls (new result arrays each
-       call). Rounds alternate the two; the row gives the median over rounds.
+       threads. The C side is the bare library call, timed in C (Grid._c_call: queries
+       already in SoA form, outputs allocated once, one workspace: what the hitscan tool's
+       `--repeat` times, whose median is printed beside it); the Python side is the whole
+       method call. The two alternate call by call; medians of rounds x reps calls.
 fixed  Fixed cost per call at M = 1 and M = 1000 on the same grid: Python call minus C call.
 numpy  hitscan against a vectorised NumPy brute force (closest hit, solid segments, chunks of
        queries x all circles) on 10^4 circles x 10^4 segments.
@@ -50,31 +50,56 @@ def row(*cols):
 
 
 def bench_call(args, xyr, q, grid):
-    row("what", "threads", "C call ms", "Python call ms", "Python / C")
+    """The library call alone (Grid._c_call: SoA queries made beforehand, outputs allocated
+    once, one workspace, as the tool's --repeat) and the Python calls, alternated call by
+    call in one process; medians. The tool's own --repeat median is printed as a check."""
+    m = len(q)
+    soa = np.stack([q[:, 0], q[:, 1], q[:, 2] - q[:, 0], q[:, 3] - q[:, 1]]).astype(np.float32)
+    c_out = (np.empty(m, np.uint32), np.empty(m, np.float32), np.empty((4, m), np.float32))
+    row("what", "threads", "C call ms", "Python call ms", "Python / C", "tool's C call ms")
     for mode in ("closest", "all"):
         for threads in (1, 2):
             if mode == "closest":
                 out = grid.closest(q, threads=threads, details=True)
                 calls = {
-                    "closest, new result arrays":
+                    "closest (points, normals), new result arrays":
                         lambda: grid.closest(q, threads=threads, details=True),
-                    "closest, out= (result arrays reused, as the C caller)":
+                    "closest (points, normals), out= (arrays reused, as the C caller)":
                         lambda: grid.closest(q, threads=threads, details=True, out=out),
                 }
             else:
                 calls = {"all, new result arrays": lambda: grid.all(q, threads=threads),
                          "all, csr=True": lambda: grid.all(q, threads=threads, csr=True)}
-            for py in calls.values():
-                py()  # the object's scratch and the library's workspace, once
-            c_ms, p_ms = [], {k: [] for k in calls}
-            for _ in range(args.rounds):  # C and Python alternated
-                c_ms.append(cli_call_ms(args.cli, mode, threads, len(xyr), len(q), args.reps))
-                for k, py in calls.items():
-                    p_ms[k].append(1e3 * median_call(py, args.reps))
-            c = statistics.median(c_ms)
+            c_s, p_s = [], {k: [] for k in calls}
+            for rep in range(args.rounds * args.reps + 1):
+                c = grid._c_call(mode, soa, threads, c_out if mode == "closest" else ())
+                ps = {k: median_call(py, 1) for k, py in calls.items()}
+                if rep:  # the first round warms the workspace and the scratch
+                    c_s.append(c)
+                    for k in calls:
+                        p_s[k].append(ps[k])
+            c = 1e3 * statistics.median(c_s)
+            tool = cli_call_ms(args.cli, mode, threads, len(xyr), m, args.reps)
             for k in calls:
-                p = statistics.median(p_ms[k])
-                row(k, threads, f"{c:.1f}", f"{p:.1f}", f"{p / c:.3f}")
+                p = 1e3 * statistics.median(p_s[k])
+                row(k, threads, f"{c:.1f}", f"{p:.1f}", f"{p / c:.3f}", f"{tool:.1f}")
+    # The layer's own per-query work (the (M, 4) rows to SoA, the int64 indices, the result
+    # arrays) is the same whatever the circles: on a grid that every query misses the library
+    # does little, so the difference shows it with less noise.
+    empty = hitscan.Grid(np.float32([[-1e5, -1e5, 1]]))
+    for threads in (1, 2):
+        out = empty.closest(q, threads=threads, details=True)
+        c_s, p_new, p_out = [], [], []
+        for _ in range(args.rounds * args.reps):
+            c_s.append(empty._c_call("closest", soa, threads, c_out))
+            p_new.append(median_call(lambda: empty.closest(q, threads=threads, details=True), 1))
+            p_out.append(median_call(
+                lambda: empty.closest(q, threads=threads, details=True, out=out), 1))
+        c = 1e3 * statistics.median(c_s)
+        for k, v in (("every query misses, new result arrays", p_new),
+                     ("every query misses, out=", p_out)):
+            p = 1e3 * statistics.median(v)
+            row(k, threads, f"{c:.1f}", f"{p:.1f}", f"{p / c:.3f}", "")
 
 
 def bench_fixed(args, xyr, q, grid):
@@ -151,24 +176,27 @@ def bench_dask(args, xyr, q, grid):
     row("one Grid.closest call, 2 threads", 1, f"{single:.1f}", "1")
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=":0", silence_logs=40) as cluster, Client(cluster):
-        per = {}
         for chunks in (4, 16):
             dq = da.from_array(q, chunks=(len(q) // chunks, 4))
-
-            def run():
-                return dask.compute(*hd.closest(xyr, dq))
-
             t0 = time.perf_counter()
-            first = run()
+            first = dask.compute(*hd.closest(xyr, dq))
             first_ms = 1e3 * (time.perf_counter() - t0)
             assert np.array_equal(first[0], grid.closest(q).index)
-            ms = 1e3 * statistics.median(median_call(run, 3) for _ in range(args.rounds))
-            per[chunks] = ms
-            row(f"hitscan.dask, 2 workers, first run (scatter, grid builds)", chunks,
+            row("hitscan.dask, first run (circles scattered, grids built)", chunks,
                 f"{first_ms:.1f}", f"{first_ms / single:.2f}")
-            row(f"hitscan.dask, 2 workers, grids built", chunks, f"{ms:.1f}",
-                f"{ms / single:.2f}")
-        row("per-chunk cost (16 vs 4 chunks)", "", f"{(per[16] - per[4]) / 12:.2f}", "")
+            for where, arr in (("queries sent from the client", dq),
+                               ("queries already on the workers (persist)", dq.persist())):
+                run = lambda: dask.compute(*hd.closest(xyr, arr))  # noqa: E731
+                ms = 1e3 * statistics.median(median_call(run, 3) for _ in range(args.rounds))
+                row(f"hitscan.dask, grids built, {where}", chunks, f"{ms:.1f}",
+                    f"{ms / single:.2f}")
+        # the cost of a chunk itself: 32 chunks of 100 queries, the work negligible
+        tiny = da.from_array(q[:3200], chunks=(100, 4)).persist()
+        dask.compute(*hd.closest(xyr, tiny))
+        ms = 1e3 * statistics.median(
+            median_call(lambda: dask.compute(*hd.closest(xyr, tiny)), 3)
+            for _ in range(args.rounds))
+        row("per chunk (32 chunks of 100 queries, 2 workers)", 32, f"{ms / 32:.2f}", "")
 
 
 def main():

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct hspy_engine {
     PyObject_HEAD
@@ -280,7 +281,7 @@ static PyObject *engine_closest(hspy_engine *self, PyObject *args, PyObject *kwd
     b.opts.ws = c.s->ws;
     hs_closest_out out;
     memset(&out, 0, sizeof out);
-    out.idx = (uint32_t *)PyArray_DATA((PyArrayObject *)idx); /* widened in place below */
+    out.idx = c.s->u32; /* widened into idx below */
     out.t = (float *)PyArray_DATA((PyArrayObject *)t);
     if (b.details) {
         out.px = (float *)PyArray_DATA((PyArrayObject *)pt);
@@ -293,7 +294,8 @@ static PyObject *engine_closest(hspy_engine *self, PyObject *args, PyObject *kwd
     hs_queries qs = hspy_batch_soa(&b, c.s);
     s = run_closest(self, &qs, &b, out);
     if (s == HS_OK || s == HS_E_INVALID_QUERY)
-        hspy_widen_u32(out.idx, b.m, 1, b.opts.threads);
+        hspy_widen_u32(out.idx, (int64_t *)PyArray_DATA((PyArrayObject *)idx), b.m, 1,
+                       b.opts.threads);
     Py_END_ALLOW_THREADS
     call_end(self, &c);
     if (failed(s))
@@ -348,10 +350,10 @@ static PyObject *engine_per_query(hspy_engine *self, hspy_mode mode, PyObject *a
         s = self->grid ? hs_grid_any(self->grid, &qs, &b.opts, (uint8_t *)data)
                        : hs_brute_any(self->circles->cs, &qs, &b.opts, (uint8_t *)data);
     else
-        s = self->grid ? hs_grid_count_hits(self->grid, &qs, &b.opts, (uint32_t *)data)
-                       : hs_brute_count(self->circles->cs, &qs, &b.opts, (uint32_t *)data);
+        s = self->grid ? hs_grid_count_hits(self->grid, &qs, &b.opts, c.s->u32)
+                       : hs_brute_count(self->circles->cs, &qs, &b.opts, c.s->u32);
     if (mode == HSPY_COUNT && (s == HS_OK || s == HS_E_INVALID_QUERY))
-        hspy_widen_u32(data, b.m, 0, b.opts.threads);
+        hspy_widen_u32(c.s->u32, (int64_t *)data, b.m, 0, b.opts.threads);
     Py_END_ALLOW_THREADS
     call_end(self, &c);
     if (failed(s) || (s == HS_E_INVALID_QUERY && hspy_warn_invalid(&b)))
@@ -398,6 +400,79 @@ static PyObject *engine_all(hspy_engine *self, PyObject *args, PyObject *kwds)
         Py_CLEAR(res);
     hspy_batch_clear(&b);
     return res;
+}
+
+/* ---- the bare library call, for python/bench/overhead.py ----------------------------------
+ * _c_call(mode, soa, threads, outs) times one library call (closest with hit points and
+ * normals, or all) the way a C caller makes it: SoA queries prepared beforehand (soa: float32
+ * (4, M) rows ax, ay, dx, dy), outputs written to arrays allocated once (closest: uint32 (M,),
+ * float32 (M,), float32 (4, M); all: none, the hits stay in the object's workspace), the
+ * object's workspace reused. Returns the call's seconds. Segments, solid, auto ISA. */
+static PyObject *engine_c_call(hspy_engine *self, PyObject *args)
+{
+    const char *mode;
+    PyArrayObject *soa;
+    int threads;
+    PyObject *outs;
+    if (!PyArg_ParseTuple(args, "sO!iO:_c_call", &mode, &PyArray_Type, &soa, &threads, &outs))
+        return NULL;
+    const int all = strcmp(mode, "all") == 0;
+    if ((!all && strcmp(mode, "closest") != 0) || PyArray_TYPE(soa) != NPY_FLOAT32 ||
+        PyArray_NDIM(soa) != 2 || PyArray_DIM(soa, 0) != 4 || !PyArray_IS_C_CONTIGUOUS(soa)) {
+        PyErr_SetString(PyExc_ValueError, "_c_call: mode 'closest' or 'all', soa float32 (4, M)");
+        return NULL;
+    }
+    const size_t m = (size_t)PyArray_DIM(soa, 1);
+    const float *q = (const float *)PyArray_DATA(soa);
+    hs_closest_out out;
+    memset(&out, 0, sizeof out);
+    if (!all) {
+        PyArrayObject *o[3];
+        if (!PyArg_ParseTuple(outs, "O!O!O!", &PyArray_Type, &o[0], &PyArray_Type, &o[1],
+                              &PyArray_Type, &o[2]))
+            return NULL;
+        if (PyArray_NBYTES(o[0]) < (npy_intp)(4 * m) || PyArray_NBYTES(o[1]) < (npy_intp)(4 * m) ||
+            PyArray_NBYTES(o[2]) < (npy_intp)(16 * m)) {
+            PyErr_SetString(PyExc_ValueError, "_c_call: outputs too small");
+            return NULL;
+        }
+        out.idx = (uint32_t *)PyArray_DATA(o[0]);
+        out.t = (float *)PyArray_DATA(o[1]);
+        out.px = (float *)PyArray_DATA(o[2]);
+        out.py = out.px + m;
+        out.nx = out.px + 2 * m;
+        out.ny = out.px + 3 * m;
+    }
+    call c;
+    if (call_begin(self, &c, 0))
+        return NULL;
+    hs_queries qs = hs_queries_segments(q, q + m, q + 2 * m, q + 3 * m, m);
+    hs_batch_opts o = hs_batch_opts_default();
+    o.threads = threads;
+    o.ws = c.s->ws;
+    hs_status s;
+    double seconds;
+    Py_BEGIN_ALLOW_THREADS
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (all) {
+        hs_hits h;
+        s = self->grid ? hs_grid_all(self->grid, &qs, &o, &h)
+                       : hs_brute_all(self->circles->cs, &qs, &o, &h);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        if (s == HS_OK || s == HS_E_INVALID_QUERY)
+            hs_hits_free(&h);
+    } else {
+        s = self->grid ? hs_grid_closest(self->grid, &qs, &o, out)
+                       : hs_brute_closest(self->circles->cs, &qs, &o, out);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+    }
+    seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    Py_END_ALLOW_THREADS
+    call_end(self, &c);
+    if (failed(s))
+        return NULL;
+    return PyFloat_FromDouble(seconds);
 }
 
 /* ---- Grid only --------------------------------------------------------------------------- */
@@ -679,12 +754,14 @@ static PyObject *engine_reduce(hspy_engine *self, PyObject *Py_UNUSED(ignored))
 
 static PyMethodDef engine_methods[] = {
     QUERY_METHODS
+    {"_c_call", (PyCFunction)engine_c_call, METH_VARARGS, NULL},
     {"__reduce__", (PyCFunction)engine_reduce, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
 static PyMethodDef grid_methods[] = {
     QUERY_METHODS
+    {"_c_call", (PyCFunction)engine_c_call, METH_VARARGS, NULL},
     {"rebuild", (PyCFunction)grid_rebuild, METH_O,
      "rebuild($self, circles, /)\n--\n\n"
      "Rebuilds the grid in place (reusing its memory) from a Circles or an (N, 3) array: the\n"

@@ -57,11 +57,14 @@ extern PyTypeObject hspy_CirclesType;
 hspy_circles *hspy_as_circles(PyObject *obj, const char *arg);
 
 /* ---- scratch.c: memory a batch call reuses between calls --------------------------------- */
-/* The query arrays in the library's SoA layout (ax, ay, dx, dy), the library's workspace and
- * buffers for SoA outputs. An engine keeps one and lends it to one call at a time; a call
- * that finds it taken (another Python thread is querying the same object) makes its own. */
+/* The query arrays in the library's SoA layout (ax, ay, dx, dy), the library's uint32 answers
+ * (closest's indices, count's counts) before they are widened to int64, and the library's
+ * workspace. An engine keeps one and lends it to one call at a time; a call that finds it
+ * taken (another Python thread is querying the same object) makes its own. Reused memory:
+ * fresh pages cost a fault each on first touch. */
 typedef struct hspy_scratch {
     float *soa;       /* 4 * cap floats */
+    uint32_t *u32;    /* cap values, after soa */
     size_t cap;       /* queries */
     hs_workspace *ws; /* NULL until first needed */
 } hspy_scratch;
@@ -97,9 +100,9 @@ hs_queries hspy_batch_soa(const hspy_batch *b, hspy_scratch *s);
 int hspy_warn_invalid(const hspy_batch *b);
 
 /* ---- results.c: library outputs as NumPy arrays ----------------------------------------- */
-/* Widens n uint32 values stored at the start of buf to int64 in place (HS_NONE -> -1 when
- * none_to_minus1). */
-void hspy_widen_u32(void *buf, size_t n, int none_to_minus1, int threads);
+/* out[i] = in[i] as int64 (HS_NONE -> -1 when none_to_minus1), one parallel loop. */
+void hspy_widen_u32(const uint32_t *in, int64_t *out, size_t n, int none_to_minus1,
+                    int threads);
 /* New arrays from an all-hits result: (query, circle, t) or, with csr, (offsets, circle, t). */
 PyObject *hspy_hits_result(const hs_hits *h, int csr, int threads);
 extern PyTypeObject *hspy_ClosestType, *hspy_ClosestDetailsType, *hspy_HitsType,

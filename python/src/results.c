@@ -21,22 +21,12 @@ static inline int64_t widen_one(uint32_t v, int none_to_minus1)
     return none_to_minus1 && v == HS_NONE ? -1 : (int64_t)v;
 }
 
-void hspy_widen_u32(void *buf, size_t n, int none_to_minus1, int threads)
+void hspy_widen_u32(const uint32_t *in, int64_t *out, size_t n, int none_to_minus1,
+                    int threads)
 {
-    const uint32_t *in = (const uint32_t *)buf;
-    int64_t *out = (int64_t *)buf;
-    /* Elements [lo, hi) with lo = ceil(hi / 2) are written to bytes [8 lo, 8 hi), all at or
-     * past byte 4 hi, the end of the inputs still unread ([0, hi)): so each upper half can be
-     * widened in parallel, then the lower half in turn. */
-    size_t hi = n;
-    while (hi >= HSPY_PAR_MIN) {
-        const ptrdiff_t lo = (ptrdiff_t)((hi + 1) / 2), end = (ptrdiff_t)hi;
-#pragma omp parallel for schedule(static) num_threads(pool(threads))
-        for (ptrdiff_t i = lo; i < end; i++)
-            out[i] = widen_one(in[i], none_to_minus1);
-        hi = (size_t)lo;
-    }
-    for (size_t i = hi; i-- > 0;)
+    const ptrdiff_t m = (ptrdiff_t)n;
+#pragma omp parallel for schedule(static) num_threads(pool(threads)) if (m >= HSPY_PAR_MIN)
+    for (ptrdiff_t i = 0; i < m; i++)
         out[i] = widen_one(in[i], none_to_minus1);
 }
 
