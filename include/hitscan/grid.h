@@ -70,7 +70,9 @@ HS_API hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_ba
                              hs_hits *out);
 
 /* Every overlapping (touching counts) pair i < j once, ordered by i then j. Free with
- * hs_pairs_free. */
+ * hs_pairs_free. Overlap is decided exactly for float input: (xi - xj)^2 + (yi - yj)^2 <=
+ * (ri + rj)^2 evaluated in double, which neither underflows (points 1e-30 apart are apart)
+ * nor overflows anywhere in the accepted range. */
 typedef struct hs_pairs {
     uint32_t *i, *j;
     size_t count;
@@ -79,8 +81,10 @@ HS_API hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_p
 HS_API void hs_pairs_free(hs_pairs *p);
 
 /* Circles overlapping the closed disc (cx, cy, r) — r = 0 for a point query — in ascending
- * index order. Writes up to cap indices to idx and returns the total number found in *found
- * (call again with a larger buffer if *found > cap). */
+ * index order, decided exactly as hs_grid_pairs. Writes up to cap indices to idx and returns
+ * the total number found in *found (call again with a larger buffer if *found > cap). The
+ * disc is validated as a circle (hs_circle_validate: HS_E_NONFINITE, HS_E_NEG_RADIUS, or
+ * HS_E_RANGE beyond HS_MAX_COORD), with *found = 0 then. */
 HS_API hs_status hs_grid_overlap_circle(const hs_grid *g, hs_circle c, uint32_t mask, uint32_t *idx,
                                         size_t cap, size_t *found);
 

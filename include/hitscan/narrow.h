@@ -43,7 +43,12 @@ HS_API hs_status hs_circle_validate(hs_circle c);
  * the t in [tmin, tmax] closest to 0. Normals: (P(t) - c) normalised; when P(t) = c it is
  * -d normalised, and (-1, 0) when d is zero too.
  * Numerics: float32, discriminant from the perpendicular distance (no b*b - 4ac) and
- * the stable quadratic (second root as c / q). tests/test_accuracy.c states the bound. */
+ * the stable quadratic (second root as c / q). tests/test_accuracy.c states the bound.
+ * Resolution: distances are compared through their float32 squares, so a pair is decided
+ * to a few ulps of the coordinates' magnitude, and absolutely to about 1e-22: squares below
+ * 2^-149 vanish, and a query passing within 2^-73 (1.1e-22) outside a rim may count as
+ * touching it. Every call, engine and ISA level decides such pairs alike (the grid visits
+ * them). Disc overlap (hs_grid_pairs, hs_grid_overlap_circle) is decided exactly. */
 HS_API int hs_intersect_circle(hs_query query, hs_circle c, hs_semantics sem, hs_hit *out);
 
 /* Hit test only: same answer as hs_intersect_circle(query, c, sem, NULL). */
