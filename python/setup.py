@@ -32,7 +32,8 @@ def library():
         lib = Path(build).resolve() / "src" / "libhitscan.a"
         if not lib.exists():
             raise SystemExit(f"HITSCAN_BUILD_DIR: {lib} not found (build the library first)")
-        return [str(HERE.parent / "include")], ["-fopenmp"], [str(lib), "-fopenmp", "-lm"], []
+        incs = [str(HERE.parent / "include"), str(Path(build).resolve() / "include")]
+        return incs, ["-fopenmp"], [str(lib), "-fopenmp", "-lm"], []
     cflags, libs = pkg_config("--cflags"), pkg_config("--libs")
     if cflags is None or libs is None:
         raise SystemExit(

@@ -7,9 +7,10 @@ PKGS=(
   libsimde-dev                             # portable intrinsics the kernels are written on
   libcmocka-dev                            # unit-test framework
   libbenchmark-dev                         # hitscan_bench
-  python3-dev python3-numpy python3-setuptools pkg-config     # the Python package (python/),
-  python3-pytest python3-dask python3-distributed             # built for Debian's /usr/bin/python3,
-  python3-matplotlib python3-pip python3-venv                 # its tests, example and install
+  pkgconf dpkg-dev                         # packaging tests: pkg-config, dpkg-shlibdeps for the .deb
+  python3-dev python3-numpy python3-setuptools          # the Python package (python/), built for
+  python3-pytest python3-dask python3-distributed       # Debian's /usr/bin/python3: its tests,
+  python3-matplotlib python3-pip python3-venv           # example and pip install
 )
 # The aarch64 cross toolchain and qemu are CI-only: scripts/ci-aarch64.sh installs them.
 
