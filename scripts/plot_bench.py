@@ -19,7 +19,11 @@ import re
 import statistics
 import sys
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError:
+    sys.exit("plot_bench: needs Debian's matplotlib: apt-get install python3-matplotlib, "
+             "then run /usr/bin/python3 scripts/plot_bench.py")
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402 (the backend is chosen first)
