@@ -14,7 +14,8 @@ bench="$BUILD/bench/hitscan_bench"
 [ -x "$bench" ] || { echo "bench_record: $bench not built (make build)" >&2; exit 1; }
 
 commit=$(git rev-parse --short=12 HEAD)
-git diff --quiet HEAD -- src include bench ':(exclude)*.md' || commit="$commit+dirty"
+git diff --quiet HEAD -- src include bench ':(exclude)*.md' ':(exclude)bench/results' ||
+  commit="$commit+dirty"
 field() { sed -n "s/^$1[[:space:]]*: //p" /proc/cpuinfo | head -n1; }
 cpu="$(field 'model name') (family $(field 'cpu family') model $(field model))"
 compiler=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$BUILD/CMakeCache.txt" | head -n1)

@@ -143,11 +143,11 @@ def plot_grid(res, context, path):
                     values[(label, s)] = one[(mode, ws, s, n, 1)]
                     if label not in series:
                         series.append(label)
-    fig, ax = plt.subplots(figsize=(8, 4.2))
+    fig, ax = plt.subplots(figsize=(8, 4.8))
     bars(ax, scenes, series, values)
     ax.set_ylabel("M queries / s (one thread)")
     ax.set_title(f"Grid queries, {n:,} circles x {n:,} segments (BM_Grid<Mode>)")
-    ax.legend(fontsize=8, ncol=2)
+    ax.legend(fontsize=8, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.08))
     fig.text(0.01, 0.01, caption(context), fontsize=7, color="gray")
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     fig.savefig(path, metadata={"Date": None} if path.endswith(".svg") else None)
