@@ -25,6 +25,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rc != 0) {
         if (rc != -1 || t.v != NULL || t.rows != 0 || t.line != NULL || err[0] == '\0')
             fz_fail("npy", "an error without -1, a zeroed table and a message");
+        for (const char *c = err; *c; c++)
+            if ((unsigned char)*c < 0x20 || (unsigned char)*c == 0x7f)
+                fz_fail("npy", "error message not one printable line");
         return 0;
     }
     if (t.cols != cols || (t.rows == 0) != (t.v == NULL) || t.line != NULL)

@@ -73,6 +73,8 @@ def main():
     write("csv", "bom_crlf", b"\x01\xef\xbb\xbf1,2\r\n\r\n3,4\r\n")
     write("csv", "three", b"\x02x,y,r\n0,0,1\n1e18,-1e18,0\n")
     write("csv", "bad", b"\x01x,y\n1,\n,2\n1e39,0\n")
+    write("csv", "no_header", b"\x0b1,2\n3,4\n")  # cols 2, --no-header
+    write("csv", "escapes", b"\x01\x1b[31mx\n,y\n")
 
 
 if __name__ == "__main__":
