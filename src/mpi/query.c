@@ -498,9 +498,11 @@ static hs_status run(hs_mpi_set *s, qmode mode, const hs_queries *qs, const hs_b
                 more = c->valid[i] && !settled(c, i);
         if (st != HS_OK)
             more = 0;
-        int any_more = 0;
-        MPI_Allreduce(&more, &any_more, 1, MPI_INT, MPI_MAX, s->comm);
-        st = hs_mx_agree(s->comm, st);
+        /* one Allreduce: does any rank go on, and did any fail */
+        int v[2] = {more, -(int)st}, r[2] = {0, 0};
+        MPI_Allreduce(v, r, 2, MPI_INT, MPI_MAX, s->comm);
+        const int any_more = r[0];
+        st = (hs_status)(-r[1]);
         double te = MPI_Wtime();
         s->info.route_s += tb - ta;
         s->info.exchange_s += tc - tb;
