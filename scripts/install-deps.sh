@@ -7,6 +7,7 @@ PKGS=(
   libsimde-dev                             # portable intrinsics the kernels are written on
   libcmocka-dev                            # unit-test framework
   libbenchmark-dev                         # hitscan_bench
+  pkgconf dpkg-dev                         # packaging tests: pkg-config, dpkg-shlibdeps for the .deb
   libopenmpi-dev openmpi-bin               # hitscan_mpi and its tests (optional component)
 )
 # The aarch64 cross toolchain and qemu are CI-only: scripts/ci-aarch64.sh installs them.

@@ -545,7 +545,8 @@ hs_status hs_run_all_rows(const hs_engine *e, const hs_queries *qs, const hs_bat
             for (size_t i = lo; i < hi; i++) {
                 if (nomem)
                     scnt[i] = 0;
-                sort_hits(buf->id + at, buf->t + at, scnt[i]);
+                if (scnt[i] > 1)
+                    sort_hits(buf->id + at, buf->t + at, scnt[i]);
                 at += scnt[i];
                 if (!rows)
                     offsets[i + 1] = scnt[i];
@@ -574,7 +575,8 @@ hs_status hs_run_all_rows(const hs_engine *e, const hs_queries *qs, const hs_bat
                 first = i < first ? i : first;
             }
             size_t nh = buf->len - before;
-            sort_hits(buf->id + before, buf->t + before, nh);
+            if (nh > 1) /* buf->id is NULL until the first hit: no offset on it before then */
+                sort_hits(buf->id + before, buf->t + before, nh);
             if (rows)
                 scnt[i] = (uint32_t)nh; /* at most the circle count */
             else

@@ -6,13 +6,17 @@
 #include <omp.h>
 
 #include "grid_impl.h"
+#include "hitscan/narrow.h"
 #include "worksteal.h"
 
 /* The overlap predicate shared by pairs and disc queries (touching counts). Symmetric in its
- * two circles, bit for bit, so (i, j) and (j, i) always agree. */
+ * two circles, bit for bit, so (i, j) and (j, i) always agree. In double: float squares of
+ * separations below 1e-19 underflow (two points 1e-30 apart would touch), and double neither
+ * underflows nor overflows for any float input up to HS_MAX_COORD. */
 static inline int discs_overlap(float xa, float ya, float ra, float xb, float yb, float rb)
 {
-    float dx = xa - xb, dy = ya - yb, s = ra + rb;
+    double dx = (double)xa - (double)xb, dy = (double)ya - (double)yb;
+    double s = (double)ra + (double)rb;
     return dx * dx + dy * dy <= s * s;
 }
 
@@ -295,10 +299,9 @@ hs_status hs_grid_overlap_circle(const hs_grid *g, hs_circle c, uint32_t mask, u
     if (g == NULL || found == NULL || (idx == NULL && cap > 0))
         return HS_E_NULL;
     *found = 0;
-    if (!isfinite(c.x) || !isfinite(c.y) || !isfinite(c.r))
-        return HS_E_NONFINITE;
-    if (c.r < 0.0f)
-        return HS_E_NEG_RADIUS;
+    hs_status s = hs_circle_validate(c); /* the circles' own limits, HS_MAX_COORD included */
+    if (s != HS_OK)
+        return s;
     disc_scan d = {g, c.x, c.y, c.r, mask, idx, cap, 0, 0};
     for (int l = 0; l < g->nlevels; l++) {
         const hs_glevel *L = &g->lv[l];

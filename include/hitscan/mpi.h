@@ -11,6 +11,13 @@
 extern "C" {
 #endif
 
+/* The functions libhitscan_mpi exports (it is built with hidden visibility). */
+#if defined(__GNUC__) || defined(__clang__)
+#define HS_MPI_API __attribute__((visibility("default")))
+#else
+#define HS_MPI_API
+#endif
+
 /* A distributed set. Every call taking one is collective over its communicator: every rank
  * calls it, in the same order, each with its own arguments (a rank may pass no circles or no
  * queries). Calls return the same negative status on every rank when one rank fails (out of
@@ -40,10 +47,10 @@ typedef struct hs_mpi_opts {
 /* Collective. Decomposes space, moves every circle to its owner and builds the local grids.
  * x, y, r: this rank's n circles (validated as hs_circles_create; the first bad one fails the
  * call on every rank). mask, ids and payload (n * payload_size bytes) may be NULL. */
-hs_status hs_mpi_build(MPI_Comm comm, const float *x, const float *y, const float *r,
+HS_MPI_API hs_status hs_mpi_build(MPI_Comm comm, const float *x, const float *y, const float *r,
                        const uint32_t *mask, const uint32_t *ids, const void *payload, size_t n,
                        const hs_mpi_opts *opts, hs_mpi_set **out);
-void hs_mpi_destroy(hs_mpi_set *s); /* local, not collective; NULL is a no-op */
+HS_MPI_API void hs_mpi_destroy(hs_mpi_set *s); /* local, not collective; NULL is a no-op */
 
 /* The circles this rank owns, sorted by id, in arrays the set keeps. A frame loop writes new
  * positions (and radii, masks, payload) into x, y, r, mask, payload in place, then calls
@@ -55,14 +62,14 @@ typedef struct hs_mpi_owned {
     void *payload;    /* count * payload_size bytes, NULL when payload_size is 0 */
     size_t count;
 } hs_mpi_owned;
-hs_mpi_owned hs_mpi_owned_circles(hs_mpi_set *s);
+HS_MPI_API hs_mpi_owned hs_mpi_owned_circles(hs_mpi_set *s);
 
 /* Collective. After the owned circles were updated in place: keeps the domains, sends only
  * the circles whose centre left this rank's domain to their new owner, and rebuilds the local
  * grid in place (hs_grid_rebuild). The owned arrays may move and change length: fetch them
  * again. With rebalance != 0 the domains are cut again from the current centres first (a full
  * rebuild: call it when the counts have drifted, see hs_mpi_info's owned counts). */
-hs_status hs_mpi_rebuild(hs_mpi_set *s, int rebalance);
+HS_MPI_API hs_status hs_mpi_rebuild(hs_mpi_set *s, int rebalance);
 
 /* Collective batch queries. Each rank passes its own batch (any count, 0 too) and gets the
  * answers to its own queries, with the contracts and outputs of hs_grid_closest / _any /
@@ -78,13 +85,13 @@ hs_status hs_mpi_rebuild(hs_mpi_set *s, int rebalance);
  * their reach, in rounds (1, 2, 4, ... ranks a round), and stop a query as soon as its best
  * hit lies before the next rank's entry (any: at its first hit), so a long ray is answered by
  * the ranks near its first hit, not by every rank it crosses. */
-hs_status hs_mpi_closest(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *opts,
+HS_MPI_API hs_status hs_mpi_closest(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *opts,
                          hs_closest_out out);
-hs_status hs_mpi_any(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *opts,
+HS_MPI_API hs_status hs_mpi_any(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *opts,
                      uint8_t *hit);
-hs_status hs_mpi_count_hits(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *opts,
+HS_MPI_API hs_status hs_mpi_count_hits(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *opts,
                             uint32_t *count);
-hs_status hs_mpi_all(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *opts,
+HS_MPI_API hs_status hs_mpi_all(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *opts,
                      hs_hits *out);
 
 /* Collective. Overlapping pairs (touching counts) of the whole set as ids i < j: each pair is
@@ -92,7 +99,7 @@ hs_status hs_mpi_all(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *o
  * is hs_grid_pairs on the union set. Copies every circle as a ghost to each rank whose domain
  * lies within its radius plus that rank's largest owned radius (so the owner of i holds every
  * partner j), kept until the next rebuild. Free with hs_pairs_free. */
-hs_status hs_mpi_pairs(hs_mpi_set *s, const hs_batch_opts *opts, hs_pairs *out);
+HS_MPI_API hs_status hs_mpi_pairs(hs_mpi_set *s, const hs_batch_opts *opts, hs_pairs *out);
 
 /* What decides scaling, for measurement (local, not collective). */
 typedef struct hs_mpi_info {
@@ -119,10 +126,10 @@ typedef struct hs_mpi_info {
     double route_s, exchange_s, local_s, return_s; /* routing, query exchange, local grid
                                                       * calls, answer exchange + merge */
 } hs_mpi_info;
-void hs_mpi_get_info(const hs_mpi_set *s, hs_mpi_info *info);
+HS_MPI_API void hs_mpi_get_info(const hs_mpi_set *s, hs_mpi_info *info);
 
 /* The local grid of the owned circles (its indices are positions in hs_mpi_owned_circles). */
-const hs_grid *hs_mpi_local_grid(const hs_mpi_set *s);
+HS_MPI_API const hs_grid *hs_mpi_local_grid(const hs_mpi_set *s);
 
 #ifdef __cplusplus
 }

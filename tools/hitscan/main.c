@@ -171,7 +171,8 @@ static int parse_args(int argc, char **argv, options *o)
             return 0;
         }
         if (strcmp(a, "--version") == 0) {
-            printf("hitscan %d.%d.%d\n", HS_VERSION_MAJOR, HS_VERSION_MINOR, HS_VERSION_PATCH);
+            /* The tool's headers and the library it runs with (they differ under a newer .so). */
+            printf("hitscan %s (library %s)\n", HS_VERSION_STRING, hs_version());
             return 0;
         }
         if (strcmp(a, "--boundary") == 0) {
