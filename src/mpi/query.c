@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <omp.h>
+
 #include "hitscan/narrow.h"
 #include "mpi_internal.h"
 
@@ -85,71 +87,89 @@ static void qcall_free(qcall *c)
     free(c->slot_q), free(c->scnt), free(c->rcnt), free(c->rdsp), free(c->acnt), free(c->adsp);
 }
 
-/* Validates and packs the batch, and lists every valid query's targets. */
+/* Query i packed into its wire record r; 1 when it is valid. */
+static int pack(const hs_queries *qs, size_t i, float *r)
+{
+    r[0] = qs->ax[i];
+    r[1] = qs->ay[i];
+    r[2] = qs->dx[i];
+    r[3] = qs->dy[i];
+    r[4] = qs->tmin ? qs->tmin[i] : qs->tmin_all;
+    r[5] = qs->tmax ? qs->tmax[i] : qs->tmax_all;
+    r[6] = qs->q ? qs->q[i] : qs->q_all;
+    uint32_t m = qs->mask ? qs->mask[i] : qs->mask_all;
+    memcpy(&r[7], &m, 4);
+    hs_query q = {{r[0], r[1]}, {r[2], r[3]}, r[4], r[5], r[6]};
+    return hs_query_validate(q) == HS_OK;
+}
+
+/* The ranks whose reach the query r reaches, by (entry t, rank), into rank / t when they are
+ * not NULL; returns how many. */
+static size_t targets(const hs_mpi_set *s, const float *r, int32_t *rank, double *t)
+{
+    size_t nt = 0;
+    for (int p = 0; p < s->ranks; p++) {
+        double te;
+        if (!reach_entry(&s->reach[p], r, &te))
+            continue;
+        size_t j = nt++;
+        if (rank == NULL)
+            continue;
+        /* insertion: ranks come in increasing order, so equal entries keep rank order */
+        while (j > 0 && t[j - 1] > te) {
+            t[j] = t[j - 1];
+            rank[j] = rank[j - 1];
+            j--;
+        }
+        t[j] = te;
+        rank[j] = p;
+    }
+    return nt;
+}
+
+/* Validates and packs the batch, and lists every valid query's targets: a counting pass and
+ * a filling pass, each spread over the threads (queries are independent). */
 static hs_status route(qcall *c, size_t *invalid, size_t *first_invalid)
 {
     const hs_queries *qs = c->qs;
     const size_t n = c->n;
-    const int K = c->s->ranks;
     c->rec = malloc((n ? n : 1) * QREC);
     c->valid = malloc(n + 1);
     c->off = malloc((n + 1) * sizeof *c->off);
     c->pos = calloc(n + 1, sizeof *c->pos);
-    size_t cap = n + 16;
-    c->tg_rank = malloc(cap * sizeof *c->tg_rank);
-    c->tg_t = malloc(cap * sizeof *c->tg_t);
-    if (!c->rec || !c->valid || !c->off || !c->pos || !c->tg_rank || !c->tg_t)
+    if (!c->rec || !c->valid || !c->off || !c->pos)
         return HS_E_NOMEM;
-    size_t nt = 0;
-    *invalid = 0;
-    *first_invalid = (size_t)-1;
-    for (size_t i = 0; i < n; i++) {
-        float *r = c->rec + (size_t)i * 8;
-        r[0] = qs->ax[i];
-        r[1] = qs->ay[i];
-        r[2] = qs->dx[i];
-        r[3] = qs->dy[i];
-        r[4] = qs->tmin ? qs->tmin[i] : qs->tmin_all;
-        r[5] = qs->tmax ? qs->tmax[i] : qs->tmax_all;
-        r[6] = qs->q ? qs->q[i] : qs->q_all;
-        uint32_t m = qs->mask ? qs->mask[i] : qs->mask_all;
-        memcpy(&r[7], &m, 4);
-        hs_query q = {{r[0], r[1]}, {r[2], r[3]}, r[4], r[5], r[6]};
-        c->off[i] = nt;
-        c->valid[i] = hs_query_validate(q) == HS_OK;
+    const int threads = c->lo.threads > 0 ? c->lo.threads : omp_get_max_threads();
+    const long long nn = (long long)n;
+    size_t inv = 0, first = SIZE_MAX;
+    c->off[0] = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : inv) \
+    reduction(min : first) if (n >= 16384)
+    for (long long ii = 0; ii < nn; ii++) {
+        const size_t i = (size_t)ii;
+        float *r = c->rec + i * 8;
+        c->valid[i] = (uint8_t)pack(qs, i, r);
         if (!c->valid[i]) {
-            if ((*invalid)++ == 0)
-                *first_invalid = i;
-            continue;
-        }
-        if (nt + (size_t)K > cap) {
-            cap = cap * 2 + (size_t)K;
-            int32_t *a = realloc(c->tg_rank, cap * sizeof *a);
-            if (a == NULL)
-                return HS_E_NOMEM;
-            c->tg_rank = a;
-            double *b = realloc(c->tg_t, cap * sizeof *b);
-            if (b == NULL)
-                return HS_E_NOMEM;
-            c->tg_t = b;
-        }
-        const size_t first = nt;
-        for (int p = 0; p < K; p++) {
-            double te;
-            if (!reach_entry(&c->s->reach[p], r, &te))
-                continue;
-            /* insertion by (entry t, rank): ranks come in increasing order */
-            size_t j = nt++;
-            while (j > first && c->tg_t[j - 1] > te) {
-                c->tg_t[j] = c->tg_t[j - 1];
-                c->tg_rank[j] = c->tg_rank[j - 1];
-                j--;
-            }
-            c->tg_t[j] = te;
-            c->tg_rank[j] = p;
-        }
+            inv++;
+            first = i < first ? i : first;
+            c->off[i + 1] = 0;
+        } else
+            c->off[i + 1] = targets(c->s, r, NULL, NULL);
     }
-    c->off[n] = nt;
+    for (size_t i = 0; i < n; i++)
+        c->off[i + 1] += c->off[i];
+    c->tg_rank = malloc((c->off[n] + 1) * sizeof *c->tg_rank);
+    c->tg_t = malloc((c->off[n] + 1) * sizeof *c->tg_t);
+    if (!c->tg_rank || !c->tg_t)
+        return HS_E_NOMEM;
+#pragma omp parallel for num_threads(threads) schedule(static) if (n >= 16384)
+    for (long long ii = 0; ii < nn; ii++) {
+        const size_t i = (size_t)ii;
+        if (c->valid[i])
+            targets(c->s, c->rec + i * 8, c->tg_rank + c->off[i], c->tg_t + c->off[i]);
+    }
+    *invalid = inv;
+    *first_invalid = inv ? first : (size_t)-1;
     return HS_OK;
 }
 
