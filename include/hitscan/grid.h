@@ -51,7 +51,8 @@ typedef struct hs_grid_opts {
 
 HS_API hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, hs_grid **out);
 /* Rebuild in place from a set with new positions / radii (same or different count), reusing
- * the grid's memory where it fits: the per-frame path for moving particles. */
+ * the grid's memory where it fits: the per-frame path for moving particles. On failure
+ * (HS_E_NOMEM) the grid is left valid and empty: every query misses until a rebuild succeeds. */
 HS_API hs_status hs_grid_rebuild(hs_grid *g, const hs_circles *cs);
 HS_API void hs_grid_destroy(hs_grid *g);
 

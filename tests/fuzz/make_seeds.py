@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Writes the small seed corpora under corpus/ (deterministic; re-run after changing fuzz_input.h)."""
+import os
+import random
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def quarter(v):  # fz_float selector >= 0x60: int8 / 4
+    return bytes([0x60, int(round(v * 4)) & 0xFF])
+
+
+def special(i):  # fz_float selector 0x20 | i: the table in fuzz_input.h
+    return bytes([0x20 | i])
+
+
+def raw(v):  # fz_float selector 0: any bit pattern
+    return b"\x00" + struct.pack("<f", v)
+
+
+def radius(v):  # fz_radius: the value, then a byte whose low bits keep it non-negative
+    return quarter(v) + b"\x01"
+
+
+def write(target, name, data):
+    d = os.path.join(HERE, "corpus", target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+def scene_issue():
+    # per-query intervals (h bit 2); one circle (0, 0, 10); a segment and a line from -1e18
+    # to 1e18 (|d| (r + q) = 2e19: the entry time used to overflow)
+    out = bytes([0x04, 1, 2])
+    out += quarter(0) + quarter(0) + radius(10) + b"\x00"
+    for tsel in (2, 0):
+        out += special(3) + quarter(0) + raw(2e18) + quarter(0) + bytes([tsel])
+    return out + b"\x01"
+
+
+def main():
+    rnd = random.Random(20240607)
+    lib = ["batch", "rebuild", "pairs", "overlap", "workspace", "scalar", "isa"]
+    for t in lib:
+        for k in range(6):
+            write(t, "random%d" % k, bytes(rnd.randrange(256) for _ in range(rnd.randrange(64, 600))))
+        # dense quarter-integer scenes: tangencies everywhere
+        dense = bytes([rnd.randrange(256), 24, 24])
+        for _ in range(24 * 4 + 24 * 6):
+            dense += quarter(rnd.randrange(-32, 32) / 2)
+        write(t, "dense", dense)
+    write("batch", "huge_entry_time", scene_issue())
+    write("rebuild", "huge_entry_time", scene_issue())
+
+    # .npy: prefix byte 1 asks for 2 columns
+    def npy(major, shape, data, descr="<f4"):
+        hdr = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
+        lenfmt = "<H" if major == 1 else "<I"
+        pre = 10 if major == 1 else 12
+        pad = (64 - (pre + len(hdr) + 1) % 64) % 64
+        hdr = hdr + " " * pad + "\n"
+        return b"\x93NUMPY" + bytes([major, 0]) + struct.pack(lenfmt, len(hdr)) + hdr.encode() + data
+
+    vals = struct.pack("<6f", 1.0, -2.5, 1e18, 0.0, float("nan"), 3.25)
+    write("npy", "v1_3x2", b"\x01" + npy(1, "(3, 2)", vals))
+    write("npy", "v2_3x2", b"\x01" + npy(2, "(3, 2)", vals))
+    write("npy", "v1_empty", b"\x01" + npy(1, "(0, 2)", b""))
+    write("npy", "v1_f8", b"\x01" + npy(1, "(1, 2)", struct.pack("<2d", 1, 2), "<f8"))
+
+    write("csv", "header", b"\x01x,y\n1,2\n3.5, -4e3\n")
+    write("csv", "bom_crlf", b"\x01\xef\xbb\xbf1,2\r\n\r\n3,4\r\n")
+    write("csv", "three", b"\x02x,y,r\n0,0,1\n1e18,-1e18,0\n")
+    write("csv", "bad", b"\x01x,y\n1,\n,2\n1e39,0\n")
+    write("csv", "no_header", b"\x0b1,2\n3,4\n")  # cols 2, --no-header
+    write("csv", "escapes", b"\x01\x1b[31mx\n,y\n")
+
+
+if __name__ == "__main__":
+    main()
