@@ -113,6 +113,11 @@ static inline hs_pair hs_pair_times(const hs_kq *k, float cx, float cy, float r)
  * or zero) or could overflow is rescaled first: it still has a direction. */
 static inline hs_vec2 hs_unit_or(float vx, float vy, hs_vec2 fallback)
 {
+    if (isinf(vx) || isinf(vy)) { /* overflowed (a point far past the float range): its
+                                   * infinite components give the direction */
+        vx = isinf(vx) ? copysignf(1.0f, vx) : 0.0f;
+        vy = isinf(vy) ? copysignf(1.0f, vy) : 0.0f;
+    }
     float len = sqrtf(vx * vx + vy * vy);
     if (!(len >= 0x1p-60f && len <= 0x1p60f)) {
         float m = fmaxf(fabsf(vx), fabsf(vy));

@@ -62,9 +62,11 @@ static inline uint32_t bc_qmask(const hs_queries *qs, size_t i)
     return qs->mask ? qs->mask[i] : qs->mask_all;
 }
 
+/* Equal values: bit for bit, except that -0 equals +0 (the kernels' min / max follow the x86
+ * operand rule, fminf / fmaxf may pick either zero) and any NaN equals any NaN. */
 static inline int bc_same_bits(float a, float b)
 {
-    return memcmp(&a, &b, sizeof a) == 0 || (isnan(a) && isnan(b));
+    return a == b || (isnan(a) && isnan(b));
 }
 
 /* ---- the scalar reference: hs_intersect_circle on every pair ------------------------- */

@@ -1,4 +1,5 @@
 /* The accepted range at its edges: huge and tiny scenes through every call, engine and ISA level. */
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -64,6 +65,21 @@ static void test_entry_time_with_huge_product(void **state)
     assert_int_equal(hs_query_validate(tiny), HS_OK);
     assert_int_equal(hs_intersect_circle(tiny, (hs_circle){0.0f, 0.0f, 0.5f}, HS_SOLID, &h), 1);
     assert_true(fabs((double)h.t * 1.1e-19 - 0.5) <= 1e-6);
+}
+
+/* A valid query whose interval lies far past the float range (tmin = tmax = FLT_MAX): its
+ * closest point overflows to infinities, and the contact normal used to come out NaN (found
+ * by fuzz_scalar). The direction of the overflowed vector is kept. */
+static void test_contact_normal_past_the_float_range(void **state)
+{
+    (void)state;
+    hs_query q = {{-0.25f, -0.25f}, {-11.75f, 11.75f}, FLT_MAX, FLT_MAX, 1.0f};
+    assert_int_equal(hs_query_validate(q), HS_OK);
+    hs_contact ct;
+    assert_int_equal(hs_contact_circle(q, (hs_circle){0.0f, 0.0f, 0.0f}, &ct), 0);
+    assert_unit(ct.normal);
+    assert_true(ct.normal.x > 0.7f && ct.normal.y < -0.7f); /* from P(t) back towards the centre */
+    assert_true(ct.depth < 0.0f);
 }
 
 /* Coordinates, radii and directions drawn across the whole accepted range. */
@@ -320,6 +336,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_entry_time_with_huge_product),
+        cmocka_unit_test(test_contact_normal_past_the_float_range),
         cmocka_unit_test(test_every_path_at_the_limits),
         cmocka_unit_test(test_overlap_probe_beyond_the_limit),
         cmocka_unit_test(test_tiny_separations_in_pairs_and_overlap),
