@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "hitscan/narrow.h"
-#include "internal.h"
+#include "circles.h"
 
 /* Validation runs over every circle of every set (a particle simulation makes one per frame),
  * so it is a branch-free pass over blocks that the compiler vectorises: |v| <= HS_MAX_COORD

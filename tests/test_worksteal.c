@@ -9,7 +9,7 @@
 #include <cmocka.h>
 #include <omp.h>
 
-#include "worksteal.h"
+#include "batch/worksteal.h"
 
 /* Runs the schedule for `chunks` chunks set up for `slots` threads on a team of `team`
  * threads and checks each chunk was taken once and each thread's own share came in order. */

@@ -1,39 +1,14 @@
-/* Internal: the uniform grid's layout, shared by grid_build.c (build, pairs, overlap) and grid_query.c (traversal). */
-#ifndef HITSCAN_GRID_IMPL_H
-#define HITSCAN_GRID_IMPL_H
+/* Internal: the uniform grid's layout (hitscan/grid.h's hs_grid): two levels of cells over
+ * the circles stored cell by cell, and the cell arithmetic every reader of it shares. */
+#ifndef HITSCAN_GRID_LAYOUT_H
+#define HITSCAN_GRID_LAYOUT_H
 
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include <simde/x86/sse.h>
-
 #include "hitscan/grid.h"
-#include "internal.h"
-
-/* Loops worth AVX-512 / AVX2 in the generic library code (the build's cells, the query
- * order's keys): on x86-64 ELF they are compiled for those too, picked once by the loader. */
-#if defined(__x86_64__) && defined(__ELF__) && (defined(__GNUC__) || defined(__clang__)) && \
-    !defined(HS_GRID_NO_CLONES)
-#define HS_GRID_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define HS_GRID_CLONES
-#endif
-
-/* Four 16-byte rows s0..s3 transposed into d0..d3 (four 32-bit fields of four records, either
- * way between arrays and records): one 16-byte load and store per row instead of four of
- * each. Used by the build's record sorts and the queries' locality order. */
-static inline void hs_transpose4(const void *s0, const void *s1, const void *s2, const void *s3,
-                                 void *d0, void *d1, void *d2, void *d3)
-{
-    simde__m128 v0 = simde_mm_loadu_ps((const float *)s0), v1 = simde_mm_loadu_ps((const float *)s1);
-    simde__m128 v2 = simde_mm_loadu_ps((const float *)s2), v3 = simde_mm_loadu_ps((const float *)s3);
-    SIMDE_MM_TRANSPOSE4_PS(v0, v1, v2, v3);
-    simde_mm_storeu_ps((float *)d0, v0);
-    simde_mm_storeu_ps((float *)d1, v1);
-    simde_mm_storeu_ps((float *)d2, v2);
-    simde_mm_storeu_ps((float *)d3, v3);
-}
+#include "circles.h"
 
 /* Two levels at most: level 0 holds the "small" circles, level 1 the few much larger ones
  * (r above a threshold taken from the radius distribution), each with its own cell size and its
@@ -91,8 +66,8 @@ static inline int32_t hs_gcell(double v, double o, double inv_h, int32_t n)
 }
 
 /* Slack added to every inflation radius: covers float rounding in the kernels (which work on
- * coordinates of magnitude up to `mag`) and in the hit decision itself. Measured in units of
- * float32 epsilon with a wide margin; it only ever makes the visited region a little larger. */
+ * coordinates of magnitude up to `mag`) and in the hit decision itself: a few float32 epsilons
+ * with a wide margin. It only ever makes the visited region a little larger. */
 static inline double hs_gpad(double mag, double radius)
 {
     return 4e-6 * (mag + radius) + 1e-30;

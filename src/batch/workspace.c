@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "batch/workspace.h"
 
 hs_status hs_workspace_create(hs_workspace **out)
 {
