@@ -232,8 +232,8 @@ static int answer_blocks(all_call *c, hs_hits_range_fn answer, const void *ctx, 
  * calls per row. The rows are scattered over the output (the caller's order, not the sorted
  * one), so each is a cache miss: the row HS_COPY_AHEAD queries on is requested early, and its
  * offset before that. */
-static void copy_rows(const all_call *c, const hs_hitbuf *buf, size_t from, size_t lo,
-                      size_t hi, uint32_t *oid, float *ot)
+static void copy_rows(const all_call *c, const hs_hitbuf *buf, size_t from, size_t lo, size_t hi,
+                      uint32_t *oid, float *ot)
 {
     const size_t *offsets = c->offsets;
     const uint32_t *rows = c->rows;
@@ -275,8 +275,8 @@ static void copy_blocks(const all_call *c, uint32_t *oid, float *ot)
     }
 }
 
-hs_status hs_all_hits(const hs_batch_setup *b, size_t n, hs_hits_range_fn answer,
-                      const void *ctx, hs_workspace *ws, const uint32_t *rows, hs_hits *out)
+hs_status hs_all_hits(const hs_batch_setup *b, size_t n, hs_hits_range_fn answer, const void *ctx,
+                      hs_workspace *ws, const uint32_t *rows, hs_hits *out)
 {
     all_call c;
     c.b = b;

@@ -24,7 +24,7 @@ typedef hs_status (*hs_hits_range_fn)(const void *ctx, size_t lo, size_t hi, hs_
  * caller that reordered its batch gets the CSR in its own order in one copy. Buffers come
  * from ws (opened by the caller); the result's arrays stay in it unless it is transient, in
  * which case they are handed to out. Returns hs_batch_end's status, or HS_E_NOMEM. */
-hs_status hs_all_hits(const hs_batch_setup *b, size_t n, hs_hits_range_fn answer,
-                      const void *ctx, hs_workspace *ws, const uint32_t *rows, hs_hits *out);
+hs_status hs_all_hits(const hs_batch_setup *b, size_t n, hs_hits_range_fn answer, const void *ctx,
+                      hs_workspace *ws, const uint32_t *rows, hs_hits *out);
 
 #endif

@@ -36,8 +36,8 @@ static uint64_t lanes(const hs_kernel_set *ks, size_t n)
 
 /* Closest's answer for query i: id, t (NaN on a miss), and the hit point / normal through
  * hs_hit_geometry, the scalar reference's. */
-static void put_closest(const hs_closest_out *out, size_t i, const hs_kq *kq, int hit,
-                        uint32_t id, float t, const hs_circles *cs, uint32_t pos)
+static void put_closest(const hs_closest_out *out, size_t i, const hs_kq *kq, int hit, uint32_t id,
+                        float t, const hs_circles *cs, uint32_t pos)
 {
     out->idx[i] = hit ? id : HS_NONE;
     out->t[i] = hit ? t : NAN;
@@ -162,8 +162,7 @@ typedef struct brute_call {
 /* One query's hits appended straight into the thread's buffer. The kernel reports how many it
  * found even when they did not fit, so a full buffer costs one rescan after a geometric grow
  * (O(log hits) times per thread and batch), never a guess. */
-static hs_status brute_hits(const brute_call *c, const hs_kq *kq, hs_hitbuf *buf,
-                            uint64_t *tests)
+static hs_status brute_hits(const brute_call *c, const hs_kq *kq, hs_hitbuf *buf, uint64_t *tests)
 {
     const hs_run run = whole_run(c->cs);
     *tests += lanes(c->ks, c->cs->n);

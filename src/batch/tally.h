@@ -11,6 +11,9 @@ typedef struct hs_tally {
     size_t invalid, first;
 } hs_tally;
 
-#define HS_TALLY_INIT {0, 0, SIZE_MAX}
+#define HS_TALLY_INIT                                                                              \
+    {                                                                                              \
+        0, 0, SIZE_MAX                                                                             \
+    }
 
 #endif

@@ -11,9 +11,20 @@
 #include "hitscan/batch.h"
 
 typedef enum hs_ws_slot {
-    HS_WS_ORD_KEY, HS_WS_ORD_HIST, HS_WS_ORD_PERM, HS_WS_ORD_REC, /* the locality order */
-    HS_WS_OFFSETS, HS_WS_OUT_ID, HS_WS_OUT_T,                      /* all-hits' result */
-    HS_WS_BLOCKS, HS_WS_PART, HS_WS_SCNT, HS_WS_DONE,              /* all-hits' bookkeeping */
+    /* the locality order: keys, bucket counts, permutation, records */
+    HS_WS_ORD_KEY,
+    HS_WS_ORD_HIST,
+    HS_WS_ORD_PERM,
+    HS_WS_ORD_REC,
+    /* all-hits' result: offsets, ids, times */
+    HS_WS_OFFSETS,
+    HS_WS_OUT_ID,
+    HS_WS_OUT_T,
+    /* all-hits' bookkeeping: blocks, prefix-sum parts, per-query counts, per-thread progress */
+    HS_WS_BLOCKS,
+    HS_WS_PART,
+    HS_WS_SCNT,
+    HS_WS_DONE,
     HS_WS_SLOTS
 } hs_ws_slot;
 

@@ -16,8 +16,8 @@
  * chunks read the same cells. Dealt out one at a time, two threads would each get every other
  * chunk and each core's cache would fetch the cells of the whole order. Plain halves (static)
  * keep the locality but wait for the slower thread, and on a shared host one core is often
- * slower for a while. So each slot owns a contiguous share of the chunks and takes them from the front;
- * a thread whose share is done takes single chunks from the back of the share with the most
+ * slower for a while. So each slot owns a contiguous share of the chunks and takes them from the
+ * front; a thread whose share is done takes single chunks from the back of the share with the most
  * left. Front and back of a share live in one 64-bit word so that an owner and a thief can
  * never take the same chunk (compare-exchange on both).
  *

@@ -193,8 +193,8 @@ size_t hs_grid_bytes(const hs_grid *g)
     if (g == NULL)
         return 0;
     return sizeof *g + g->cap * (3 * sizeof(float) + sizeof(uint32_t)) +
-           g->mask_cap * sizeof(uint32_t) + g->cells_cap * sizeof(uint32_t) +
-           g->scratch_bytes + g->spill_cap * sizeof(uint32_t);
+           g->mask_cap * sizeof(uint32_t) + g->cells_cap * sizeof(uint32_t) + g->scratch_bytes +
+           g->spill_cap * sizeof(uint32_t);
 }
 
 float hs_grid_cell_size(const hs_grid *g)

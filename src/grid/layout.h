@@ -18,14 +18,14 @@
  * are conservative with respect to the cell a circle was binned into (the same monotone
  * function bins both). */
 typedef struct hs_glevel {
-    double ox, oy;      /* lower corner: the smallest centre coordinates */
-    double h, inv_h;    /* cell side */
-    double bx1, by1;    /* largest centre coordinates */
-    double mag;         /* largest |coordinate| of the bounds: scale of float rounding */
+    double ox, oy;   /* lower corner: the smallest centre coordinates */
+    double h, inv_h; /* cell side */
+    double bx1, by1; /* largest centre coordinates */
+    double mag;      /* largest |coordinate| of the bounds: scale of float rounding */
     int32_t nx, ny;
-    uint32_t cell0;     /* first cell of this level in the shared cell_start[] */
-    float rmax;         /* largest radius in the level: the query inflation */
-    size_t n;           /* circles in the level */
+    uint32_t cell0; /* first cell of this level in the shared cell_start[] */
+    float rmax;     /* largest radius in the level: the query inflation */
+    size_t n;       /* circles in the level */
 } hs_glevel;
 
 struct hs_grid {
@@ -48,7 +48,7 @@ struct hs_grid {
     size_t spill_cap;
     float cell_size_req; /* 0: automatic */
     int threads;
-    float split_r;       /* radii above go to level 1 (INFINITY: one level) */
+    float split_r; /* radii above go to level 1 (INFINITY: one level) */
     int nlevels;
     hs_glevel lv[2];
 };
@@ -68,16 +68,13 @@ static inline int32_t hs_gcell(double v, double o, double inv_h, int32_t n)
 /* Slack added to every inflation radius: covers float rounding in the kernels (which work on
  * coordinates of magnitude up to `mag`) and in the hit decision itself: a few float32 epsilons
  * with a wide margin. It only ever makes the visited region a little larger. */
-static inline double hs_gpad(double mag, double radius)
-{
-    return 4e-6 * (mag + radius) + 1e-30;
-}
+static inline double hs_gpad(double mag, double radius) { return 4e-6 * (mag + radius) + 1e-30; }
 
 /* Visits every storage run of level L whose cells meet the box [x0, x1] x [y0, y1]:
  * one contiguous run per row. fn returns non-zero to stop; the return value is passed on. */
 typedef int (*hs_grun_fn)(void *st, uint32_t begin, uint32_t end);
-static inline int hs_grid_box(const hs_grid *g, const hs_glevel *L, double x0, double y0,
-                              double x1, double y1, hs_grun_fn fn, void *st)
+static inline int hs_grid_box(const hs_grid *g, const hs_glevel *L, double x0, double y0, double x1,
+                              double y1, hs_grun_fn fn, void *st)
 {
     if (L->n == 0 || x1 < L->ox || y1 < L->oy || x0 > L->bx1 || y0 > L->by1)
         return 0;

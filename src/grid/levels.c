@@ -21,8 +21,8 @@ static float select_kth(float *a, size_t n, size_t k)
     while (lo < hi) {
         ptrdiff_t mid = lo + (hi - lo) / 2;
         float p0 = a[lo], p1 = a[mid], p2 = a[hi];
-        float pivot = p0 < p1 ? (p1 < p2 ? p1 : (p0 < p2 ? p2 : p0))
-                              : (p0 < p2 ? p0 : (p1 < p2 ? p2 : p1));
+        float pivot =
+            p0 < p1 ? (p1 < p2 ? p1 : (p0 < p2 ? p2 : p0)) : (p0 < p2 ? p0 : (p1 < p2 ? p2 : p1));
         ptrdiff_t i = lo, j = hi;
         while (i <= j) {
             while (a[i] < pivot)
@@ -114,10 +114,9 @@ static void bounds_merge(bounds *a, const bounds *b)
 }
 
 /* One group of 8 circles into the lane-wise bounds of bounds_range. */
-static inline void
-lanes_add(float *restrict mx0, float *restrict my0, float *restrict mx1, float *restrict my1,
-          float *restrict mr, const float *restrict X, const float *restrict Y,
-          const float *restrict R, size_t u)
+static inline void lanes_add(float *restrict mx0, float *restrict my0, float *restrict mx1,
+                             float *restrict my1, float *restrict mr, const float *restrict X,
+                             const float *restrict Y, const float *restrict R, size_t u)
 {
     for (int j = 0; j < 8; j++) {
         float x = X[u + (size_t)j], y = Y[u + (size_t)j], r = R[u + (size_t)j];
@@ -134,8 +133,8 @@ lanes_add(float *restrict mx0, float *restrict my0, float *restrict mx1, float *
  * element by element. Coordinates are finite, so min / max are exact in float and the result
  * does not depend on how the range is split. */
 HS_GRID_CLONES
-static void bounds_range(const float *restrict X, const float *restrict Y,
-                         const float *restrict R, size_t i0, size_t i1, float split, bounds *b)
+static void bounds_range(const float *restrict X, const float *restrict Y, const float *restrict R,
+                         size_t i0, size_t i1, float split, bounds *b)
 {
     enum { W = 8 };
     float mx0[W], my0[W], mx1[W], my1[W], mr[W];
@@ -218,8 +217,8 @@ static float split_radius(const hs_circles *cs, float cell_size_req)
         }
     }
     double p99 = select_kth(sample, s, (size_t)(0.99 * (double)(s - 1)));
-    double hd = sqrt(HS_GRID_PER_CELL * ((double)sx1 - (double)sx0) *
-                     ((double)sy1 - (double)sy0) / (double)n);
+    double hd = sqrt(HS_GRID_PER_CELL * ((double)sx1 - (double)sx0) * ((double)sy1 - (double)sy0) /
+                     (double)n);
     return (float)fmax(HS_GRID_SPLIT * p99, 0.5 * fmax(hd, (double)cell_size_req));
 }
 

@@ -38,8 +38,7 @@ static int want_order(const hs_grid *g, const hs_queries *qs)
  * loop vectorises, and as HS_GRID_CLONES; any pure function of the query is a valid key, so
  * the clones' FMA contractions do not matter, and non-finite starts get some key (a
  * non-finite t counts as 0, NaN coordinates as cell 0). */
-static inline uint32_t order_key(float ax, float ay, float dx, float dy, float t,
-                                 const float kp[5])
+static inline uint32_t order_key(float ax, float ay, float dx, float dy, float t, const float kp[5])
 {
     t = t - t == 0.0f ? t : 0.0f;
     float fx = (ax + t * dx - kp[0]) * kp[2], fy = (ay + t * dy - kp[1]) * kp[3];
@@ -51,10 +50,9 @@ static inline uint32_t order_key(float ax, float ay, float dx, float dy, float t
 }
 
 HS_GRID_CLONES
-static void order_keys(const float *restrict ax, const float *restrict ay,
-                       const float *restrict dx, const float *restrict dy,
-                       const float *restrict tmin, float tall, const float kp[5], size_t lo,
-                       size_t hi, uint32_t *restrict key)
+static void order_keys(const float *restrict ax, const float *restrict ay, const float *restrict dx,
+                       const float *restrict dy, const float *restrict tmin, float tall,
+                       const float kp[5], size_t lo, size_t hi, uint32_t *restrict key)
 {
     if (tmin)
         for (size_t i = lo; i < hi; i++)
@@ -118,8 +116,8 @@ static void scatter_slice(const hs_queries *qs, size_t lo, size_t hi, size_t *h,
  * its slice's order inside a bucket, so the permutation is the serial stable sort's whatever
  * the team size. What moves is the index and one 16-byte record (a, d) per query: two write
  * streams per bucket, and the walk then reads a and d in order. */
-int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stage,
-                   hs_workspace *ws, hs_qorder *o)
+int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stage, hs_workspace *ws,
+                   hs_qorder *o)
 {
     o->perm = NULL;
     o->rec = NULL;

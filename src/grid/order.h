@@ -25,8 +25,8 @@ typedef struct hs_qorder {
 /* The locality order of qs against g in ws (o->perm NULL: the batch is answered in its own
  * order), made on a team of `threads`; with stage, o->inv too. 0, or -1 if it could not be
  * allocated. */
-int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stage,
-                   hs_workspace *ws, hs_qorder *o);
+int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stage, hs_workspace *ws,
+                   hs_qorder *o);
 
 /* Staged answers to the caller's arrays (exactly one of idx / hit / count non-NULL; closest
  * writes idx and t): query i's is position inv[i]'s. */

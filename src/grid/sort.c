@@ -133,8 +133,7 @@ static hs_status sort_direct(hs_grid *g, const hs_circles *cs, const cellfn *F)
     }
     uint32_t *cb = g->scratch;
     for (size_t i = 0; i < n; i += HS_GRID_BLOCK)
-        cells_block(F, X + i, Y + i, Rr + i, n - i < HS_GRID_BLOCK ? n - i : HS_GRID_BLOCK,
-                    cb + i);
+        cells_block(F, X + i, Y + i, Rr + i, n - i < HS_GRID_BLOCK ? n - i : HS_GRID_BLOCK, cb + i);
     memset(cs_, 0, ncells * sizeof *cs_);
     for (size_t i = 0; i < n; i++)
         cs_[cb[i]]++;
@@ -158,19 +157,19 @@ typedef struct band_sort {
     const hs_circles *cs;
     cellfn F;
     size_t n, ncells;
-    size_t cap;        /* circles per band at most (and per thread buffer) */
-    unsigned sh;       /* a sub-band is 2^sh consecutive cells */
-    size_t nsb, nsbp;  /* sub-bands, and per-chunk table rows padded to 64 bytes */
-    size_t K;          /* input chunks of passes 1 and 2 */
-    size_t nb;         /* bands */
-    uint32_t *hist;    /* [K][nsbp] sub-band counts per chunk */
-    uint32_t *cur;     /* [K][nsbp] per chunk, each band's next free position */
-    uint32_t *sb2b;    /* [nsbp] sub-band -> band */
-    uint32_t *bpos;    /* [nb + 1] each band's first position */
-    uint32_t *bsb;     /* [nb + 1] each band's first sub-band */
+    size_t cap;             /* circles per band at most (and per thread buffer) */
+    unsigned sh;            /* a sub-band is 2^sh consecutive cells */
+    size_t nsb, nsbp;       /* sub-bands, and per-chunk table rows padded to 64 bytes */
+    size_t K;               /* input chunks of passes 1 and 2 */
+    size_t nb;              /* bands */
+    uint32_t *hist;         /* [K][nsbp] sub-band counts per chunk */
+    uint32_t *cur;          /* [K][nsbp] per chunk, each band's next free position */
+    uint32_t *sb2b;         /* [nsbp] sub-band -> band */
+    uint32_t *bpos;         /* [nb + 1] each band's first position */
+    uint32_t *bsb;          /* [nb + 1] each band's first sub-band */
     unsigned char *buffers; /* per thread: cells [cap], records [cap] (, masks [cap]) */
-    size_t area;       /* bytes per thread buffer */
-    int spill;         /* a band holds more than cap circles */
+    size_t area;            /* bytes per thread buffer */
+    int spill;              /* a band holds more than cap circles */
     hs_status st;
 } band_sort;
 
@@ -380,8 +379,8 @@ static void sort_band_in_buffer(const band_sort *S, size_t p0, size_t m, size_t 
     uint32_t *oid = gid + p0;
     size_t q = 0;
     for (; q + 4 <= m; q += 4)
-        hs_transpose4(trec + q, trec + q + 1, trec + q + 2, trec + q + 3, ox + q, oy + q,
-                      orr + q, oid + q);
+        hs_transpose4(trec + q, trec + q + 1, trec + q + 2, trec + q + 3, ox + q, oy + q, orr + q,
+                      oid + q);
     for (; q < m; q++) {
         ox[q] = trec[q].x;
         oy[q] = trec[q].y;
@@ -446,8 +445,8 @@ static void sort_bands(const band_sort *S, size_t t, uint32_t *blk)
         const size_t b = (size_t)bb;
         const size_t p0 = S->bpos[b], p1 = S->bpos[b + 1], m = p1 - p0;
         const size_t c0 = (size_t)S->bsb[b] << sh;
-        const size_t c1 = ((size_t)S->bsb[b + 1] << sh) < ncells ? (size_t)S->bsb[b + 1] << sh
-                                                                 : ncells;
+        const size_t c1 =
+            ((size_t)S->bsb[b + 1] << sh) < ncells ? (size_t)S->bsb[b + 1] << sh : ncells;
         memset(cs_ + c0, 0, (c1 - c0) * sizeof *cs_);
         if (m <= S->cap)
             sort_band_in_buffer(S, p0, m, c0, c1, a);

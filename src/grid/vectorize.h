@@ -7,7 +7,7 @@
 
 /* Loops worth AVX-512 / AVX2 in the generic library code (the build's cells, the query
  * order's keys): on x86-64 ELF they are compiled for those too, picked once by the loader. */
-#if defined(__x86_64__) && defined(__ELF__) && (defined(__GNUC__) || defined(__clang__)) && \
+#if defined(__x86_64__) && defined(__ELF__) && (defined(__GNUC__) || defined(__clang__)) &&        \
     !defined(HS_GRID_NO_CLONES)
 #define HS_GRID_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
@@ -20,8 +20,10 @@
 static inline void hs_transpose4(const void *s0, const void *s1, const void *s2, const void *s3,
                                  void *d0, void *d1, void *d2, void *d3)
 {
-    simde__m128 v0 = simde_mm_loadu_ps((const float *)s0), v1 = simde_mm_loadu_ps((const float *)s1);
-    simde__m128 v2 = simde_mm_loadu_ps((const float *)s2), v3 = simde_mm_loadu_ps((const float *)s3);
+    simde__m128 v0 = simde_mm_loadu_ps((const float *)s0),
+                v1 = simde_mm_loadu_ps((const float *)s1);
+    simde__m128 v2 = simde_mm_loadu_ps((const float *)s2),
+                v3 = simde_mm_loadu_ps((const float *)s3);
     SIMDE_MM_TRANSPOSE4_PS(v0, v1, v2, v3);
     simde_mm_storeu_ps((float *)d0, v0);
     simde_mm_storeu_ps((float *)d1, v1);

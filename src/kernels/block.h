@@ -103,7 +103,6 @@ typedef struct hs_block_out {
     uint32_t *cnt;
 } hs_block_out;
 
-
 /* ---- 1. prep ------------------------------------------------------------------------------ */
 
 HS_INLINE hs_kq hs_block_kq(const hs_block *B, size_t j, hs_semantics sem)
@@ -146,7 +145,7 @@ HS_INLINE hs_vf hs_block_load(const float *p, size_t k)
 /* A sorted block's queries: a and d from the order's records (in order), the rest through
  * the permutation, into the slots' arrays (the vector prep then reads them there). */
 HS_INLINE void hs_block_gather(hs_block *B, const hs_queries *qs, const hs_qorder *ord, size_t lo,
-                            size_t n)
+                               size_t n)
 {
     const uint32_t *perm = ord->perm + lo;
     const float *rec = ord->rec + 4 * lo;
@@ -171,7 +170,7 @@ HS_INLINE void hs_block_gather(hs_block *B, const hs_queries *qs, const hs_qorde
  * HS_W queries at a time. Lanes that hs_query_surely_valid would not pass, and zero-length
  * ones (their interval collapses), go through hs_prep_query itself. */
 HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder *ord,
-                          hs_semantics sem, size_t lo, size_t n, hs_tally *acc)
+                             hs_semantics sem, size_t lo, size_t n, hs_tally *acc)
 {
     B->base = lo;
     B->nq = n;
@@ -205,7 +204,8 @@ HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder 
         hs_vm ok = hs_vm_and(hs_vm_le(hs_vf_abs(ax), big), hs_vm_le(hs_vf_abs(ay), big));
         ok = hs_vm_and(ok, hs_vm_and(hs_vm_le(hs_vf_abs(dx), big), hs_vm_le(hs_vf_abs(dy), big)));
         ok = hs_vm_and(ok, hs_vm_and(hs_vm_le(zero, q), hs_vm_le(q, big)));
-        ok = hs_vm_and(ok, hs_vm_and(hs_vm_le(t0, t1), hs_vm_and(hs_vm_lt(t0, inf), hs_vm_lt(ninf, t1))));
+        ok = hs_vm_and(
+            ok, hs_vm_and(hs_vm_le(t0, t1), hs_vm_and(hs_vm_lt(t0, inf), hs_vm_lt(ninf, t1))));
         ok = hs_vm_and(ok, hs_vm_and(hs_vm_le(dd, fmx), hs_vm_le(fmn, dd)));
         const hs_vf inv = hs_vf_div(one, dd);
         hs_vf_storeu(B->ax + j, ax);
@@ -219,8 +219,8 @@ HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder 
         hs_vf_storeu(B->inv_dd + j, inv);
         hs_vf_storeu(B->ninv + j, hs_vf_neg(inv));
         if (pm)
-            hs_vi_storeu(B->kmask + j, k == (size_t)HS_W ? hs_vi_loadu(pm + i)
-                                                         : hs_vi_load_part_n(pm + i, k));
+            hs_vi_storeu(B->kmask + j,
+                         k == (size_t)HS_W ? hs_vi_loadu(pm + i) : hs_vi_load_part_n(pm + i, k));
         else
             hs_vi_storeu(B->kmask + j, hs_vi_set1(qs->mask_all));
         const unsigned all = hs_vm_bits(hs_vm_first(k)), okb = hs_vm_bits(ok) & all;
@@ -277,7 +277,9 @@ HS_INLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_level_rows *S)
         const hs_vf R0 = hs_vf_add(rmax, hs_vf_loadu(B->q + j));
         const hs_vf amag = hs_vf_add(hs_vf_abs(ax), hs_vf_abs(ay));
         /* hs_gpad(2 (mag + amag + R0), R0), then the float margin */
-        hs_vf reach = hs_vf_add(R0, hs_vf_mul(pad, hs_vf_add(hs_vf_add(mag2, hs_vf_mul(two, hs_vf_add(amag, R0))), R0)));
+        hs_vf reach = hs_vf_add(
+            R0,
+            hs_vf_mul(pad, hs_vf_add(hs_vf_add(mag2, hs_vf_mul(two, hs_vf_add(amag, R0))), R0)));
         reach = hs_vf_add(hs_vf_mul(reach, margin), cmargin);
         const hs_vf x0 = hs_vf_fmadd(t0, dx, ax), x1 = hs_vf_fmadd(t1, dx, ax);
         const hs_vf y0 = hs_vf_fmadd(t0, dy, ay), y1 = hs_vf_fmadd(t1, dy, ay);
@@ -291,19 +293,26 @@ HS_INLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_level_rows *S)
         ok = hs_vm_and(ok, hs_vm_and(hs_vm_le(hs_vf_sub(oy, reach), ymin),
                                      hs_vm_le(ymax, hs_vf_add(hs_vf_set1((float)L->by1), reach))));
         /* the box's cells (hs_walk_cell: clamped, then truncated) */
-        const hs_vf c0 = hs_vf_trunc(hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_sub(hs_vf_sub(xmin, reach), ox), ih), zero), nx1));
-        const hs_vf c1 = hs_vf_trunc(hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_sub(hs_vf_add(xmax, reach), ox), ih), zero), nx1));
-        const hs_vf r0 = hs_vf_trunc(hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_sub(hs_vf_sub(ymin, reach), oy), ih), zero), ny1));
-        const hs_vf r1 = hs_vf_trunc(hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_sub(hs_vf_add(ymax, reach), oy), ih), zero), ny1));
+        const hs_vf c0 = hs_vf_trunc(
+            hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_sub(hs_vf_sub(xmin, reach), ox), ih), zero), nx1));
+        const hs_vf c1 = hs_vf_trunc(
+            hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_sub(hs_vf_add(xmax, reach), ox), ih), zero), nx1));
+        const hs_vf r0 = hs_vf_trunc(
+            hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_sub(hs_vf_sub(ymin, reach), oy), ih), zero), ny1));
+        const hs_vf r1 = hs_vf_trunc(
+            hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_sub(hs_vf_add(ymax, reach), oy), ih), zero), ny1));
         const hs_vf nr = hs_vf_add(hs_vf_sub(r1, r0), one);
         ok = hs_vm_and(ok, hs_vm_le(hs_vf_mul(hs_vf_add(hs_vf_sub(c1, c0), one), nr), boxmax));
         /* rows clipped to the query when the slope allows it */
-        const hs_vm clip = hs_vm_and(hs_vm_lt(c0, c1), hs_vm_le(hs_vf_abs(dx), hs_vf_mul(hs_vf_abs(dy), slope)));
+        const hs_vm clip =
+            hs_vm_and(hs_vm_lt(c0, c1), hs_vm_le(hs_vf_abs(dx), hs_vf_mul(hs_vf_abs(dy), slope)));
         const hs_vf sx = hs_vf_div(dx, hs_vf_select(clip, dy, one));
         const hs_vf sh = hs_vf_mul(sx, ih), re = hs_vf_mul(reach, ih);
-        const hs_vf pos0 = hs_vf_mul(hs_vf_sub(hs_vf_fmadd(hs_vf_sub(hs_vf_fmadd(r0, h, oy), ay), sx, ax), ox), ih);
+        const hs_vf pos0 = hs_vf_mul(
+            hs_vf_sub(hs_vf_fmadd(hs_vf_sub(hs_vf_fmadd(r0, h, oy), ay), sx, ax), ox), ih);
         const hs_vf ea = hs_vf_mul(hs_vf_neg(reach), sh), eb = hs_vf_mul(hs_vf_add(h, reach), sh);
-        const hs_vf pmin = hs_vf_mul(hs_vf_sub(xmin, ox), ih), pmax = hs_vf_mul(hs_vf_sub(xmax, ox), ih);
+        const hs_vf pmin = hs_vf_mul(hs_vf_sub(xmin, ox), ih),
+                    pmax = hs_vf_mul(hs_vf_sub(xmax, ox), ih);
         hs_vf_storeu(S->row0 + j, r0);
         hs_vf_storeu(S->reach + j, reach);
         hs_vf_storeu(S->nrows + j, hs_vf_select(ok, nr, m1));
@@ -311,9 +320,13 @@ HS_INLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_level_rows *S)
         hs_vf_storeu(S->pos_step + j, hs_vf_select(clip, hs_vf_mul(h, sh), zero));
         hs_vf_storeu(S->first_off + j, hs_vf_select(clip, hs_vf_sub(hs_vf_min(ea, eb), re), zero));
         hs_vf_storeu(S->last_off + j, hs_vf_select(clip, hs_vf_add(hs_vf_max(ea, eb), re), zero));
-        hs_vf_storeu(S->first_min + j, hs_vf_select(clip, hs_vf_min(hs_vf_max(hs_vf_sub(pmin, re), c0), c1), c0));
-        hs_vf_storeu(S->first_max + j, hs_vf_select(clip, hs_vf_min(hs_vf_max(hs_vf_sub(pmax, re), c0), c1), c0));
-        hs_vf_storeu(S->last_min + j, hs_vf_select(clip, hs_vf_min(hs_vf_max(hs_vf_add(pmin, re), c0), c1), c1));
-        hs_vf_storeu(S->last_max + j, hs_vf_select(clip, hs_vf_min(hs_vf_max(hs_vf_add(pmax, re), c0), c1), c1));
+        hs_vf_storeu(S->first_min + j,
+                     hs_vf_select(clip, hs_vf_min(hs_vf_max(hs_vf_sub(pmin, re), c0), c1), c0));
+        hs_vf_storeu(S->first_max + j,
+                     hs_vf_select(clip, hs_vf_min(hs_vf_max(hs_vf_sub(pmax, re), c0), c1), c0));
+        hs_vf_storeu(S->last_min + j,
+                     hs_vf_select(clip, hs_vf_min(hs_vf_max(hs_vf_add(pmin, re), c0), c1), c1));
+        hs_vf_storeu(S->last_max + j,
+                     hs_vf_select(clip, hs_vf_min(hs_vf_max(hs_vf_add(pmax, re), c0), c1), c1));
     }
 }

@@ -7,8 +7,8 @@
 
 /* Closest's answer for the caller's query i: id, t (NaN on a miss) and, when asked for, the
  * hit point and normal from the circle at storage position pos. */
-HS_INLINE void hs_block_put_closest(const hs_closest_out *o, size_t i, const hs_kq *kq,
-                                    uint32_t id, float t, const hs_grid *g, uint32_t pos)
+HS_INLINE void hs_block_put_closest(const hs_closest_out *o, size_t i, const hs_kq *kq, uint32_t id,
+                                    float t, const hs_grid *g, uint32_t pos)
 {
     const int hit = id != HS_NONE;
     o->idx[i] = id;
@@ -52,8 +52,8 @@ HS_INLINE uint32_t hs_block_best(const hs_block *B, size_t j, float *t)
     return hit ? (uint32_t)B->best_key[j] : HS_NONE;
 }
 
-HS_INLINE void hs_block_answer_closest(hs_block *B, const hs_grid *g, size_t upto,
-                                       hs_semantics sem, const hs_block_out *o)
+HS_INLINE void hs_block_answer_closest(hs_block *B, const hs_grid *g, size_t upto, hs_semantics sem,
+                                       const hs_block_out *o)
 {
     float t;
     if (o->stage) {

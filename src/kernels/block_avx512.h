@@ -54,8 +54,8 @@ HS_INLINE void hs_block_entry_times(hs_block *B, const hs_grid *g, size_t len, c
                                     const int boundary)
 {
     for (size_t k = 0; k < len; k += HS_W) {
-        const __mmask16 f = len - k >= (size_t)HS_W ? (__mmask16)0xffff
-                                                    : (__mmask16)((1u << (len - k)) - 1u);
+        const __mmask16 f =
+            len - k >= (size_t)HS_W ? (__mmask16)0xffff : (__mmask16)((1u << (len - k)) - 1u);
         const __m512i q = _mm512_maskz_loadu_epi32(f, B->list_slot + k);
         hs_vq Q;
         Q.ax = hs_vplan_lookup(B->ax, q);
@@ -92,8 +92,8 @@ HS_INLINE uint64_t hs_block_hit_key(const hs_block *B, size_t k) { return B->lis
 
 /* The lanes wl of w2 written over word 2 of the records of batch positions pos0 .. pos0+15,
  * and with `two` those of w3 over word 3 (hs_block_stage_word, hs_block_stage_closest). */
-HS_INLINE void hs_vplan_stage(const hs_block_out *o, size_t pos0, __mmask16 wl, __m512i w2, __m512i w3,
-                            const int two)
+HS_INLINE void hs_vplan_stage(const hs_block_out *o, size_t pos0, __mmask16 wl, __m512i w2,
+                              __m512i w3, const int two)
 {
     /* bits 4i+2 (and 4i+3) of each nibble's lanes i */
     static const uint16_t spread[16] = {0x0000, 0x0004, 0x0040, 0x0044, 0x0400, 0x0404,
@@ -105,9 +105,9 @@ HS_INLINE void hs_vplan_stage(const hs_block_out *o, size_t pos0, __mmask16 wl, 
         if (!nib)
             continue;
         /* word 4i+2 from w2's lane 4r+i, word 4i+3 from w3's */
-        const __m512i idx = _mm512_add_epi32(
-            _mm512_setr_epi32(0, 0, 0, 16, 1, 1, 1, 17, 2, 2, 2, 18, 3, 3, 3, 19),
-            _mm512_set1_epi32(4 * r));
+        const __m512i idx =
+            _mm512_add_epi32(_mm512_setr_epi32(0, 0, 0, 16, 1, 1, 1, 17, 2, 2, 2, 18, 3, 3, 3, 19),
+                             _mm512_set1_epi32(4 * r));
         const __m512i v = _mm512_permutex2var_epi32(w2, idx, w3);
         const unsigned m = two ? spread[nib] | (unsigned)spread[nib] << 1 : spread[nib];
         _mm512_mask_storeu_epi32((void *)(rec + 16 * r), (__mmask16)m, v);
@@ -140,12 +140,11 @@ HS_INLINE void hs_vplan_answer_staged(const hs_block *B, size_t upto, const int 
         const __m512i k0 = _mm512_loadu_si512((const void *)(B->best_key + j0));
         const __m512i k1 = _mm512_loadu_si512((const void *)(B->best_key + j0 + 8));
         const __m512i none = _mm512_set1_epi32((int)HS_NONE);
-        const __mmask16 hit =
-            hs_vplan_state(B, j0, HS_SLOT_LIVE) &
-            (__mmask16)(_mm512_cmpneq_epu64_mask(k0, _mm512_set1_epi64(-1)) |
-                        _mm512_cmpneq_epu64_mask(k1, _mm512_set1_epi64(-1)) << 8);
-        const __m512i ids = _mm512_inserti64x4(
-            _mm512_castsi256_si512(_mm512_cvtepi64_epi32(k0)), _mm512_cvtepi64_epi32(k1), 1);
+        const __mmask16 hit = hs_vplan_state(B, j0, HS_SLOT_LIVE) &
+                              (__mmask16)(_mm512_cmpneq_epu64_mask(k0, _mm512_set1_epi64(-1)) |
+                                          _mm512_cmpneq_epu64_mask(k1, _mm512_set1_epi64(-1)) << 8);
+        const __m512i ids = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(k0)),
+                                               _mm512_cvtepi64_epi32(k1), 1);
         const __m512i id = _mm512_mask_blend_epi32(hit, none, ids);
         /* as hs_block_stage_closest: t where the id is one, else NaN */
         const __m512i t = _mm512_mask_blend_epi32(

@@ -29,8 +29,10 @@ HS_INLINE int hs_block_plan_rows(hs_walk *w, const hs_grid *g, const hs_glevel *
     int s = 0;
     for (int32_t k = 0; k < nrows && !s; k++, cs += nx) {
         const float pos = pos0 + (float)k * pos_step;
-        const int32_t first = (int32_t)hs_block_minf(hs_block_maxf(pos + first_off, first_min), first_max);
-        const int32_t last = (int32_t)hs_block_minf(hs_block_maxf(pos + last_off, last_min), last_max);
+        const int32_t first =
+            (int32_t)hs_block_minf(hs_block_maxf(pos + first_off, first_min), first_max);
+        const int32_t last =
+            (int32_t)hs_block_minf(hs_block_maxf(pos + last_off, last_min), last_max);
         if (first <= last) {
             const uint32_t b = cs[first], e = cs[last + 1];
             hs_prefetch(g->x + b);

@@ -12,7 +12,8 @@
 /* Level l's row set-up (hs_level_rows) for slots j0 .. j0+15, in registers: the row loop stores
  * items into the block, which the compiler must assume can overlap the set-up. */
 typedef struct hs_vplan_rows {
-    __m512 nrows, row0, pos0, pos_step, first_off, last_off, first_min, first_max, last_min, last_max;
+    __m512 nrows, row0, pos0, pos_step, first_off, last_off, first_min, first_max, last_min,
+        last_max;
     __mmask16 up; /* closest walks rows in the query's y direction (as hs_walk_level does) */
 } hs_vplan_rows;
 
@@ -46,8 +47,8 @@ HS_INLINE __m512 hs_vplan_row_index(const hs_vplan_rows *R, int k, const int mod
 /* Row k of level L for the lanes act of slots j0 .. j0+15: the lanes that have that row and a
  * non-empty run of cells, and the run's two cell_start indices (*ia: its first cell, *ib: one
  * past its last), as hs_block_plan_slot computes them (same float operations). */
-HS_INLINE __mmask16 hs_vplan_row_cells(const hs_glevel *L, const hs_vplan_rows *R, __mmask16 act, int k,
-                                  const int mode, __m512i *ia, __m512i *ib)
+HS_INLINE __mmask16 hs_vplan_row_cells(const hs_glevel *L, const hs_vplan_rows *R, __mmask16 act,
+                                       int k, const int mode, __m512i *ia, __m512i *ib)
 {
     act &= _mm512_cmp_ps_mask(_mm512_set1_ps((float)k), R->nrows, _CMP_LT_OQ);
     const __m512 kk = hs_vplan_row_index(R, k, mode);
@@ -68,8 +69,8 @@ HS_INLINE __mmask16 hs_vplan_row_cells(const hs_glevel *L, const hs_vplan_rows *
  * items, so a full list is tested on the spot; all returns 1 instead (hs_vplan_all_hits tests
  * a block's list once). */
 HS_INLINE int hs_vplan_add_runs(hs_block *B, const hs_grid *g, __m512i b, __m512i n, __m512i q,
-                           __mmask16 act, const int mode, hs_tally *acc, const int thick,
-                           const int boundary, const int usemask)
+                                __mmask16 act, const int mode, hs_tally *acc, const int thick,
+                                const int boundary, const int usemask)
 {
     const __m512i w16 = _mm512_set1_epi32(HS_W);
     act &= _mm512_test_epi32_mask(n, n);
@@ -101,8 +102,9 @@ HS_INLINE int hs_vplan_add_runs(hs_block *B, const hs_grid *g, __m512i b, __m512
 /* Slots j0 .. j0+15 as lanes. */
 HS_INLINE __m512i hs_vplan_slots(size_t j0)
 {
-    return _mm512_add_epi32(_mm512_set1_epi32((int)j0),
-                            _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    return _mm512_add_epi32(
+        _mm512_set1_epi32((int)j0),
+        _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
 }
 
 /* Any: the lanes of slots j0 .. j0+15 without a hit yet. */
@@ -116,8 +118,8 @@ HS_INLINE __mmask16 hs_vplan_unhit(const hs_block *B, size_t j0)
  * slots dq) so that they are read 16 at a time: a gather costs the same however few of its
  * lanes are on, and many lanes of a row have no run. Returns the packed count. */
 HS_INLINE size_t hs_vplan_pack_row(const hs_block *B, const hs_glevel *L, const hs_level_rows *S,
-                            const __mmask16 *El, size_t ng, int k, const int mode, uint32_t *dia,
-                            uint32_t *dib, uint32_t *dq)
+                                   const __mmask16 *El, size_t ng, int k, const int mode,
+                                   uint32_t *dia, uint32_t *dib, uint32_t *dq)
 {
     size_t nd = 0;
     for (size_t u = 0; u < ng; u++) {
@@ -128,7 +130,8 @@ HS_INLINE size_t hs_vplan_pack_row(const hs_block *B, const hs_glevel *L, const 
         const __mmask16 a = hs_vplan_row_cells(L, &R, El[u], k, mode, &ia, &ib);
         _mm512_storeu_si512((void *)(dia + nd), _mm512_maskz_compress_epi32(a, ia));
         _mm512_storeu_si512((void *)(dib + nd), _mm512_maskz_compress_epi32(a, ib));
-        _mm512_storeu_si512((void *)(dq + nd), _mm512_maskz_compress_epi32(a, hs_vplan_slots(u * HS_W)));
+        _mm512_storeu_si512((void *)(dq + nd),
+                            _mm512_maskz_compress_epi32(a, hs_vplan_slots(u * HS_W)));
         nd += (size_t)__builtin_popcount(a);
     }
     return nd;
@@ -136,27 +139,28 @@ HS_INLINE size_t hs_vplan_pack_row(const hs_block *B, const hs_glevel *L, const 
 
 /* Packed runs c .. c+15 (those below nd): their cell_start reads, then their items. */
 HS_INLINE int hs_vplan_add_packed(hs_block *B, const hs_grid *g, const hs_glevel *L,
-                           const uint32_t *dia, const uint32_t *dib, const uint32_t *dq,
-                           size_t c, size_t nd, const int mode, hs_tally *acc, const int thick,
-                           const int boundary, const int usemask)
+                                  const uint32_t *dia, const uint32_t *dib, const uint32_t *dq,
+                                  size_t c, size_t nd, const int mode, hs_tally *acc,
+                                  const int thick, const int boundary, const int usemask)
 {
     const uint32_t *cs = g->cell_start + L->cell0;
-    const __mmask16 act = nd - c >= (size_t)HS_W ? (__mmask16)0xffff
-                                                 : (__mmask16)((1u << (nd - c)) - 1u);
+    const __mmask16 act =
+        nd - c >= (size_t)HS_W ? (__mmask16)0xffff : (__mmask16)((1u << (nd - c)) - 1u);
     const __m512i zero = _mm512_setzero_si512();
     const __m512i b = _mm512_mask_i32gather_epi32(zero, act, _mm512_maskz_loadu_epi32(act, dia + c),
                                                   (const void *)cs, 4);
     const __m512i e = _mm512_mask_i32gather_epi32(zero, act, _mm512_maskz_loadu_epi32(act, dib + c),
                                                   (const void *)cs, 4);
-    return hs_vplan_add_runs(B, g, b, _mm512_sub_epi32(e, b), _mm512_maskz_loadu_epi32(act, dq + c), act,
-                        mode, acc, thick, boundary, usemask);
+    return hs_vplan_add_runs(B, g, b, _mm512_sub_epi32(e, b), _mm512_maskz_loadu_epi32(act, dq + c),
+                             act, mode, acc, thick, boundary, usemask);
 }
 
 /* Row k of level L for the block's lanes El: packed, then planned 16 runs at a time. 1: all's
  * list is full (see hs_vplan_add_runs). */
-HS_INLINE int hs_vplan_row(hs_block *B, const hs_grid *g, const hs_glevel *L, const hs_level_rows *S,
-                         const __mmask16 *El, size_t ng, int k, const int mode, hs_tally *acc,
-                         const int thick, const int boundary, const int usemask)
+HS_INLINE int hs_vplan_row(hs_block *B, const hs_grid *g, const hs_glevel *L,
+                           const hs_level_rows *S, const __mmask16 *El, size_t ng, int k,
+                           const int mode, hs_tally *acc, const int thick, const int boundary,
+                           const int usemask)
 {
     uint32_t dia[HS_BLOCK_Q + HS_W], dib[HS_BLOCK_Q + HS_W], dq[HS_BLOCK_Q + HS_W];
     const size_t nd = hs_vplan_pack_row(B, L, S, El, ng, k, mode, dia, dib, dq);
@@ -169,9 +173,9 @@ HS_INLINE int hs_vplan_row(hs_block *B, const hs_grid *g, const hs_glevel *L, co
 /* Count and all, level L: no early exit, so every row of the block's lanes E is planned
  * before any test, row by row across the block (so each gather reads for many busy lanes). */
 HS_INLINE int hs_vplan_level_all_rows(hs_block *B, const hs_grid *g, const hs_glevel *L,
-                              const hs_level_rows *S, const __mmask16 *E, size_t ng, const int mode,
-                              hs_tally *acc, const int thick, const int boundary,
-                              const int usemask)
+                                      const hs_level_rows *S, const __mmask16 *E, size_t ng,
+                                      const int mode, hs_tally *acc, const int thick,
+                                      const int boundary, const int usemask)
 {
     float maxnr = 0.0f;
     for (size_t u = 0; u < ng; u++)
@@ -187,11 +191,11 @@ HS_INLINE int hs_vplan_level_all_rows(hs_block *B, const hs_grid *g, const hs_gl
 
 /* Closest, slots j0 .. j0+15 after row k of level L: later rows' centres lie beyond row k's
  * edge, so entering one needs a point of the query within reach of that edge:
- * t >= (edge -+ reach - ay) / dy (hs_walk_level's test, in float: reach's margin covers far more than
- * this rounding, and the bound is shrunk by 2^-20). A lane whose best t lies below the bound
+ * t >= (edge -+ reach - ay) / dy (hs_walk_level's test, in float: reach's margin covers far more
+ * than this rounding, and the bound is shrunk by 2^-20). A lane whose best t lies below the bound
  * is done; lanes with dy = 0 get -inf (never done). */
-HS_INLINE __m512 hs_vplan_exit_bound(const hs_block *B, const hs_level_rows *S, size_t j0, int k, __m512 h,
-                              __m512 oy)
+HS_INLINE __m512 hs_vplan_exit_bound(const hs_block *B, const hs_level_rows *S, size_t j0, int k,
+                                     __m512 h, __m512 oy)
 {
     const __m512 dy = _mm512_loadu_ps(B->dy + j0), ay = _mm512_loadu_ps(B->ay + j0);
     const __m512 reach = _mm512_loadu_ps(S->reach + j0);
@@ -199,9 +203,10 @@ HS_INLINE __m512 hs_vplan_exit_bound(const hs_block *B, const hs_level_rows *S, 
     const __mmask16 up = R.up;
     const __mmask16 moving = _mm512_cmp_ps_mask(dy, _mm512_setzero_ps(), _CMP_NEQ_OQ);
     const __m512 rowf = _mm512_add_ps(R.row0, hs_vplan_row_index(&R, k, HS_WALK_CLOSEST));
-    const __m512 edge = _mm512_fmadd_ps(_mm512_mask_add_ps(rowf, up, rowf, _mm512_set1_ps(1.0f)),
-                                        h, oy);
-    const __m512 bv = _mm512_mask_blend_ps(up, _mm512_add_ps(edge, reach), _mm512_sub_ps(edge, reach));
+    const __m512 edge =
+        _mm512_fmadd_ps(_mm512_mask_add_ps(rowf, up, rowf, _mm512_set1_ps(1.0f)), h, oy);
+    const __m512 bv =
+        _mm512_mask_blend_ps(up, _mm512_add_ps(edge, reach), _mm512_sub_ps(edge, reach));
     __m512 tb = _mm512_div_ps(_mm512_sub_ps(bv, ay), dy);
     tb = _mm512_sub_ps(tb, _mm512_mul_ps(_mm512_abs_ps(tb), _mm512_set1_ps(0x1p-20f)));
     return _mm512_mask_blend_ps(moving, _mm512_set1_ps(-INFINITY), tb);
@@ -248,7 +253,8 @@ HS_INLINE void hs_vplan_level_early_exit(hs_block *B, const hs_grid *g, const hs
                     if (mode == HS_WALK_ANY) {
                         El[u] &= hs_vplan_unhit(B, j0);
                     } else if (El[u]) {
-                        const __m512 bt = _mm512_castsi512_ps(_mm512_loadu_si512((const void *)(B->best_tbits + j0)));
+                        const __m512 bt = _mm512_castsi512_ps(
+                            _mm512_loadu_si512((const void *)(B->best_tbits + j0)));
                         El[u] &= ~_mm512_cmp_ps_mask(bt, tbv[u], _CMP_LT_OQ);
                     }
                     anyl |= El[u];
@@ -304,8 +310,7 @@ HS_INLINE int hs_vplan_fits_grid(const hs_grid *g)
 }
 
 /* Of the lanes live, those hs_vplan_block_rows can plan: set up on every level that has circles. */
-HS_INLINE __mmask16 hs_vplan_lanes(const hs_block *B, const hs_grid *g, size_t j0,
-                                 __mmask16 live)
+HS_INLINE __mmask16 hs_vplan_lanes(const hs_block *B, const hs_grid *g, size_t j0, __mmask16 live)
 {
     __mmask16 E = live;
     for (int l = 0; l < g->nlevels; l++)
@@ -315,13 +320,12 @@ HS_INLINE __mmask16 hs_vplan_lanes(const hs_block *B, const hs_grid *g, size_t j
     return E;
 }
 
-/* All, for a block planned out of query order (hs_vplan_block_rows): the list's hits compressed past
- * the room the block needs, then each item's hits moved to its slot's place (slots in order,
+/* All, for a block planned out of query order (hs_vplan_block_rows): the list's hits compressed
+ * past the room the block needs, then each item's hits moved to its slot's place (slots in order,
  * items of a slot in list order), so buf holds the block's hits query by query, as the per-slot
  * plan leaves them; the driver then sorts each query's hits by (t, id). */
-HS_INLINE hs_status hs_vplan_all_hits(hs_block *B, const hs_grid *g, hs_hitbuf *buf,
-                                    hs_tally *acc, const int thick, const int boundary,
-                                    const int usemask)
+HS_INLINE hs_status hs_vplan_all_hits(hs_block *B, const hs_grid *g, hs_hitbuf *buf, hs_tally *acc,
+                                      const int thick, const int boundary, const int usemask)
 {
     const size_t room = (B->nitems + 1) * HS_W;
     if (buf->cap - buf->len < 2 * room && hs_hitbuf_reserve(buf, 2 * room) != HS_OK)
@@ -353,9 +357,9 @@ HS_INLINE hs_status hs_vplan_all_hits(hs_block *B, const hs_grid *g, hs_hitbuf *
  * the whole block (nothing answered: the block is then planned slot by slot). Count, any and
  * closest fold their hits whatever the order of the items, so their list is tested whenever
  * it fills and every slot answered at the end; all's hits are moved to query order once. */
-HS_INLINE int hs_vplan_answer_block(hs_block *B, const hs_grid *g, hs_semantics sem,
-                                    const int mode, const hs_block_out *o, hs_tally *acc,
-                                    const int thick, const int boundary, const int usemask)
+HS_INLINE int hs_vplan_answer_block(hs_block *B, const hs_grid *g, hs_semantics sem, const int mode,
+                                    const hs_block_out *o, hs_tally *acc, const int thick,
+                                    const int boundary, const int usemask)
 {
     const size_t nq = B->nq, ng = (nq + HS_W - 1) / HS_W;
     __mmask16 live[HS_BLOCK_GROUPS], E[HS_BLOCK_GROUPS];

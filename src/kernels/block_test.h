@@ -24,7 +24,7 @@ HS_INLINE void hs_block_broadcast(const hs_block *B, size_t j, hs_vq *Q)
 
 /* Item it's circles and hit lanes. */
 HS_INLINE hs_vm hs_block_item_hits(const hs_block *B, const hs_grid *g, const hs_item it, hs_vq *Q,
-                           hs_vc *c, const int thick, const int boundary, const int usemask)
+                                   hs_vc *c, const int thick, const int boundary, const int usemask)
 {
     hs_block_broadcast(B, it.slot, Q);
     c->cx = hs_vf_loadu(g->x + it.start);
@@ -107,8 +107,8 @@ HS_INLINE void hs_block_fold_hits(hs_block *B, size_t len)
  * (the caller reserved a whole vector per item), counted into their slots, and with per_item
  * each item's count kept in B->hit_bits; returns the position past them. */
 HS_INLINE size_t hs_block_all_items(hs_block *B, const hs_grid *g, hs_hitbuf *buf, size_t at,
-                                 const int per_item, const int thick, const int boundary,
-                                 const int usemask)
+                                    const int per_item, const int thick, const int boundary,
+                                    const int usemask)
 {
     for (size_t k = 0; k < B->nitems; k++) {
         const hs_item it = B->items[k];
@@ -205,8 +205,8 @@ HS_INLINE hs_status hs_block_test(hs_block *B, const hs_grid *g, const int mode,
 /* Test the planned items (count / any / closest fold into the slots, all appends to buf) and
  * empty the list. HS_E_NOMEM only from all's buffer. */
 HS_INLINE hs_status hs_block_drain(hs_block *B, const hs_grid *g, const int mode, hs_hitbuf *buf,
-                                hs_tally *acc, const int thick, const int boundary,
-                                const int usemask)
+                                   hs_tally *acc, const int thick, const int boundary,
+                                   const int usemask)
 {
     acc->tests += (uint64_t)B->nitems * HS_W; /* whole vectors, as the kernels count them */
     const hs_status st = hs_block_test(B, g, mode, buf, thick, boundary, usemask);

@@ -10,9 +10,8 @@
  * tested and the slots before answered whenever it fills; a slot the block cannot take goes
  * to the per-query walk, after the slots before it (all's hits stay in query order). */
 HS_INLINE hs_status hs_block_answer_by_slots(hs_block *B, const hs_grid *g, hs_semantics sem,
-                                             const int mode, const hs_block_out *o,
-                                             hs_tally *acc, const int thick, const int boundary,
-                                             const int usemask)
+                                             const int mode, const hs_block_out *o, hs_tally *acc,
+                                             const int thick, const int boundary, const int usemask)
 {
     const size_t nq = B->nq;
     for (size_t j = 0; j < nq; j++) {
@@ -52,16 +51,15 @@ HS_INLINE hs_status hs_block_range(const hs_grid *g, const hs_queries *qs, const
             hs_block_setup(&B, &g->lv[l], &B.rows[l]);
 #ifdef HS_BLOCK_VPLAN
         if (vgrid) { /* block_plan_avx512.h */
-            const int done = hs_vplan_answer_block(&B, g, sem, mode, o, acc, thick, boundary,
-                                                   usemask);
+            const int done =
+                hs_vplan_answer_block(&B, g, sem, mode, o, acc, thick, boundary, usemask);
             if (done < 0)
                 return HS_E_NOMEM;
             if (done)
                 continue;
         }
 #endif
-        if (hs_block_answer_by_slots(&B, g, sem, mode, o, acc, thick, boundary, usemask) !=
-            HS_OK)
+        if (hs_block_answer_by_slots(&B, g, sem, mode, o, acc, thick, boundary, usemask) != HS_OK)
             return HS_E_NOMEM;
     }
     return HS_OK;
@@ -83,9 +81,9 @@ HS_INLINE hs_status hs_block_run(const hs_grid *g, const hs_queries *qs, const h
 
 /* ---- The grid walkers (hs_grid_walkers, grid_walkers.h) ------------------------------------ */
 
-static void HS_FN(grid_closest_range)(const hs_grid *g, const hs_queries *qs,
-                                      const hs_qorder *ord, hs_semantics sem, size_t lo,
-                                      size_t hi, hs_closest_out out, hs_tally *acc)
+static void HS_FN(grid_closest_range)(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
+                                      hs_semantics sem, size_t lo, size_t hi, hs_closest_out out,
+                                      hs_tally *acc)
 {
     hs_block_out o;
     memset(&o, 0, sizeof o);
@@ -105,9 +103,9 @@ static void HS_FN(grid_any_range)(const hs_grid *g, const hs_queries *qs, const 
     (void)hs_block_run(g, qs, ord, sem, lo, hi, HS_WALK_ANY, &o, acc);
 }
 
-static void HS_FN(grid_count_range)(const hs_grid *g, const hs_queries *qs,
-                                    const hs_qorder *ord, hs_semantics sem, size_t lo,
-                                    size_t hi, uint32_t *count, hs_tally *acc)
+static void HS_FN(grid_count_range)(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
+                                    hs_semantics sem, size_t lo, size_t hi, uint32_t *count,
+                                    hs_tally *acc)
 {
     hs_block_out o;
     memset(&o, 0, sizeof o);
@@ -116,9 +114,9 @@ static void HS_FN(grid_count_range)(const hs_grid *g, const hs_queries *qs,
     (void)hs_block_run(g, qs, ord, sem, lo, hi, HS_WALK_COUNT, &o, acc);
 }
 
-static hs_status HS_FN(grid_all_range)(const hs_grid *g, const hs_queries *qs,
-                                       const hs_qorder *ord, hs_semantics sem, size_t lo,
-                                       size_t hi, hs_hitbuf *buf, uint32_t *cnt, hs_tally *acc)
+static hs_status HS_FN(grid_all_range)(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
+                                       hs_semantics sem, size_t lo, size_t hi, hs_hitbuf *buf,
+                                       uint32_t *cnt, hs_tally *acc)
 {
     hs_block_out o;
     memset(&o, 0, sizeof o);

@@ -89,8 +89,7 @@ static int hs_cpu_has(hs_isa isa)
     switch (isa) {
     case HS_ISA_SCALAR: return 1;
 #ifdef HS_HAS_X86
-    case HS_ISA_SSE4:
-        return __builtin_cpu_supports("sse4.2") && __builtin_cpu_supports("popcnt");
+    case HS_ISA_SSE4: return __builtin_cpu_supports("sse4.2") && __builtin_cpu_supports("popcnt");
     case HS_ISA_AVX2:
         return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
                __builtin_cpu_supports("popcnt");
@@ -138,7 +137,8 @@ hs_isa hs_isa_from_env_(const char *value, int warn)
         return best;
     }
     if (warn)
-        fprintf(stderr, "hitscan: HITSCAN_ISA=%s is unknown (scalar|sse4|avx2|avx512|neon); using %s\n",
+        fprintf(stderr,
+                "hitscan: HITSCAN_ISA=%s is unknown (scalar|sse4|avx2|avx512|neon); using %s\n",
                 value, hs_isa_names[best]);
     return best;
 }

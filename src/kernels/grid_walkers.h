@@ -28,11 +28,10 @@ typedef struct hs_grid_walkers {
     void (*any_range)(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
                       hs_semantics sem, size_t lo, size_t hi, uint8_t *hit, hs_tally *tally);
     void (*count_range)(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
-                        hs_semantics sem, size_t lo, size_t hi, uint32_t *count,
-                        hs_tally *tally);
+                        hs_semantics sem, size_t lo, size_t hi, uint32_t *count, hs_tally *tally);
     hs_status (*all_range)(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
-                           hs_semantics sem, size_t lo, size_t hi, hs_hitbuf *buf,
-                           uint32_t *cnt, hs_tally *tally);
+                           hs_semantics sem, size_t lo, size_t hi, hs_hitbuf *buf, uint32_t *cnt,
+                           hs_tally *tally);
 } hs_grid_walkers;
 
 /* The walkers of a level, with hs_kernels_get's rules (NULL: not compiled in or not

@@ -52,6 +52,7 @@
 /* The grid walk: the block and its queries, the per-query walk, the block's plan, test and
  * answer steps, then the range walk over blocks. */
 #include "block.h"
+#include "walk_run.h"
 #include "walk_query.h"
 #include "block_plan.h"
 #ifdef HS_BLOCK_VPLAN

@@ -5,9 +5,8 @@
 #error "include instantiate.h, not this file"
 #endif
 
-
-HS_INLINE int hs_any_body(const hs_kq *kq, const hs_run *run, const int thick,
-                          const int boundary, const int usemask, const int al)
+HS_INLINE int hs_any_body(const hs_kq *kq, const hs_run *run, const int thick, const int boundary,
+                          const int usemask, const int al)
 {
     hs_vq Q = hs_vq_make(kq);
     size_t n = run->n, i = 0;
@@ -76,9 +75,9 @@ HS_INLINE int hs_closest_vec(const hs_vq *Q, const hs_run *run, size_t i, size_t
     return changed;
 }
 
-HS_INLINE int hs_closest_body(const hs_kq *kq, const hs_run *run, float *best_t,
-                              uint32_t *best_id, uint32_t *best_pos, const int thick,
-                              const int boundary, const int usemask, const int useids)
+HS_INLINE int hs_closest_body(const hs_kq *kq, const hs_run *run, float *best_t, uint32_t *best_id,
+                              uint32_t *best_pos, const int thick, const int boundary,
+                              const int usemask, const int useids)
 {
     hs_vq Q = hs_vq_make(kq);
     size_t n = run->n, i = 0;
@@ -89,14 +88,14 @@ HS_INLINE int hs_closest_body(const hs_kq *kq, const hs_run *run, float *best_t,
     for (; i + HS_W <= n; i += HS_W) {
         hs_vm m = hs_v_block(&Q, run, i, HS_W, &c, thick, boundary, usemask);
         if (hs_vm_bits(m))
-            changed |= hs_closest_vec(&Q, run, i, HS_W, m, c, &bt, &bid, &bpos, thick, boundary,
-                                      useids);
+            changed |=
+                hs_closest_vec(&Q, run, i, HS_W, m, c, &bt, &bid, &bpos, thick, boundary, useids);
     }
     if (i < n) {
         hs_vm m = hs_v_block(&Q, run, i, n - i, &c, thick, boundary, usemask);
         if (hs_vm_bits(m))
-            changed |= hs_closest_vec(&Q, run, i, n - i, m, c, &bt, &bid, &bpos, thick, boundary,
-                                      useids);
+            changed |=
+                hs_closest_vec(&Q, run, i, n - i, m, c, &bt, &bid, &bpos, thick, boundary, useids);
     }
     if (changed) {
         *best_t = bt;
@@ -107,9 +106,9 @@ HS_INLINE int hs_closest_body(const hs_kq *kq, const hs_run *run, float *best_t,
     return changed;
 }
 
-HS_INLINE void hs_all_vec(const hs_vq *Q, const hs_run *run, size_t i, size_t n, hs_vm m,
-                          hs_vc c, uint32_t *ids, float *t, size_t cap, size_t found,
-                          const int thick, const int boundary, const int useids)
+HS_INLINE void hs_all_vec(const hs_vq *Q, const hs_run *run, size_t i, size_t n, hs_vm m, hs_vc c,
+                          uint32_t *ids, float *t, size_t cap, size_t found, const int thick,
+                          const int boundary, const int useids)
 {
     hs_vf tv = hs_v_entry(Q, c, thick, boundary);
     hs_vi iv = hs_v_ids(run, i, n, useids);
@@ -156,7 +155,8 @@ HS_INLINE size_t hs_all_body(const hs_kq *kq, const hs_run *run, uint32_t *ids, 
 /* Runs the statement `call` with the names T (thick: q != 0), B (boundary semantics) and M
  * (the run has a mask) bound to 0/1 constants for this query and run, so each combination
  * is its own compiled body. */
-#define HS_BIND_FLAGS(kq, run, call)                                                                 \
+/* clang-format off */
+#define HS_BIND_FLAGS(kq, run, call)                                                               \
     do {                                                                                         \
         const int t_ = (kq)->q != 0.0f, b_ = (kq)->sem == HS_BOUNDARY, m_ = (run)->mask != NULL; \
         switch (t_ * 4 + b_ * 2 + m_) {                                                          \
@@ -170,6 +170,7 @@ HS_INLINE size_t hs_all_body(const hs_kq *kq, const hs_run *run, uint32_t *ids, 
         default: { enum { T = 1, B = 1, M = 1 }; call; }                                         \
         }                                                                                        \
     } while (0)
+/* clang-format on */
 
 /* The kernels of hs_kernel_set (kernels.h). */
 static int HS_FN(any)(const hs_kq *kq, const hs_run *run)
@@ -195,9 +196,11 @@ static int HS_FN(closest)(const hs_kq *kq, const hs_run *run, float *best_t, uin
                           uint32_t *best_pos)
 {
     if (run->ids)
-        HS_BIND_FLAGS(kq, run, return hs_closest_body(kq, run, best_t, best_id, best_pos, T, B, M, 1));
+        HS_BIND_FLAGS(kq, run,
+                      return hs_closest_body(kq, run, best_t, best_id, best_pos, T, B, M, 1));
     else
-        HS_BIND_FLAGS(kq, run, return hs_closest_body(kq, run, best_t, best_id, best_pos, T, B, M, 0));
+        HS_BIND_FLAGS(kq, run,
+                      return hs_closest_body(kq, run, best_t, best_id, best_pos, T, B, M, 0));
 }
 
 static size_t HS_FN(all)(const hs_kq *kq, const hs_run *run, uint32_t *ids, float *t, size_t cap)

@@ -136,7 +136,8 @@ HS_INLINE hs_vc hs_v_load(const hs_run *run, size_t i, const int aligned)
 #define HS_ALIGNED_SPLIT 1
 HS_INLINE int hs_run_aligned(const hs_run *run)
 {
-    return (((uintptr_t)run->x | (uintptr_t)run->y | (uintptr_t)run->r) % (HS_W * sizeof(float))) == 0;
+    return (((uintptr_t)run->x | (uintptr_t)run->y | (uintptr_t)run->r) % (HS_W * sizeof(float))) ==
+           0;
 }
 #endif
 
