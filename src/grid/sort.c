@@ -227,17 +227,20 @@ static hs_status band_sort_init(band_sort *S, hs_grid *g, const hs_circles *cs, 
 static void count_chunks(band_sort *S, uint32_t *blk)
 {
     const float *X = S->cs->x, *Y = S->cs->y, *Rr = S->cs->r;
-    const size_t n = S->n, K = S->K;
+    const cellfn *F = &S->F;
+    const size_t n = S->n, K = S->K, nsb = S->nsb, nsbp = S->nsbp;
+    const unsigned sh = S->sh; /* a local: the counters' stores could alias S->sh */
+    uint32_t *hist = S->hist;
 #pragma omp for schedule(dynamic, 1)
     for (ptrdiff_t cc = 0; cc < (ptrdiff_t)K; cc++) {
         const size_t i0 = n * (size_t)cc / K, i1 = n * ((size_t)cc + 1) / K;
-        uint32_t *h = S->hist + (size_t)cc * S->nsbp;
-        memset(h, 0, S->nsb * sizeof *h);
+        uint32_t *h = hist + (size_t)cc * nsbp;
+        memset(h, 0, nsb * sizeof *h);
         for (size_t i = i0; i < i1; i += HS_GRID_BLOCK) {
             size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
-            cells_block(&S->F, X + i, Y + i, Rr + i, k, blk);
+            cells_block(F, X + i, Y + i, Rr + i, k, blk);
             for (size_t j = 0; j < k; j++)
-                h[blk[j] >> S->sh]++;
+                h[blk[j] >> sh]++;
         }
     }
 }
@@ -246,25 +249,26 @@ static void count_chunks(band_sort *S, uint32_t *blk)
  * team size), each chunk's cursor in each band, and the spill buffer if a band needs it. */
 static void plan_bands(band_sort *S)
 {
-    const size_t nsb = S->nsb, nsbp = S->nsbp, K = S->K;
-    uint32_t *hist = S->hist, *bpos = S->bpos, *bsb = S->bsb;
+    const size_t nsb = S->nsb, nsbp = S->nsbp, K = S->K, cap = S->cap;
+    uint32_t *hist = S->hist, *cur = S->cur, *sb2b = S->sb2b, *bpos = S->bpos, *bsb = S->bsb;
     size_t nb = 0, run = 0, pos = 0;
+    int spill = 0;
     bpos[0] = 0;
     bsb[0] = 0;
     for (size_t b = 0; b < nsb; b++) {
         size_t tot = 0;
         for (size_t u = 0; u < K; u++)
             tot += hist[u * nsbp + b];
-        if (run > 0 && run + tot > S->cap) {
+        if (run > 0 && run + tot > cap) {
             nb++;
             bpos[nb] = (uint32_t)pos;
             bsb[nb] = (uint32_t)b;
             run = 0;
         }
-        S->sb2b[b] = (uint32_t)nb;
+        sb2b[b] = (uint32_t)nb;
         run += tot;
         pos += tot;
-        S->spill |= tot > S->cap;
+        spill |= tot > cap;
     }
     nb++;
     bpos[nb] = (uint32_t)S->n;
@@ -272,13 +276,14 @@ static void plan_bands(band_sort *S)
     for (size_t b = 0; b < nb; b++) {
         uint32_t off = bpos[b];
         for (size_t u = 0; u < K; u++) {
-            S->cur[u * nsbp + b] = off;
+            cur[u * nsbp + b] = off;
             for (size_t q = bsb[b]; q < bsb[b + 1]; q++)
                 off += hist[u * nsbp + q];
         }
     }
     S->nb = nb;
-    if (S->spill) {
+    S->spill = spill;
+    if (spill) {
         hs_grid *g = S->g;
         uint32_t *sp = hs_grid_grow(g->spill, &g->spill_cap, S->n, sizeof(uint32_t));
         if (sp == NULL)
@@ -296,16 +301,20 @@ static void move_chunks(band_sort *S, uint32_t *blk)
     const uint32_t *M = S->cs->mask;
     float *gx = S->g->x, *gy = S->g->y, *gr = S->g->r;
     uint32_t *gm = S->g->mask, *gid = S->g->id;
-    const size_t n = S->n, K = S->K;
+    const cellfn *F = &S->F;
+    const size_t n = S->n, K = S->K, nsbp = S->nsbp;
+    const unsigned sh = S->sh;
+    const uint32_t *sb2b = S->sb2b;
+    uint32_t *cur = S->cur;
 #pragma omp for schedule(dynamic, 1)
     for (ptrdiff_t cc = 0; cc < (ptrdiff_t)K; cc++) {
         const size_t i0 = n * (size_t)cc / K, i1 = n * ((size_t)cc + 1) / K;
-        uint32_t *c = S->cur + (size_t)cc * S->nsbp;
+        uint32_t *c = cur + (size_t)cc * nsbp;
         for (size_t i = i0; i < i1; i += HS_GRID_BLOCK) {
             size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
-            cells_block(&S->F, X + i, Y + i, Rr + i, k, blk);
+            cells_block(F, X + i, Y + i, Rr + i, k, blk);
             for (size_t j = 0; j < k; j++)
-                blk[j] = c[S->sb2b[blk[j] >> S->sh]]++;
+                blk[j] = c[sb2b[blk[j] >> sh]]++;
             const float *xi = X + i, *yi = Y + i, *ri = Rr + i;
             for (size_t j = 0; j < k; j++) {
                 uint32_t d = blk[j];

@@ -53,12 +53,12 @@ enum { HS_SLOT_LIVE, HS_SLOT_INVALID, HS_SLOT_DONE /* answered by the per-query 
  *   last  = clamp(pos + last_off, last_min, last_max), truncated.
  * nrows < 0: not set up (the slot-by-slot plan decides). Floats: all are small integers or
  * cell coordinates, and hs_block_setup's margin covers their rounding. */
-typedef struct hs_level_rows {
+typedef struct hs_row_setup {
     float row0[HS_BLOCK_Q], nrows[HS_BLOCK_Q];
     float pos0[HS_BLOCK_Q], pos_step[HS_BLOCK_Q], first_off[HS_BLOCK_Q], last_off[HS_BLOCK_Q];
     float first_min[HS_BLOCK_Q], first_max[HS_BLOCK_Q], last_min[HS_BLOCK_Q], last_max[HS_BLOCK_Q];
     float reach[HS_BLOCK_Q]; /* the inflation, margin included (closest's early exit) */
-} hs_level_rows;
+} hs_row_setup;
 
 typedef struct hs_block {
     size_t base, nq; /* slot j is batch position base + j, the caller's query idx[j] */
@@ -76,7 +76,7 @@ typedef struct hs_block {
     uint64_t best_key[HS_BLOCK_Q];
     uint32_t best_tbits[HS_BLOCK_Q], best_pos[HS_BLOCK_Q];
     uint32_t nhits[HS_BLOCK_Q]; /* count / any / all: hits */
-    hs_level_rows rows[2];
+    hs_row_setup rows[2];
     hs_item items[HS_BLOCK_ITEMS + 1]; /* + 1: an empty run's item is written, not counted */
     /* closest: the items with a hit and their hit lanes; all: each item's hit count */
     uint16_t hit_item[HS_BLOCK_ITEMS];
@@ -254,7 +254,7 @@ HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder 
  * of a cell for the slope terms, which stay below 16 x 96 cells (slopes |dx/dy| > 16 use
  * the box's columns on every row, as hs_walk_level does for near-horizontal queries). The
  * margin only widens runs, so the circles tested are a superset of what any hit needs. */
-HS_INLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_level_rows *S)
+HS_INLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_row_setup *S)
 {
     if (L->n == 0 || L->nx >= (1 << 22) || L->ny >= (1 << 22)) { /* float cells not exact */
         for (size_t j = 0; j < B->nq; j++)

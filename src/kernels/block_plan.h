@@ -14,10 +14,10 @@ static HS_OUTLINE int HS_FN(block_plan_level)(hs_walk *w, const hs_kq *kq, const
 static inline float hs_block_minf(float a, float b) { return a < b ? a : b; }
 static inline float hs_block_maxf(float a, float b) { return a > b ? a : b; }
 
-/* Row k's runs of slot j on a level set up for it (hs_level_rows), appended as items; 1 if
+/* Slot j's row runs on a level set up for it (hs_row_setup), appended as items; 1 if
  * they do not fit. */
 HS_INLINE int hs_block_plan_rows(hs_walk *w, const hs_grid *g, const hs_glevel *L,
-                                 const hs_level_rows *S, size_t j)
+                                 const hs_row_setup *S, size_t j)
 {
     const int32_t nrows = (int32_t)S->nrows[j];
     const float pos0 = S->pos0[j], pos_step = S->pos_step[j];
@@ -58,7 +58,7 @@ HS_INLINE int hs_block_plan_slot(hs_block *B, const hs_grid *g, size_t j, hs_sem
     w.err = HS_OK;
     for (int l = 0; l < g->nlevels; l++) {
         const hs_glevel *L = &g->lv[l];
-        const hs_level_rows *S = &B->rows[l];
+        const hs_row_setup *S = &B->rows[l];
         int s;
         if (S->nrows[j] >= 0.0f) {
             s = hs_block_plan_rows(&w, g, L, S, j);

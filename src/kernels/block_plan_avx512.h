@@ -9,17 +9,17 @@
 #error "include instantiate.h, not this file"
 #endif
 
-/* Level l's row set-up (hs_level_rows) for slots j0 .. j0+15, in registers: the row loop stores
+/* Level l's row set-up (hs_row_setup) for slots j0 .. j0+15, in registers: the row loop stores
  * items into the block, which the compiler must assume can overlap the set-up. */
-typedef struct hs_vplan_rows {
+typedef struct hs_vplan_setup {
     __m512 nrows, row0, pos0, pos_step, first_off, last_off, first_min, first_max, last_min,
         last_max;
     __mmask16 up; /* closest walks rows in the query's y direction (as hs_walk_level does) */
-} hs_vplan_rows;
+} hs_vplan_setup;
 
-HS_INLINE hs_vplan_rows hs_vplan_load_rows(const hs_block *B, const hs_level_rows *S, size_t j0)
+HS_INLINE hs_vplan_setup hs_vplan_load_setup(const hs_block *B, const hs_row_setup *S, size_t j0)
 {
-    hs_vplan_rows R;
+    hs_vplan_setup R;
     R.nrows = _mm512_loadu_ps(S->nrows + j0);
     R.row0 = _mm512_loadu_ps(S->row0 + j0);
     R.pos0 = _mm512_loadu_ps(S->pos0 + j0);
@@ -35,7 +35,7 @@ HS_INLINE hs_vplan_rows hs_vplan_load_rows(const hs_block *B, const hs_level_row
 }
 
 /* Row k's index in the level's box: k upwards, nrows - 1 - k downwards for closest. */
-HS_INLINE __m512 hs_vplan_row_index(const hs_vplan_rows *R, int k, const int mode)
+HS_INLINE __m512 hs_vplan_row_index(const hs_vplan_setup *R, int k, const int mode)
 {
     const __m512 kf = _mm512_set1_ps((float)k);
     if (mode != HS_WALK_CLOSEST)
@@ -47,7 +47,7 @@ HS_INLINE __m512 hs_vplan_row_index(const hs_vplan_rows *R, int k, const int mod
 /* Row k of level L for the lanes act of slots j0 .. j0+15: the lanes that have that row and a
  * non-empty run of cells, and the run's two cell_start indices (*ia: its first cell, *ib: one
  * past its last), as hs_block_plan_slot computes them (same float operations). */
-HS_INLINE __mmask16 hs_vplan_row_cells(const hs_glevel *L, const hs_vplan_rows *R, __mmask16 act,
+HS_INLINE __mmask16 hs_vplan_row_cells(const hs_glevel *L, const hs_vplan_setup *R, __mmask16 act,
                                        int k, const int mode, __m512i *ia, __m512i *ib)
 {
     act &= _mm512_cmp_ps_mask(_mm512_set1_ps((float)k), R->nrows, _CMP_LT_OQ);
@@ -117,7 +117,7 @@ HS_INLINE __mmask16 hs_vplan_unhit(const hs_block *B, size_t j0)
 /* The lanes with a run in row k, packed across the block (their cell indices dia / dib and
  * slots dq) so that they are read 16 at a time: a gather costs the same however few of its
  * lanes are on, and many lanes of a row have no run. Returns the packed count. */
-HS_INLINE size_t hs_vplan_pack_row(const hs_block *B, const hs_glevel *L, const hs_level_rows *S,
+HS_INLINE size_t hs_vplan_pack_row(const hs_block *B, const hs_glevel *L, const hs_row_setup *S,
                                    const __mmask16 *El, size_t ng, int k, const int mode,
                                    uint32_t *dia, uint32_t *dib, uint32_t *dq)
 {
@@ -125,7 +125,7 @@ HS_INLINE size_t hs_vplan_pack_row(const hs_block *B, const hs_glevel *L, const 
     for (size_t u = 0; u < ng; u++) {
         if (!El[u])
             continue;
-        const hs_vplan_rows R = hs_vplan_load_rows(B, S, u * HS_W);
+        const hs_vplan_setup R = hs_vplan_load_setup(B, S, u * HS_W);
         __m512i ia, ib;
         const __mmask16 a = hs_vplan_row_cells(L, &R, El[u], k, mode, &ia, &ib);
         _mm512_storeu_si512((void *)(dia + nd), _mm512_maskz_compress_epi32(a, ia));
@@ -157,10 +157,10 @@ HS_INLINE int hs_vplan_add_packed(hs_block *B, const hs_grid *g, const hs_glevel
 
 /* Row k of level L for the block's lanes El: packed, then planned 16 runs at a time. 1: all's
  * list is full (see hs_vplan_add_runs). */
-HS_INLINE int hs_vplan_row(hs_block *B, const hs_grid *g, const hs_glevel *L,
-                           const hs_level_rows *S, const __mmask16 *El, size_t ng, int k,
-                           const int mode, hs_tally *acc, const int thick, const int boundary,
-                           const int usemask)
+HS_INLINE int hs_vplan_plan_row(hs_block *B, const hs_grid *g, const hs_glevel *L,
+                                const hs_row_setup *S, const __mmask16 *El, size_t ng, int k,
+                                const int mode, hs_tally *acc, const int thick, const int boundary,
+                                const int usemask)
 {
     uint32_t dia[HS_BLOCK_Q + HS_W], dib[HS_BLOCK_Q + HS_W], dq[HS_BLOCK_Q + HS_W];
     const size_t nd = hs_vplan_pack_row(B, L, S, El, ng, k, mode, dia, dib, dq);
@@ -172,10 +172,10 @@ HS_INLINE int hs_vplan_row(hs_block *B, const hs_grid *g, const hs_glevel *L,
 
 /* Count and all, level L: no early exit, so every row of the block's lanes E is planned
  * before any test, row by row across the block (so each gather reads for many busy lanes). */
-HS_INLINE int hs_vplan_level_all_rows(hs_block *B, const hs_grid *g, const hs_glevel *L,
-                                      const hs_level_rows *S, const __mmask16 *E, size_t ng,
-                                      const int mode, hs_tally *acc, const int thick,
-                                      const int boundary, const int usemask)
+HS_INLINE int hs_vplan_level_no_exit(hs_block *B, const hs_grid *g, const hs_glevel *L,
+                                     const hs_row_setup *S, const __mmask16 *E, size_t ng,
+                                     const int mode, hs_tally *acc, const int thick,
+                                     const int boundary, const int usemask)
 {
     float maxnr = 0.0f;
     for (size_t u = 0; u < ng; u++)
@@ -184,7 +184,7 @@ HS_INLINE int hs_vplan_level_all_rows(hs_block *B, const hs_grid *g, const hs_gl
             maxnr = m > maxnr ? m : maxnr;
         }
     for (int k = 0; (float)k < maxnr; k++)
-        if (hs_vplan_row(B, g, L, S, E, ng, k, mode, acc, thick, boundary, usemask))
+        if (hs_vplan_plan_row(B, g, L, S, E, ng, k, mode, acc, thick, boundary, usemask))
             return 1;
     return 0;
 }
@@ -194,12 +194,12 @@ HS_INLINE int hs_vplan_level_all_rows(hs_block *B, const hs_grid *g, const hs_gl
  * t >= (edge -+ reach - ay) / dy (hs_walk_level's test, in float: reach's margin covers far more
  * than this rounding, and the bound is shrunk by 2^-20). A lane whose best t lies below the bound
  * is done; lanes with dy = 0 get -inf (never done). */
-HS_INLINE __m512 hs_vplan_exit_bound(const hs_block *B, const hs_level_rows *S, size_t j0, int k,
+HS_INLINE __m512 hs_vplan_exit_bound(const hs_block *B, const hs_row_setup *S, size_t j0, int k,
                                      __m512 h, __m512 oy)
 {
     const __m512 dy = _mm512_loadu_ps(B->dy + j0), ay = _mm512_loadu_ps(B->ay + j0);
     const __m512 reach = _mm512_loadu_ps(S->reach + j0);
-    const hs_vplan_rows R = hs_vplan_load_rows(B, S, j0);
+    const hs_vplan_setup R = hs_vplan_load_setup(B, S, j0);
     const __mmask16 up = R.up;
     const __mmask16 moving = _mm512_cmp_ps_mask(dy, _mm512_setzero_ps(), _CMP_NEQ_OQ);
     const __m512 rowf = _mm512_add_ps(R.row0, hs_vplan_row_index(&R, k, HS_WALK_CLOSEST));
@@ -216,49 +216,47 @@ HS_INLINE __m512 hs_vplan_exit_bound(const hs_block *B, const hs_level_rows *S, 
  * their answer dropped (any: a hit; closest: a best t below the exit bound of row k), so
  * each row is one test of up to HS_BLOCK_Q queries' items. */
 HS_INLINE void hs_vplan_level_early_exit(hs_block *B, const hs_grid *g, const hs_glevel *L,
-                                         const hs_level_rows *S, const __mmask16 *E, size_t ng,
+                                         const hs_row_setup *S, const __mmask16 *E, size_t ng,
                                          const int mode, hs_tally *acc, const int thick,
                                          const int boundary, const int usemask)
 {
-    {
-        __mmask16 El[HS_BLOCK_GROUPS]; /* the lanes still walking this level */
-        float maxnr = 0.0f;
-        unsigned anyl = 0;
-        for (size_t u = 0; u < ng; u++) {
-            const size_t j0 = u * HS_W;
-            El[u] = E[u];
-            if (mode == HS_WALK_ANY) /* any: a query with a hit is answered */
-                El[u] &= hs_vplan_unhit(B, j0);
-            if (El[u]) {
-                const float m = _mm512_mask_reduce_max_ps(El[u], _mm512_loadu_ps(S->nrows + j0));
-                maxnr = m > maxnr ? m : maxnr;
-            }
-            anyl |= El[u];
+    __mmask16 El[HS_BLOCK_GROUPS]; /* the lanes still walking this level */
+    float maxnr = 0.0f;
+    unsigned anyl = 0;
+    for (size_t u = 0; u < ng; u++) {
+        const size_t j0 = u * HS_W;
+        El[u] = E[u];
+        if (mode == HS_WALK_ANY) /* any: a query with a hit is answered */
+            El[u] &= hs_vplan_unhit(B, j0);
+        if (El[u]) {
+            const float m = _mm512_mask_reduce_max_ps(El[u], _mm512_loadu_ps(S->nrows + j0));
+            maxnr = m > maxnr ? m : maxnr;
         }
-        const __m512 h = _mm512_set1_ps((float)L->h), oy = _mm512_set1_ps((float)L->oy);
-        for (int k = 0; (float)k < maxnr && anyl; k++) {
-            (void)hs_vplan_row(B, g, L, S, El, ng, k, mode, acc, thick, boundary, usemask);
-            if (mode == HS_WALK_ANY || mode == HS_WALK_CLOSEST) {
-                /* closest: the bound each lane's best t must beat to stop after row k, computed
-                 * before the tests (it does not depend on them) so it is ready when they end */
-                __m512 tbv[HS_BLOCK_GROUPS];
-                if (mode == HS_WALK_CLOSEST)
-                    for (size_t u = 0; u < ng; u++)
-                        tbv[u] = El[u] ? hs_vplan_exit_bound(B, S, u * HS_W, k, h, oy)
-                                       : _mm512_setzero_ps();
-                (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
-                anyl = 0;
-                for (size_t u = 0; u < ng; u++) {
-                    const size_t j0 = u * HS_W;
-                    if (mode == HS_WALK_ANY) {
-                        El[u] &= hs_vplan_unhit(B, j0);
-                    } else if (El[u]) {
-                        const __m512 bt = _mm512_castsi512_ps(
-                            _mm512_loadu_si512((const void *)(B->best_tbits + j0)));
-                        El[u] &= ~_mm512_cmp_ps_mask(bt, tbv[u], _CMP_LT_OQ);
-                    }
-                    anyl |= El[u];
+        anyl |= El[u];
+    }
+    const __m512 h = _mm512_set1_ps((float)L->h), oy = _mm512_set1_ps((float)L->oy);
+    for (int k = 0; (float)k < maxnr && anyl; k++) {
+        (void)hs_vplan_plan_row(B, g, L, S, El, ng, k, mode, acc, thick, boundary, usemask);
+        if (mode == HS_WALK_ANY || mode == HS_WALK_CLOSEST) {
+            /* closest: the bound each lane's best t must beat to stop after row k, computed
+             * before the tests (it does not depend on them) so it is ready when they end */
+            __m512 tbv[HS_BLOCK_GROUPS];
+            if (mode == HS_WALK_CLOSEST)
+                for (size_t u = 0; u < ng; u++)
+                    tbv[u] =
+                        El[u] ? hs_vplan_exit_bound(B, S, u * HS_W, k, h, oy) : _mm512_setzero_ps();
+            (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
+            anyl = 0;
+            for (size_t u = 0; u < ng; u++) {
+                const size_t j0 = u * HS_W;
+                if (mode == HS_WALK_ANY) {
+                    El[u] &= hs_vplan_unhit(B, j0);
+                } else if (El[u]) {
+                    const __m512 bt =
+                        _mm512_castsi512_ps(_mm512_loadu_si512((const void *)(B->best_tbits + j0)));
+                    El[u] &= ~_mm512_cmp_ps_mask(bt, tbv[u], _CMP_LT_OQ);
                 }
+                anyl |= El[u];
             }
         }
     }
@@ -277,9 +275,9 @@ HS_INLINE int hs_vplan_block_rows(hs_block *B, const hs_grid *g, const __mmask16
         const hs_glevel *L = &g->lv[l];
         if (L->n == 0)
             continue;
-        const hs_level_rows *S = &B->rows[l];
+        const hs_row_setup *S = &B->rows[l];
         if (mode == HS_WALK_COUNT || mode == HS_WALK_ALL) {
-            if (hs_vplan_level_all_rows(B, g, L, S, E, ng, mode, acc, thick, boundary, usemask))
+            if (hs_vplan_level_no_exit(B, g, L, S, E, ng, mode, acc, thick, boundary, usemask))
                 return 1;
             continue;
         }

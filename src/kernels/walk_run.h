@@ -52,9 +52,8 @@ HS_INLINE int hs_walk_plan_run(hs_walk *w, uint32_t b, uint32_t e)
 /* Hit lanes of the k (1..HS_W) circles at i. With masked loads every vector, full or not,
  * takes the same path: a run is one or two vectors, so "is this the tail" would be a
  * mispredicted branch per row. */
-HS_INLINE hs_vm hs_walk_vector_hits(const hs_vq *Q, const hs_run *run, size_t i, size_t k,
-                                    hs_vc *c, const int thick, const int boundary,
-                                    const int usemask)
+HS_INLINE hs_vm hs_walk_vector_hits(const hs_vq *Q, const hs_run *run, size_t i, size_t k, hs_vc *c,
+                                    const int thick, const int boundary, const int usemask)
 {
 #ifdef HS_HAVE_MASKED_LOAD
     hs_vm f = hs_vm_first(k);
@@ -104,8 +103,8 @@ HS_INLINE void hs_walk_run_closest(hs_walk *w, const hs_run *run, const int thic
 }
 
 /* Any: 1 at the first vector with a hit. */
-HS_INLINE int hs_walk_run_any(hs_walk *w, const hs_run *run, const int thick,
-                              const int boundary, const int usemask)
+HS_INLINE int hs_walk_run_any(hs_walk *w, const hs_run *run, const int thick, const int boundary,
+                              const int usemask)
 {
     const size_t n = run->n;
     hs_vc c;
@@ -118,8 +117,8 @@ HS_INLINE int hs_walk_run_any(hs_walk *w, const hs_run *run, const int thick,
 }
 
 /* Count: the run's hits added to w->count. */
-HS_INLINE void hs_walk_run_count(hs_walk *w, const hs_run *run, const int thick,
-                                 const int boundary, const int usemask)
+HS_INLINE void hs_walk_run_count(hs_walk *w, const hs_run *run, const int thick, const int boundary,
+                                 const int usemask)
 {
     const size_t n = run->n;
     hs_vc c;
@@ -135,8 +134,8 @@ HS_INLINE void hs_walk_run_count(hs_walk *w, const hs_run *run, const int thick,
 /* All: the run's hits straight into the thread's hit buffer, with room for the run plus one
  * vector, so the vector-wide compress stores never need the spill path. 1 if that room could
  * not be allocated. */
-HS_INLINE int hs_walk_run_all(hs_walk *w, const hs_run *run, const int thick,
-                              const int boundary, const int usemask)
+HS_INLINE int hs_walk_run_all(hs_walk *w, const hs_run *run, const int thick, const int boundary,
+                              const int usemask)
 {
     const size_t n = run->n;
     hs_vc c;
@@ -163,8 +162,8 @@ HS_INLINE int hs_walk_run_all(hs_walk *w, const hs_run *run, const int thick,
 
 /* One storage run [b, e) through the pair test of `mode`, with the constant parameters bound.
  * Returns 1 to stop (any-hit found, allocation failed). */
-HS_INLINE int hs_walk_test_run(hs_walk *w, const int mode, uint32_t b, uint32_t e,
-                               const int thick, const int boundary, const int usemask)
+HS_INLINE int hs_walk_test_run(hs_walk *w, const int mode, uint32_t b, uint32_t e, const int thick,
+                               const int boundary, const int usemask)
 {
     const hs_run run = hs_walk_storage_run(w->g, b, e, usemask);
     if (mode == HS_WALK_CLOSEST) {
