@@ -31,6 +31,14 @@
 #include "prefetch.h"
 #include "tuning.h"
 
+/* The passes stay separate functions: inlined into the one parallel region that runs them,
+ * their loops would share one register allocation and spill their pointers. */
+#if defined(__GNUC__) || defined(__clang__)
+#define HS_PASS __attribute__((noinline))
+#else
+#define HS_PASS
+#endif
+
 /* The per-circle cell is most of the build's arithmetic (three times per circle), so it is
  * compiled as HS_GRID_CLONES. The operations are the same IEEE double ones in every clone
  * (nothing to contract into an FMA), so the cells are.
@@ -224,7 +232,7 @@ static hs_status band_sort_init(band_sort *S, hs_grid *g, const hs_circles *cs, 
 }
 
 /* Pass 1 (on the team): each chunk's circles counted per sub-band. */
-static void count_chunks(band_sort *S, uint32_t *blk)
+static HS_PASS void count_chunks(band_sort *S, uint32_t *blk)
 {
     const float *X = S->cs->x, *Y = S->cs->y, *Rr = S->cs->r;
     const cellfn *F = &S->F;
@@ -295,7 +303,7 @@ static void plan_bands(band_sort *S)
 
 /* Pass 2 (on the team): every circle into its band's range, chunk c's after those of chunks
  * < c, in input order. */
-static void move_chunks(band_sort *S, uint32_t *blk)
+static HS_PASS void move_chunks(band_sort *S, uint32_t *blk)
 {
     const float *X = S->cs->x, *Y = S->cs->y, *Rr = S->cs->r;
     const uint32_t *M = S->cs->mask;
@@ -334,8 +342,8 @@ static void move_chunks(band_sort *S, uint32_t *blk)
  * place, destinations first (so that the scatter can ask for its lines ahead: a store that
  * misses L1 holds up every later one), records scattered into the buffer in cell order (one
  * random 16-byte store each, four at a time through a 4 x 4 transpose), then copied back. */
-static void sort_band_in_buffer(const band_sort *S, size_t p0, size_t m, size_t c0, size_t c1,
-                                unsigned char *a)
+static HS_PASS void sort_band_in_buffer(const band_sort *S, size_t p0, size_t m, size_t c0,
+                                        size_t c1, unsigned char *a)
 {
     hs_grid *g = S->g;
     float *gx = g->x, *gy = g->y, *gr = g->r;
@@ -402,8 +410,8 @@ static void sort_band_in_buffer(const band_sort *S, size_t p0, size_t m, size_t 
 
 /* Band [p0, p1) (cells [c0, c1)) larger than the buffer (one sub-band of a dense cluster):
  * the indices scattered into the spill array, then the circles gathered from the input. */
-static void sort_band_spill(const band_sort *S, size_t p0, size_t p1, size_t c0, size_t c1,
-                            uint32_t *blk)
+static HS_PASS void sort_band_spill(const band_sort *S, size_t p0, size_t p1, size_t c0, size_t c1,
+                                    uint32_t *blk)
 {
     const float *X = S->cs->x, *Y = S->cs->y, *Rr = S->cs->r;
     const uint32_t *M = S->cs->mask;
