@@ -15,7 +15,7 @@ build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The main job: the demo scene, a frame loop, then the default built-in scene (uniform, 10^6 circles x 10^6
-# segments) through the grid, then the kernel benchmarks against the seeds' quadratic loop.
+# segments) through the grid, then the kernel benchmarks against the textbook quadratic loop.
 run: build
 	$(BUILD)/examples/demo
 	$(BUILD)/examples/frame_loop

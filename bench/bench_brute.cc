@@ -11,7 +11,7 @@
 
 namespace {
 
-// The `uniform` scene of issue 4 (side 4000 sqrt(N / 1e6), r in [0.5, 1.5], segments of
+// The `uniform` scene (hitscan/scene.h: side 4000 sqrt(N / 1e6), r in [0.5, 1.5], segments of
 // length [5, 50]): brute force runs the same data the grid benchmarks run.
 struct BruteScene {
     std::vector<float> x, y, r, ax, ay, dx, dy;

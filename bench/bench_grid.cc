@@ -23,7 +23,7 @@
 
 namespace {
 
-// One scene of issue 4 (circles, grid, the scene's segments), built once and shared by every
+// One scene of hitscan/scene.h (circles, grid, the scene's segments), built once and shared by every
 // benchmark that names it: the 10^6 scenes take seconds to set up.
 struct GridScene {
     std::vector<float> x, y, r, ax, ay, dx, dy;

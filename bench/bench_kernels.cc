@@ -1,4 +1,4 @@
-// Kernel benchmarks: BM_Kernel[Closest]/<isa>/<N>, BM_KernelRun (short runs), the seed-002 quadratic loop BM_SeedQuadratic/<N>, stream bandwidth, core clock; pairs_per_second counters.
+// Kernel benchmarks: BM_Kernel[Closest]/<isa>/<N>, BM_KernelRun (short runs), the textbook quadratic loop BM_SeedQuadratic/<N>, stream bandwidth, core clock; pairs_per_second counters.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -153,7 +153,7 @@ void BM_KernelRun(benchmark::State &state, hs_isa isa)
     SetPairs(state, n);
 }
 
-// Seed 002's loop, as the tutorial writes it, over SoA arrays: a = d.d, b = 2 f.d,
+// The textbook loop hitscan replaces (the baseline), over SoA arrays: a = d.d, b = 2 f.d,
 // c = f.f - r^2, the textbook discriminant, hit iff t1 or t2 lies in [0, 1]. Same compiler
 // flags as everything else in the binary; the compiler may vectorise it if it can.
 __attribute__((noinline)) size_t seed_quadratic(const float *cx, const float *cy, const float *cr,

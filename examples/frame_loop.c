@@ -1,10 +1,14 @@
-/* Example: a simulation's frame loop — particles move, the grid is rebuilt in place, lasers are cast (closest and all hits) through one reused workspace. */
+/* Example: a simulation's frame loop — particles move, the grid is rebuilt in place, lasers are
+ * cast (closest and all hits) through one reused workspace. `frame_loop --frames DIR` also draws
+ * each frame's window at the world's centre to DIR/frame_NNN.svg (DIR must exist). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include <omp.h>
 
 #include "hitscan/hitscan.h"
+#include "svg.h"
 
 #define N 200000 /* particles */
 #define M 100000 /* lasers per frame */
@@ -19,8 +23,66 @@ static int check(hs_status s, const char *what)
     return 1;
 }
 
-int main(void)
+/* The picture of one frame: the particles, grid cells and lasers inside a WINDOW-wide square
+ * at the world's centre, with each laser's closest hit and its normal. */
+#define WINDOW 80.0
+
+static int write_frame(const char *dir, int frame, const hs_grid *g, const float *x,
+                       const float *y, const float *r, const hs_queries *qs, const uint32_t *idx,
+                       const float *t)
 {
+    double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+    for (size_t i = 0; i < N; i++) {
+        lo[0] = fmin(lo[0], x[i]), hi[0] = fmax(hi[0], x[i]);
+        lo[1] = fmin(lo[1], y[i]), hi[1] = fmax(hi[1], y[i]);
+    }
+    const double cx = 0.5 * (lo[0] + hi[0]), cy = 0.5 * (lo[1] + hi[1]), half = 0.5 * WINDOW;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/frame_%03d.svg", dir, frame);
+    svg_canvas c;
+    if (svg_open(&c, path, cx - half, cy - half, cx + half, cy + half, 800.0) != 0)
+        return -1;
+    /* the grid's cells start at the smallest centre coordinates (grid.h) */
+    const double h = hs_grid_cell_size(g);
+    const double i0 = floor((cx - half - lo[0]) / h), j0 = floor((cy - half - lo[1]) / h);
+    const int ncells = (int)ceil(WINDOW / h) + 1;
+    svg_cells(&c, lo[0] + i0 * h, lo[1] + j0 * h, h, ncells, ncells);
+    const double reach = half + 2.0; /* particles cut by the window's edge are drawn too */
+    for (size_t i = 0; i < N; i++)
+        if (fabs(x[i] - cx) < reach && fabs(y[i] - cy) < reach)
+            svg_circle(&c, (hs_circle){x[i], y[i], r[i]}, "particle");
+    for (size_t i = 0; i < qs->count; i++) {
+        const hs_query q = {{qs->ax[i], qs->ay[i]}, {qs->dx[i], qs->dy[i]}, 0.0f, 1.0f, 0.0f};
+        /* a laser is at most its length from its start: skip those that cannot reach in */
+        const double len = hypot(q.d.x, q.d.y);
+        if (fabs(q.a.x - cx) > half + len || fabs(q.a.y - cy) > half + len)
+            continue;
+        if (idx[i] == HS_NONE) {
+            svg_query(&c, q, 0.0, 1.0, "laser");
+            continue;
+        }
+        svg_query(&c, q, 0.0, t[i], "laser");
+        svg_query(&c, q, t[i], 1.0, "past");
+        const hs_circle k = {x[idx[i]], y[idx[i]], r[idx[i]]};
+        const hs_vec2 p = {q.a.x + t[i] * q.d.x, q.a.y + t[i] * q.d.y};
+        const double dn = hypot(p.x - k.x, p.y - k.y);
+        svg_circle(&c, k, "struck");
+        if (dn > 0.0)
+            svg_arrow(&c, p, (hs_vec2){(float)((p.x - k.x) / dn), (float)((p.y - k.y) / dn)},
+                      1.5, "normal");
+        svg_dot(&c, p, "hit");
+    }
+    char caption[64];
+    snprintf(caption, sizeof caption, "frame %d", frame);
+    svg_text(&c, (hs_vec2){(float)(cx - half + 1.0), (float)(cy + half - 3.0)}, caption, "label");
+    return svg_close(&c);
+}
+
+int main(int argc, char **argv)
+{
+    const char *frames_dir;
+    if (svg_option(argc, argv, "--frames", "DIR", &frames_dir) != 0)
+        return 2;
     float *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y), *r = malloc(N * sizeof *r);
     float *vx = malloc(N * sizeof *vx), *vy = malloc(N * sizeof *vy);
     float *ax = malloc(M * sizeof *ax), *ay = malloc(M * sizeof *ay);
@@ -32,7 +94,7 @@ int main(void)
     hs_workspace *ws = NULL;
     if (!x || !y || !r || !vx || !vy || !ax || !ay || !dx || !dy || !t || !idx)
         goto done;
-    /* the uniform scene, and its segments as this frame's lasers */
+    /* the benchmarks' uniform scene, and its segments as this frame's lasers */
     if (check(hs_scene_circles(HS_SCENE_UNIFORM, N, 1, x, y, r), "scene") ||
         check(hs_scene_segments(HS_SCENE_UNIFORM, N, M, 2, ax, ay, dx, dy), "lasers"))
         goto done;
@@ -74,6 +136,10 @@ int main(void)
                f, 1e3 * (t1 - t0), 1e3 * (t2 - t1), 1e3 * (t3 - t2), all.total, missed,
                (double)hs_workspace_bytes(ws) / 1e6);
         hs_hits_free(&all); /* clears the struct; the arrays stay the workspace's */
+        if (frames_dir && write_frame(frames_dir, f, g, x, y, r, &qs, idx, t) != 0) {
+            fprintf(stderr, "frame_loop: cannot write a frame to %s\n", frames_dir);
+            goto done;
+        }
     }
     rc = 0;
 done:

@@ -7,6 +7,11 @@ PKGS=(
   libsimde-dev                             # portable intrinsics the kernels are written on
   libcmocka-dev                            # unit-test framework
   libbenchmark-dev                         # hitscan_bench
+  pkgconf dpkg-dev                         # packaging tests: pkg-config, dpkg-shlibdeps for the .deb
+  python3-dev python3-numpy python3-setuptools          # the Python package (python/), built for
+  python3-pytest python3-dask python3-distributed       # Debian's /usr/bin/python3: its tests,
+  python3-matplotlib python3-pip python3-venv           # example and pip install
+  libxml2-utils                            # xmllint: the examples' SVG pictures are checked
 )
 # The aarch64 cross toolchain and qemu are CI-only: scripts/ci-aarch64.sh installs them.
 

@@ -88,7 +88,9 @@ static inline hs_pair hs_pair_times(const hs_kq *k, float cx, float cy, float r)
     float hx = fx + tc * k->dx, hy = fy + tc * k->dy;
     /* clamped at 0: the hit test already decided, tangency rounding must not make NaN */
     float disc = fmaxf(R2 - (hx * hx + hy * hy), 0.0f);
-    float qq = -(b + copysignf(sqrtf(k->dd * disc), b));
+    /* |d| sqrt(disc), not sqrt(d.d disc): the product of the squares overflows once
+     * |d| (r + q) > 1.8e19, inside the accepted range; this one is at most 4e37 */
+    float qq = -(b + copysignf(sqrtf(k->dd) * sqrtf(disc), b));
     float t0 = tc, t1 = tc;
     if (qq != 0.0f) {
         float ra = qq * k->inv_dd, rb = c / qq;
@@ -108,12 +110,12 @@ static inline hs_pair hs_pair_times(const hs_kq *k, float cx, float cy, float r)
     return o;
 }
 
-/* Unit vector along v; fallback when v is zero. A tiny non-zero v is rescaled first, since it
- * still has a direction even when its square underflows. */
+/* Unit vector along v; fallback when v is zero. A v whose square is subnormal (digits lost,
+ * or zero) or could overflow is rescaled first: it still has a direction. */
 static inline hs_vec2 hs_unit_or(float vx, float vy, hs_vec2 fallback)
 {
     float len = sqrtf(vx * vx + vy * vy);
-    if (!(len > 0.0f) || !isfinite(1.0f / len)) {
+    if (!(len >= 0x1p-60f && len <= 0x1p60f)) {
         float m = fmaxf(fabsf(vx), fabsf(vy));
         if (!(m > 0.0f))
             return fallback;

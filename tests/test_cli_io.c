@@ -1,4 +1,7 @@
-/* Tests of the hitscan tool's file readers and writers (tools/hitscan: npy.c, csv.c, io.c). */
+/* Tests of the hitscan tool's file readers and writers, message escaping and atomic output
+ * files (tools/hitscan: npy.c, csv.c, io.c, escape.c, out_file.c). */
+#define _XOPEN_SOURCE 700 /* symlink, link, setrlimit, umask */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,10 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <setjmp.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 
+#include "escape.h"
 #include "hitscan/types.h"
 #include "io.h"
+#include "out_file.h"
 
 /* ---- helpers --------------------------------------------------------------------------- */
 
@@ -79,11 +88,12 @@ static void expect_npy_error(const char *header, size_t len, const char *needle)
         fail_msg("header %s: message '%s' lacks '%s'", header, err, needle);
 }
 
-static int read_csv_text(const char *text, size_t cols, hsio_table *t, char *err, size_t errlen)
+static int read_csv_hdr(const char *text, size_t cols, hsio_header header, hsio_table *t,
+                        char *err, size_t errlen)
 {
     FILE *f = mem(text, strlen(text));
     err[0] = '\0';
-    int rc = hsio_read_csv(f, cols, t, err, errlen);
+    int rc = hsio_read_csv_opt(f, cols, header, t, err, errlen);
     fclose(f);
     if (rc != 0) {
         assert_null(t->v);
@@ -92,13 +102,26 @@ static int read_csv_text(const char *text, size_t cols, hsio_table *t, char *err
     return rc;
 }
 
-static void expect_csv_error(const char *text, size_t cols, const char *needle)
+static int read_csv_text(const char *text, size_t cols, hsio_table *t, char *err, size_t errlen)
+{
+    return read_csv_hdr(text, cols, HSIO_HEADER_AUTO, t, err, errlen);
+}
+
+static void expect_csv_error_hdr(const char *text, size_t cols, hsio_header header,
+                                 const char *needle)
 {
     hsio_table t;
     char err[256];
-    assert_int_equal(read_csv_text(text, cols, &t, err, sizeof err), -1);
+    assert_int_equal(read_csv_hdr(text, cols, header, &t, err, sizeof err), -1);
     if (!strstr(err, needle))
         fail_msg("csv %s: message '%s' lacks '%s'", text, err, needle);
+    if (strchr(err, '\n') || strchr(err, '\x1b'))
+        fail_msg("csv %s: message '%s' is not one printable line", text, err);
+}
+
+static void expect_csv_error(const char *text, size_t cols, const char *needle)
+{
+    expect_csv_error_hdr(text, cols, HSIO_HEADER_AUTO, needle);
 }
 
 /* Whole contents of a stream. */
@@ -413,16 +436,16 @@ static void csv_errors(void **state)
     expect_csv_error("", 3, "empty file");
     expect_csv_error("\n\r\n  \t\n", 3, "empty file");
     expect_csv_error("x,y\n1,2\n", 3, "line 1: header has 2 fields, expected 3");
-    expect_csv_error("x,y,r\n1,2,3\n\n4,5\n", 3, "line 4: 2 fields, expected 3");
-    expect_csv_error("1,2,3,4\n", 3, "line 1: 4 fields, expected 3");
-    expect_csv_error("1,2,3,\n", 3, "line 1: 4 fields, expected 3");
-    expect_csv_error("1,2,3\n4,five,6\n", 3, "line 2, field 2: 'five' is not a number");
-    expect_csv_error("1,2,3\n4,5,6x\n", 3, "line 2, field 3: '6x' is not a number");
-    expect_csv_error("1,2,3\n4,5,1 2\n", 3, "line 2, field 3: '1 2' is not a number");
-    expect_csv_error("1,,3\n", 3, "line 1, field 2: empty field");
-    expect_csv_error("1,2,3\n,2,3\n", 3, "line 2, field 1: empty field");
-    expect_csv_error("1,2,\n3\n", 3, "line 1, field 3: empty field"); /* never reads line 2 */
-    expect_csv_error("1,2,1e39\n", 3, "line 1, field 3: '1e39' is out of float32 range");
+    expect_csv_error("x,y,r\n1,2,3\n\n4,5\n", 3, "row 1 (line 4): 2 fields, expected 3");
+    expect_csv_error("1,2,3,4\n", 3, "row 0 (line 1): 4 fields, expected 3");
+    expect_csv_error("1,2,3,\n", 3, "row 0 (line 1): 4 fields, expected 3");
+    expect_csv_error("1,2,3\n4,five,6\n", 3, "row 1 (line 2), column 2: 'five' is not a number");
+    expect_csv_error("1,2,3\n4,5,6x\n", 3, "row 1 (line 2), column 3: '6x' is not a number");
+    expect_csv_error("1,2,3\n4,5,1 2\n", 3, "row 1 (line 2), column 3: '1 2' is not a number");
+    expect_csv_error("1,,3\n", 3, "row 0 (line 1), column 2: empty field");
+    expect_csv_error("1,2,3\n,2,3\n", 3, "row 1 (line 2), column 1: empty field");
+    expect_csv_error("1,2,\n3\n", 3, "row 0 (line 1), column 3: empty field"); /* never reads line 2 */
+    expect_csv_error("1,2,1e39\n", 3, "row 0 (line 1), column 3: '1e39' is out of float32 range");
     expect_csv_error("1,2,-1e39\n", 3, "out of float32 range");
     expect_csv_error("x;y;r\n1;2;3\n", 3, "header has 1 fields");
     char longf[300];
@@ -430,14 +453,92 @@ static void csv_errors(void **state)
     memcpy(longf, "1,2,", 4);
     longf[sizeof longf - 2] = '\n';
     longf[sizeof longf - 1] = '\0';
-    expect_csv_error(longf, 3, "line 1, field 3: field longer than 127 characters");
+    expect_csv_error(longf, 3, "row 0 (line 1), column 3: field longer than 127 characters");
     /* a NUL inside a field */
     hsio_table t;
     char err[256];
     FILE *f = mem("1,2,3\n4,\0,6\n", 12);
     assert_int_equal(hsio_read_csv(f, 3, &t, err, sizeof err), -1);
-    assert_non_null(strstr(err, "line 2, field 2: '?' is not a number"));
+    assert_string_equal(err, "row 1 (line 2), column 2: '\\x00' is not a number");
     fclose(f);
+    /* control bytes and broken UTF-8 in a field are escaped; valid UTF-8 is kept */
+    expect_csv_error("1,2,3\n4,\x1b[31m\xc3\xa9\xc3,6\n", 3,
+                     "row 1 (line 2), column 2: '\\x1b[31m\xc3\xa9\\xc3' is not a number");
+    expect_csv_error("1,2,3\n4,5\r6,7\n", 3, "column 2: '5\\x0d6' is not a number");
+    /* a long excerpt is cut, with a mark */
+    expect_csv_error("1,2,3\n4,5,\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\n", 3,
+                     "column 3: '\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b...' is not");
+}
+
+/* The header rule: a first row is a header only if every field is a non-empty non-number;
+ * anything else is data, parsed strictly, so no data row is ever dropped silently. */
+static void csv_header_rule(void **state)
+{
+    (void)state;
+    hsio_table t;
+    char err[256];
+    static const struct {
+        const char *text;
+        size_t rows;
+        float first;
+    } auto_ok[] = {
+        {"\xef\xbb\xbf" "1,2,3\n4,5,6\n", 2, 1},  /* BOM, no header */
+        {"\xef\xbb\xbf" "x,y,r\n4,5,6\n", 1, 4},  /* BOM, header */
+        {"x_1, y-2 ,r\n4,5,6\n", 1, 4},            /* names with digits inside */
+        {"-x,+y,e\n4,5,6\n", 1, 4},                /* a sign or an 'e' before a letter */
+        {"inference,nano,x\n4,5,6\n", 1, 4},       /* words that strtof reads a prefix of */
+        {"\xff\x1b,y,r\n4,5,6\n", 1, 4},           /* names are not checked */
+        {"\n  \nnan,inf,-inf\n4,5,6\n", 2, NAN},   /* number spellings are data */
+        {"0x1p-2,1,2\n", 1, 0.25f},
+    };
+    for (size_t i = 0; i < sizeof auto_ok / sizeof auto_ok[0]; i++) {
+        if (read_csv_text(auto_ok[i].text, 3, &t, err, sizeof err) != 0)
+            fail_msg("case %zu: %s", i, err);
+        assert_int_equal(t.rows, auto_ok[i].rows);
+        if (isnan(auto_ok[i].first))
+            assert_true(isnan(t.v[0]));
+        else
+            assert_true(t.v[0] == auto_ok[i].first);
+        hsio_table_free(&t);
+    }
+    /* first rows that were silently dropped as headers: now errors naming row and column */
+    expect_csv_error(",2,3\n4,5,6\n", 3, "row 0 (line 1), column 1: empty field");
+    expect_csv_error(",,\n4,5,6\n", 3, "row 0 (line 1), column 1: empty field");
+    expect_csv_error("x,,r\n4,5,6\n", 3, "row 0 (line 1), column 1: 'x' is not a number");
+    expect_csv_error("1e39,2,3\n4,5,6\n", 3, "row 0 (line 1), column 1: '1e39' is out of float32 range");
+    expect_csv_error("\xef\xbb\xbf" "1e39,2,3\n", 3, "row 0 (line 1), column 1: '1e39' is out");
+    expect_csv_error("-1e999,2,3\n", 3, "column 1: '-1e999' is out of float32 range");
+    char longf[300];
+    memset(longf, '7', 200);
+    snprintf(longf + 200, sizeof longf - 200, ",2,3\n4,5,6\n");
+    expect_csv_error(longf, 3, "row 0 (line 1), column 1: field longer than 127 characters");
+    expect_csv_error("1st,2nd,3rd\n4,5,6\n", 3,
+                     "row 0 (line 1), column 1: '1st' is not a number (if this line is a header, "
+                     "give --header)");
+    expect_csv_error("x,y,5m\n4,5,6\n", 3, "column 1: 'x' is not a number");
+    expect_csv_error("-.5x,y,r\n", 3, "column 1: '-.5x' is not a number");
+    expect_csv_error("\xff\xfex\0", 3, "UTF-16 text is not supported");
+    expect_csv_error("\xfe\xff\0x", 3, "UTF-16 text is not supported");
+    expect_csv_error("\xef\xbb\xbf", 3, "empty file");
+
+    /* --header: the first non-blank line is a header whatever it holds (but has cols fields) */
+    assert_int_equal(read_csv_hdr("\n1,2,3\n4,5,6\n", 3, HSIO_HEADER_YES, &t, err, sizeof err), 0);
+    assert_int_equal(t.rows, 1);
+    assert_true(t.v[0] == 4.0f);
+    assert_int_equal(t.line[0], 3);
+    hsio_table_free(&t);
+    assert_int_equal(read_csv_hdr("1st,,3rd\n", 3, HSIO_HEADER_YES, &t, err, sizeof err), 0);
+    assert_int_equal(t.rows, 0);
+    expect_csv_error_hdr("1,2\n4,5,6\n", 3, HSIO_HEADER_YES, "line 1: header has 2 fields");
+    /* --no-header: the first line is data */
+    assert_int_equal(read_csv_hdr("1,2,3\n", 3, HSIO_HEADER_NO, &t, err, sizeof err), 0);
+    assert_int_equal(t.rows, 1);
+    hsio_table_free(&t);
+    expect_csv_error_hdr("x,y,r\n1,2,3\n", 3, HSIO_HEADER_NO,
+                         "row 0 (line 1), column 1: 'x' is not a number");
+    expect_csv_error_hdr("x,y,r\n1,2,3\n", 3, HSIO_HEADER_NO, "number"); /* no --header hint */
+    assert_int_equal(read_csv_hdr("x,y,r\n1,2,3\n", 3, HSIO_HEADER_NO, &t, err, sizeof err), -1);
+    assert_null(strstr(err, "--header"));
 }
 
 /* Every prefix of a valid CSV either parses to a prefix of its rows or fails with a message. */
@@ -703,6 +804,260 @@ static void write_empty(void **state)
     fclose(f);
 }
 
+/* ---- message escaping ------------------------------------------------------------------ */
+
+static void expect_escape(const char *src, size_t len, const char *want)
+{
+    char buf[256];
+    size_t n = hsio_escape(buf, sizeof buf, src, len);
+    if (strcmp(buf, want) != 0)
+        fail_msg("escaped to '%s', want '%s'", buf, want);
+    assert_int_equal(n, strlen(want));
+    /* escaping twice changes nothing */
+    char again[256];
+    hsio_escape(again, sizeof again, buf, n);
+    assert_string_equal(again, buf);
+}
+
+static void escape_bytes(void **state)
+{
+    (void)state;
+    expect_escape("plain text, 1.5 \\ ok", 20, "plain text, 1.5 \\ ok");
+    expect_escape("a\nb\r\tc", 6, "a\\x0ab\\x0d\\x09c");
+    expect_escape("\x1b[2J\x7f", 5, "\\x1b[2J\\x7f");
+    expect_escape("a\0b", 3, "a\\x00b");
+    /* well-formed UTF-8 is kept: 2, 3 and 4 bytes */
+    expect_escape("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+    /* broken UTF-8: lone lead, stray continuation, overlong, surrogate, above U+10FFFF, cut */
+    expect_escape("\xc3x", 2, "\\xc3x");
+    expect_escape("\x80", 1, "\\x80");
+    expect_escape("\xc0\xaf", 2, "\\xc0\\xaf");
+    expect_escape("\xe0\x80\xaf", 3, "\\xe0\\x80\\xaf");
+    expect_escape("\xed\xa0\x80", 3, "\\xed\\xa0\\x80");
+    expect_escape("\xf4\x90\x80\x80", 4, "\\xf4\\x90\\x80\\x80");
+    expect_escape("\xf0\x9f\x98", 3, "\\xf0\\x9f\\x98");
+    expect_escape("\xff\xfe", 2, "\\xff\\xfe");
+    /* C1 controls (U+009B is a terminal's CSI) and the Unicode line separators */
+    expect_escape("\xc2\x9b", 2, "\\xc2\\x9b");
+    expect_escape("\xc2\xa0", 2, "\xc2\xa0"); /* U+00A0 is printable */
+    expect_escape("\xe2\x80\xa8\xe2\x80\xa9", 6, "\\xe2\\x80\\xa8\\xe2\\x80\\xa9");
+    /* a small buffer: cut at a whole escape, the full length still reported */
+    char small[6];
+    assert_int_equal(hsio_escape(small, sizeof small, "\x1b\x1b", 2), 8);
+    assert_string_equal(small, "\\x1b");
+    assert_int_equal(hsio_escape(small, sizeof small, "abcdefgh", 8), 8);
+    assert_string_equal(small, "abcde");
+    assert_int_equal(hsio_escape(NULL, 0, "\n", 1), 4);
+    /* hsio_fail escapes what it formats */
+    char err[64];
+    assert_int_equal(hsio_fail(err, sizeof err, "key '%s'", "a\nb\x1b"), -1);
+    assert_string_equal(err, "key 'a\\x0ab\\x1b'");
+}
+
+static void escape_stream(void **state)
+{
+    (void)state;
+    /* longer than one slice, with multi-byte characters across the slice boundaries */
+    char src[400];
+    size_t n = 0;
+    while (n + 6 < sizeof src) {
+        memcpy(src + n, "\xe2\x82\xac\n\xc3", 5);
+        n += 5;
+    }
+    src[n] = '\0';
+    char want[2048];
+    hsio_escape(want, sizeof want, src, n);
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(hsio_fputs_escaped(src, f), 0);
+    size_t len;
+    char *got = contents(f, &len);
+    assert_string_equal(got, want);
+    assert_null(strchr(got, '\n'));
+    free(got);
+    fclose(f);
+}
+
+/* ---- atomic output files ------------------------------------------------------------------ */
+
+#define OUT_DIR "test_cli_io_out"
+
+static void put_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_true(fputs(text, f) >= 0);
+    assert_int_equal(fclose(f), 0);
+}
+
+static char *slurp_path(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t len;
+    char *s = contents(f, &len);
+    fclose(f);
+    return s;
+}
+
+static void expect_file(const char *path, const char *want)
+{
+    char *got = slurp_path(path);
+    if (!got)
+        fail_msg("%s: missing", path);
+    if (strcmp(got, want) != 0)
+        fail_msg("%s holds '%.60s', want '%.60s'", path, got, want);
+    free(got);
+}
+
+/* 1 when the folder holds a temporary file of an output. */
+static int temp_left(void)
+{
+    FILE *p = popen("ls -A " OUT_DIR " | grep -c '\\.hitscan-'", "r");
+    assert_non_null(p);
+    int n = -1;
+    assert_int_equal(fscanf(p, "%d", &n), 1);
+    pclose(p);
+    return n > 0;
+}
+
+static int out_setup(void **state)
+{
+    (void)state;
+    assert_int_equal(system("rm -rf " OUT_DIR " && mkdir " OUT_DIR), 0);
+    return 0;
+}
+
+static int out_teardown(void **state)
+{
+    (void)state;
+    return system("rm -rf " OUT_DIR) == 0 ? 0 : -1;
+}
+
+static void out_commit_and_abort(void **state)
+{
+    (void)state;
+    const char *path = OUT_DIR "/r.csv";
+    char err[256];
+    hsio_out_file o;
+    /* a new file: created whole, with 0666 less the umask */
+    assert_int_equal(hsio_out_open(&o, path, err, sizeof err), 0);
+    assert_non_null(o.tmp);
+    assert_non_null(strstr(o.tmp, OUT_DIR "/.r.csv.hitscan-"));
+    assert_true(fputs("first\n", o.f) >= 0);
+    assert_true(temp_left());
+    assert_int_equal(access(path, F_OK), -1); /* nothing under the final name yet */
+    assert_int_equal(hsio_out_commit(&o, err, sizeof err), 0);
+    assert_null(o.f);
+    expect_file(path, "first\n");
+    assert_false(temp_left());
+    mode_t mask = umask(022);
+    umask(mask);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0666 & ~mask);
+
+    /* replacing: the old file stays whole until the rename, and keeps its permission bits */
+    assert_int_equal(chmod(path, 0640), 0);
+    assert_int_equal(hsio_out_open(&o, path, err, sizeof err), 0);
+    assert_true(fputs("second\n", o.f) >= 0);
+    fflush(o.f);
+    expect_file(path, "first\n");
+    assert_int_equal(hsio_out_commit(&o, err, sizeof err), 0);
+    expect_file(path, "second\n");
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0640);
+
+    /* abort: the older file as it was, no temporary file */
+    assert_int_equal(hsio_out_open(&o, path, err, sizeof err), 0);
+    assert_true(fputs("partial", o.f) >= 0);
+    hsio_out_abort(&o);
+    hsio_out_abort(&o); /* a released output: nothing to do */
+    expect_file(path, "second\n");
+    assert_false(temp_left());
+
+    /* through a symbolic link: the file it names is replaced, the link stays */
+    assert_int_equal(symlink("r.csv", OUT_DIR "/link.csv"), 0);
+    assert_int_equal(hsio_out_open(&o, OUT_DIR "/link.csv", err, sizeof err), 0);
+    assert_true(fputs("third\n", o.f) >= 0);
+    assert_int_equal(hsio_out_commit(&o, err, sizeof err), 0);
+    assert_int_equal(lstat(OUT_DIR "/link.csv", &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    expect_file(path, "third\n");
+    assert_false(temp_left());
+}
+
+static void out_errors(void **state)
+{
+    (void)state;
+    char err[256];
+    hsio_out_file o;
+    assert_int_equal(hsio_out_open(&o, OUT_DIR, err, sizeof err), -1);
+    assert_string_equal(err, "is a directory");
+    assert_int_equal(hsio_out_open(&o, OUT_DIR "/", err, sizeof err), -1);
+    assert_int_equal(hsio_out_open(&o, OUT_DIR "/none/r.csv", err, sizeof err), -1);
+    assert_non_null(strstr(err, "cannot create a temporary file in the output's folder: No such"));
+
+    /* a full device (written straight through: nothing to rename) */
+    if (access("/dev/full", W_OK) == 0) {
+        assert_int_equal(hsio_out_open(&o, "/dev/full", err, sizeof err), 0);
+        assert_null(o.tmp);
+        for (int i = 0; i < 10000; i++)
+            fputs("0123456789", o.f);
+        assert_int_equal(hsio_out_commit(&o, err, sizeof err), -1);
+        assert_string_equal(err, "write failed: No space left on device");
+    }
+
+    /* past the file-size limit: EFBIG (SIGXFSZ ignored), the older file kept, no temp left */
+    const char *path = OUT_DIR "/big.csv";
+    put_file(path, "older\n");
+    struct rlimit was, lim;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &was), 0);
+    void (*old_xfsz)(int) = signal(SIGXFSZ, SIG_IGN);
+    lim = was;
+    lim.rlim_cur = 1024;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    /* the writer sees the failure (a write larger than stdio's buffer) and gives up */
+    assert_int_equal(hsio_out_open(&o, path, err, sizeof err), 0);
+    static char block[1 << 16];
+    memset(block, 'x', sizeof block);
+    errno = 0;
+    size_t put = fwrite(block, 1, sizeof block, o.f);
+    int write_errno = errno;
+    hsio_out_abort(&o);
+    /* the failure comes at commit's flush (the data fitted in stdio's buffer) */
+    assert_int_equal(hsio_out_open(&o, path, err, sizeof err), 0);
+    assert_int_equal(fwrite(block, 1, 2000, o.f), 2000);
+    int rc = hsio_out_commit(&o, err, sizeof err);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &was), 0);
+    signal(SIGXFSZ, old_xfsz);
+    assert_true(put < sizeof block);
+    assert_int_equal(write_errno, EFBIG);
+    assert_int_equal(rc, -1);
+    assert_string_equal(err, "write failed: File too large");
+    expect_file(path, "older\n");
+    assert_false(temp_left());
+}
+
+static void out_same_file(void **state)
+{
+    (void)state;
+    const char *a = OUT_DIR "/a.csv", *b = OUT_DIR "/b.csv";
+    put_file(a, "1,2,3\n");
+    put_file(b, "1,2,3\n");
+    assert_int_equal(symlink("a.csv", OUT_DIR "/sym.csv"), 0);
+    assert_int_equal(link(a, OUT_DIR "/hard.csv"), 0);
+    assert_true(hsio_same_file(a, a));
+    assert_true(hsio_same_file(a, OUT_DIR "/sym.csv"));
+    assert_true(hsio_same_file(OUT_DIR "/hard.csv", OUT_DIR "/sym.csv"));
+    assert_true(hsio_same_file(a, OUT_DIR "/../" OUT_DIR "/a.csv"));
+    assert_false(hsio_same_file(a, b)); /* same contents, another file */
+    assert_false(hsio_same_file(a, OUT_DIR "/missing.csv"));
+    assert_false(hsio_same_file(OUT_DIR "/missing.csv", OUT_DIR "/missing.csv"));
+    assert_false(hsio_same_file("/dev/null", "/dev/null")); /* only regular files count */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -718,12 +1073,18 @@ int main(void)
         cmocka_unit_test(csv_good),
         cmocka_unit_test(csv_errors),
         cmocka_unit_test(csv_every_prefix),
+        cmocka_unit_test(csv_header_rule),
         cmocka_unit_test(table_by_extension),
         cmocka_unit_test(write_closest_csv),
         cmocka_unit_test(write_closest_npy),
         cmocka_unit_test(write_any_count),
         cmocka_unit_test(write_all),
         cmocka_unit_test(write_empty),
+        cmocka_unit_test(escape_bytes),
+        cmocka_unit_test(escape_stream),
+        cmocka_unit_test_setup_teardown(out_commit_and_abort, out_setup, out_teardown),
+        cmocka_unit_test_setup_teardown(out_errors, out_setup, out_teardown),
+        cmocka_unit_test_setup_teardown(out_same_file, out_setup, out_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

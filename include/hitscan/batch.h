@@ -23,10 +23,10 @@ typedef enum hs_isa {
     HS_ISA_COUNT_ = 6
 } hs_isa;
 
-const char *hs_isa_name(hs_isa isa);       /* "scalar", "sse4", ...; "auto"; "?" if out of range */
-int hs_isa_supported(hs_isa isa);          /* compiled in and the CPU has it */
-hs_isa hs_isa_resolve(hs_isa isa);         /* AUTO -> env or best; an explicit level -> itself */
-int hs_isa_width(hs_isa isa);              /* float lanes of that level's kernels */
+HS_API const char *hs_isa_name(hs_isa isa);       /* "scalar", "sse4", ...; "auto"; "?" if out of range */
+HS_API int hs_isa_supported(hs_isa isa);          /* compiled in and the CPU has it */
+HS_API hs_isa hs_isa_resolve(hs_isa isa);         /* AUTO -> env or best; an explicit level -> itself */
+HS_API int hs_isa_width(hs_isa isa);              /* float lanes of that level's kernels */
 
 /* ---- Circle sets ------------------------------------------------------------------------
  * SoA x[], y[], r[] and optional filter mask[] (a query with mask m tests only circles with
@@ -36,17 +36,17 @@ int hs_isa_width(hs_isa isa);              /* float lanes of that level's kernel
  * return HS_E_NONFINITE or HS_E_NEG_RADIUS and, if bad_index != NULL, its index. */
 typedef struct hs_circles hs_circles;
 
-hs_status hs_circles_create(const float *x, const float *y, const float *r, const uint32_t *mask,
-                            size_t n, hs_circles **out, size_t *bad_index);
-hs_status hs_circles_borrow(const float *x, const float *y, const float *r, const uint32_t *mask,
-                            size_t n, hs_circles **out, size_t *bad_index);
-void hs_circles_destroy(hs_circles *cs);
-size_t hs_circles_count(const hs_circles *cs);
+HS_API hs_status hs_circles_create(const float *x, const float *y, const float *r, const uint32_t *mask,
+                                   size_t n, hs_circles **out, size_t *bad_index);
+HS_API hs_status hs_circles_borrow(const float *x, const float *y, const float *r, const uint32_t *mask,
+                                   size_t n, hs_circles **out, size_t *bad_index);
+HS_API void hs_circles_destroy(hs_circles *cs);
+HS_API size_t hs_circles_count(const hs_circles *cs);
 /* The set's own arrays (aligned copies, or the borrowed ones). mask may be NULL. */
-const float *hs_circles_x(const hs_circles *cs);
-const float *hs_circles_y(const hs_circles *cs);
-const float *hs_circles_r(const hs_circles *cs);
-const uint32_t *hs_circles_mask(const hs_circles *cs);
+HS_API const float *hs_circles_x(const hs_circles *cs);
+HS_API const float *hs_circles_y(const hs_circles *cs);
+HS_API const float *hs_circles_r(const hs_circles *cs);
+HS_API const uint32_t *hs_circles_mask(const hs_circles *cs);
 
 /* ---- Query batches (SoA in) -------------------------------------------------------------
  * Query i is P(t) = (ax[i], ay[i]) + t (dx[i], dy[i]) over [tmin, tmax] with thickness q and
@@ -61,8 +61,8 @@ typedef struct hs_queries {
 } hs_queries;
 
 /* Segments a -> a + d: tmin 0, tmax 1, q 0, all mask bits. */
-hs_queries hs_queries_segments(const float *ax, const float *ay, const float *dx, const float *dy,
-                               size_t count);
+HS_API hs_queries hs_queries_segments(const float *ax, const float *ay, const float *dx, const float *dy,
+                                      size_t count);
 
 typedef struct hs_batch_stats {
     size_t invalid;       /* queries that failed hs_query_validate (answered as misses) */
@@ -90,10 +90,10 @@ typedef struct hs_batch_stats {
  *     query and 8 bytes per hit twice over: the per-thread buffers (grown by doubling) and
  *     the result. */
 typedef struct hs_workspace hs_workspace;
-hs_status hs_workspace_create(hs_workspace **out);
-void hs_workspace_destroy(hs_workspace *ws);       /* NULL is a no-op */
-hs_status hs_workspace_trim(hs_workspace *ws);     /* frees its memory; HS_E_BUSY while in use */
-size_t hs_workspace_bytes(const hs_workspace *ws); /* memory held (not during a call) */
+HS_API hs_status hs_workspace_create(hs_workspace **out);
+HS_API void hs_workspace_destroy(hs_workspace *ws);       /* NULL is a no-op */
+HS_API hs_status hs_workspace_trim(hs_workspace *ws);     /* frees its memory; HS_E_BUSY while in use */
+HS_API size_t hs_workspace_bytes(const hs_workspace *ws); /* memory held (not during a call) */
 
 typedef struct hs_batch_opts {
     hs_semantics sem;      /* HS_SOLID by default (zero-initialised) */
@@ -104,7 +104,7 @@ typedef struct hs_batch_opts {
 } hs_batch_opts;
 
 /* Defaults: solid, auto ISA, default threads, no stats (the same as a zeroed struct). */
-hs_batch_opts hs_batch_opts_default(void);
+HS_API hs_batch_opts hs_batch_opts_default(void);
 
 /* Closest hit per query: idx[i] = circle index or HS_NONE, t[i] = entry parameter (NaN on a
  * miss). Ties in t go to the smaller circle index. nx/ny/px/py optional (may be NULL). */
@@ -126,19 +126,19 @@ typedef struct hs_hits {
     size_t total;    /* offsets[count] */
     const hs_workspace *ws; /* non-NULL: the arrays are this workspace's */
 } hs_hits;
-void hs_hits_free(hs_hits *h);
+HS_API void hs_hits_free(hs_hits *h);
 
 /* Every batch call returns HS_OK, HS_E_INVALID_QUERY (some queries invalid: they are answered
  * as misses and counted in stats), or another negative status with nothing answered.
  * A NULL opts means hs_batch_opts_default(). */
-hs_status hs_brute_closest(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
-                           hs_closest_out out);
-hs_status hs_brute_any(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
-                       uint8_t *hit);
-hs_status hs_brute_count(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
-                         uint32_t *count);
-hs_status hs_brute_all(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
-                       hs_hits *out);
+HS_API hs_status hs_brute_closest(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
+                                  hs_closest_out out);
+HS_API hs_status hs_brute_any(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
+                              uint8_t *hit);
+HS_API hs_status hs_brute_count(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
+                                uint32_t *count);
+HS_API hs_status hs_brute_all(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
+                              hs_hits *out);
 
 #ifdef __cplusplus
 }

@@ -49,40 +49,44 @@ typedef struct hs_grid_opts {
     int threads;     /* 0: OpenMP's default; the grid is identical for every thread count */
 } hs_grid_opts;
 
-hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, hs_grid **out);
+HS_API hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, hs_grid **out);
 /* Rebuild in place from a set with new positions / radii (same or different count), reusing
  * the grid's memory where it fits: the per-frame path for moving particles. */
-hs_status hs_grid_rebuild(hs_grid *g, const hs_circles *cs);
-void hs_grid_destroy(hs_grid *g);
+HS_API hs_status hs_grid_rebuild(hs_grid *g, const hs_circles *cs);
+HS_API void hs_grid_destroy(hs_grid *g);
 
-size_t hs_grid_count(const hs_grid *g);  /* circles */
-size_t hs_grid_bytes(const hs_grid *g);  /* heap bytes held, for bytes-per-circle */
-float hs_grid_cell_size(const hs_grid *g);
+HS_API size_t hs_grid_count(const hs_grid *g);  /* circles */
+HS_API size_t hs_grid_bytes(const hs_grid *g);  /* heap bytes held, for bytes-per-circle */
+HS_API float hs_grid_cell_size(const hs_grid *g);
 
 /* Same contracts and outputs as the hs_brute_* calls in batch.h, and the same answers. */
-hs_status hs_grid_closest(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
-                          hs_closest_out out);
-hs_status hs_grid_any(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
-                      uint8_t *hit);
-hs_status hs_grid_count_hits(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
-                             uint32_t *count);
-hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
-                      hs_hits *out);
+HS_API hs_status hs_grid_closest(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                                 hs_closest_out out);
+HS_API hs_status hs_grid_any(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                             uint8_t *hit);
+HS_API hs_status hs_grid_count_hits(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                                    uint32_t *count);
+HS_API hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                             hs_hits *out);
 
 /* Every overlapping (touching counts) pair i < j once, ordered by i then j. Free with
- * hs_pairs_free. */
+ * hs_pairs_free. Overlap is decided exactly for float input: (xi - xj)^2 + (yi - yj)^2 <=
+ * (ri + rj)^2 evaluated in double, which neither underflows (points 1e-30 apart are apart)
+ * nor overflows anywhere in the accepted range. */
 typedef struct hs_pairs {
     uint32_t *i, *j;
     size_t count;
 } hs_pairs;
-hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_pairs *out);
-void hs_pairs_free(hs_pairs *p);
+HS_API hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_pairs *out);
+HS_API void hs_pairs_free(hs_pairs *p);
 
 /* Circles overlapping the closed disc (cx, cy, r) — r = 0 for a point query — in ascending
- * index order. Writes up to cap indices to idx and returns the total number found in *found
- * (call again with a larger buffer if *found > cap). */
-hs_status hs_grid_overlap_circle(const hs_grid *g, hs_circle c, uint32_t mask, uint32_t *idx,
-                                 size_t cap, size_t *found);
+ * index order, decided exactly as hs_grid_pairs. Writes up to cap indices to idx and returns
+ * the total number found in *found (call again with a larger buffer if *found > cap). The
+ * disc is validated as a circle (hs_circle_validate: HS_E_NONFINITE, HS_E_NEG_RADIUS, or
+ * HS_E_RANGE beyond HS_MAX_COORD), with *found = 0 then. */
+HS_API hs_status hs_grid_overlap_circle(const hs_grid *g, hs_circle c, uint32_t mask, uint32_t *idx,
+                                        size_t cap, size_t *found);
 
 #ifdef __cplusplus
 }

@@ -2,10 +2,7 @@
 #ifndef HITSCAN_HITSCAN_H
 #define HITSCAN_HITSCAN_H
 
-#define HS_VERSION_MAJOR 0
-#define HS_VERSION_MINOR 1
-#define HS_VERSION_PATCH 0
-
+#include "hitscan/version.h"
 #include "hitscan/types.h"
 #include "hitscan/narrow.h"
 #include "hitscan/geom.h"

@@ -27,22 +27,22 @@ typedef enum hs_scene_kind {
 } hs_scene_kind;
 
 /* "uniform" / "clustered" / "mixed" -> the kind; anything else (or NULL) -> HS_SCENE_INVALID. */
-hs_scene_kind hs_scene_kind_from_name(const char *name);
+HS_API hs_scene_kind hs_scene_kind_from_name(const char *name);
 /* The kind's name, or "?" when out of range. */
-const char *hs_scene_kind_name(hs_scene_kind kind);
+HS_API const char *hs_scene_kind_name(hs_scene_kind kind);
 /* Side of the world square for N circles. */
-float hs_scene_side(size_t n);
+HS_API float hs_scene_side(size_t n);
 
 /* Fills x[0..n), y[0..n), r[0..n). HS_E_RANGE for a bad kind, HS_E_NULL for a NULL array
  * when n > 0, HS_E_TOO_MANY above HS_MAX_COUNT. */
-hs_status hs_scene_circles(hs_scene_kind kind, size_t n, uint64_t seed, float *x, float *y,
-                           float *r);
+HS_API hs_status hs_scene_circles(hs_scene_kind kind, size_t n, uint64_t seed, float *x, float *y,
+                                  float *r);
 
 /* m segments a -> a + d for the scene of n circles: start uniform in the world, direction
  * uniform, length uniform in [5, 50] (the same for every kind; kind is checked and kept for
  * future scene-specific query sets). Drawn from a stream independent of hs_scene_circles'. */
-hs_status hs_scene_segments(hs_scene_kind kind, size_t n, size_t m, uint64_t seed, float *ax,
-                            float *ay, float *dx, float *dy);
+HS_API hs_status hs_scene_segments(hs_scene_kind kind, size_t n, size_t m, uint64_t seed, float *ax,
+                                   float *ay, float *dx, float *dy);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hitscan/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -30,8 +32,11 @@ typedef enum hs_status {
 #define HS_MAX_COUNT ((size_t)UINT32_MAX - 1u)
 #define HS_NONE UINT32_MAX
 
-/* Largest accepted |coordinate|, radius and thickness. Squares of sums of such values stay
- * finite in float32, so "inside" can never be decided by inf <= inf. */
+/* Largest accepted |coordinate|, radius and thickness (a query's |d|^2 must also be a normal
+ * float: 1.1e-19 <= |d| <= 1.8e19). Over that whole range no answer overflows: squares of
+ * sums of such values stay finite in float32, so "inside" is never decided by inf <= inf,
+ * and entry times are taken from |d| sqrt(disc), never sqrt(|d|^2 disc) (which overflows
+ * once |d| (r + q) > 1.8e19). Beyond it input is refused with HS_E_RANGE, never clamped. */
 #define HS_MAX_COORD 1e18f
 
 typedef struct hs_vec2 {

@@ -215,7 +215,8 @@ static int answer_blocks(all_call *c, hs_hits_range_fn answer, const void *ctx, 
             for (size_t i = lo; i < hi; i++) {
                 if (nomem)
                     c->count[i] = 0;
-                sort_hits(buf->id + at, buf->t + at, c->count[i]);
+                if (c->count[i] > 1) /* buf->id is NULL until the first hit: no offset on it */
+                    sort_hits(buf->id + at, buf->t + at, c->count[i]);
                 at += c->count[i];
                 if (!c->rows)
                     c->offsets[i + 1] = c->count[i];

@@ -67,8 +67,15 @@ static inline int32_t hs_gcell(double v, double o, double inv_h, int32_t n)
 
 /* Slack added to every inflation radius: covers float rounding in the kernels (which work on
  * coordinates of magnitude up to `mag`) and in the hit decision itself: a few float32 epsilons
- * with a wide margin. It only ever makes the visited region a little larger. */
-static inline double hs_gpad(double mag, double radius) { return 4e-6 * (mag + radius) + 1e-30; }
+ * with a wide margin. It only ever makes the visited region a little larger. HS_GPAD_ABS
+ * covers the kernels' absolute resolution: their squared distances underflow, so a pair can
+ * count as touching up to 2^-73 (1.1e-22) beyond the rim (narrow.h), and the grid must visit
+ * every circle brute force would report. */
+#define HS_GPAD_ABS 1e-20
+static inline double hs_gpad(double mag, double radius)
+{
+    return 4e-6 * (mag + radius) + HS_GPAD_ABS;
+}
 
 /* Visits every storage run of level L whose cells meet the box [x0, x1] x [y0, y1]:
  * one contiguous run per row. fn returns non-zero to stop; the return value is passed on. */

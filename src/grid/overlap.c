@@ -5,6 +5,7 @@
 
 #include "grid/layout.h"
 #include "grid/overlap.h"
+#include "hitscan/narrow.h"
 
 /* Keeps the cap smallest indices seen in a max-heap, so any number of results needs no memory
  * beyond the caller's buffer. */
@@ -75,10 +76,9 @@ hs_status hs_grid_overlap_circle(const hs_grid *g, hs_circle c, uint32_t mask, u
     if (g == NULL || found == NULL || (idx == NULL && cap > 0))
         return HS_E_NULL;
     *found = 0;
-    if (!isfinite(c.x) || !isfinite(c.y) || !isfinite(c.r))
-        return HS_E_NONFINITE;
-    if (c.r < 0.0f)
-        return HS_E_NEG_RADIUS;
+    hs_status s = hs_circle_validate(c); /* the circles' own limits, HS_MAX_COORD included */
+    if (s != HS_OK)
+        return s;
     disc_scan d = {g, c.x, c.y, c.r, mask, idx, cap, 0, 0};
     for (int l = 0; l < g->nlevels; l++) {
         const hs_glevel *L = &g->lv[l];

@@ -6,10 +6,13 @@
 #include <stdint.h>
 
 /* Touching counts. Symmetric in its two circles, bit for bit, so (i, j) and (j, i) always
- * agree. */
+ * agree. In double: float squares of separations below 1e-19 underflow (two points 1e-30
+ * apart would touch), and double neither underflows nor overflows for any float input up to
+ * HS_MAX_COORD. */
 static inline int hs_discs_overlap(float xa, float ya, float ra, float xb, float yb, float rb)
 {
-    float dx = xa - xb, dy = ya - yb, s = ra + rb;
+    double dx = (double)xa - (double)xb, dy = (double)ya - (double)yb;
+    double s = (double)ra + (double)rb;
     return dx * dx + dy * dy <= s * s;
 }
 

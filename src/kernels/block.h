@@ -268,7 +268,8 @@ HS_INLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_row_setup *S)
     const hs_vf zero = hs_vf_set1(0.0f), one = hs_vf_set1(1.0f), two = hs_vf_set1(2.0f);
     const hs_vf inf = hs_vf_set1(INFINITY), m1 = hs_vf_set1(-1.0f);
     const hs_vf margin = hs_vf_set1(1.0f + 0x1p-12f), cmargin = hs_vf_set1((float)L->h * 0x1p-8f);
-    const hs_vf pad = hs_vf_set1(4e-6f), boxmax = hs_vf_set1((float)HS_WALK_BOX_CELLS);
+    const hs_vf pad = hs_vf_set1(4e-6f), pabs = hs_vf_set1((float)HS_GPAD_ABS);
+    const hs_vf boxmax = hs_vf_set1((float)HS_WALK_BOX_CELLS);
     const hs_vf slope = hs_vf_set1(16.0f);
     for (size_t j = 0; j < B->nq; j += HS_W) {
         const hs_vf ax = hs_vf_loadu(B->ax + j), ay = hs_vf_loadu(B->ay + j);
@@ -280,7 +281,7 @@ HS_INLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_row_setup *S)
         hs_vf reach = hs_vf_add(
             R0,
             hs_vf_mul(pad, hs_vf_add(hs_vf_add(mag2, hs_vf_mul(two, hs_vf_add(amag, R0))), R0)));
-        reach = hs_vf_add(hs_vf_mul(reach, margin), cmargin);
+        reach = hs_vf_add(hs_vf_mul(reach, margin), hs_vf_add(cmargin, pabs));
         const hs_vf x0 = hs_vf_fmadd(t0, dx, ax), x1 = hs_vf_fmadd(t1, dx, ax);
         const hs_vf y0 = hs_vf_fmadd(t0, dy, ay), y1 = hs_vf_fmadd(t1, dy, ay);
         const hs_vf xmin = hs_vf_min(x0, x1), xmax = hs_vf_max(x0, x1);

@@ -96,7 +96,9 @@ HS_INLINE hs_vf hs_v_entry(const hs_vq *Q, hs_vc c, const int thick, const int b
     hs_vf tc = hs_vf_mul(b, Q->ninv);
     hs_vf hx = hs_vf_fmadd(tc, Q->dx, fx), hy = hs_vf_fmadd(tc, Q->dy, fy);
     hs_vf disc = hs_vf_max(hs_vf_sub(R2, hs_vf_fmadd(hy, hy, hs_vf_mul(hx, hx))), zero);
-    hs_vf qq = hs_vf_neg(hs_vf_add(b, hs_vf_copysign(hs_vf_sqrt(hs_vf_mul(Q->dd, disc)), b)));
+    /* as core.h: |d| sqrt(disc), never sqrt(d.d disc) (overflow) */
+    hs_vf sq = hs_vf_mul(hs_vf_sqrt(Q->dd), hs_vf_sqrt(disc));
+    hs_vf qq = hs_vf_neg(hs_vf_add(b, hs_vf_copysign(sq, b)));
     hs_vm nz = hs_vm_ne(qq, zero);
     hs_vf ra = hs_vf_mul(qq, Q->inv_dd);
     hs_vf rb = hs_vf_div(cc, hs_vf_select(nz, qq, hs_vf_set1(1.0f)));

@@ -95,7 +95,7 @@ hs_cli(repeat_closest
        ARGS1 --scene uniform --n 40000 --m 40000 --out rep_cl_1.npy
        ARGS2 --scene uniform --n 40000 --m 40000 --repeat 3 --out rep_cl_3.npy
        ERR2 " hits=[0-9]+ repeat=3 first_ms=${NUM}\n$"
-       OUT2 "median of 3 calls through one workspace; the first took ${NUM} ms"
+       OUT2 "median of 3 calls through one workspace. the first took ${NUM} ms"
        SAME rep_cl_1.npy rep_cl_3.npy)
 hs_cli(repeat_all
        ARGS1 --scene mixed --n 40000 --m 40000 --mode all --out rep_all_1.npy
@@ -128,8 +128,8 @@ hs_cli_bad(header_garbage header_garbage.npy "bad .npy header: not a dictionary"
 hs_cli_bad(header_short header_short.npy "truncated .npy header")
 hs_cli_bad(nan nan_circles.npy "row 2: non-finite value .NaN or Inf. .x=9, y=nan, r=1.")
 hs_cli_bad(neg_radius neg_radius.csv "row 1 .line 4.: negative radius .x=3, y=3, r=-0.5.")
-hs_cli_bad(cols bad_cols.csv "line 3: 2 fields, expected 3")
-hs_cli_bad(number bad_number.csv "line 2, field 2: 'five' is not a number")
+hs_cli_bad(cols bad_cols.csv "row 1 .line 3.: 2 fields, expected 3")
+hs_cli_bad(number bad_number.csv "row 1 .line 2., column 2: 'five' is not a number")
 hs_cli_bad(empty_csv empty.csv "empty file")
 hs_cli_bad(blank_csv blank.csv "empty file")
 hs_cli_bad(empty_npy empty.npy "empty file")
@@ -164,3 +164,64 @@ hs_cli(usage_repeat ARGS1 ${C_CSV} --repeat 0 RC1 2 ERR1 "--repeat must be an in
 hs_cli(usage_out ARGS1 ${C_CSV} --out result.bin RC1 2 ERR1 "cannot tell the output format")
 hs_cli(usage_brute_cell ARGS1 ${C_CSV} --brute --cell-size 2 RC1 2 ERR1 "--cell-size is a grid option")
 hs_cli(usage_scene_mix ARGS1 --scene uniform ${C_CSV} RC1 2 ERR1 "--scene replaces")
+
+# ---- the CSV header rule: a first row is a header only if no field of it is empty or
+# (starts like) a number; a byte order mark is skipped; --header / --no-header say so --------
+hs_cli(csv_bom_no_header
+       ARGS1 --circles bom_circles.csv --queries good_queries.csv --out r_bom.csv ERR1 " N=5 M=5 "
+       ARGS2 --circles bom_header_circles.csv --queries good_queries.csv --out r_bom_h.csv
+       SAME r_bom.csv exp_closest.csv r_bom_h.csv exp_closest.csv)
+hs_cli_bad(first_empty first_empty.csv "row 0 .line 1., column 1: empty field\n$")
+hs_cli_bad(first_range first_range.csv "row 0 .line 1., column 1: '1e39' is out of float32 range\n$")
+hs_cli_bad(first_long first_long.csv "row 0 .line 1., column 1: field longer than 127 characters\n$")
+hs_cli_bad(first_typo first_typo.csv
+           "row 0 .line 1., column 1: '1O' is not a number .if this line is a header, give --header.\n$")
+hs_cli_bad(utf16 utf16.csv "UTF-16 text is not supported")
+hs_cli(csv_header_flags
+       ARGS1 --circles good_circles.csv --queries numeric_header_queries.csv --header --out r_hdr.csv
+       ARGS2 --circles bom_circles.csv --queries good_queries.csv --no-header --out r_nohdr.csv
+       ARGS3 --circles good_circles.csv --queries good_queries.csv --header --no-header RC3 1
+       ERR3 "^hitscan: error: good_circles.csv: row 0 .line 1., column 1: 'x' is not a number\n$"
+       SAME r_hdr.csv exp_closest.csv r_nohdr.csv exp_closest.csv)
+hs_cli(usage_header_scene ARGS1 --scene uniform --header RC1 2 ERR1 "--header and --no-header are about CSV")
+
+# ---- --out naming an input (by name, a symbolic link, a hard link, stdout): refused with
+# exit status 2 before anything is written; the input is left as it was -------------------
+hs_cli(out_is_input
+       ARGS1 --circles same_circles.csv --queries good_queries.csv --out same_circles.csv RC1 2
+       ERR1 "^hitscan: error: --out same_circles.csv is the same file as --circles same_circles.csv"
+       ARGS2 --circles same_circles.csv --queries good_queries.csv --out same_circles_symlink.csv RC2 2
+       ERR2 "is the same file as --circles same_circles.csv"
+       ARGS3 --circles good_circles.csv --queries same_queries.csv --mode count --out same_queries_hardlink.csv RC3 2
+       ERR3 "--out same_queries_hardlink.csv is the same file as --queries same_queries.csv"
+       SAME same_circles.csv same_circles_ref.csv same_queries.csv same_queries_ref.csv)
+
+# ---- messages: one line, non-printable bytes escaped, bad values named by row -----------
+hs_cli(escape_npy_dtype ARGS1 --circles escape_dtype.npy --queries good_queries.csv RC1 1
+       ERR1 "^hitscan: error: escape_dtype.npy: dtype '<\\\\x1b\\[2J' is not supported[^\n]*\n$")
+hs_cli(escape_npy_key ARGS1 --circles newline_key.npy --queries good_queries.csv RC1 1
+       ERR1 "^hitscan: error: newline_key.npy: bad .npy header: unexpected key 'a\\\\x0ab'\n$")
+hs_cli(escape_csv_field ARGS1 --circles escape_field.csv --queries good_queries.csv RC1 1
+       ERR1 "^hitscan: error: escape_field.csv: row 1 .line 3., column 2: '\\\\x1b\\]0.pwned\\\\x07\\\\xff' is not a number\n$")
+hs_cli(escape_argument ARGS1 ${C_CSV} "--mode=near\nest" RC1 2
+       ERR1 "^hitscan: --mode must be closest, any, count or all .got 'near\\\\x0aest'. .hitscan --help lists the options.\n$")
+hs_cli(bad_range_circle
+       ARGS1 --circles range_circles.csv --queries good_queries.csv RC1 1
+       ERR1 "^hitscan: error: range_circles.csv: row 1 .line 4.: .x., .y. or r above 1e.18 .x=2e.18, y=0, r=1.\n$"
+       ARGS2 --circles range_circles.csv --queries good_queries.csv --brute RC2 1
+       ERR2 "range_circles.csv: row 1 .line 4.: .x., .y. or r above 1e.18")
+hs_cli(bad_range_query ARGS1 --circles good_circles.csv --queries range_queries.csv RC1 1
+       ERR1 "^hitscan: error: range_queries.csv: row 1 .line 2.: invalid query: out of range [^\n]* .ax=2e.18, ay=0, B - A=.0, 1.. 1 invalid in all.\n$")
+
+# ---- outputs appear whole or not at all: a write error (full device, file-size limit) or a
+# signal leaves no partial file under the final name and the older file as it was ----------
+hs_cli(out_dev_full ARGS1 ${C_CSV} --mode count --out /dev/full --format csv RC1 1
+       ERR1 "^hitscan: error: /dev/full: write failed: No space left on device\n$")
+hs_cli(out_missing_folder ARGS1 ${C_CSV} --out no_such_folder/r.csv RC1 1
+       ERR1 "^hitscan: error: no_such_folder/r.csv: cannot create a temporary file in the output's folder: No such file or directory\n$")
+foreach(case full_disk signal_pause signal_writing)
+  add_test(NAME cli_out_${case}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/out_file_test.sh $<TARGET_FILE:hitscan_cli>
+                   ${HS_CLI_DIR} ${case})
+  set_tests_properties(cli_out_${case} PROPERTIES FIXTURES_REQUIRED hs_cli_files TIMEOUT 120)
+endforeach()

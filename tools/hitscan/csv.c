@@ -1,4 +1,5 @@
-/* hitscan tool: CSV reading into float32 tables, with line-numbered errors. */
+/* hitscan tool: CSV reading into float32 tables: the header rule, and errors naming row, line
+ * and column. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -6,6 +7,7 @@
 #include <string.h>
 
 #include "hitscan/types.h"
+#include "escape.h"
 #include "io.h"
 
 #define FIELD_MAX 128
@@ -47,6 +49,17 @@ static char *slurp(FILE *f, size_t *len)
 
 static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* [*s, *e) without blanks at either end. */
+static void trim(const char **s, const char **e)
+{
+    while (*s < *e && is_blank(**s))
+        (*s)++;
+    while (*e > *s && is_blank((*e)[-1]))
+        (*e)--;
+}
+
 /* Field [s, e) trimmed, as a float. 1 ok, 0 not a number, -1 out of float range, -2 longer
  * than any sensible spelling of a float. */
 static int parse_field(const char *s, const char *e, float *v)
@@ -70,18 +83,37 @@ static int parse_field(const char *s, const char *e, float *v)
     return 1;
 }
 
-/* Printable excerpt of a field for messages. */
+/* What may be a header name under HSIO_HEADER_AUTO: not empty, not a number (nan and inf
+ * included) and not starting like one: "1st", "-5m" or ".5x" are data with a typo. */
+static int header_name(const char *s, const char *e)
+{
+    float dummy;
+    if (s == e || parse_field(s, e, &dummy) != 0)
+        return 0;
+    const char *p = s;
+    if (p < e && (*p == '+' || *p == '-'))
+        p++;
+    if (p < e && *p == '.')
+        p++;
+    return !(p < e && is_digit(*p));
+}
+
+/* Printable excerpt of a field for messages: escaped, and cut after 40 bytes. */
 static void excerpt(const char *s, const char *e, char *buf, size_t cap)
 {
-    size_t n = 0;
-    for (; s < e && n + 4 < cap && n < 40; s++)
-        buf[n++] = (*s >= 0x20 && *s < 0x7f) ? *s : '?';
-    if (s < e)
-        buf[n++] = '.', buf[n++] = '.', buf[n++] = '.';
-    buf[n] = '\0';
+    size_t n = (size_t)(e - s);
+    size_t len = hsio_escape(buf, cap - 3, s, n < 40 ? n : 40);
+    if (n > 40 || len >= cap - 3)
+        strcat(buf, "...");
 }
 
 int hsio_read_csv(FILE *f, size_t cols, hsio_table *out, char *err, size_t errlen)
+{
+    return hsio_read_csv_opt(f, cols, HSIO_HEADER_AUTO, out, err, errlen);
+}
+
+int hsio_read_csv_opt(FILE *f, size_t cols, hsio_header header, hsio_table *out, char *err,
+                      size_t errlen)
 {
     memset(out, 0, sizeof *out);
     size_t len = 0;
@@ -102,8 +134,15 @@ int hsio_read_csv(FILE *f, size_t cols, hsio_table *out, char *err, size_t errle
         rc = hsio_fail(err, errlen, "out of memory");
         goto done;
     }
-    int seen_line = 0;
     const char *p = buf, *end = buf + len;
+    if (len >= 2 && (((unsigned char)p[0] == 0xff && (unsigned char)p[1] == 0xfe) ||
+                     ((unsigned char)p[0] == 0xfe && (unsigned char)p[1] == 0xff))) {
+        rc = hsio_fail(err, errlen, "UTF-16 text is not supported: save the file as UTF-8");
+        goto done;
+    }
+    if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) /* UTF-8 byte order mark */
+        p += 3;
+    int seen_line = 0;
     while (p < end) {
         const char *eol = memchr(p, '\n', (size_t)(end - p));
         if (!eol)
@@ -112,10 +151,7 @@ int hsio_read_csv(FILE *f, size_t cols, hsio_table *out, char *err, size_t errle
         const char *s = p;
         p = eol < end ? eol + 1 : end;
         const char *e = eol;
-        while (s < e && is_blank(*s))
-            s++;
-        while (e > s && is_blank(e[-1]))
-            e--;
+        trim(&s, &e);
         if (s == e)
             continue;
         int first = !seen_line;
@@ -123,13 +159,18 @@ int hsio_read_csv(FILE *f, size_t cols, hsio_table *out, char *err, size_t errle
         size_t nf = 1;
         for (const char *q = s; q < e; q++)
             nf += *q == ',';
-        if (first) {
-            const char *c1 = memchr(s, ',', (size_t)(e - s));
-            const char *fe = c1 ? c1 : e;
-            while (fe > s && is_blank(fe[-1]))
-                fe--;
-            float dummy;
-            if (parse_field(s, fe, &dummy) != 1) { /* a header: its names are not checked */
+        if (first && header != HSIO_HEADER_NO) {
+            int is_header = 1;
+            for (const char *fs = s; is_header && header == HSIO_HEADER_AUTO;) {
+                const char *fe = memchr(fs, ',', (size_t)(e - fs));
+                const char *a = fs, *b = fe ? fe : e;
+                trim(&a, &b);
+                is_header = header_name(a, b);
+                if (!fe)
+                    break;
+                fs = fe + 1;
+            }
+            if (is_header) { /* its names are not checked, only their count */
                 if (nf != cols) {
                     rc = hsio_fail(err, errlen, "line %zu: header has %zu fields, expected %zu",
                                    lineno, nf, cols);
@@ -139,7 +180,8 @@ int hsio_read_csv(FILE *f, size_t cols, hsio_table *out, char *err, size_t errle
             }
         }
         if (nf != cols) {
-            rc = hsio_fail(err, errlen, "line %zu: %zu fields, expected %zu", lineno, nf, cols);
+            rc = hsio_fail(err, errlen, "row %zu (line %zu): %zu fields, expected %zu", rows,
+                           lineno, nf, cols);
             goto done;
         }
         const char *fs = s;
@@ -148,26 +190,25 @@ int hsio_read_csv(FILE *f, size_t cols, hsio_table *out, char *err, size_t errle
             if (!fe)
                 fe = e;
             const char *a = fs, *b = fe;
-            while (a < b && is_blank(*a))
-                a++;
-            while (b > a && is_blank(b[-1]))
-                b--;
+            trim(&a, &b);
             int ok = parse_field(a, b, &v[rows * cols + k]);
             if (ok != 1) {
-                char ex[48];
+                char ex[48], at[96];
                 excerpt(a, b, ex, sizeof ex);
+                snprintf(at, sizeof at, "row %zu (line %zu), column %zu", rows, lineno, k + 1);
+                /* a header whose names look like numbers: say how to mark it */
+                const char *hint = first && header == HSIO_HEADER_AUTO && ok == 0
+                                       ? " (if this line is a header, give --header)"
+                                       : "";
                 if (a == b)
-                    rc = hsio_fail(err, errlen, "line %zu, field %zu: empty field", lineno, k + 1);
+                    rc = hsio_fail(err, errlen, "%s: empty field", at);
                 else if (ok == -2)
-                    rc = hsio_fail(err, errlen,
-                                   "line %zu, field %zu: field longer than %d characters", lineno,
-                                   k + 1, FIELD_MAX - 1);
+                    rc = hsio_fail(err, errlen, "%s: field longer than %d characters", at,
+                                   FIELD_MAX - 1);
                 else if (ok < 0)
-                    rc = hsio_fail(err, errlen, "line %zu, field %zu: '%s' is out of float32 range",
-                                   lineno, k + 1, ex);
+                    rc = hsio_fail(err, errlen, "%s: '%s' is out of float32 range", at, ex);
                 else
-                    rc = hsio_fail(err, errlen, "line %zu, field %zu: '%s' is not a number", lineno,
-                                   k + 1, ex);
+                    rc = hsio_fail(err, errlen, "%s: '%s' is not a number%s", at, ex, hint);
                 goto done;
             }
             fs = fe + 1;

@@ -1,8 +1,10 @@
 /* Writes the hitscan tool's end-to-end test files: a tiny scene with hand-derived answers, and one malformed file per error case. */
+#define _XOPEN_SOURCE 700 /* symlink, link */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hitscan/types.h"
 #include "io.h"
@@ -35,6 +37,19 @@ static void text(const char *name, const char *content)
     FILE *f = open_out(name);
     if (f)
         close_out(f, fputs(content, f) < 0, name);
+}
+
+/* name as a symbolic (or hard) link to target, both in dir; made afresh on every run. */
+static void make_link(const char *name, const char *target, int hard)
+{
+    char path[1024], tpath[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(tpath, sizeof tpath, "%s/%s", dir, target);
+    unlink(path);
+    if (hard ? link(tpath, path) != 0 : symlink(target, path) != 0) {
+        fprintf(stderr, "hitscan_fixtures: cannot make the link %s\n", path);
+        failed = 1;
+    }
 }
 
 /* A .npy with any version bytes and header text (the length field is filled in), then data. */
@@ -141,6 +156,24 @@ static void inputs(void)
     text("good_circles.csv", "x,y,r\n10,0,2\n 20 , 0 , 2 \r\n0,10,1\n\n5,5,0e0\n-10,-5,1\n");
     text("good_queries.csv", "0,0,16,0\n0,10,0,20\n-5,-5,-1,-5\n0,5,1e1,5\n9.5,0,10.5,0");
     text("empty_queries.csv", "ax,ay,bx,by\n");
+    /* the header rule: the same circles with a UTF-8 byte order mark and no header; the same
+     * queries under a header of numbers, read with --header */
+    text("bom_circles.csv", "\xef\xbb\xbf" "10,0,2\n20,0,2\n0,10,1\n5,5,0\n-10,-5,1\n");
+    text("bom_header_circles.csv", "\xef\xbb\xbf" "x,y,r\n10,0,2\n20,0,2\n0,10,1\n5,5,0\n-10,-5,1\n");
+    text("numeric_header_queries.csv",
+         "1,2,3,4\n0,0,16,0\n0,10,0,20\n-5,-5,-1,-5\n0,5,1e1,5\n9.5,0,10.5,0\n");
+    /* outputs that are inputs: a copy of the circles (and a reference copy to compare it
+     * with afterwards), a symbolic link to it, and a hard link to a copy of the queries */
+    static const char circles_csv[] = "x,y,r\n10,0,2\n20,0,2\n0,10,1\n5,5,0\n-10,-5,1\n";
+    static const char queries_csv[] = "0,0,16,0\n0,10,0,20\n-5,-5,-1,-5\n0,5,1e1,5\n9.5,0,10.5,0\n";
+    text("same_circles.csv", circles_csv);
+    text("same_circles_ref.csv", circles_csv);
+    text("same_queries.csv", queries_csv);
+    text("same_queries_ref.csv", queries_csv);
+    make_link("same_circles_symlink.csv", "same_circles.csv", 0);
+    make_link("same_queries_hardlink.csv", "same_queries.csv", 1);
+    /* an older result that a failed or interrupted run must leave as it is */
+    text("old_result_ref.csv", "query,count\nthis is the older result\n");
 }
 
 static void malformed(void)
@@ -179,6 +212,25 @@ static void malformed(void)
     text("blank.csv", "\n  \n");
     text("empty.npy", "");
     text("circles.txt", "1,2,3\n");
+    /* first rows that are data with a fault, not headers */
+    text("first_empty.csv", ",0,2\n20,0,2\n");
+    text("first_range.csv", "1e39,0,2\n20,0,2\n");
+    char longrow[300];
+    memset(longrow, '1', 200);
+    snprintf(longrow + 200, sizeof longrow - 200, ",0,2\n20,0,2\n");
+    text("first_long.csv", longrow);
+    text("first_typo.csv", "1O,0,2\n20,0,2\n");
+    text("utf16.csv", "\xff\xfex"); /* "x" in UTF-16LE would go on with a NUL */
+    /* bytes that must not reach a terminal raw: ESC sequences and a newline in a .npy header */
+    raw_npy("escape_dtype.npy", 1, 0,
+            "{'descr': '<\x1b[2J', 'fortran_order': False, 'shape': (4, 3), }\n", d12, sizeof d12);
+    raw_npy("newline_key.npy", 1, 0,
+            "{'descr': '<f4', 'fortran_order': False, 'shape': (4, 3), 'a\nb': 1}\n", d12,
+            sizeof d12);
+    text("escape_field.csv", "x,y,r\n1,2,3\n4,\x1b]0;pwned\x07\xff,6\n");
+    /* a circle and a query beyond HS_MAX_COORD: rejected by the library, named by row */
+    text("range_circles.csv", "x,y,r\n0,0,1\n\n2e18,0,1\n");
+    text("range_queries.csv", "0,0,1,1\n2e18,0,2e18,1\n");
 }
 
 int main(int argc, char **argv)

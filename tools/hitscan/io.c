@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "hitscan/types.h"
+#include "escape.h"
 #include "io.h"
 
 void hsio_table_free(hsio_table *t)
@@ -19,11 +20,13 @@ void hsio_table_free(hsio_table *t)
 
 int hsio_fail(char *err, size_t errlen, const char *fmt, ...)
 {
+    char raw[1024];
     va_list ap;
     va_start(ap, fmt);
-    if (err && errlen)
-        vsnprintf(err, errlen, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    if (err && errlen)
+        hsio_escape(err, errlen, raw, strlen(raw));
     return -1;
 }
 
@@ -55,19 +58,21 @@ hsio_format hsio_format_of_path(const char *path)
 
 int hsio_read_table(const char *path, size_t cols, hsio_table *out, char *err, size_t errlen)
 {
+    return hsio_read_table_opt(path, cols, HSIO_HEADER_AUTO, out, err, errlen);
+}
+
+int hsio_read_table_opt(const char *path, size_t cols, hsio_header header, hsio_table *out,
+                        char *err, size_t errlen)
+{
     memset(out, 0, sizeof *out);
     hsio_format fmt = hsio_format_of_path(path);
-    if (fmt == HSIO_NONE) {
-        snprintf(err, errlen, "unknown file type: the name must end in .npy or .csv");
-        return -1;
-    }
+    if (fmt == HSIO_NONE)
+        return hsio_fail(err, errlen, "unknown file type: the name must end in .npy or .csv");
     FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "cannot open: %s", strerror(errno));
-        return -1;
-    }
+    if (!f)
+        return hsio_fail(err, errlen, "cannot open: %s", strerror(errno));
     int rc = fmt == HSIO_NPY ? hsio_read_npy(f, cols, out, err, errlen)
-                             : hsio_read_csv(f, cols, out, err, errlen);
+                             : hsio_read_csv_opt(f, cols, header, out, err, errlen);
     fclose(f);
     return rc;
 }

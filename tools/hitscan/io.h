@@ -31,7 +31,8 @@ hsio_format hsio_format_of_path(const char *path);
 /* "npy" / "csv" -> format, anything else HSIO_NONE. */
 hsio_format hsio_format_parse(const char *name);
 
-/* The readers' error exit: the message into err (when err && errlen), then -1. */
+/* The readers' error exit: the message into err (when err && errlen), escaped as by
+ * hsio_escape so it is one printable line whatever bytes the file held, then -1. */
 HSIO_PRINTF(3, 4) int hsio_fail(char *err, size_t errlen, const char *fmt, ...);
 
 /* Every reader returns 0 on success, or -1 with a one-line human message in err (no path
@@ -41,12 +42,31 @@ HSIO_PRINTF(3, 4) int hsio_fail(char *err, size_t errlen, const char *fmt, ...);
 /* A .npy array of dtype '<f4', C order, shape (rows, cols); rows may be 0. Versions 1.0, 2.0
  * and 3.0. The data must end exactly where the file does. */
 int hsio_read_npy(FILE *f, size_t cols, hsio_table *out, char *err, size_t errlen);
+/* Whether a CSV's first non-blank line is a header. */
+typedef enum hsio_header {
+    HSIO_HEADER_AUTO = 0, /* a header only if every field is a non-empty non-number */
+    HSIO_HEADER_YES = 1,  /* always a header (--header) */
+    HSIO_HEADER_NO = 2    /* always data (--no-header) */
+} hsio_header;
+
 /* CSV: cols comma-separated numbers per line (spaces / tabs around fields allowed, CRLF
- * allowed, blank lines skipped). The first non-blank line is a header, and skipped, when its
- * first field is not a number; it must still have cols fields. A file with no non-blank line
- * is an error; a header alone is an empty table. */
+ * allowed, blank lines skipped); a UTF-8 byte order mark at the start is skipped, a UTF-16 one
+ * is an error. Whether the first non-blank line is a header (skipped; its names are not
+ * checked, but it must have cols fields) follows `header`; under HSIO_HEADER_AUTO it is one
+ * only if none of its fields is empty, a number, or starts like one (a digit, or a sign or
+ * point before a digit), so that a data row with a typo is an error, never dropped. Every
+ * other line must parse: an empty field, a non-number, a value out of float32 range or a field
+ * longer than 127 characters is an error naming the row (0-based, headers not counted), its
+ * line and column (1-based). A file with no non-blank line is an error; a header alone is an
+ * empty table. */
+int hsio_read_csv_opt(FILE *f, size_t cols, hsio_header header, hsio_table *out, char *err,
+                      size_t errlen);
+/* hsio_read_csv_opt with HSIO_HEADER_AUTO. */
 int hsio_read_csv(FILE *f, size_t cols, hsio_table *out, char *err, size_t errlen);
-/* Opens path and dispatches on its extension. */
+/* Opens path and dispatches on its extension (header applies to CSV only). */
+int hsio_read_table_opt(const char *path, size_t cols, hsio_header header, hsio_table *out,
+                        char *err, size_t errlen);
+/* hsio_read_table_opt with HSIO_HEADER_AUTO. */
 int hsio_read_table(const char *path, size_t cols, hsio_table *out, char *err, size_t errlen);
 
 /* A parsed .npy header. */

@@ -10,11 +10,14 @@
 
 #include "hitscan/hitscan.h"
 #include "hitscan/scene.h"
+#include "escape.h"
 #include "io.h"
+#include "out_file.h"
 
-/* Exit codes (part of the contract, see README.md). */
+/* Exit codes (part of the contract, see README.md). A caught signal ends the process by that
+ * signal (the shell reports 128 + its number). */
 #define EXIT_DATA 1  /* unreadable / malformed input, invalid data, library or write failure */
-#define EXIT_USAGE 2 /* bad command line */
+#define EXIT_USAGE 2 /* bad command line, --out naming an input */
 
 static const char usage_text[] =
     "usage: hitscan --circles FILE --queries FILE [options]\n"
@@ -28,6 +31,9 @@ static const char usage_text[] =
     "  --circles FILE     circles x,y,r: .npy float32 '<f4' C-order shape (N,3), or .csv\n"
     "  --queries FILE     queries ax,ay,bx,by: .npy '<f4' shape (M,4), or .csv\n"
     "                     (.csv: 3 or 4 comma-separated numbers a line, optional header line)\n"
+    "  --header           the first line of a CSV input is a header, whatever it holds\n"
+    "  --no-header        the first line of a CSV input is data (default: a header only if\n"
+    "                     none of its fields is empty, a number or starts like one)\n"
     "  --scene KIND       built-in scene instead of files: uniform, clustered, mixed\n"
     "  --n N, --m M       scene circles and segments (default 1000000 each)\n"
     "  --seed S           scene seed (default 1)\n"
@@ -50,7 +56,9 @@ static const char usage_text[] =
     "                     first_ms (the first, cold call)\n"
     "\n"
     "output:\n"
-    "  --out FILE         write results (default: none, summary only); '-' is stdout\n"
+    "  --out FILE         write results (default: none, summary only); '-' is stdout. The\n"
+    "                     file appears whole or not at all (temporary file + rename); it\n"
+    "                     must not be an input\n"
     "  --format FMT       npy or csv (default: from --out's extension; csv for '-')\n"
     "     closest  csv query,idx,t,px,py,nx,ny      npy (M,6) '<f8' idx,t,px,py,nx,ny\n"
     "     any      csv query,hit                    npy (M,) '|b1'\n"
@@ -62,7 +70,8 @@ static const char usage_text[] =
     "  -h, --help         this text;  --version  the library version\n"
     "options take their value as --opt VALUE or --opt=VALUE. --scene's queries are segments;\n"
     "--kind ray / line extends them through the same A and B.\n"
-    "exit status: 0 ok, 1 bad input data or failure, 2 bad command line.\n";
+    "exit status: 0 ok, 1 bad input data or failure, 2 bad command line (or --out naming\n"
+    "an input).\n";
 
 typedef enum mode { MODE_CLOSEST, MODE_ANY, MODE_COUNT, MODE_ALL } mode;
 static const char *const mode_names[] = {"closest", "any", "count", "all"};
@@ -84,16 +93,36 @@ typedef struct options {
     int repeat; /* 0: not given (one call, summary line as without the option) */
     float cell_size;
     hsio_format format;
+    hsio_header header;
 } options;
+
+/* One line on stderr: prefix, the message with every non-printable byte escaped (paths,
+ * arguments and file contents end up in messages), suffix. */
+static void message(const char *prefix, const char *suffix, const char *fmt, va_list ap)
+{
+    char small[1024], *text = small;
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n >= (int)sizeof small && (text = malloc((size_t)n + 1)) != NULL)
+        vsnprintf(text, (size_t)n + 1, fmt, again);
+    va_end(again);
+    if (!text)
+        text = small; /* out of memory: the message cut short */
+    fputs(prefix, stderr);
+    hsio_fputs_escaped(text, stderr);
+    fputs(suffix, stderr);
+    fflush(stderr);
+    if (text != small)
+        free(text);
+}
 
 HSIO_PRINTF(1, 2) static void error(const char *fmt, ...);
 static void error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("hitscan: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    message("hitscan: error: ", "\n", fmt, ap);
     va_end(ap);
 }
 
@@ -102,9 +131,7 @@ static int usage_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("hitscan: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputs("\n(hitscan --help lists the options)\n", stderr);
+    message("hitscan: ", " (hitscan --help lists the options)\n", fmt, ap);
     va_end(ap);
     return EXIT_USAGE;
 }
@@ -171,7 +198,8 @@ static int parse_args(int argc, char **argv, options *o)
             return 0;
         }
         if (strcmp(a, "--version") == 0) {
-            printf("hitscan %d.%d.%d\n", HS_VERSION_MAJOR, HS_VERSION_MINOR, HS_VERSION_PATCH);
+            /* The tool's headers and the library it runs with (they differ under a newer .so). */
+            printf("hitscan %s (library %s)\n", HS_VERSION_STRING, hs_version());
             return 0;
         }
         if (strcmp(a, "--boundary") == 0) {
@@ -180,6 +208,10 @@ static int parse_args(int argc, char **argv, options *o)
         }
         if (strcmp(a, "--brute") == 0) {
             o->brute = 1;
+            continue;
+        }
+        if (strcmp(a, "--header") == 0 || strcmp(a, "--no-header") == 0) {
+            o->header = a[2] == 'h' ? HSIO_HEADER_YES : HSIO_HEADER_NO; /* the last one wins */
             continue;
         }
         /* every other option takes a value: "--opt VALUE" or "--opt=VALUE" */
@@ -284,6 +316,8 @@ static int parse_args(int argc, char **argv, options *o)
     if (o->have_scene) {
         if (o->circles || o->queries)
             return usage_error("--scene replaces --circles / --queries: give one or the other");
+        if (o->header != HSIO_HEADER_AUTO)
+            return usage_error("--header and --no-header are about CSV input files, not --scene");
     } else {
         if (o->have_n || o->have_m || o->have_seed || o->write_scene)
             return usage_error("--n, --m, --seed and --write-scene need --scene");
@@ -387,11 +421,11 @@ static int set_queries(problem *p, const float *rows4)
 static int load_files(const options *o, problem *p, hsio_table *ct, hsio_table *qt)
 {
     char err[512];
-    if (hsio_read_table(o->circles, 3, ct, err, sizeof err) != 0) {
+    if (hsio_read_table_opt(o->circles, 3, o->header, ct, err, sizeof err) != 0) {
         error("%s: %s", o->circles, err);
         return -1;
     }
-    if (hsio_read_table(o->queries, 4, qt, err, sizeof err) != 0) {
+    if (hsio_read_table_opt(o->queries, 4, o->header, qt, err, sizeof err) != 0) {
         error("%s: %s", o->queries, err);
         return -1;
     }
@@ -453,18 +487,25 @@ static int write_scene(const options *o, const problem *p, const float *rows4)
     }
     for (int k = 0; k < 2; k++) {
         snprintf(path, len, "%s_%s.npy", o->write_scene, k ? "queries" : "circles");
-        FILE *f = fopen(path, "wb");
-        if (!f) {
-            error("%s: cannot create: %s", path, strerror(errno));
+        hsio_out_file out;
+        char err[512];
+        if (hsio_out_open(&out, path, err, sizeof err) != 0) {
+            error("%s: %s", path, err);
             goto done;
         }
         const size_t shape[2] = {k ? p->m : p->n, k ? 4u : 3u};
-        int w = hsio_write_npy(f, "<f4", 2, shape, k ? rows4 : c, sizeof(float));
-        if (fclose(f) != 0 || w != 0) {
+        if (hsio_write_npy(out.f, "<f4", 2, shape, k ? rows4 : c, sizeof(float)) != 0) {
             error("%s: write failed: %s", path, strerror(errno));
+            hsio_out_abort(&out);
             goto done;
         }
-        printf("hitscan: wrote %s (%zu, %zu) float32\n", path, shape[0], shape[1]);
+        if (hsio_out_commit(&out, err, sizeof err) != 0) {
+            error("%s: %s", path, err);
+            goto done;
+        }
+        fputs("hitscan: wrote ", stdout);
+        hsio_fputs_escaped(path, stdout);
+        printf(" (%zu, %zu) float32\n", shape[0], shape[1]);
     }
     rc = 0;
 done:
@@ -573,13 +614,15 @@ static int cmp_double(const void *a, const void *b)
 
 static int write_results(const options *o, const problem *p, const results *r)
 {
-    int to_stdout = strcmp(o->out, "-") == 0;
-    FILE *f = to_stdout ? stdout : fopen(o->out, "wb");
-    if (!f) {
-        error("%s: cannot create: %s", o->out, strerror(errno));
+    hsio_out_file out;
+    char err[512];
+    if (hsio_out_open(&out, o->out, err, sizeof err) != 0) {
+        error("%s: %s", o->out, err);
         return -1;
     }
+    FILE *f = out.f;
     int w = -1;
+    errno = 0;
     switch (o->mode) {
     case MODE_CLOSEST:
         w = hsio_write_closest(f, o->format, p->m, r->cl.idx, r->cl.t, r->cl.px, r->cl.py,
@@ -591,24 +634,53 @@ static int write_results(const options *o, const problem *p, const results *r)
         w = hsio_write_all(f, o->format, p->m, r->all.offsets, r->all.idx, r->all.t);
         break;
     }
-    int c = to_stdout ? fflush(f) : fclose(f);
-    if (w != 0 || c != 0) {
-        error("%s: write failed: %s", o->out, strerror(errno));
+    if (w != 0) {
+        error("%s: write failed: %s", o->out, strerror(errno ? errno : EIO));
+        hsio_out_abort(&out);
+        return -1;
+    }
+    if (hsio_out_commit(&out, err, sizeof err) != 0) {
+        error("%s: %s", o->out, err);
         return -1;
     }
     return 0;
 }
 
+/* A rejected circle set, by the row at fault: the library's bad_index, or the first row that
+ * hs_circle_validate refuses when the library named none. */
 static void report_bad_circle(const problem *p, hs_status s, size_t bad)
 {
     char wb[64];
+    for (size_t i = 0; bad >= p->n && i < p->n; i++) {
+        hs_circle c = {p->x[i], p->y[i], p->r[i]};
+        hs_status v = hs_circle_validate(c);
+        if (v != HS_OK) {
+            bad = i;
+            s = v;
+        }
+    }
     if (bad >= p->n) {
         error("%s: invalid circles: %s", p->circle_src, status_text(s));
         return;
     }
+    char why[64];
+    if (s == HS_E_RANGE)
+        snprintf(why, sizeof why, "|x|, |y| or r above %g", (double)HS_MAX_COORD);
+    else
+        snprintf(why, sizeof why, "%s", s == HS_E_NEG_RADIUS ? "negative radius" : status_text(s));
     error("%s: %s: %s (x=%g, y=%g, r=%g)", p->circle_src, where(wb, sizeof wb, bad, p->circle_line),
-          s == HS_E_NEG_RADIUS ? "negative radius" : "non-finite value (NaN or Inf)",
-          (double)p->x[bad], (double)p->y[bad], (double)p->r[bad]);
+          why, (double)p->x[bad], (double)p->y[bad], (double)p->r[bad]);
+}
+
+/* Why hs_query_validate refuses a query, for messages. */
+static const char *query_fault(hs_status s, char *buf, size_t cap)
+{
+    if (s == HS_E_RANGE)
+        snprintf(buf, cap, "out of range (|ax|, |ay| and the thickness at most %g, |B - A|^2 a "
+                 "normal float)", (double)HS_MAX_COORD);
+    else
+        snprintf(buf, cap, "%s", s == HS_E_NEG_RADIUS ? "negative thickness" : status_text(s));
+    return buf;
 }
 
 int main(int argc, char **argv)
@@ -617,6 +689,18 @@ int main(int argc, char **argv)
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0)
         return rc;
+    /* an input is never an output: refused before anything is read or written */
+    if (o.out && !o.have_scene) {
+        const char *out = strcmp(o.out, "-") == 0 ? NULL : o.out;
+        const char *in[2][2] = {{"--circles", o.circles}, {"--queries", o.queries}};
+        for (int k = 0; k < 2; k++)
+            if (hsio_same_file(in[k][1], out)) {
+                error("--out %s is the same file as %s %s: it would destroy the input",
+                      out ? out : "- (stdout)", in[k][0], in[k][1]);
+                return EXIT_USAGE;
+            }
+    }
+    hsio_out_catch_signals();
 
     problem p;
     memset(&p, 0, sizeof p);
@@ -649,7 +733,7 @@ int main(int argc, char **argv)
     double t0 = omp_get_wtime();
     hs_status s = o.brute ? hs_circles_create(p.x, p.y, p.r, NULL, p.n, &cs, &bad)
                           : hs_circles_borrow(p.x, p.y, p.r, NULL, p.n, &cs, &bad);
-    if (s == HS_E_NONFINITE || s == HS_E_NEG_RADIUS) {
+    if (s == HS_E_NONFINITE || s == HS_E_NEG_RADIUS || s == HS_E_RANGE || bad < p.n) {
         report_bad_circle(&p, s, bad);
         goto done;
     }
@@ -702,11 +786,13 @@ int main(int argc, char **argv)
     }
     free(call_ms);
     if (s == HS_E_INVALID_QUERY) {
-        char wb[64];
-        error("%s: %s: invalid query (%zu invalid in all)", p.query_src,
-              where(wb, sizeof wb, stats.first_invalid < p.m ? stats.first_invalid : 0,
-                    p.query_line),
-              stats.invalid);
+        char wb[64], why[128];
+        size_t i = stats.first_invalid < p.m ? stats.first_invalid : 0;
+        hs_query q = {{p.ax[i], p.ay[i]}, {p.dx[i], p.dy[i]}, qs.tmin_all, qs.tmax_all, qs.q_all};
+        error("%s: %s: invalid query: %s (ax=%g, ay=%g, B - A=(%g, %g); %zu invalid in all)",
+              p.query_src, where(wb, sizeof wb, i, p.query_line),
+              query_fault(hs_query_validate(q), why, sizeof why), (double)p.ax[i], (double)p.ay[i],
+              (double)p.dx[i], (double)p.dy[i], stats.invalid);
         goto done;
     }
     if (s != HS_OK) {

@@ -1,0 +1,47 @@
+"""hitscan: segment / ray / line / capsule vs circle queries on NumPy arrays.
+
+    import hitscan
+    grid = hitscan.Grid(hitscan.Circles(xyr))      # xyr: (N, 3) x, y, r
+    idx, t = grid.closest(queries)                 # queries: (M, 4) ax, ay, bx, by
+
+A thin layer over the hitscan C library: uniform-grid broadphase, SIMD kernels chosen at run
+time, OpenMP threads. Batch calls release the GIL; float32 C-contiguous arrays are used in
+place. See help(hitscan.Grid.closest) for the query arguments, and hitscan.dask for Dask.
+"""
+from ._hitscan import (
+    Brute,
+    Circles,
+    Closest,
+    ClosestDetails,
+    Grid,
+    Hit,
+    Hits,
+    HitsCSR,
+    InvalidQueryWarning,
+    Overlaps,
+    OverlapsCSR,
+    intersect,
+    isa_default,
+    isa_levels,
+    scene,
+)
+from ._hitscan import version as __version__
+
+__all__ = [
+    "Brute",
+    "Circles",
+    "Closest",
+    "ClosestDetails",
+    "Grid",
+    "Hit",
+    "Hits",
+    "HitsCSR",
+    "InvalidQueryWarning",
+    "Overlaps",
+    "OverlapsCSR",
+    "intersect",
+    "isa_default",
+    "isa_levels",
+    "scene",
+    "__version__",
+]

@@ -1,0 +1,74 @@
+"""Builds the hitscan extension against an installed hitscan C library (found with
+pkg-config: hitscan.pc), or against a CMake build tree of this repository.
+
+    pip install --no-build-isolation ./python                      # pkg-config finds hitscan
+    HITSCAN_BUILD_DIR=$PWD/build pip install --no-build-isolation ./python   # a build tree
+
+See python/README.md (Debian 12: inside a venv made with --system-site-packages)."""
+import os
+import re
+import shlex
+import subprocess
+from pathlib import Path
+
+import numpy
+from setuptools import Extension, setup
+
+HERE = Path(__file__).resolve().parent
+
+
+def pkg_config(*args):
+    try:
+        out = subprocess.run(["pkg-config", *args, "hitscan"], capture_output=True, text=True)
+    except FileNotFoundError:
+        return None
+    return shlex.split(out.stdout) if out.returncode == 0 else None
+
+
+def library():
+    """include dirs, extra compile args, extra link args, runtime library dirs."""
+    build = os.environ.get("HITSCAN_BUILD_DIR")
+    if build:  # the static library of a CMake build tree (built with -fPIC) and this tree's headers
+        lib = Path(build).resolve() / "src" / "libhitscan.a"
+        if not lib.exists():
+            raise SystemExit(f"HITSCAN_BUILD_DIR: {lib} not found (build the library first)")
+        incs = [str(HERE.parent / "include"), str(Path(build).resolve() / "include")]
+        return incs, ["-fopenmp"], [str(lib), "-fopenmp", "-lm"], []
+    cflags, libs = pkg_config("--cflags"), pkg_config("--libs")
+    if cflags is None or libs is None:
+        raise SystemExit(
+            "hitscan: the C library was not found: install it (cmake --install) so that "
+            "`pkg-config hitscan` works (set PKG_CONFIG_PATH=<prefix>/lib/pkgconfig for a "
+            "non-standard prefix), or set HITSCAN_BUILD_DIR to a CMake build directory")
+    incs = [f[2:] for f in cflags if f.startswith("-I")]
+    other = [f for f in cflags if not f.startswith("-I")]
+    libdir = (pkg_config("--variable=libdir") or [None])[0]
+    return incs, other + ["-fopenmp"], libs + ["-fopenmp"], [libdir] if libdir else []
+
+
+def version(include_dirs):
+    """The C library's version, from its headers."""
+    for d in include_dirs:
+        for name in ("version.h", "hitscan.h"):
+            p = Path(d) / "hitscan" / name
+            if p.exists():
+                parts = dict(re.findall(r"#define HS_VERSION_(MAJOR|MINOR|PATCH) (\d+)", p.read_text()))
+                if len(parts) == 3:
+                    return f"{parts['MAJOR']}.{parts['MINOR']}.{parts['PATCH']}"
+    return "0.0.0"
+
+
+incs, cflags, ldflags, rpath = library()
+setup(
+    version=version(incs),
+    ext_modules=[
+        Extension(
+            "hitscan._hitscan",
+            sources=sorted(str(p.relative_to(HERE)) for p in (HERE / "src").glob("*.c")),
+            include_dirs=[numpy.get_include(), "src", *incs],
+            extra_compile_args=["-std=c11", "-Wall", "-Wextra", *cflags],
+            extra_link_args=ldflags,
+            runtime_library_dirs=rpath,
+        )
+    ],
+)

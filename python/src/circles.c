@@ -1,0 +1,250 @@
+/* hitscan.Circles: a validated circle set over NumPy arrays (borrowed, never copied, when
+ * they are float32 and C-contiguous). */
+#include "hspy.h" /* Python.h first, as the C API asks */
+
+#include <math.h>
+
+/* The argument named in an error about circle i of three arrays: the first array whose value
+ * is the bad one. */
+static const char *bad_array(hs_status s, float x, float y)
+{
+    if (s == HS_E_NEG_RADIUS)
+        return "r";
+    if (s == HS_E_NONFINITE)
+        return !isfinite(x) ? "x" : !isfinite(y) ? "y" : "r";
+    return fabsf(x) > HS_MAX_COORD ? "x" : fabsf(y) > HS_MAX_COORD ? "y" : "r";
+}
+
+static int check_vector(PyArrayObject *a, const char *arg, npy_intp n)
+{
+    if (PyArray_NDIM(a) != 1) {
+        PyErr_Format(PyExc_ValueError, "%s: need a 1-D array, got %d dimensions", arg,
+                     PyArray_NDIM(a));
+        return -1;
+    }
+    if (n >= 0 && PyArray_DIM(a, 0) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: length %zd does not match the %zd circles", arg,
+                     (Py_ssize_t)PyArray_DIM(a, 0), (Py_ssize_t)n);
+        return -1;
+    }
+    return 0;
+}
+
+/* x, y, r owned by the set, deinterleaved from an (N, 3) array and made read-only. */
+static int split_xyr(hspy_circles *self, PyObject *obj)
+{
+    PyArrayObject *xyr = hspy_float32(obj, "xyr");
+    if (!xyr)
+        return -1;
+    if (PyArray_NDIM(xyr) != 2 || PyArray_DIM(xyr, 1) != 3) {
+        PyObject *shape = PyObject_GetAttrString((PyObject *)xyr, "shape");
+        if (shape)
+            PyErr_Format(PyExc_ValueError, "xyr: need an (N, 3) array of x, y, r, got shape %R",
+                         shape);
+        Py_XDECREF(shape);
+        Py_DECREF(xyr);
+        return -1;
+    }
+    npy_intp n = PyArray_DIM(xyr, 0);
+    PyArrayObject **dst[3] = {&self->x, &self->y, &self->r};
+    for (int k = 0; k < 3; k++) {
+        *dst[k] = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_FLOAT32);
+        if (!*dst[k]) {
+            Py_DECREF(xyr);
+            return -1;
+        }
+    }
+    const float *src = (const float *)PyArray_DATA(xyr);
+    float *x = (float *)PyArray_DATA(self->x), *y = (float *)PyArray_DATA(self->y),
+          *r = (float *)PyArray_DATA(self->r);
+    Py_BEGIN_ALLOW_THREADS
+    for (npy_intp i = 0; i < n; i++) {
+        x[i] = src[3 * i];
+        y[i] = src[3 * i + 1];
+        r[i] = src[3 * i + 2];
+    }
+    Py_END_ALLOW_THREADS
+    Py_DECREF(xyr);
+    for (int k = 0; k < 3; k++)
+        PyArray_CLEARFLAGS(*dst[k], NPY_ARRAY_WRITEABLE);
+    return 0;
+}
+
+static int take_arrays(hspy_circles *self, PyObject *ox, PyObject *oy, PyObject *or_)
+{
+    if (!(self->x = hspy_float32(ox, "x")) || check_vector(self->x, "x", -1))
+        return -1;
+    const npy_intp n = PyArray_DIM(self->x, 0);
+    if (!(self->y = hspy_float32(oy, "y")) || check_vector(self->y, "y", n))
+        return -1;
+    if (!(self->r = hspy_float32(or_, "r")) || check_vector(self->r, "r", n))
+        return -1;
+    return 0;
+}
+
+static PyObject *circles_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *mask = Py_None;
+    const Py_ssize_t npos = PyTuple_GET_SIZE(args);
+    const Py_ssize_t nkw = kwds ? PyDict_Size(kwds) : 0;
+    if (nkw > 0) {
+        PyObject *m = PyDict_GetItemString(kwds, "mask");
+        if (!m || nkw > 1) {
+            PyErr_SetString(PyExc_TypeError, "Circles(): the only keyword argument is mask");
+            return NULL;
+        }
+        mask = m;
+    }
+    if (npos == 2 || npos == 4) { /* the mask given by position: the form __reduce__ uses */
+        if (nkw > 0) {
+            PyErr_SetString(PyExc_TypeError, "Circles(): mask given twice");
+            return NULL;
+        }
+        mask = PyTuple_GET_ITEM(args, npos - 1);
+    }
+    if (npos < 1 || npos > 4) {
+        PyErr_Format(PyExc_TypeError,
+                     "Circles() takes an (N, 3) array xyr or three arrays x, y, r (and mask=), "
+                     "got %zd positional arguments",
+                     npos);
+        return NULL;
+    }
+    hspy_circles *self = (hspy_circles *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    const int from_xyr = npos <= 2;
+    if (from_xyr ? split_xyr(self, PyTuple_GET_ITEM(args, 0))
+                 : take_arrays(self, PyTuple_GET_ITEM(args, 0), PyTuple_GET_ITEM(args, 1),
+                               PyTuple_GET_ITEM(args, 2)))
+        goto fail;
+    const npy_intp n = PyArray_DIM(self->x, 0);
+    if (mask != Py_None) {
+        if (!(self->mask = hspy_uint32(mask, "mask")) || check_vector(self->mask, "mask", n))
+            goto fail;
+    }
+
+    const float *x = (const float *)PyArray_DATA(self->x), *y = (const float *)PyArray_DATA(self->y),
+                *r = (const float *)PyArray_DATA(self->r);
+    const uint32_t *m = self->mask ? (const uint32_t *)PyArray_DATA(self->mask) : NULL;
+    size_t bad = (size_t)-1;
+    hs_status s;
+    Py_BEGIN_ALLOW_THREADS
+    s = hs_circles_borrow(x, y, r, m, (size_t)n, &self->cs, &bad);
+    Py_END_ALLOW_THREADS
+    if (s != HS_OK) {
+        if (bad < (size_t)n) {
+            PyObject *v[3] = {PyFloat_FromDouble(x[bad]), PyFloat_FromDouble(y[bad]),
+                              PyFloat_FromDouble(r[bad])};
+            if (v[0] && v[1] && v[2]) {
+                if (from_xyr)
+                    PyErr_Format(PyExc_ValueError, "xyr: row %zu: %s (x=%R, y=%R, r=%R)", bad,
+                                 hspy_status_text(s), v[0], v[1], v[2]);
+                else
+                    PyErr_Format(PyExc_ValueError, "%s: element %zu: %s (x=%R, y=%R, r=%R)",
+                                 bad_array(s, x[bad], y[bad]), bad, hspy_status_text(s),
+                                 v[0], v[1], v[2]);
+            }
+            for (int k = 0; k < 3; k++)
+                Py_XDECREF(v[k]);
+        } else {
+            hspy_raise_status(s, from_xyr ? "xyr" : "x");
+        }
+        goto fail;
+    }
+    return (PyObject *)self;
+fail:
+    Py_DECREF(self);
+    return NULL;
+}
+
+static void circles_dealloc(hspy_circles *self)
+{
+    hs_circles_destroy(self->cs); /* before the arrays it borrows */
+    Py_XDECREF(self->x);
+    Py_XDECREF(self->y);
+    Py_XDECREF(self->r);
+    Py_XDECREF(self->mask);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static Py_ssize_t circles_len(hspy_circles *self)
+{
+    return (Py_ssize_t)hs_circles_count(self->cs);
+}
+
+static PyObject *circles_repr(hspy_circles *self)
+{
+    return PyUnicode_FromFormat("hitscan.Circles(<%zu circles%s>)", hs_circles_count(self->cs),
+                                self->mask ? ", with mask" : "");
+}
+
+static PyObject *circles_reduce(hspy_circles *self, PyObject *Py_UNUSED(ignored))
+{
+    return Py_BuildValue("O(OOOO)", (PyObject *)Py_TYPE(self), self->x, self->y, self->r,
+                         self->mask ? (PyObject *)self->mask : Py_None);
+}
+
+static PyObject *get_array(PyArrayObject *a)
+{
+    PyObject *o = a ? (PyObject *)a : Py_None;
+    Py_INCREF(o);
+    return o;
+}
+static PyObject *circles_x(hspy_circles *self, void *c) { (void)c; return get_array(self->x); }
+static PyObject *circles_y(hspy_circles *self, void *c) { (void)c; return get_array(self->y); }
+static PyObject *circles_r(hspy_circles *self, void *c) { (void)c; return get_array(self->r); }
+static PyObject *circles_mask(hspy_circles *self, void *c) { (void)c; return get_array(self->mask); }
+
+static PyGetSetDef circles_getset[] = {
+    {"x", (getter)circles_x, NULL, "Centres' x (float32): the caller's array when it was borrowed.", NULL},
+    {"y", (getter)circles_y, NULL, "Centres' y (float32).", NULL},
+    {"r", (getter)circles_r, NULL, "Radii (float32).", NULL},
+    {"mask", (getter)circles_mask, NULL, "Filter bits (uint32) or None.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef circles_methods[] = {
+    {"__reduce__", (PyCFunction)circles_reduce, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PySequenceMethods circles_as_sequence = {.sq_length = (lenfunc)circles_len};
+
+PyTypeObject hspy_CirclesType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "hitscan.Circles",
+    .tp_basicsize = sizeof(hspy_circles),
+    .tp_dealloc = (destructor)circles_dealloc,
+    .tp_repr = (reprfunc)circles_repr,
+    .tp_as_sequence = &circles_as_sequence,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc =
+        "Circles(xyr, mask=None) or Circles(x, y, r, mask=None)\n\n"
+        "A set of circles (centre x, y and radius r >= 0), validated once.\n\n"
+        "xyr: an (N, 3) array; its columns are copied once into the set's own float32\n"
+        "arrays. x, y, r: three length-N arrays; float32 C-contiguous ones (read-only and\n"
+        "views of larger buffers too) are used in place, never copied, and must not change\n"
+        "while the set is in use (make a new Circles after changing them); other dtypes or\n"
+        "layouts are converted once. mask: optional per-circle filter bits (uint32 used in\n"
+        "place; other integer arrays converted once): a query with mask m tests only\n"
+        "circles with (mask & m) != 0.\n\n"
+        "ValueError on a NaN / infinite value or a negative radius, naming the argument,\n"
+        "the circle and the reason.",
+    .tp_methods = circles_methods,
+    .tp_getset = circles_getset,
+    .tp_new = circles_new,
+};
+
+hspy_circles *hspy_as_circles(PyObject *obj, const char *arg)
+{
+    if (PyObject_TypeCheck(obj, &hspy_CirclesType)) {
+        Py_INCREF(obj);
+        return (hspy_circles *)obj;
+    }
+    if (!PyArray_Check(obj) && !PySequence_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: need a hitscan.Circles or an (N, 3) array, got %s",
+                     arg, Py_TYPE(obj)->tp_name);
+        return NULL;
+    }
+    return (hspy_circles *)PyObject_CallOneArg((PyObject *)&hspy_CirclesType, obj);
+}

@@ -1,0 +1,832 @@
+/* hitscan.Grid and hitscan.Brute: batch queries with the GIL released, pairs and overlaps. */
+#include "hspy.h" /* Python.h first, as the C API asks */
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct hspy_engine {
+    PyObject_HEAD
+    hspy_circles *circles; /* Brute queries it; Grid keeps it as .circles (it has its own copy) */
+    hs_grid *grid;         /* Grid only */
+    PyObject *cell_size;   /* Grid's arguments, for rebuild and pickling */
+    PyObject *threads;
+    hspy_scratch scratch;  /* lent to one call at a time */
+    int scratch_busy;
+    int calls;             /* queries running with the GIL released (changed with the GIL held) */
+    int rebuilding;
+} hspy_engine;
+
+static int is_grid(const hspy_engine *self)
+{
+    return Py_TYPE(self) == &hspy_GridType;
+}
+
+/* ---- construction ------------------------------------------------------------------------ */
+
+static int grid_opts(PyObject *cell_size, PyObject *threads, hs_grid_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    if (cell_size && cell_size != Py_None) {
+        const double c = PyFloat_AsDouble(cell_size);
+        if (c == -1.0 && PyErr_Occurred())
+            return -1;
+        if (!(c > 0.0) || !isfinite((float)c)) {
+            PyErr_Format(PyExc_ValueError, "cell_size: %R is not None or a finite number > 0",
+                         cell_size);
+            return -1;
+        }
+        o->cell_size = (float)c;
+    }
+    return hspy_threads(threads, &o->threads);
+}
+
+/* Builds the grid over `circles` (GIL released); the engine must have no call running. */
+static int build(hspy_engine *self, hspy_circles *circles)
+{
+    hs_grid_opts o;
+    if (grid_opts(self->cell_size, self->threads, &o))
+        return -1;
+    hs_status s;
+    self->rebuilding = 1;
+    hs_grid *g = self->grid;
+    Py_BEGIN_ALLOW_THREADS
+    s = g ? hs_grid_rebuild(g, circles->cs) : hs_grid_build(circles->cs, &o, &g);
+    Py_END_ALLOW_THREADS
+    self->rebuilding = 0;
+    if (s != HS_OK) {
+        hspy_raise_status(s, "circles");
+        return -1;
+    }
+    self->grid = g;
+    Py_INCREF(circles);
+    Py_XSETREF(self->circles, circles);
+    return 0;
+}
+
+static PyObject *grid_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"circles", "cell_size", "threads", NULL};
+    PyObject *c, *cell_size = Py_None, *threads = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|OO:Grid", kwlist, &c, &cell_size, &threads))
+        return NULL;
+    hs_grid_opts o;
+    if (grid_opts(cell_size, threads, &o))
+        return NULL;
+    hspy_circles *circles = hspy_as_circles(c, "circles");
+    if (!circles)
+        return NULL;
+    hspy_engine *self = (hspy_engine *)type->tp_alloc(type, 0);
+    if (self) {
+        Py_INCREF(cell_size);
+        Py_INCREF(threads);
+        self->cell_size = cell_size;
+        self->threads = threads;
+        if (build(self, circles))
+            Py_CLEAR(self);
+    }
+    Py_DECREF(circles);
+    return (PyObject *)self;
+}
+
+static PyObject *brute_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"circles", NULL};
+    PyObject *c;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O:Brute", kwlist, &c))
+        return NULL;
+    hspy_circles *circles = hspy_as_circles(c, "circles");
+    if (!circles)
+        return NULL;
+    hspy_engine *self = (hspy_engine *)type->tp_alloc(type, 0);
+    if (self)
+        self->circles = circles;
+    else
+        Py_DECREF(circles);
+    return (PyObject *)self;
+}
+
+static void engine_dealloc(hspy_engine *self)
+{
+    hs_grid_destroy(self->grid);
+    hspy_scratch_free(&self->scratch);
+    Py_XDECREF(self->circles);
+    Py_XDECREF(self->cell_size);
+    Py_XDECREF(self->threads);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* ---- one call at a time on the object's scratch, any number on the object ------------------ */
+
+typedef struct call {
+    hspy_scratch *s;
+    hspy_scratch own; /* used when the object's scratch is lent to another thread's call */
+} call;
+
+static int call_begin(hspy_engine *self, call *c, size_t m)
+{
+    if (self->rebuilding) {
+        PyErr_SetString(PyExc_RuntimeError, "the grid is being rebuilt by another thread");
+        return -1;
+    }
+    memset(c, 0, sizeof *c);
+    if (self->scratch_busy) {
+        c->s = &c->own;
+    } else {
+        c->s = &self->scratch;
+        self->scratch_busy = 1;
+    }
+    if (hspy_scratch_reserve(c->s, m)) {
+        if (c->s == &self->scratch)
+            self->scratch_busy = 0;
+        else
+            hspy_scratch_free(&c->own);
+        return -1;
+    }
+    self->calls++;
+    return 0;
+}
+
+static void call_end(hspy_engine *self, call *c)
+{
+    self->calls--;
+    if (c->s == &self->scratch)
+        self->scratch_busy = 0;
+    else
+        hspy_scratch_free(&c->own);
+}
+
+/* ---- batch queries ----------------------------------------------------------------------- */
+
+static int failed(hs_status s)
+{
+    if (s == HS_OK || s == HS_E_INVALID_QUERY)
+        return 0;
+    hspy_raise_status(s, s == HS_E_UNSUPPORTED ? "isa" : "queries");
+    return 1;
+}
+
+/* The caller's output array `o` (out=) if it fits what new_out would make: the dtype, the
+ * queries' shape (+ a last axis of 2 for pairs, laid out as a (2, ...) C-contiguous array
+ * seen through moveaxis, which is what closest returns), writeable. A new reference. */
+static PyObject *given_out(PyObject *o, const hspy_batch *b, int type, int pairs,
+                           const char *name)
+{
+    if (!PyArray_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "out: %s must be a NumPy array, got %s", name,
+                     Py_TYPE(o)->tp_name);
+        return NULL;
+    }
+    PyArrayObject *a = (PyArrayObject *)o;
+    const int nd = b->out_ndim + (pairs ? 1 : 0);
+    int fits = PyArray_TYPE(a) == type && PyArray_ISNOTSWAPPED(a) && PyArray_ISWRITEABLE(a) &&
+               PyArray_NDIM(a) == nd;
+    for (int k = 0; fits && k < b->out_ndim; k++)
+        fits = PyArray_DIM(a, k) == b->out_shape[k];
+    if (fits && pairs) {
+        /* the (2, ...) array behind it: axis nd-1 first, then the others in order */
+        fits = PyArray_DIM(a, nd - 1) == 2;
+        npy_intp expect = PyArray_ITEMSIZE(a);
+        for (int k = nd - 2; fits && k >= 0; k--) {
+            fits = PyArray_DIM(a, k) < 2 || PyArray_STRIDE(a, k) == expect;
+            expect *= PyArray_DIM(a, k);
+        }
+        fits = fits && PyArray_STRIDE(a, nd - 1) == expect;
+    } else if (fits) {
+        fits = PyArray_IS_C_CONTIGUOUS(a);
+    }
+    if (!fits) {
+        PyErr_Format(PyExc_ValueError,
+                     "out: %s must be a writeable %s array shaped like the result (as a "
+                     "previous call returned it)",
+                     name, type == NPY_INT64 ? "int64" : type == NPY_BOOL ? "bool" : "float32");
+        return NULL;
+    }
+    Py_INCREF(o);
+    return o;
+}
+
+/* From the caller's out= when given, else a new array. */
+static PyObject *out_array(const hspy_batch *b, int type, int pairs, PyObject *given,
+                           const char *name);
+
+static PyObject *new_out(const hspy_batch *b, int type, int pairs)
+{
+    npy_intp shape[NPY_MAXDIMS + 1];
+    int nd = b->out_ndim;
+    if (pairs) /* (2, ...): the x row, then the y row */
+        shape[0] = 2;
+    memcpy(shape + (pairs ? 1 : 0), b->out_shape, (size_t)nd * sizeof(npy_intp));
+    return PyArray_SimpleNew(nd + (pairs ? 1 : 0), shape, type);
+}
+
+static PyObject *out_array(const hspy_batch *b, int type, int pairs, PyObject *given,
+                           const char *name)
+{
+    return given ? given_out(given, b, type, pairs, name) : new_out(b, type, pairs);
+}
+
+/* (2, ...) as (..., 2): a view, no copy. */
+static PyObject *last_axis_pairs(PyObject *a2)
+{
+    PyArrayObject *a = (PyArrayObject *)a2;
+    const int nd = PyArray_NDIM(a);
+    if (nd == 1)
+        return a2;
+    npy_intp perm[NPY_MAXDIMS];
+    for (int k = 0; k < nd - 1; k++)
+        perm[k] = k + 1;
+    perm[nd - 1] = 0;
+    PyArray_Dims dims = {perm, nd};
+    PyObject *v = PyArray_Transpose(a, &dims);
+    Py_DECREF(a2);
+    return v;
+}
+
+static hs_status run_closest(hspy_engine *self, const hs_queries *qs, const hspy_batch *b,
+                             hs_closest_out out)
+{
+    return self->grid ? hs_grid_closest(self->grid, qs, &b->opts, out)
+                      : hs_brute_closest(self->circles->cs, qs, &b->opts, out);
+}
+
+static PyObject *engine_closest(hspy_engine *self, PyObject *args, PyObject *kwds)
+{
+    hspy_batch b;
+    if (hspy_batch_parse(&b, HSPY_CLOSEST, args, kwds))
+        return NULL;
+    PyObject *given[4] = {NULL, NULL, NULL, NULL};
+    PyObject *idx = NULL, *t = NULL, *pt = NULL, *nrm = NULL, *res = NULL;
+    if (b.out) {
+        const Py_ssize_t want = b.details ? 4 : 2;
+        if (!PyTuple_Check(b.out) || PyTuple_GET_SIZE(b.out) != want) {
+            PyErr_Format(PyExc_TypeError,
+                         "out: need a tuple of %zd arrays (index, t%s), as closest returns",
+                         want, b.details ? ", point, normal" : "");
+            goto done;
+        }
+        for (Py_ssize_t k = 0; k < want; k++)
+            given[k] = PyTuple_GET_ITEM(b.out, k);
+    }
+    idx = out_array(&b, NPY_INT64, 0, given[0], "index");
+    t = idx ? out_array(&b, NPY_FLOAT32, 0, given[1], "t") : NULL;
+    if (b.details && t) {
+        pt = out_array(&b, NPY_FLOAT32, 1, given[2], "point");
+        nrm = pt ? out_array(&b, NPY_FLOAT32, 1, given[3], "normal") : NULL;
+    }
+    call c;
+    if (!idx || !t || (b.details && (!pt || !nrm)) || call_begin(self, &c, b.m))
+        goto done;
+    b.opts.ws = c.s->ws;
+    hs_closest_out out;
+    memset(&out, 0, sizeof out);
+    out.idx = c.s->u32; /* widened into idx below */
+    out.t = (float *)PyArray_DATA((PyArrayObject *)t);
+    if (b.details) {
+        out.px = (float *)PyArray_DATA((PyArrayObject *)pt);
+        out.py = out.px + b.m;
+        out.nx = (float *)PyArray_DATA((PyArrayObject *)nrm);
+        out.ny = out.nx + b.m;
+    }
+    hs_status s;
+    Py_BEGIN_ALLOW_THREADS
+    hs_queries qs = hspy_batch_soa(&b, c.s);
+    s = run_closest(self, &qs, &b, out);
+    if (s == HS_OK || s == HS_E_INVALID_QUERY)
+        hspy_widen_u32(out.idx, (int64_t *)PyArray_DATA((PyArrayObject *)idx), b.m, 1,
+                       b.opts.threads);
+    Py_END_ALLOW_THREADS
+    call_end(self, &c);
+    if (failed(s))
+        goto done;
+    if (b.details) {
+        res = PyStructSequence_New(hspy_ClosestDetailsType);
+        if (!res || (!given[2] && !(pt = last_axis_pairs(pt))) ||
+            (!given[3] && !(nrm = last_axis_pairs(nrm)))) {
+            Py_CLEAR(res);
+            goto done;
+        }
+        PyStructSequence_SET_ITEM(res, 2, pt);
+        PyStructSequence_SET_ITEM(res, 3, nrm);
+        pt = nrm = NULL;
+    } else if (!(res = PyStructSequence_New(hspy_ClosestType))) {
+        goto done;
+    }
+    PyStructSequence_SET_ITEM(res, 0, idx);
+    PyStructSequence_SET_ITEM(res, 1, t);
+    idx = t = NULL;
+    if (s == HS_E_INVALID_QUERY && hspy_warn_invalid(&b))
+        Py_CLEAR(res);
+done:
+    Py_XDECREF(idx);
+    Py_XDECREF(t);
+    Py_XDECREF(pt);
+    Py_XDECREF(nrm);
+    hspy_batch_clear(&b);
+    return res;
+}
+
+/* any and count: one array per query, written by the library (count widened in place). */
+static PyObject *engine_per_query(hspy_engine *self, hspy_mode mode, PyObject *args,
+                                  PyObject *kwds)
+{
+    hspy_batch b;
+    if (hspy_batch_parse(&b, mode, args, kwds))
+        return NULL;
+    PyObject *out = out_array(&b, mode == HSPY_ANY ? NPY_BOOL : NPY_INT64, 0, b.out, "out");
+    call c;
+    if (!out || call_begin(self, &c, b.m)) {
+        Py_XDECREF(out);
+        hspy_batch_clear(&b);
+        return NULL;
+    }
+    b.opts.ws = c.s->ws;
+    void *data = PyArray_DATA((PyArrayObject *)out);
+    hs_status s;
+    Py_BEGIN_ALLOW_THREADS
+    hs_queries qs = hspy_batch_soa(&b, c.s);
+    if (mode == HSPY_ANY)
+        s = self->grid ? hs_grid_any(self->grid, &qs, &b.opts, (uint8_t *)data)
+                       : hs_brute_any(self->circles->cs, &qs, &b.opts, (uint8_t *)data);
+    else
+        s = self->grid ? hs_grid_count_hits(self->grid, &qs, &b.opts, c.s->u32)
+                       : hs_brute_count(self->circles->cs, &qs, &b.opts, c.s->u32);
+    if (mode == HSPY_COUNT && (s == HS_OK || s == HS_E_INVALID_QUERY))
+        hspy_widen_u32(c.s->u32, (int64_t *)data, b.m, 0, b.opts.threads);
+    Py_END_ALLOW_THREADS
+    call_end(self, &c);
+    if (failed(s) || (s == HS_E_INVALID_QUERY && hspy_warn_invalid(&b)))
+        Py_CLEAR(out);
+    hspy_batch_clear(&b);
+    return out;
+}
+
+static PyObject *engine_any(hspy_engine *self, PyObject *args, PyObject *kwds)
+{
+    return engine_per_query(self, HSPY_ANY, args, kwds);
+}
+
+static PyObject *engine_count(hspy_engine *self, PyObject *args, PyObject *kwds)
+{
+    return engine_per_query(self, HSPY_COUNT, args, kwds);
+}
+
+static PyObject *engine_all(hspy_engine *self, PyObject *args, PyObject *kwds)
+{
+    hspy_batch b;
+    if (hspy_batch_parse(&b, HSPY_ALL, args, kwds))
+        return NULL;
+    call c;
+    if (call_begin(self, &c, b.m)) {
+        hspy_batch_clear(&b);
+        return NULL;
+    }
+    b.opts.ws = c.s->ws;
+    hs_hits h;
+    memset(&h, 0, sizeof h);
+    hs_status s;
+    Py_BEGIN_ALLOW_THREADS
+    hs_queries qs = hspy_batch_soa(&b, c.s);
+    s = self->grid ? hs_grid_all(self->grid, &qs, &b.opts, &h)
+                   : hs_brute_all(self->circles->cs, &qs, &b.opts, &h);
+    Py_END_ALLOW_THREADS
+    PyObject *res = NULL;
+    if (!failed(s)) /* copied out while the call still holds the workspace that owns h */
+        res = hspy_hits_result(&h, b.csr, b.opts.threads);
+    hs_hits_free(&h);
+    call_end(self, &c);
+    if (res && s == HS_E_INVALID_QUERY && hspy_warn_invalid(&b))
+        Py_CLEAR(res);
+    hspy_batch_clear(&b);
+    return res;
+}
+
+/* ---- the bare library call, for python/bench/overhead.py ----------------------------------
+ * _c_call(mode, soa, threads, outs) times one library call (closest with hit points and
+ * normals, or all) the way a C caller makes it: SoA queries prepared beforehand (soa: float32
+ * (4, M) rows ax, ay, dx, dy), outputs written to arrays allocated once (closest: uint32 (M,),
+ * float32 (M,), float32 (4, M); all: none, the hits stay in the object's workspace), the
+ * object's workspace reused. Returns the call's seconds. Segments, solid, auto ISA. */
+static PyObject *engine_c_call(hspy_engine *self, PyObject *args)
+{
+    const char *mode;
+    PyArrayObject *soa;
+    int threads;
+    PyObject *outs;
+    if (!PyArg_ParseTuple(args, "sO!iO:_c_call", &mode, &PyArray_Type, &soa, &threads, &outs))
+        return NULL;
+    const int all = strcmp(mode, "all") == 0;
+    if ((!all && strcmp(mode, "closest") != 0) || PyArray_TYPE(soa) != NPY_FLOAT32 ||
+        PyArray_NDIM(soa) != 2 || PyArray_DIM(soa, 0) != 4 || !PyArray_IS_C_CONTIGUOUS(soa)) {
+        PyErr_SetString(PyExc_ValueError, "_c_call: mode 'closest' or 'all', soa float32 (4, M)");
+        return NULL;
+    }
+    const size_t m = (size_t)PyArray_DIM(soa, 1);
+    const float *q = (const float *)PyArray_DATA(soa);
+    hs_closest_out out;
+    memset(&out, 0, sizeof out);
+    if (!all) {
+        PyArrayObject *o[3];
+        if (!PyArg_ParseTuple(outs, "O!O!O!", &PyArray_Type, &o[0], &PyArray_Type, &o[1],
+                              &PyArray_Type, &o[2]))
+            return NULL;
+        if (PyArray_NBYTES(o[0]) < (npy_intp)(4 * m) || PyArray_NBYTES(o[1]) < (npy_intp)(4 * m) ||
+            PyArray_NBYTES(o[2]) < (npy_intp)(16 * m)) {
+            PyErr_SetString(PyExc_ValueError, "_c_call: outputs too small");
+            return NULL;
+        }
+        out.idx = (uint32_t *)PyArray_DATA(o[0]);
+        out.t = (float *)PyArray_DATA(o[1]);
+        out.px = (float *)PyArray_DATA(o[2]);
+        out.py = out.px + m;
+        out.nx = out.px + 2 * m;
+        out.ny = out.px + 3 * m;
+    }
+    call c;
+    if (call_begin(self, &c, 0))
+        return NULL;
+    hs_queries qs = hs_queries_segments(q, q + m, q + 2 * m, q + 3 * m, m);
+    hs_batch_opts o = hs_batch_opts_default();
+    o.threads = threads;
+    o.ws = c.s->ws;
+    hs_status s;
+    double seconds;
+    Py_BEGIN_ALLOW_THREADS
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (all) {
+        hs_hits h;
+        s = self->grid ? hs_grid_all(self->grid, &qs, &o, &h)
+                       : hs_brute_all(self->circles->cs, &qs, &o, &h);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        if (s == HS_OK || s == HS_E_INVALID_QUERY)
+            hs_hits_free(&h);
+    } else {
+        s = self->grid ? hs_grid_closest(self->grid, &qs, &o, out)
+                       : hs_brute_closest(self->circles->cs, &qs, &o, out);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+    }
+    seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    Py_END_ALLOW_THREADS
+    call_end(self, &c);
+    if (failed(s))
+        return NULL;
+    return PyFloat_FromDouble(seconds);
+}
+
+/* ---- Grid only --------------------------------------------------------------------------- */
+
+static PyObject *grid_rebuild(hspy_engine *self, PyObject *arg)
+{
+    if (self->calls > 0 || self->rebuilding) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "rebuild: another thread is querying or rebuilding this grid");
+        return NULL;
+    }
+    hspy_circles *circles = hspy_as_circles(arg, "circles");
+    if (!circles)
+        return NULL;
+    const int rc = build(self, circles);
+    Py_DECREF(circles);
+    if (rc)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *grid_pairs(hspy_engine *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"threads", NULL};
+    PyObject *threads = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|$O:pairs", kwlist, &threads))
+        return NULL;
+    hs_batch_opts o = hs_batch_opts_default();
+    if (hspy_threads(threads, &o.threads))
+        return NULL;
+    if (self->rebuilding) {
+        PyErr_SetString(PyExc_RuntimeError, "the grid is being rebuilt by another thread");
+        return NULL;
+    }
+    hs_pairs p;
+    memset(&p, 0, sizeof p);
+    hs_status s;
+    self->calls++;
+    Py_BEGIN_ALLOW_THREADS
+    s = hs_grid_pairs(self->grid, &o, &p);
+    Py_END_ALLOW_THREADS
+    self->calls--;
+    if (s != HS_OK) {
+        hspy_raise_status(s, NULL);
+        return NULL;
+    }
+    npy_intp shape[2] = {(npy_intp)p.count, 2};
+    PyObject *out = PyArray_SimpleNew(2, shape, NPY_INT64);
+    if (out) {
+        int64_t *ij = (int64_t *)PyArray_DATA((PyArrayObject *)out);
+        Py_BEGIN_ALLOW_THREADS
+        for (size_t k = 0; k < p.count; k++) {
+            ij[2 * k] = p.i[k];
+            ij[2 * k + 1] = p.j[k];
+        }
+        Py_END_ALLOW_THREADS
+    }
+    hs_pairs_free(&p);
+    return out;
+}
+
+/* Growable arrays for overlap results. */
+typedef struct u32vec {
+    uint32_t *v;
+    size_t len, cap;
+} u32vec;
+
+static int u32vec_room(u32vec *a, size_t extra)
+{
+    if (a->len + extra <= a->cap)
+        return 0;
+    size_t cap = a->cap ? a->cap : 64;
+    while (cap < a->len + extra)
+        cap *= 2;
+    uint32_t *v = realloc(a->v, cap * sizeof *v);
+    if (!v)
+        return -1;
+    a->v = v;
+    a->cap = cap;
+    return 0;
+}
+
+static PyObject *grid_overlap(hspy_engine *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"points_or_circles", "mask", "csr", NULL};
+    PyObject *obj, *mask_obj = Py_None;
+    int csr = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$Op:overlap", kwlist, &obj, &mask_obj, &csr))
+        return NULL;
+    uint32_t mask = UINT32_MAX;
+    if (mask_obj != Py_None && hspy_uint32_scalar(mask_obj, "mask", &mask))
+        return NULL;
+    PyArrayObject *a = hspy_float32(obj, "points_or_circles");
+    if (!a)
+        return NULL;
+    const int nd = PyArray_NDIM(a);
+    const npy_intp w = nd >= 1 ? PyArray_DIM(a, nd - 1) : 0;
+    if ((nd != 1 && nd != 2) || (w != 2 && w != 3)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "points_or_circles: need points (P, 2) / (2,) or circles (P, 3) / (3,)");
+        Py_DECREF(a);
+        return NULL;
+    }
+    if (self->rebuilding) {
+        PyErr_SetString(PyExc_RuntimeError, "the grid is being rebuilt by another thread");
+        Py_DECREF(a);
+        return NULL;
+    }
+    const size_t n = nd == 1 ? 1 : (size_t)PyArray_DIM(a, 0);
+    const float *v = (const float *)PyArray_DATA(a);
+    size_t *offsets = malloc((n + 1) * sizeof *offsets);
+    u32vec hits = {NULL, 0, 0};
+    size_t invalid = 0, first_invalid = 0;
+    hs_status bad_status = HS_OK;
+    int nomem = offsets == NULL || u32vec_room(&hits, 64);
+    self->calls++;
+    Py_BEGIN_ALLOW_THREADS
+    for (size_t i = 0; i < n && !nomem; i++) {
+        offsets[i] = hits.len;
+        const hs_circle c = {v[w * i], v[w * i + 1], w == 3 ? v[w * i + 2] : 0.0f};
+        size_t found = 0;
+        hs_status s = hs_grid_overlap_circle(self->grid, c, mask, hits.v + hits.len,
+                                             hits.cap - hits.len, &found);
+        if (s == HS_OK && found > hits.cap - hits.len) {
+            if (u32vec_room(&hits, found)) {
+                nomem = 1;
+                break;
+            }
+            s = hs_grid_overlap_circle(self->grid, c, mask, hits.v + hits.len,
+                                       hits.cap - hits.len, &found);
+        }
+        if (s != HS_OK) {
+            if (invalid++ == 0) {
+                first_invalid = i;
+                bad_status = s;
+            }
+            continue;
+        }
+        hits.len += found;
+    }
+    if (!nomem)
+        offsets[n] = hits.len;
+    Py_END_ALLOW_THREADS
+    self->calls--;
+    PyObject *res = NULL;
+    if (nomem) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (nd == 1 && invalid) {
+        hspy_raise_status(bad_status, "points_or_circles");
+        goto done;
+    }
+    PyArrayObject *circle = (PyArrayObject *)PyArray_SimpleNew(1, (npy_intp[]){(npy_intp)hits.len},
+                                                               NPY_INT64);
+    if (!circle)
+        goto done;
+    int64_t *ci = (int64_t *)PyArray_DATA(circle);
+    for (size_t k = 0; k < hits.len; k++)
+        ci[k] = hits.v[k];
+    if (nd == 1) {
+        res = (PyObject *)circle;
+        goto done;
+    }
+    PyArrayObject *first = (PyArrayObject *)PyArray_SimpleNew(
+        1, (npy_intp[]){(npy_intp)(csr ? n + 1 : hits.len)}, NPY_INT64);
+    if (!first || !(res = PyStructSequence_New(csr ? hspy_OverlapsCSRType : hspy_OverlapsType))) {
+        Py_XDECREF(first);
+        Py_DECREF(circle);
+        goto done;
+    }
+    int64_t *f = (int64_t *)PyArray_DATA(first);
+    if (csr)
+        for (size_t i = 0; i <= n; i++)
+            f[i] = (int64_t)offsets[i];
+    else
+        for (size_t i = 0; i < n; i++)
+            for (size_t k = offsets[i]; k < offsets[i + 1]; k++)
+                f[k] = (int64_t)i;
+    PyStructSequence_SET_ITEM(res, 0, (PyObject *)first);
+    PyStructSequence_SET_ITEM(res, 1, (PyObject *)circle);
+    if (invalid && hspy_warn_invalid_rows("points or circles", "overlap nothing", invalid, n,
+                                          first_invalid, hspy_status_text(bad_status)))
+        Py_CLEAR(res);
+done:
+    free(offsets);
+    free(hits.v);
+    Py_DECREF(a);
+    return res;
+}
+
+/* ---- attributes -------------------------------------------------------------------------- */
+
+static Py_ssize_t engine_len(hspy_engine *self)
+{
+    return self->grid ? (Py_ssize_t)hs_grid_count(self->grid)
+                      : (Py_ssize_t)hs_circles_count(self->circles->cs);
+}
+
+static PyObject *engine_circles(hspy_engine *self, void *c)
+{
+    (void)c;
+    Py_INCREF(self->circles);
+    return (PyObject *)self->circles;
+}
+
+static PyObject *grid_cell_size(hspy_engine *self, void *c)
+{
+    (void)c;
+    return PyFloat_FromDouble(hs_grid_cell_size(self->grid));
+}
+
+static PyObject *grid_nbytes(hspy_engine *self, void *c)
+{
+    (void)c;
+    return PyLong_FromSize_t(hs_grid_bytes(self->grid));
+}
+
+static PyObject *engine_repr(hspy_engine *self)
+{
+    if (self->grid) {
+        PyObject *cell = PyFloat_FromDouble(hs_grid_cell_size(self->grid));
+        PyObject *r = cell ? PyUnicode_FromFormat("hitscan.Grid(<%zu circles, cell size %R>)",
+                                                  hs_grid_count(self->grid), cell)
+                           : NULL;
+        Py_XDECREF(cell);
+        return r;
+    }
+    return PyUnicode_FromFormat("hitscan.Brute(<%zu circles>)",
+                                hs_circles_count(self->circles->cs));
+}
+
+static PyObject *engine_reduce(hspy_engine *self, PyObject *Py_UNUSED(ignored))
+{
+    if (is_grid(self))
+        return Py_BuildValue("O(OOO)", (PyObject *)Py_TYPE(self), self->circles, self->cell_size,
+                             self->threads);
+    return Py_BuildValue("O(O)", (PyObject *)Py_TYPE(self), self->circles);
+}
+
+#define QUERY_DOC_ARGS                                                                          \
+    "queries: (M, 4) array of ax, ay, bx, by (any (..., 4) shape; results take its shape\n"     \
+    "without the last axis). Query i is P(t) = A + t (B - A), D = B - A computed in float32:\n" \
+    "kind 'segment' t in [0, 1], 'ray' t in [0, inf), 'line' t in (-inf, inf).\n"              \
+    "A float32 C-contiguous array is read in place; another dtype or layout is converted\n"   \
+    "once (float32). The library's SoA layout is filled from it in a buffer the object reuses.\n" \
+    "thickness: half-width q >= 0 (capsule / swept circle), a scalar or one per query.\n"      \
+    "semantics: 'solid' (discs; a query starting inside hits at its start) or 'boundary'\n"    \
+    "(rims only). mask: None (every circle), an int, or one uint32 per query: circles with\n"  \
+    "(circle mask & query mask) == 0 are skipped. threads: None or -1 for every core, or a\n" \
+    "count; results never depend on it. isa: None / 'auto', or a level from isa_levels().\n"  \
+    "The GIL is released while the library works. Invalid queries (NaN, B - A overflowing,\n" \
+    "a negative per-query thickness) are answered as misses and reported once per call by\n"  \
+    "an InvalidQueryWarning (count, first, reason).\n"
+
+/* The batch query methods Grid and Brute share. */
+#define QUERY_METHODS \
+    {"closest", (PyCFunction)(void (*)(void))engine_closest, METH_VARARGS | METH_KEYWORDS, \
+     "closest($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
+     "        threads=None, isa=None, details=False, out=None)\n--\n\n" \
+     "Closest hit per query: (index, t), index int64 (-1 for a miss), t float32 (NaN).\n" \
+     "details=True adds point and normal, float32 (..., 2) arrays. out: the arrays to\n" \
+     "write (a previous result of the same call), for loops that allocate nothing.\n\n" \
+     QUERY_DOC_ARGS}, \
+    {"any", (PyCFunction)(void (*)(void))engine_any, METH_VARARGS | METH_KEYWORDS, \
+     "any($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
+     "    threads=None, isa=None, out=None)\n--\n\n" \
+     "Whether each query hits any circle: a bool array (or out).\n\n" QUERY_DOC_ARGS}, \
+    {"count", (PyCFunction)(void (*)(void))engine_count, METH_VARARGS | METH_KEYWORDS, \
+     "count($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
+     "      threads=None, isa=None, out=None)\n--\n\n" \
+     "Number of circles each query hits: an int64 array (or out).\n\n" QUERY_DOC_ARGS}, \
+    {"all", (PyCFunction)(void (*)(void))engine_all, METH_VARARGS | METH_KEYWORDS, \
+     "all($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
+     "    threads=None, isa=None, csr=False)\n--\n\n" \
+     "Every hit: (query, circle, t) arrays (int64, int64, float32) ordered by query, then t,\n" \
+     "then circle. csr=True returns (offsets, circle, t) instead, offsets int64 of length\n" \
+     "M + 1.\n\n" QUERY_DOC_ARGS}, \
+
+static PyMethodDef engine_methods[] = {
+    QUERY_METHODS
+    {"_c_call", (PyCFunction)engine_c_call, METH_VARARGS, NULL},
+    {"__reduce__", (PyCFunction)engine_reduce, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMethodDef grid_methods[] = {
+    QUERY_METHODS
+    {"_c_call", (PyCFunction)engine_c_call, METH_VARARGS, NULL},
+    {"rebuild", (PyCFunction)grid_rebuild, METH_O,
+     "rebuild($self, circles, /)\n--\n\n"
+     "Rebuilds the grid in place (reusing its memory) from a Circles or an (N, 3) array: the\n"
+     "per-frame path for moving particles. RuntimeError while another thread queries it."},
+    {"pairs", (PyCFunction)(void (*)(void))grid_pairs, METH_VARARGS | METH_KEYWORDS,
+     "pairs($self, *, threads=None)\n--\n\n"
+     "Every overlapping (touching counts) pair of circles once: a (K, 2) int64 array of\n"
+     "(i, j), i < j, ordered by i then j."},
+    {"overlap", (PyCFunction)(void (*)(void))grid_overlap, METH_VARARGS | METH_KEYWORDS,
+     "overlap($self, points_or_circles, *, mask=None, csr=False)\n--\n\n"
+     "Circles overlapping each point (P, 2) or circle (P, 3) (closed discs). One point (2,) or\n"
+     "circle (3,): the int64 indices, ascending. Several: (query, circle) int64 arrays (or\n"
+     "(offsets, circle) with csr=True). Invalid rows overlap nothing and are reported by an\n"
+     "InvalidQueryWarning; a single invalid one raises ValueError. Runs on one thread, GIL\n"
+     "released."},
+    {"__reduce__", (PyCFunction)engine_reduce, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef brute_getset[] = {
+    {"circles", (getter)engine_circles, NULL, "The Circles queried.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyGetSetDef grid_getset[] = {
+    {"circles", (getter)engine_circles, NULL,
+     "The Circles it was (re)built from (the grid holds its own reordered copy).", NULL},
+    {"cell_size", (getter)grid_cell_size, NULL, "Cell side of the main level.", NULL},
+    {"nbytes", (getter)grid_nbytes, NULL, "Heap bytes the grid holds.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PySequenceMethods engine_as_sequence = {.sq_length = (lenfunc)engine_len};
+
+PyTypeObject hspy_GridType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "hitscan.Grid",
+    .tp_basicsize = sizeof(hspy_engine),
+    .tp_dealloc = (destructor)engine_dealloc,
+    .tp_repr = (reprfunc)engine_repr,
+    .tp_as_sequence = &engine_as_sequence,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Grid(circles, cell_size=None, threads=None)\n\n"
+              "Uniform-grid broadphase over a Circles (or an (N, 3) array of x, y, r). The grid\n"
+              "keeps its own reordered copy of the circles; every index it reports is the\n"
+              "caller's. cell_size=None chooses the cell from the radii; threads for the build\n"
+              "(None or -1: every core). Queries from several Python threads may run at once.",
+    .tp_methods = grid_methods,
+    .tp_getset = grid_getset,
+    .tp_new = grid_new,
+};
+
+PyTypeObject hspy_BruteType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "hitscan.Brute",
+    .tp_basicsize = sizeof(hspy_engine),
+    .tp_dealloc = (destructor)engine_dealloc,
+    .tp_repr = (reprfunc)engine_repr,
+    .tp_as_sequence = &engine_as_sequence,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Brute(circles)\n\n"
+              "Brute force: every query tests every circle, on the same SIMD kernels as the\n"
+              "grid, with the same answers. The right choice for small sets (up to a few\n"
+              "hundred circles), and the baseline. Borrows the Circles' arrays.",
+    .tp_methods = engine_methods,
+    .tp_getset = brute_getset,
+    .tp_new = brute_new,
+};

@@ -1,0 +1,115 @@
+/* Shared declarations of the hitscan CPython extension (module _hitscan): types, argument
+ * conversion, per-object scratch memory. */
+#ifndef HSPY_H
+#define HSPY_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* One NumPy C-API table for every file of the extension; module.c imports it. */
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#define PY_ARRAY_UNIQUE_SYMBOL hspy_ARRAY_API
+#ifndef HSPY_IMPORT_ARRAY
+#define NO_IMPORT_ARRAY
+#endif
+#include <numpy/arrayobject.h>
+
+#include "hitscan/hitscan.h"
+
+/* ---- module.c --------------------------------------------------------------------------- */
+extern PyObject *hspy_InvalidQueryWarning;
+/* The library's reason for a status, in words ("negative radius", ...). */
+const char *hspy_status_text(hs_status s);
+/* Raises the Python exception for a failed library call about argument `arg` (NULL: none). */
+void hspy_raise_status(hs_status s, const char *arg);
+/* Emits one hitscan.InvalidQueryWarning "<count> of <total> <what> are invalid and <fate>; the
+ * first, ..." with attributes count, first and reason. 0, or -1 when it was raised as an
+ * error (a warnings filter). */
+int hspy_warn_invalid_rows(const char *what, const char *fate, size_t count, size_t total,
+                           size_t first, const char *reason);
+
+/* ---- convert.c: NumPy arrays in, the library's types out --------------------------------- */
+/* `obj` as a float32, aligned, C-contiguous array in native byte order: the same array when it
+ * already is one (a new reference, no copy; read-only arrays too), else one converted copy.
+ * Real numbers only (float, int, uint): TypeError naming `arg` otherwise. */
+PyArrayObject *hspy_float32(PyObject *obj, const char *arg);
+/* `obj` as a uint32 C-contiguous array: in place when it is one; other integer dtypes are
+ * converted after checking every value is in 0 .. 2**32 - 1 (ValueError naming `arg`). */
+PyArrayObject *hspy_uint32(PyObject *obj, const char *arg);
+/* Python int in 0 .. 2**32 - 1, else ValueError / TypeError naming `arg`. */
+int hspy_uint32_scalar(PyObject *obj, const char *arg, uint32_t *out);
+/* threads=None or -1: 0 (every core, OpenMP's default); a positive int: itself. */
+int hspy_threads(PyObject *obj, int *out);
+/* isa=None or "auto": HS_ISA_AUTO; a level's name: that level (ValueError otherwise). */
+int hspy_isa(PyObject *obj, hs_isa *out);
+/* semantics="solid" | "boundary". */
+int hspy_semantics(PyObject *obj, hs_semantics *out);
+
+/* ---- circles.c -------------------------------------------------------------------------- */
+typedef struct hspy_circles {
+    PyObject_HEAD
+    PyArrayObject *x, *y, *r; /* float32, C-contiguous, length n: borrowed by cs */
+    PyArrayObject *mask;      /* uint32 or NULL */
+    hs_circles *cs;
+} hspy_circles;
+extern PyTypeObject hspy_CirclesType;
+/* `obj` as a Circles: itself (new reference) or Circles(obj) for an (N, 3) array. */
+hspy_circles *hspy_as_circles(PyObject *obj, const char *arg);
+
+/* ---- scratch.c: memory a batch call reuses between calls --------------------------------- */
+/* The query arrays in the library's SoA layout (ax, ay, dx, dy), the library's uint32 answers
+ * (closest's indices, count's counts) before they are widened to int64, and the library's
+ * workspace. An engine keeps one and lends it to one call at a time; a call that finds it
+ * taken (another Python thread is querying the same object) makes its own. Reused memory:
+ * fresh pages cost a fault each on first touch. */
+typedef struct hspy_scratch {
+    float *soa;       /* 4 * cap floats */
+    uint32_t *u32;    /* cap values, after soa */
+    size_t cap;       /* queries */
+    hs_workspace *ws; /* NULL until first needed */
+} hspy_scratch;
+int hspy_scratch_reserve(hspy_scratch *s, size_t m); /* 0, or -1 with MemoryError set */
+void hspy_scratch_free(hspy_scratch *s);
+
+/* ---- queries.c: one parsed batch call ---------------------------------------------------- */
+typedef enum hspy_mode { HSPY_CLOSEST, HSPY_ANY, HSPY_COUNT, HSPY_ALL } hspy_mode;
+
+typedef struct hspy_batch {
+    PyArrayObject *queries;   /* float32 (..., 4), C-contiguous */
+    PyArrayObject *thickness; /* float32 per query, or NULL */
+    PyArrayObject *mask;      /* uint32 per query, or NULL */
+    int out_ndim;             /* the queries' shape without its last axis */
+    npy_intp out_shape[NPY_MAXDIMS];
+    size_t m;
+    int kind;                 /* 0 segment, 1 ray, 2 line */
+    float thickness_all;
+    uint32_t mask_all;
+    hs_batch_opts opts;
+    hs_batch_stats stats;
+    int details, csr;
+    PyObject *out;            /* borrowed: the caller's out= (closest: a tuple), or NULL */
+} hspy_batch;
+
+/* Parses queries and keyword arguments of a query method (closest / any / count / all). */
+int hspy_batch_parse(hspy_batch *b, hspy_mode mode, PyObject *args, PyObject *kwds);
+void hspy_batch_clear(hspy_batch *b);
+/* Fills s->soa from the queries (D = B - A in float32, as the command-line tool) and returns
+ * the library's query batch. Runs without the GIL. */
+hs_queries hspy_batch_soa(const hspy_batch *b, hspy_scratch *s);
+/* After a call that returned HS_E_INVALID_QUERY: emits hitscan.InvalidQueryWarning. */
+int hspy_warn_invalid(const hspy_batch *b);
+
+/* ---- results.c: library outputs as NumPy arrays ----------------------------------------- */
+/* out[i] = in[i] as int64 (HS_NONE -> -1 when none_to_minus1), one parallel loop. */
+void hspy_widen_u32(const uint32_t *in, int64_t *out, size_t n, int none_to_minus1,
+                    int threads);
+/* New arrays from an all-hits result: (query, circle, t) or, with csr, (offsets, circle, t). */
+PyObject *hspy_hits_result(const hs_hits *h, int csr, int threads);
+extern PyTypeObject *hspy_ClosestType, *hspy_ClosestDetailsType, *hspy_HitsType,
+    *hspy_HitsCSRType, *hspy_OverlapsType, *hspy_OverlapsCSRType, *hspy_HitType;
+int hspy_results_init(PyObject *module);
+
+/* ---- engine.c: Grid and Brute ----------------------------------------------------------- */
+extern PyTypeObject hspy_GridType, hspy_BruteType;
+
+#endif

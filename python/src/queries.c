@@ -1,0 +1,217 @@
+/* The arguments of a batch query method (closest / any / count / all) and the queries in the
+ * library's SoA form. */
+#include "hspy.h" /* Python.h first, as the C API asks */
+
+#include <math.h>
+
+#include <omp.h>
+
+static const char *const kind_names[] = {"segment", "ray", "line"};
+
+static int parse_kind(PyObject *obj, int *out)
+{
+    if (!obj) {
+        *out = 0;
+        return 0;
+    }
+    if (PyUnicode_Check(obj))
+        for (int k = 0; k < 3; k++)
+            if (PyUnicode_CompareWithASCIIString(obj, kind_names[k]) == 0) {
+                *out = k;
+                return 0;
+            }
+    PyErr_Format(PyExc_ValueError, "kind: %R is not 'segment', 'ray' or 'line'", obj);
+    return -1;
+}
+
+static int is_scalar(PyObject *obj)
+{
+    return PyFloat_Check(obj) || PyLong_Check(obj) || PyArray_IsScalar(obj, Number) ||
+           (PyArray_Check(obj) && PyArray_NDIM((PyArrayObject *)obj) == 0);
+}
+
+/* A per-query array must have the queries' shape without its last axis. */
+static int check_per_query(const hspy_batch *b, PyArrayObject *a, const char *arg)
+{
+    int same = PyArray_NDIM(a) == b->out_ndim;
+    for (int k = 0; same && k < b->out_ndim; k++)
+        same = PyArray_DIM(a, k) == b->out_shape[k];
+    if (same)
+        return 0;
+    PyObject *got = PyObject_GetAttrString((PyObject *)a, "shape");
+    PyObject *want = PyArray_IntTupleFromIntp(b->out_ndim, b->out_shape);
+    if (got && want)
+        PyErr_Format(PyExc_ValueError,
+                     "%s: shape %R does not match the queries (need a scalar or shape %R)", arg,
+                     got, want);
+    Py_XDECREF(got);
+    Py_XDECREF(want);
+    return -1;
+}
+
+static int parse_thickness(hspy_batch *b, PyObject *obj)
+{
+    b->thickness_all = 0.0f;
+    if (!obj)
+        return 0;
+    if (is_scalar(obj)) {
+        const double q = PyFloat_AsDouble(obj);
+        if (q == -1.0 && PyErr_Occurred())
+            return -1;
+        if (!(q >= 0.0) || !isfinite((float)q)) {
+            PyErr_Format(PyExc_ValueError,
+                         "thickness: %R is not a finite number >= 0 (the half-width of every "
+                         "query)",
+                         obj);
+            return -1;
+        }
+        b->thickness_all = (float)q;
+        return 0;
+    }
+    if (!(b->thickness = hspy_float32(obj, "thickness")))
+        return -1;
+    return check_per_query(b, b->thickness, "thickness");
+}
+
+static int parse_mask(hspy_batch *b, PyObject *obj)
+{
+    b->mask_all = UINT32_MAX;
+    if (!obj || obj == Py_None)
+        return 0;
+    if (PyIndex_Check(obj) && !PyArray_Check(obj))
+        return hspy_uint32_scalar(obj, "mask", &b->mask_all);
+    if (!(b->mask = hspy_uint32(obj, "mask")))
+        return -1;
+    if (PyArray_NDIM(b->mask) == 0) {
+        b->mask_all = *(const uint32_t *)PyArray_DATA(b->mask);
+        Py_CLEAR(b->mask);
+        return 0;
+    }
+    return check_per_query(b, b->mask, "mask");
+}
+
+static int parse_queries(hspy_batch *b, PyObject *obj)
+{
+    if (!(b->queries = hspy_float32(obj, "queries")))
+        return -1;
+    const int nd = PyArray_NDIM(b->queries);
+    if (nd < 1 || PyArray_DIM(b->queries, nd - 1) != 4) {
+        PyObject *got = PyObject_GetAttrString((PyObject *)b->queries, "shape");
+        if (got)
+            PyErr_Format(PyExc_ValueError,
+                         "queries: need an (M, 4) array of ax, ay, bx, by, got shape %R", got);
+        Py_XDECREF(got);
+        return -1;
+    }
+    b->out_ndim = nd - 1;
+    b->m = 1;
+    for (int k = 0; k < nd - 1; k++) {
+        b->out_shape[k] = PyArray_DIM(b->queries, k);
+        b->m *= (size_t)b->out_shape[k];
+    }
+    return 0;
+}
+
+int hspy_batch_parse(hspy_batch *b, hspy_mode mode, PyObject *args, PyObject *kwds)
+{
+    static char *kw_closest[] = {"queries", "kind", "thickness", "semantics", "mask",
+                                 "threads", "isa",  "details",   "out",       NULL};
+    static char *kw_all[] = {"queries", "kind", "thickness", "semantics", "mask",
+                             "threads", "isa",  "csr",       NULL};
+    static char *kw_plain[] = {"queries", "kind", "thickness", "semantics", "mask",
+                               "threads", "isa",  "out",       NULL};
+    PyObject *q, *kind = NULL, *thick = NULL, *sem = NULL, *mask = NULL, *threads = NULL,
+                 *isa = NULL;
+    int flag = 0;
+    memset(b, 0, sizeof *b);
+    int ok;
+    if (mode == HSPY_CLOSEST)
+        ok = PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOOOOpO:closest", kw_closest, &q,
+                                         &kind, &thick, &sem, &mask, &threads, &isa, &flag,
+                                         &b->out);
+    else if (mode == HSPY_ALL)
+        ok = PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOOOOp:all", kw_all, &q, &kind, &thick,
+                                         &sem, &mask, &threads, &isa, &flag);
+    else
+        ok = PyArg_ParseTupleAndKeywords(args, kwds,
+                                         mode == HSPY_ANY ? "O|$OOOOOOO:any" : "O|$OOOOOOO:count",
+                                         kw_plain, &q, &kind, &thick, &sem, &mask, &threads, &isa,
+                                         &b->out);
+    if (!ok)
+        return -1;
+    if (b->out == Py_None)
+        b->out = NULL;
+    b->details = mode == HSPY_CLOSEST && flag;
+    b->csr = mode == HSPY_ALL && flag;
+    b->opts = hs_batch_opts_default();
+    b->opts.stats = &b->stats;
+    if (parse_queries(b, q) || parse_kind(kind, &b->kind) || parse_thickness(b, thick) ||
+        parse_mask(b, mask) || hspy_semantics(sem, &b->opts.sem) ||
+        hspy_threads(threads, &b->opts.threads) || hspy_isa(isa, &b->opts.isa)) {
+        hspy_batch_clear(b);
+        return -1;
+    }
+    if (b->opts.isa != HS_ISA_AUTO && !hs_isa_supported(b->opts.isa)) {
+        hspy_raise_status(HS_E_UNSUPPORTED, "isa");
+        hspy_batch_clear(b);
+        return -1;
+    }
+    return 0;
+}
+
+void hspy_batch_clear(hspy_batch *b)
+{
+    Py_CLEAR(b->queries);
+    Py_CLEAR(b->thickness);
+    Py_CLEAR(b->mask);
+}
+
+static void interval(int kind, float *tmin, float *tmax)
+{
+    *tmin = kind == 2 ? -INFINITY : 0.0f;
+    *tmax = kind == 0 ? 1.0f : INFINITY;
+}
+
+hs_queries hspy_batch_soa(const hspy_batch *b, hspy_scratch *s)
+{
+    const float *q = (const float *)PyArray_DATA(b->queries);
+    float *ax = s->soa, *ay = s->soa + s->cap, *dx = s->soa + 2 * s->cap,
+          *dy = s->soa + 3 * s->cap;
+    const ptrdiff_t m = (ptrdiff_t)b->m;
+    const int threads = b->opts.threads > 0 ? b->opts.threads : omp_get_max_threads();
+#pragma omp parallel for schedule(static) num_threads(threads) if (m >= 65536)
+    for (ptrdiff_t i = 0; i < m; i++) {
+        ax[i] = q[4 * i];
+        ay[i] = q[4 * i + 1];
+        dx[i] = q[4 * i + 2] - q[4 * i];
+        dy[i] = q[4 * i + 3] - q[4 * i + 1];
+    }
+    hs_queries qs = hs_queries_segments(ax, ay, dx, dy, b->m);
+    interval(b->kind, &qs.tmin_all, &qs.tmax_all);
+    qs.q_all = b->thickness_all;
+    qs.mask_all = b->mask_all;
+    if (b->thickness)
+        qs.q = (const float *)PyArray_DATA(b->thickness);
+    if (b->mask)
+        qs.mask = (const uint32_t *)PyArray_DATA(b->mask);
+    return qs;
+}
+
+int hspy_warn_invalid(const hspy_batch *b)
+{
+    const size_t i = b->stats.first_invalid;
+    if (b->stats.invalid == 0 || i >= b->m)
+        return 0;
+    const float *q = (const float *)PyArray_DATA(b->queries) + 4 * i;
+    hs_query one;
+    one.a.x = q[0];
+    one.a.y = q[1];
+    one.d.x = q[2] - q[0];
+    one.d.y = q[3] - q[1];
+    interval(b->kind, &one.tmin, &one.tmax);
+    one.q = b->thickness ? ((const float *)PyArray_DATA(b->thickness))[i] : b->thickness_all;
+    const char *reason = hspy_status_text(hs_query_validate(one));
+
+    return hspy_warn_invalid_rows("queries", "were answered as misses", b->stats.invalid, b->m,
+                                  i, reason);
+}

@@ -1,0 +1,160 @@
+/* Library outputs as NumPy arrays, and the named result tuples. */
+#include "hspy.h" /* Python.h first, as the C API asks */
+
+#include <string.h>
+
+#include <omp.h>
+
+PyTypeObject *hspy_ClosestType, *hspy_ClosestDetailsType, *hspy_HitsType, *hspy_HitsCSRType,
+    *hspy_OverlapsType, *hspy_OverlapsCSRType, *hspy_HitType;
+
+static int pool(int threads)
+{
+    return threads > 0 ? threads : omp_get_max_threads();
+}
+
+/* Below this many elements a loop runs on the calling thread (a parallel region costs more). */
+#define HSPY_PAR_MIN 65536
+
+static inline int64_t widen_one(uint32_t v, int none_to_minus1)
+{
+    return none_to_minus1 && v == HS_NONE ? -1 : (int64_t)v;
+}
+
+void hspy_widen_u32(const uint32_t *in, int64_t *out, size_t n, int none_to_minus1,
+                    int threads)
+{
+    const ptrdiff_t m = (ptrdiff_t)n;
+#pragma omp parallel for schedule(static) num_threads(pool(threads)) if (m >= HSPY_PAR_MIN)
+    for (ptrdiff_t i = 0; i < m; i++)
+        out[i] = widen_one(in[i], none_to_minus1);
+}
+
+static PyArrayObject *new_array(npy_intp n, int type)
+{
+    return (PyArrayObject *)PyArray_SimpleNew(1, &n, type);
+}
+
+PyObject *hspy_hits_result(const hs_hits *h, int csr, int threads)
+{
+    const npy_intp k = (npy_intp)h->total, m = (npy_intp)h->count;
+    PyArrayObject *first = new_array(csr ? m + 1 : k, NPY_INT64);
+    PyArrayObject *circle = new_array(k, NPY_INT64);
+    PyArrayObject *t = new_array(k, NPY_FLOAT32);
+    if (!first || !circle || !t) {
+        Py_XDECREF(first);
+        Py_XDECREF(circle);
+        Py_XDECREF(t);
+        return NULL;
+    }
+    int64_t *f = (int64_t *)PyArray_DATA(first), *c = (int64_t *)PyArray_DATA(circle);
+    float *tt = (float *)PyArray_DATA(t);
+    const size_t *off = h->offsets;
+    const int nt = pool(threads);
+    Py_BEGIN_ALLOW_THREADS
+#pragma omp parallel num_threads(nt) if (k + m >= HSPY_PAR_MIN)
+    {
+#pragma omp for schedule(static) nowait
+        for (npy_intp i = 0; i < k; i++)
+            c[i] = (int64_t)h->idx[i];
+        if (csr) {
+#pragma omp for schedule(static) nowait
+            for (npy_intp i = 0; i <= m; i++)
+                f[i] = (int64_t)off[i];
+        } else {
+#pragma omp for schedule(static) nowait
+            for (npy_intp i = 0; i < m; i++)
+                for (size_t j = off[i]; j < off[i + 1]; j++)
+                    f[j] = (int64_t)i;
+        }
+    }
+    if (k > 0)
+        memcpy(tt, h->t, (size_t)k * sizeof(float));
+    Py_END_ALLOW_THREADS
+    PyTypeObject *type = csr ? hspy_HitsCSRType : hspy_HitsType;
+    PyObject *res = PyStructSequence_New(type);
+    if (!res) {
+        Py_DECREF(first);
+        Py_DECREF(circle);
+        Py_DECREF(t);
+        return NULL;
+    }
+    PyStructSequence_SET_ITEM(res, 0, (PyObject *)first);
+    PyStructSequence_SET_ITEM(res, 1, (PyObject *)circle);
+    PyStructSequence_SET_ITEM(res, 2, (PyObject *)t);
+    return res;
+}
+
+static PyStructSequence_Field closest_fields[] = {
+    {"index", "int64: the closest circle hit, -1 for a miss (ties in t: the smaller index)"},
+    {"t", "float32: its entry parameter, NaN for a miss"},
+    {NULL, NULL},
+};
+static PyStructSequence_Field details_fields[] = {
+    {"index", "int64: the closest circle hit, -1 for a miss (ties in t: the smaller index)"},
+    {"t", "float32: its entry parameter, NaN for a miss"},
+    {"point", "float32 (..., 2): the hit point P(t), NaN for a miss"},
+    {"normal", "float32 (..., 2): unit normal from the circle's centre towards the point"},
+    {NULL, NULL},
+};
+static PyStructSequence_Field hits_fields[] = {
+    {"query", "int64: the query of each hit (flat index), ascending"},
+    {"circle", "int64: the circle hit"},
+    {"t", "float32: entry parameter; a query's hits are ordered by t, then circle"},
+    {NULL, NULL},
+};
+static PyStructSequence_Field csr_fields[] = {
+    {"offsets", "int64 (M + 1): query i's hits are entries offsets[i] .. offsets[i + 1] - 1"},
+    {"circle", "int64: the circle hit"},
+    {"t", "float32: entry parameter; a query's hits are ordered by t, then circle"},
+    {NULL, NULL},
+};
+static PyStructSequence_Field overlaps_fields[] = {
+    {"query", "int64: the point or circle (row), ascending"},
+    {"circle", "int64: a circle overlapping it; a row's circles ascending"},
+    {NULL, NULL},
+};
+static PyStructSequence_Field overlaps_csr_fields[] = {
+    {"offsets", "int64 (P + 1): row i's circles are entries offsets[i] .. offsets[i + 1] - 1"},
+    {"circle", "int64: a circle overlapping it; a row's circles ascending"},
+    {NULL, NULL},
+};
+static PyStructSequence_Field hit_fields[] = {
+    {"t", "entry parameter (solid) or first rim crossing (boundary)"},
+    {"t_exit", "last parameter inside the closed disc, clipped to the query's interval"},
+    {"point", "(x, y): P(t)"},
+    {"normal", "(x, y): unit normal from the circle's centre towards the point"},
+    {"inside", "True when the query starts inside the (inflated) disc"},
+    {NULL, NULL},
+};
+
+static PyStructSequence_Desc descs[] = {
+    {"hitscan.Closest", "Closest hits: (index, t).", closest_fields, 2},
+    {"hitscan.ClosestDetails", "Closest hits with geometry: (index, t, point, normal).",
+     details_fields, 4},
+    {"hitscan.Hits", "All hits as parallel arrays: (query, circle, t).", hits_fields, 3},
+    {"hitscan.HitsCSR", "All hits in CSR form: (offsets, circle, t).", csr_fields, 3},
+    {"hitscan.Overlaps", "Overlaps as parallel arrays: (query, circle).", overlaps_fields, 2},
+    {"hitscan.OverlapsCSR", "Overlaps in CSR form: (offsets, circle).", overlaps_csr_fields, 2},
+    {"hitscan.Hit", "One query against one circle: (t, t_exit, point, normal, inside).",
+     hit_fields, 5},
+};
+
+int hspy_results_init(PyObject *module)
+{
+    PyTypeObject **types[] = {&hspy_ClosestType,   &hspy_ClosestDetailsType, &hspy_HitsType,
+                              &hspy_HitsCSRType,   &hspy_OverlapsType,       &hspy_OverlapsCSRType,
+                              &hspy_HitType};
+    for (size_t i = 0; i < sizeof descs / sizeof descs[0]; i++) {
+        *types[i] = PyStructSequence_NewType(&descs[i]);
+        if (!*types[i])
+            return -1;
+        const char *name = strrchr(descs[i].name, '.') + 1;
+        Py_INCREF(*types[i]);
+        if (PyModule_AddObject(module, name, (PyObject *)*types[i]) < 0) {
+            Py_DECREF(*types[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
