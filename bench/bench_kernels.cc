@@ -15,7 +15,7 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpedantic"
 extern "C" {
-#include "kernels.h"
+#include "kernels/kernels.h"
 }
 #pragma GCC diagnostic pop
 

@@ -1,10 +1,11 @@
-/* Circle sets: validated SoA arrays, copied into one aligned padded block or borrowed from the caller. */
+/* Circle sets: validated SoA arrays, copied into one aligned padded block or borrowed from the
+ * caller. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hitscan/narrow.h"
-#include "internal.h"
+#include "circles.h"
 
 /* Validation runs over every circle of every set (a particle simulation makes one per frame),
  * so it is a branch-free pass over blocks that the compiler vectorises: |v| <= HS_MAX_COORD
@@ -20,8 +21,8 @@ static hs_status validate(const float *x, const float *y, const float *r, size_t
         size_t hi = n - lo > HS_VALIDATE_BLOCK ? lo + HS_VALIDATE_BLOCK : n;
         int ok = 1;
         for (size_t i = lo; i < hi; i++)
-            ok &= (fabsf(x[i]) <= HS_MAX_COORD) & (fabsf(y[i]) <= HS_MAX_COORD) &
-                  (r[i] >= 0.0f) & (r[i] <= HS_MAX_COORD);
+            ok &= (fabsf(x[i]) <= HS_MAX_COORD) & (fabsf(y[i]) <= HS_MAX_COORD) & (r[i] >= 0.0f) &
+                  (r[i] <= HS_MAX_COORD);
         if (ok)
             continue;
         for (size_t i = lo; i < hi; i++) {
@@ -69,7 +70,8 @@ hs_status hs_circles_create(const float *x, const float *y, const float *r, cons
     size_t arrays = mask ? 4u : 3u;
     if (npad > SIZE_MAX / sizeof(float) / arrays)
         return HS_E_NOMEM;
-    size_t bytes = npad * sizeof(float) * arrays; /* a multiple of HS_ALIGN, as aligned_alloc wants */
+    size_t bytes =
+        npad * sizeof(float) * arrays; /* a multiple of HS_ALIGN, as aligned_alloc wants */
     hs_circles *cs = malloc(sizeof *cs);
     float *block = aligned_alloc(HS_ALIGN, bytes);
     if (cs == NULL || block == NULL) {

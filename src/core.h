@@ -1,4 +1,5 @@
-/* Internal: the per-pair query-vs-circle arithmetic, written once; SIMD kernels mirror it line by line. */
+/* Internal: the per-pair query-vs-circle arithmetic, written once; SIMD kernels mirror it line by
+ * line. */
 #ifndef HITSCAN_CORE_H
 #define HITSCAN_CORE_H
 

@@ -11,8 +11,9 @@
 static int finite2(hs_vec2 v) { return isfinite(v.x) && isfinite(v.y); }
 
 /* a*d - b*c with Kahan's fma algorithm: relative error at most 2u (Jeannerod, Louvet and
- * Muller, 2013), so the sign is exact and the result is 0 exactly when the determinant is. Parallel / collinear tests in
- * hs_segment_segment depend on that (seed 003 divides by a determinant that rounds to 0). */
+ * Muller, 2013), so the sign is exact and the result is 0 exactly when the determinant is.
+ * The parallel / collinear tests in hs_segment_segment depend on that: a naive determinant
+ * can round to 0 for segments that do cross, or away from 0 for parallel ones. */
 static double det2(double a, double b, double c, double d)
 {
     double w = b * c;
@@ -160,8 +161,8 @@ int hs_segment_aabb(hs_vec2 a, hs_vec2 b, hs_aabb box, float *t_enter, float *t_
     if (box.min.x > box.max.x || box.min.y > box.max.y)
         return HS_E_RANGE;
     /* Slabs over the segment's own [0, 1]: starting from the whole segment is what makes a
-     * segment wholly inside a hit (seed 003 only tests the four edges). Double keeps the
-     * slab parameters exact enough that touching an edge or corner is not lost. */
+     * segment wholly inside a hit (testing the four edges alone would miss it). Double keeps
+     * the slab parameters exact enough that touching an edge or corner is not lost. */
     const double av[2] = {a.x, a.y};
     const double dv[2] = {(double)b.x - a.x, (double)b.y - a.y};
     const double lo[2] = {box.min.x, box.min.y}, hi[2] = {box.max.x, box.max.y};

@@ -24,10 +24,7 @@ hs_query hs_line(hs_vec2 a, hs_vec2 b)
     return q;
 }
 
-hs_query hs_capsule(hs_vec2 a, hs_vec2 b, float q)
-{
-    return hs_query_thick(hs_segment(a, b), q);
-}
+hs_query hs_capsule(hs_vec2 a, hs_vec2 b, float q) { return hs_query_thick(hs_segment(a, b), q); }
 
 hs_query hs_query_thick(hs_query query, float q)
 {

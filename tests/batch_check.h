@@ -15,7 +15,7 @@
  *  - the scalar and SSE4.2 / NEON levels give exactly the hit sets and entry times of
  *    hs_intersect_circle (the scalar reference), and closest's point and normal too;
  *  - the FMA levels (AVX2, AVX-512) differ from it only inside the tangency band that
- *    src/kernels/kernels_impl.h documents: a pair may flip only when its closest approach
+ *    src/kernels/pair_math.h documents: a pair may flip only when its closest approach
  *    is within 1e-6 of the scale (+ 2^-72 absolute) of r + q, and entry t moves by at most
  *    3e-4 of the scale (+ 2^-36) along the query. */
 

@@ -10,7 +10,8 @@
 
 #include "hitscan/batch.h"
 #include "hitscan/narrow.h"
-#include "internal.h"
+#include "circles.h"
+#include "core.h"
 
 #define N_BIG 3000 /* crosses the validator's 1024-circle blocks */
 

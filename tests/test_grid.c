@@ -15,7 +15,8 @@
 #include "hitscan/grid.h"
 #include "hitscan/narrow.h"
 #include "hitscan/scene.h"
-#include "grid_impl.h"
+#include "batch/workspace.h"
+#include "grid/layout.h"
 #include "test_util.h"
 
 /* 1 in a Release run, smaller under sanitizers or HS_TEST_QUICK */

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "core.h"
-#include "kernels.h"
+#include "kernels/kernels.h"
 #include "test_util.h"
 
 /* ---- scale ------------------------------------------------------------------------------ */

@@ -1,4 +1,4 @@
-/* Tests for the work-stealing chunk schedule (src/worksteal.h): every chunk exactly once for any team and slot count, owners sweep forward, thieves take from the back. */
+/* Tests for the work-stealing chunk schedule (src/batch/worksteal.h): every chunk exactly once for any team and slot count, owners sweep forward, thieves take from the back. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -9,7 +9,7 @@
 #include <cmocka.h>
 #include <omp.h>
 
-#include "worksteal.h"
+#include "batch/worksteal.h"
 
 /* Runs the schedule for `chunks` chunks set up for `slots` threads on a team of `team`
  * threads and checks each chunk was taken once and each thread's own share came in order. */

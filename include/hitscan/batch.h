@@ -73,8 +73,8 @@ typedef struct hs_batch_stats {
 /* ---- Workspaces ---------------------------------------------------------------------------
  * Memory a batch call needs for itself (the grid's locality order of the queries, all-hits'
  * per-thread hit buffers, and all-hits' result) normally comes from malloc and goes back when
- * the call returns. Fresh memory costs a page fault per 4 KB on first touch: that was about two
- * thirds of an all-hits call on the uniform 10^6 scene. A workspace keeps the memory between
+ * the call returns. Fresh memory costs a page fault per 4 KB on first touch, which can be most
+ * of an all-hits call on a large batch. A workspace keeps the memory between
  * calls: pass one in hs_batch_opts.ws to calls made again and again (a frame loop) and, once it
  * has grown to the batch's size, they allocate nothing. (With several threads, a thread's
  * all-hits buffer can still grow on a later call that hands it more hits than before, at most
@@ -88,8 +88,7 @@ typedef struct hs_batch_stats {
  *     hs_workspace_bytes reports it. Grid calls on large batches: 24 bytes per query (the
  *     order; closest / any / count stage their answers inside it). All-hits adds 12 bytes per
  *     query and 8 bytes per hit twice over: the per-thread buffers (grown by doubling) and
- *     the result. Measured on the uniform 10^6 scene (3.6 hits per query): 27 bytes per query
- *     for closest / any / count, 107 for all-hits. */
+ *     the result. */
 typedef struct hs_workspace hs_workspace;
 HS_API hs_status hs_workspace_create(hs_workspace **out);
 HS_API void hs_workspace_destroy(hs_workspace *ws);       /* NULL is a no-op */

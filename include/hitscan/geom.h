@@ -16,7 +16,7 @@ HS_API int hs_point_in_circle(hs_vec2 p, hs_circle c);
 
 /* 1 if p lies within tol of the closed segment a-b, where tol = rel_tol * scale and scale is the
  * largest absolute coordinate among p, a, b (at least 1e-30) — so the answer does not change when
- * the scene is scaled, unlike seed 003's fixed 0.1 buffer. a == b is a point. rel_tol < 0 or
+ * the scene is scaled, as a fixed absolute buffer would. a == b is a point. rel_tol < 0 or
  * non-finite input: negative hs_status. */
 HS_API int hs_point_on_segment(hs_vec2 p, hs_vec2 a, hs_vec2 b, float rel_tol);
 
@@ -40,7 +40,7 @@ typedef struct hs_segseg {
 HS_API int hs_segment_segment(hs_vec2 a0, hs_vec2 a1, hs_vec2 b0, hs_vec2 b1, hs_segseg *out);
 
 /* Segment a-b vs closed axis-aligned rectangle. Returns 1 if any point of the segment is in the
- * rectangle — including a segment wholly inside (seed 003 misses that) — with the parameter
+ * rectangle — including a segment wholly inside, which touches no edge — with the parameter
  * range [*t_enter, *t_exit] inside it (either pointer may be NULL); 0 if not; negative hs_status
  * for non-finite input or box.min > box.max. */
 HS_API int hs_segment_aabb(hs_vec2 a, hs_vec2 b, hs_aabb box, float *t_enter, float *t_exit);

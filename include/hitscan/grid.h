@@ -24,9 +24,9 @@ extern "C" {
  * (at most N / 2 + 64 cells per level; about N / 4 with the automatic size), + the build's
  * scratch, kept for rebuilds: 4 bytes per circle up to 32768 circles, else per-thread band
  * buffers (at most 4 bytes per circle) and small tables, + 4 per circle only if one band
- * outgrew its buffer (thousands of circles in a few cells). Measured 17.3 / 17.7 bytes per
- * circle (1 / 2 build threads) at 10^6, 21.0 at 10^4; at most about 31 for N >= 1000 (the
- * 64 spare cells weigh more below that).
+ * outgrew its buffer (thousands of circles in a few cells): about 18 bytes per circle for
+ * large sets with the automatic cell size, more below a thousand circles (the 64 spare cells
+ * weigh more).
  *
  * The circle arrays are padded by 16 slots past the last circle (whole-vector loads).
  *

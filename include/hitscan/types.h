@@ -81,8 +81,9 @@ typedef struct hs_hit {
     uint32_t flags; /* HS_HIT_* */
 } hs_hit;
 
-/* Closest approach of a query (over its interval, with thickness) to a circle:
- * seed 001's "collision response", defined when the centre lies on the query. */
+/* Closest approach of a query (over its interval, with thickness) to a circle: the contact a
+ * collision response needs (how deep, and which way out), defined even when the centre lies
+ * on the query. */
 typedef struct hs_contact {
     float t;          /* parameter of the query point closest to the centre */
     hs_vec2 closest;  /* P(t) */

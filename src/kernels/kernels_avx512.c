@@ -1,5 +1,5 @@
-/* The avx512 narrowphase kernels (W = 16, built with -mavx512f/bw/dq/vl -mfma): kernels_impl.h instantiated once. */
+/* The avx512 level (W = 16, built with -mavx512f/bw/dq/vl -mfma -mpopcnt): instantiate.h once. */
 #define HS_W 16
 #define HS_KNAME avx512
 #define HS_KISA HS_ISA_AVX512
-#include "kernels_impl.h"
+#include "instantiate.h"

@@ -1,5 +1,5 @@
-/* The neon narrowphase kernels (W = 4, built with aarch64 NEON through SIMDe): kernels_impl.h instantiated once. */
+/* The neon level (W = 4, built with aarch64 NEON through SIMDe): instantiate.h once. */
 #define HS_W 4
 #define HS_KNAME neon
 #define HS_KISA HS_ISA_NEON
-#include "kernels_impl.h"
+#include "instantiate.h"

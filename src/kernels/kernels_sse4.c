@@ -1,5 +1,5 @@
-/* The sse4 narrowphase kernels (W = 4, built with -msse4.2): kernels_impl.h instantiated once. */
+/* The sse4 level (W = 4, built with -msse4.2 -mpopcnt): instantiate.h once. */
 #define HS_W 4
 #define HS_KNAME sse4
 #define HS_KISA HS_ISA_SSE4
-#include "kernels_impl.h"
+#include "instantiate.h"

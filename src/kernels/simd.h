@@ -1,4 +1,5 @@
-/* Internal: a width-generic float/u32 vector layer over SIMDe; HS_W (1, 4, 8, 16) picks the width per TU. */
+/* Internal: a width-generic float/u32 vector layer over SIMDe; HS_W (1, 4, 8, 16) picks the width
+ * per TU. */
 #ifndef HITSCAN_SIMD_H
 #define HITSCAN_SIMD_H
 
@@ -190,9 +191,9 @@ HS_INLINE hs_vi hs_vi_load_part(const uint32_t *p, hs_vm m)
 #endif
 HS_INLINE hs_vi hs_vi_iota(uint32_t base)
 {
-    return simde_mm512_add_epi32(simde_mm512_set1_epi32((int32_t)base),
-                                 simde_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
-                                                        13, 14, 15));
+    return simde_mm512_add_epi32(
+        simde_mm512_set1_epi32((int32_t)base),
+        simde_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
 }
 HS_INLINE hs_vf hs_vf_add(hs_vf a, hs_vf b) { return simde_mm512_add_ps(a, b); }
 HS_INLINE hs_vf hs_vf_sub(hs_vf a, hs_vf b) { return simde_mm512_sub_ps(a, b); }
@@ -204,30 +205,42 @@ HS_INLINE hs_vf hs_vf_min(hs_vf a, hs_vf b) { return simde_mm512_min_ps(a, b); }
 HS_INLINE hs_vf hs_vf_max(hs_vf a, hs_vf b) { return simde_mm512_max_ps(a, b); }
 HS_INLINE hs_vf hs_vf_neg(hs_vf a)
 {
-    return simde_mm512_castsi512_ps(simde_mm512_xor_si512(simde_mm512_castps_si512(a),
-                                                          simde_mm512_set1_epi32(INT32_MIN)));
+    return simde_mm512_castsi512_ps(
+        simde_mm512_xor_si512(simde_mm512_castps_si512(a), simde_mm512_set1_epi32(INT32_MIN)));
 }
 HS_INLINE hs_vf hs_vf_copysign(hs_vf mag, hs_vf sgn)
 {
     simde__m512i s = simde_mm512_set1_epi32(INT32_MIN);
-    return simde_mm512_castsi512_ps(simde_mm512_or_si512(
-        simde_mm512_andnot_si512(s, simde_mm512_castps_si512(mag)),
-        simde_mm512_and_si512(s, simde_mm512_castps_si512(sgn))));
+    return simde_mm512_castsi512_ps(
+        simde_mm512_or_si512(simde_mm512_andnot_si512(s, simde_mm512_castps_si512(mag)),
+                             simde_mm512_and_si512(s, simde_mm512_castps_si512(sgn))));
 }
-HS_INLINE hs_vm hs_vm_le(hs_vf a, hs_vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LE_OQ); }
-HS_INLINE hs_vm hs_vm_lt(hs_vf a, hs_vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LT_OQ); }
-HS_INLINE hs_vm hs_vm_ne(hs_vf a, hs_vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_NEQ_UQ); }
+HS_INLINE hs_vm hs_vm_le(hs_vf a, hs_vf b)
+{
+    return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LE_OQ);
+}
+HS_INLINE hs_vm hs_vm_lt(hs_vf a, hs_vf b)
+{
+    return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LT_OQ);
+}
+HS_INLINE hs_vm hs_vm_ne(hs_vf a, hs_vf b)
+{
+    return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_NEQ_UQ);
+}
 HS_INLINE hs_vm hs_vm_and(hs_vm a, hs_vm b) { return (hs_vm)(a & b); }
 HS_INLINE hs_vm hs_vm_andnot(hs_vm a, hs_vm b) { return (hs_vm)(a & ~b); }
 HS_INLINE hs_vm hs_vm_test_i(hs_vi a, hs_vi b) { return simde_mm512_test_epi32_mask(a, b); }
 HS_INLINE hs_vm hs_vm_first(size_t n) { return (hs_vm)((1u << n) - 1u); } /* n < 16 */
 HS_INLINE unsigned hs_vm_bits(hs_vm m) { return (unsigned)m; }
-HS_INLINE hs_vf hs_vf_select(hs_vm m, hs_vf a, hs_vf b) { return simde_mm512_mask_blend_ps(m, b, a); }
+HS_INLINE hs_vf hs_vf_select(hs_vm m, hs_vf a, hs_vf b)
+{
+    return simde_mm512_mask_blend_ps(m, b, a);
+}
 HS_INLINE void hs_vf_storeu(float *p, hs_vf a) { simde_mm512_storeu_ps(p, a); }
 HS_INLINE void hs_vi_storeu(uint32_t *p, hs_vi a) { simde_mm512_storeu_si512((void *)p, a); }
 /* The hit lanes of m, in lane order, at p[0 .. popcount(m)); p must have room for HS_W
  * (lanes past the hits are overwritten). Compress into a register, then one plain store:
- * the memory form vcompressps [mem]{k} is microcoded on Zen 4, 20 ns against 1.4 ns. */
+ * the memory form vcompressps [mem]{k} is microcoded on some cores (AMD Zen 4). */
 HS_INLINE void hs_vf_compress(float *p, hs_vm m, hs_vf a)
 {
     simde_mm512_storeu_ps(p, simde_mm512_maskz_compress_ps(m, a));
@@ -245,7 +258,7 @@ HS_INLINE void hs_vi_compress(uint32_t *p, hs_vm m, hs_vi a)
 #if HS_W == 4
 /* No masked loads before AVX: build the 1-3 lane tail from scalar and 64-bit loads, so the
  * tail goes through the same vector formula as the body and never reads past the run.
- * (A stack copy + vector reload stalls on store forwarding: 3x a short run's cost.)
+ * (A stack copy and a vector reload would stall on store forwarding.)
  * Callers pass 1 <= n < HS_W. */
 HS_INLINE hs_vf hs_vf_load_part_n(const float *p, size_t n)
 {
@@ -299,8 +312,8 @@ HS_INLINE hs_vm hs_vm_or(hs_vm a, hs_vm b) { return HS_PS(or)(a, b); }
 #else
 HS_INLINE hs_vf hs_vf_abs(hs_vf a)
 {
-    return simde_mm512_castsi512_ps(simde_mm512_and_si512(simde_mm512_castps_si512(a),
-                                                          simde_mm512_set1_epi32(INT32_MAX)));
+    return simde_mm512_castsi512_ps(
+        simde_mm512_and_si512(simde_mm512_castps_si512(a), simde_mm512_set1_epi32(INT32_MAX)));
 }
 #if defined(SIMDE_X86_AVX512F_NATIVE)
 HS_INLINE hs_vf hs_vf_trunc(hs_vf a) { return _mm512_cvtepi32_ps(_mm512_cvttps_epi32(a)); }
@@ -325,14 +338,15 @@ HS_INLINE hs_vm hs_vm_from_bits(unsigned b) { return b & 1u; }
 HS_INLINE hs_vm hs_vm_from_bits(unsigned b)
 {
     const hs_vi bit = simde_mm_setr_epi32(1, 2, 4, 8);
-    return HS_CAST_PS(simde_mm_cmpeq_epi32(simde_mm_and_si128(simde_mm_set1_epi32((int32_t)b), bit), bit));
+    return HS_CAST_PS(
+        simde_mm_cmpeq_epi32(simde_mm_and_si128(simde_mm_set1_epi32((int32_t)b), bit), bit));
 }
 #elif HS_W == 8
 HS_INLINE hs_vm hs_vm_from_bits(unsigned b)
 {
     const hs_vi bit = simde_mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-    return HS_CAST_PS(
-        simde_mm256_cmpeq_epi32(simde_mm256_and_si256(simde_mm256_set1_epi32((int32_t)b), bit), bit));
+    return HS_CAST_PS(simde_mm256_cmpeq_epi32(
+        simde_mm256_and_si256(simde_mm256_set1_epi32((int32_t)b), bit), bit));
 }
 #else
 HS_INLINE hs_vm hs_vm_from_bits(unsigned b) { return (hs_vm)b; }

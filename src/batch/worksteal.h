@@ -1,4 +1,8 @@
-/* Internal: a locality-keeping work-stealing schedule for the chunks of a parallel loop (each thread sweeps its own contiguous share, then takes from the far end of others'). */
+/* Internal: a locality-keeping work-stealing schedule for the chunks of a parallel loop (each
+ * thread sweeps its own contiguous share, then takes from the far end of others'). Every
+ * thread of an `omp parallel` region runs
+ *     const unsigned home = hs_sched_home(&sc);
+ *     for (ptrdiff_t k; (k = hs_sched_next(&sc, home)) >= 0;) { chunk k }  */
 #ifndef HS_WORKSTEAL_H
 #define HS_WORKSTEAL_H
 
@@ -9,13 +13,11 @@
 #include <omp.h>
 
 /* Why not schedule(dynamic): the grid answers queries in a locality order, so consecutive
- * chunks read the same cells. Dealt out one at a time, two threads each got every other
- * chunk and each core's cache fetched the cells of the whole order; the block walk on two
- * threads ran 1.81x its one-thread speed against 1.97x with contiguous halves (count,
- * uniform 10^6, with a workspace, medians of 5-7 alternated runs; bench/README, session 8). Plain halves (static) keep
- * that but wait for the slower thread, and on a shared host one core is often slower for a
- * while. So each slot owns a contiguous share of the chunks and takes them from the front;
- * a thread whose share is done takes single chunks from the back of the share with the most
+ * chunks read the same cells. Dealt out one at a time, two threads would each get every other
+ * chunk and each core's cache would fetch the cells of the whole order. Plain halves (static)
+ * keep the locality but wait for the slower thread, and on a shared host one core is often
+ * slower for a while. So each slot owns a contiguous share of the chunks and takes them from the
+ * front; a thread whose share is done takes single chunks from the back of the share with the most
  * left. Front and back of a share live in one 64-bit word so that an owner and a thief can
  * never take the same chunk (compare-exchange on both).
  *
@@ -82,11 +84,5 @@ static inline ptrdiff_t hs_sched_next(hs_sched *sc, unsigned home)
                 return (ptrdiff_t)(uint32_t)((w >> 32) - 1);
     }
 }
-
-/* The loop every thread of an `omp parallel` region runs over the chunks of sc: the statement
- * after the region's pragma, with var (a ptrdiff_t) the chunk. */
-#define HS_SCHED_LOOP(sc, var)                                                                   \
-    for (ptrdiff_t var = -1, var##_home = (ptrdiff_t)hs_sched_home(&(sc));                       \
-         (var = hs_sched_next(&(sc), (unsigned)var##_home)) >= 0;)
 
 #endif

@@ -1,21 +1,26 @@
-/* ISA levels: names, CPU detection, HITSCAN_ISA (read once), and the per-level kernel tables. */
+/* ISA levels: names, CPU detection, HITSCAN_ISA (read once), and each level's tables (pair
+ * kernels, grid walkers), made by instantiate.h in the kernels_<isa>.c translation units. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hitscan/batch.h"
+#include "grid_walkers.h"
 #include "kernels.h"
 
 /* Which kernel TUs src/kernels/CMakeLists.txt compiled in (and the compiler agrees). */
 #if defined(HS_KERNELS_X86) && (defined(__x86_64__) || defined(__i386__))
 #define HS_HAS_X86 1
 extern const hs_kernel_set hs_kernels_sse4, hs_kernels_avx2, hs_kernels_avx512;
+extern const hs_grid_walkers hs_grid_walkers_sse4, hs_grid_walkers_avx2, hs_grid_walkers_avx512;
 #endif
 #if defined(HS_KERNELS_NEON) && (defined(__aarch64__) || defined(_M_ARM64))
 #define HS_HAS_NEON 1
 extern const hs_kernel_set hs_kernels_neon;
+extern const hs_grid_walkers hs_grid_walkers_neon;
 #endif
 extern const hs_kernel_set hs_kernels_scalar;
+extern const hs_grid_walkers hs_grid_walkers_scalar;
 
 static const char *const hs_isa_names[HS_ISA_COUNT_] = {"auto", "scalar", "sse4",
                                                         "avx2", "avx512", "neon"};
@@ -40,7 +45,7 @@ int hs_isa_width(hs_isa isa)
     }
 }
 
-/* The table compiled for a level, or NULL; says nothing about the CPU. */
+/* The tables compiled for a level, or NULL; says nothing about the CPU. */
 static const hs_kernel_set *hs_kernels_compiled(hs_isa isa)
 {
     switch (isa) {
@@ -57,6 +62,22 @@ static const hs_kernel_set *hs_kernels_compiled(hs_isa isa)
     }
 }
 
+static const hs_grid_walkers *hs_walkers_compiled(hs_isa isa)
+{
+    switch (isa) {
+    case HS_ISA_SCALAR: return &hs_grid_walkers_scalar;
+#ifdef HS_HAS_X86
+    case HS_ISA_SSE4: return &hs_grid_walkers_sse4;
+    case HS_ISA_AVX2: return &hs_grid_walkers_avx2;
+    case HS_ISA_AVX512: return &hs_grid_walkers_avx512;
+#endif
+#ifdef HS_HAS_NEON
+    case HS_ISA_NEON: return &hs_grid_walkers_neon;
+#endif
+    default: return NULL;
+    }
+}
+
 /* __builtin_cpu_supports reads the model the runtime fills in from a constructor, so this
  * needs no state of its own. gcc and clang only report avx* / avx512* when the OS saves
  * those registers (XCR0), so a feature bit here is usable. */
@@ -68,8 +89,7 @@ static int hs_cpu_has(hs_isa isa)
     switch (isa) {
     case HS_ISA_SCALAR: return 1;
 #ifdef HS_HAS_X86
-    case HS_ISA_SSE4:
-        return __builtin_cpu_supports("sse4.2") && __builtin_cpu_supports("popcnt");
+    case HS_ISA_SSE4: return __builtin_cpu_supports("sse4.2") && __builtin_cpu_supports("popcnt");
     case HS_ISA_AVX2:
         return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
                __builtin_cpu_supports("popcnt");
@@ -117,7 +137,8 @@ hs_isa hs_isa_from_env_(const char *value, int warn)
         return best;
     }
     if (warn)
-        fprintf(stderr, "hitscan: HITSCAN_ISA=%s is unknown (scalar|sse4|avx2|avx512|neon); using %s\n",
+        fprintf(stderr,
+                "hitscan: HITSCAN_ISA=%s is unknown (scalar|sse4|avx2|avx512|neon); using %s\n",
                 value, hs_isa_names[best]);
     return best;
 }
@@ -156,4 +177,12 @@ const hs_kernel_set *hs_kernels_get(hs_isa isa)
     if (!hs_isa_supported(isa) || isa == HS_ISA_AUTO)
         return NULL;
     return hs_kernels_compiled(isa);
+}
+
+const hs_grid_walkers *hs_grid_walkers_get(hs_isa isa)
+{
+    isa = hs_isa_resolve(isa);
+    if (!hs_isa_supported(isa) || isa == HS_ISA_AUTO)
+        return NULL;
+    return hs_walkers_compiled(isa);
 }

@@ -1,8 +1,9 @@
-/* Workspaces: scratch memory that batch calls keep between calls instead of allocating, faulting in and freeing it each time. */
+/* Workspaces: scratch memory that batch calls keep between calls instead of allocating, faulting in
+ * and freeing it each time. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "batch/workspace.h"
 
 hs_status hs_workspace_create(hs_workspace **out)
 {
@@ -109,10 +110,7 @@ void *hs_ws_take(hs_workspace *ws, hs_ws_slot s)
     return p;
 }
 
-hs_hitbuf *hs_ws_hitbuf(hs_workspace *ws, int k)
-{
-    return &ws->buf[k].b;
-}
+hs_hitbuf *hs_ws_hitbuf(hs_workspace *ws, int k) { return &ws->buf[k].b; }
 
 hs_status hs_ws_hitbufs(hs_workspace *ws, int n)
 {

@@ -1,39 +1,14 @@
-/* Internal: the uniform grid's layout, shared by grid_build.c (build, pairs, overlap) and grid_query.c (traversal). */
-#ifndef HITSCAN_GRID_IMPL_H
-#define HITSCAN_GRID_IMPL_H
+/* Internal: the uniform grid's layout (hitscan/grid.h's hs_grid): two levels of cells over
+ * the circles stored cell by cell, and the cell arithmetic every reader of it shares. */
+#ifndef HITSCAN_GRID_LAYOUT_H
+#define HITSCAN_GRID_LAYOUT_H
 
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include <simde/x86/sse.h>
-
 #include "hitscan/grid.h"
-#include "internal.h"
-
-/* Loops worth AVX-512 / AVX2 in the generic library code (the build's cells, the query
- * order's keys): on x86-64 ELF they are compiled for those too, picked once by the loader. */
-#if defined(__x86_64__) && defined(__ELF__) && (defined(__GNUC__) || defined(__clang__)) && \
-    !defined(HS_GRID_NO_CLONES)
-#define HS_GRID_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define HS_GRID_CLONES
-#endif
-
-/* Four 16-byte rows s0..s3 transposed into d0..d3 (four 32-bit fields of four records, either
- * way between arrays and records): one 16-byte load and store per row instead of four of
- * each. Used by the build's record sorts and the queries' locality order. */
-static inline void hs_transpose4(const void *s0, const void *s1, const void *s2, const void *s3,
-                                 void *d0, void *d1, void *d2, void *d3)
-{
-    simde__m128 v0 = simde_mm_loadu_ps((const float *)s0), v1 = simde_mm_loadu_ps((const float *)s1);
-    simde__m128 v2 = simde_mm_loadu_ps((const float *)s2), v3 = simde_mm_loadu_ps((const float *)s3);
-    SIMDE_MM_TRANSPOSE4_PS(v0, v1, v2, v3);
-    simde_mm_storeu_ps((float *)d0, v0);
-    simde_mm_storeu_ps((float *)d1, v1);
-    simde_mm_storeu_ps((float *)d2, v2);
-    simde_mm_storeu_ps((float *)d3, v3);
-}
+#include "circles.h"
 
 /* Two levels at most: level 0 holds the "small" circles, level 1 the few much larger ones
  * (r above a threshold taken from the radius distribution), each with its own cell size and its
@@ -43,14 +18,14 @@ static inline void hs_transpose4(const void *s0, const void *s1, const void *s2,
  * are conservative with respect to the cell a circle was binned into (the same monotone
  * function bins both). */
 typedef struct hs_glevel {
-    double ox, oy;      /* lower corner: the smallest centre coordinates */
-    double h, inv_h;    /* cell side */
-    double bx1, by1;    /* largest centre coordinates */
-    double mag;         /* largest |coordinate| of the bounds: scale of float rounding */
+    double ox, oy;   /* lower corner: the smallest centre coordinates */
+    double h, inv_h; /* cell side */
+    double bx1, by1; /* largest centre coordinates */
+    double mag;      /* largest |coordinate| of the bounds: scale of float rounding */
     int32_t nx, ny;
-    uint32_t cell0;     /* first cell of this level in the shared cell_start[] */
-    float rmax;         /* largest radius in the level: the query inflation */
-    size_t n;           /* circles in the level */
+    uint32_t cell0; /* first cell of this level in the shared cell_start[] */
+    float rmax;     /* largest radius in the level: the query inflation */
+    size_t n;       /* circles in the level */
 } hs_glevel;
 
 struct hs_grid {
@@ -73,7 +48,7 @@ struct hs_grid {
     size_t spill_cap;
     float cell_size_req; /* 0: automatic */
     int threads;
-    float split_r;       /* radii above go to level 1 (INFINITY: one level) */
+    float split_r; /* radii above go to level 1 (INFINITY: one level) */
     int nlevels;
     hs_glevel lv[2];
 };
@@ -91,11 +66,11 @@ static inline int32_t hs_gcell(double v, double o, double inv_h, int32_t n)
 }
 
 /* Slack added to every inflation radius: covers float rounding in the kernels (which work on
- * coordinates of magnitude up to `mag`) and in the hit decision itself. Measured in units of
- * float32 epsilon with a wide margin; it only ever makes the visited region a little larger.
- * HS_GPAD_ABS covers the kernels' absolute resolution: their squared distances underflow, so
- * a pair can count as touching up to 2^-73 (1.1e-22) beyond the rim (narrow.h), and the grid
- * must visit every circle brute force would report. */
+ * coordinates of magnitude up to `mag`) and in the hit decision itself: a few float32 epsilons
+ * with a wide margin. It only ever makes the visited region a little larger. HS_GPAD_ABS
+ * covers the kernels' absolute resolution: their squared distances underflow, so a pair can
+ * count as touching up to 2^-73 (1.1e-22) beyond the rim (narrow.h), and the grid must visit
+ * every circle brute force would report. */
 #define HS_GPAD_ABS 1e-20
 static inline double hs_gpad(double mag, double radius)
 {
@@ -105,8 +80,8 @@ static inline double hs_gpad(double mag, double radius)
 /* Visits every storage run of level L whose cells meet the box [x0, x1] x [y0, y1]:
  * one contiguous run per row. fn returns non-zero to stop; the return value is passed on. */
 typedef int (*hs_grun_fn)(void *st, uint32_t begin, uint32_t end);
-static inline int hs_grid_box(const hs_grid *g, const hs_glevel *L, double x0, double y0,
-                              double x1, double y1, hs_grun_fn fn, void *st)
+static inline int hs_grid_box(const hs_grid *g, const hs_glevel *L, double x0, double y0, double x1,
+                              double y1, hs_grun_fn fn, void *st)
 {
     if (L->n == 0 || x1 < L->ox || y1 < L->oy || x0 > L->bx1 || y0 > L->by1)
         return 0;

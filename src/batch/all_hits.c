@@ -1,0 +1,337 @@
+/* All-hits' assembly (all_hits.h): ranges of queries answered on the team into per-thread
+ * hit buffers, each query's hits sorted, then the CSR laid out by a prefix sum and a copy. */
+#include "batch/all_hits.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "batch/prefix_sums.h"
+#include "batch/worksteal.h"
+#include "prefetch.h"
+#include "tuning.h"
+
+void hs_hits_free(hs_hits *h)
+{
+    if (h == NULL)
+        return;
+    if (h->ws == NULL) { /* else the workspace's, reused by its next call */
+        free(h->offsets);
+        free(h->idx);
+        free(h->t);
+    }
+    memset(h, 0, sizeof *h);
+}
+
+/* ---- One query's hits, sorted ------------------------------------------------------------- */
+
+static inline int hit_less(float ta, uint32_t ia, float tb, uint32_t ib)
+{
+    return ta < tb || (ta == tb && ia < ib);
+}
+
+static void sift_down(uint32_t *id, float *t, size_t root, size_t n)
+{
+    for (;;) {
+        size_t c = 2 * root + 1;
+        if (c >= n)
+            return;
+        if (c + 1 < n && hit_less(t[c], id[c], t[c + 1], id[c + 1]))
+            c++;
+        if (!hit_less(t[root], id[root], t[c], id[c]))
+            return;
+        uint32_t ti = id[root];
+        id[root] = id[c];
+        id[c] = ti;
+        float tt = t[root];
+        t[root] = t[c];
+        t[c] = tt;
+        root = c;
+    }
+}
+
+/* (t, id) as one unsigned key with the same order: t's bits made monotone (negatives
+ * flipped, -0 folded into +0 first, as the float compare treats them as equal), id below. */
+static inline uint64_t hit_key(float t, uint32_t id)
+{
+    float z = t + 0.0f;
+    uint32_t u;
+    memcpy(&u, &z, sizeof u);
+    u = (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+    return ((uint64_t)u << 32) | id;
+}
+
+/* n <= w <= 8 hits by rank: each hit's slot is the number of smaller keys. w x w compares and
+ * no branch on the data; the slots past n hold padding keys, which rank after every hit. A
+ * query has a few hits, in the order the walk met them, so each comparison of an insertion
+ * sort would be a coin toss for the branch predictor. */
+#if defined(__GNUC__) || defined(__clang__)
+#define HS_RANK_INLINE inline __attribute__((always_inline)) /* one copy per constant w */
+#else
+#define HS_RANK_INLINE inline
+#endif
+static HS_RANK_INLINE void rank_sort(uint32_t *id, float *t, size_t n, size_t w)
+{
+    uint64_t k[8];
+    uint32_t oi[8];
+    float ot[8];
+    for (size_t i = 0; i < w; i++)
+        k[i] = i < n ? hit_key(t[i], id[i]) : UINT64_MAX;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = 0;
+        for (size_t j = 0; j < w; j++)
+            r += k[j] < k[i];
+        oi[r] = id[i];
+        ot[r] = t[i];
+    }
+    memcpy(id, oi, n * sizeof *id);
+    memcpy(t, ot, n * sizeof *t);
+}
+
+/* Sorts one query's hits by (t, id) in place, allocation-free: by rank up to 8 (the usual
+ * handful), insertion sort up to 24, heapsort (O(n log n) worst case) for lines through
+ * dense scenes. Entry times of valid queries are finite, and ids are distinct, so the order
+ * is total: the result is unique and therefore the same whatever order the hits came in. */
+static void sort_hits(uint32_t *id, float *t, size_t n)
+{
+    if (n <= 1)
+        return;
+    if (n <= 4) {
+        rank_sort(id, t, n, 4);
+        return;
+    }
+    if (n <= 8) {
+        rank_sort(id, t, n, 8);
+        return;
+    }
+    if (n <= 24) {
+        for (size_t i = 1; i < n; i++) {
+            uint32_t ki = id[i];
+            float kt = t[i];
+            size_t j = i;
+            while (j > 0 && hit_less(kt, ki, t[j - 1], id[j - 1])) {
+                id[j] = id[j - 1];
+                t[j] = t[j - 1];
+                j--;
+            }
+            id[j] = ki;
+            t[j] = kt;
+        }
+        return;
+    }
+    for (size_t i = n / 2; i-- > 0;)
+        sift_down(id, t, i, n);
+    for (size_t end = n - 1; end > 0; end--) {
+        uint32_t ti = id[0];
+        id[0] = id[end];
+        id[end] = ti;
+        float tt = t[0];
+        t[0] = t[end];
+        t[end] = tt;
+        sift_down(id, t, 0, end);
+    }
+}
+
+/* ---- The CSR -----------------------------------------------------------------------------
+ * Queries are cut into blocks of at most HS_ALL_BLOCK (fewer for small batches, so every
+ * thread gets work). One thread answers a whole block, appending its hits to its own
+ * hs_hitbuf, so a block's hits sit contiguously, in query order, in one buffer: the block only
+ * needs to remember which buffer and where. Per-query counts go to count[k]; a prefix sum turns
+ * them into offsets, and a parallel copy moves every block to its final place (with rows, each
+ * query's hits to its own row). The blocks and buffers only decide where hits wait before the
+ * copy, never where they end up, so the output is the same for every block size, thread count
+ * and schedule. */
+
+typedef struct all_block {
+    size_t start; /* position in the thread's buffer */
+    int tid;
+} all_block;
+
+/* The buffers and tables of one all-hits call. */
+typedef struct all_call {
+    const hs_batch_setup *b;
+    size_t n, bs, nblocks; /* queries, queries per block, blocks */
+    hs_workspace *ws;
+    const uint32_t *rows;
+    size_t *offsets;
+    all_block *blocks;
+    size_t *part;
+    uint32_t *count;
+    size_t *done; /* per thread: queries answered so far */
+} all_call;
+
+/* Without a workspace, in large batches a thread's hit buffer is sized once from its first
+ * HS_ALL_ESTIMATE queries' hit rate (its share of the batch, + 1/4), instead of growing by
+ * doubling from empty, which copies every hit about once and touches twice the memory.
+ * Small batches and workspaces (whose buffers keep their size between calls) keep plain
+ * doubling. Only an allocation size: the output does not depend on it. */
+static void size_hint(const all_call *c, hs_hitbuf *buf, int tid, size_t before, int nomem)
+{
+    const size_t share = c->n / (size_t)c->b->threads + 1;
+    const size_t done = c->done[tid];
+    if (!c->ws->transient || share < 16 * HS_ALL_ESTIMATE || before >= HS_ALL_ESTIMATE ||
+        done < HS_ALL_ESTIMATE)
+        return;
+    const double rate = (double)buf->len / (double)done;
+    const double want = rate * (double)(share - done) * 1.25 + 64.0;
+    if (!nomem && want < (double)(SIZE_MAX / 16))
+        (void)hs_hitbuf_reserve(buf, (size_t)want); /* a hint: growth still works */
+}
+
+/* Every block answered on the team (blocks handed out by the work-stealing schedule, which
+ * keeps each thread on a contiguous stretch of the batch), each query's hits sorted in its
+ * buffer and counted. Returns 1 if an allocation failed (the counts are then all 0). */
+static int answer_blocks(all_call *c, hs_hits_range_fn answer, const void *ctx, hs_tally *total)
+{
+    const hs_batch_setup *b = c->b;
+    const size_t n = c->n, bs = c->bs;
+    uint64_t tests = 0;
+    size_t invalid = 0, first = SIZE_MAX;
+    int nomem = 0;
+    hs_sched sc;
+    hs_sched_init(&sc, c->nblocks, b->threads);
+#pragma omp parallel num_threads(b->threads) if (b->threads > 1) reduction(+ : tests, invalid) \
+    reduction(min : first) reduction(| : nomem)
+    {
+        const unsigned home = hs_sched_home(&sc);
+        for (ptrdiff_t k; (k = hs_sched_next(&sc, home)) >= 0;) {
+            const int tid = omp_get_thread_num();
+            hs_hitbuf *buf = hs_ws_hitbuf(c->ws, tid);
+            c->blocks[k].tid = tid;
+            c->blocks[k].start = buf->len;
+            const size_t lo = (size_t)k * bs, hi = n - lo > bs ? lo + bs : n;
+            hs_tally t = HS_TALLY_INIT;
+            if (!nomem && answer(ctx, lo, hi, buf, c->count, &t) != HS_OK)
+                nomem = 1; /* the result is discarded */
+            tests += t.tests;
+            invalid += t.invalid;
+            first = t.first < first ? t.first : first;
+            const size_t before = c->done[tid];
+            c->done[tid] += hi - lo;
+            size_hint(c, buf, tid, before, nomem);
+            size_t at = c->blocks[k].start;
+            for (size_t i = lo; i < hi; i++) {
+                if (nomem)
+                    c->count[i] = 0;
+                if (c->count[i] > 1) /* buf->id is NULL until the first hit: no offset on it */
+                    sort_hits(buf->id + at, buf->t + at, c->count[i]);
+                at += c->count[i];
+                if (!c->rows)
+                    c->offsets[i + 1] = c->count[i];
+            }
+        }
+    }
+    total->tests = tests;
+    total->invalid = invalid;
+    total->first = first;
+    return nomem;
+}
+
+/* Block k's hits to their rows: rows are a few hits each, so a plain loop beats two memcpy
+ * calls per row. The rows are scattered over the output (the caller's order, not the sorted
+ * one), so each is a cache miss: the row HS_COPY_AHEAD queries on is requested early, and its
+ * offset before that. */
+static void copy_rows(const all_call *c, const hs_hitbuf *buf, size_t from, size_t lo, size_t hi,
+                      uint32_t *oid, float *ot)
+{
+    const size_t *offsets = c->offsets;
+    const uint32_t *rows = c->rows;
+    for (size_t i = lo; i < hi; i++) {
+        if (i + 2 * HS_COPY_AHEAD < hi)
+            hs_prefetch(offsets + rows[i + 2 * HS_COPY_AHEAD]);
+        if (i + HS_COPY_AHEAD < hi) {
+            size_t ta = offsets[rows[i + HS_COPY_AHEAD]];
+            hs_prefetch_write(oid + ta);
+            hs_prefetch_write(ot + ta);
+        }
+        size_t to = offsets[rows[i]], len = c->count[i];
+        for (size_t j = 0; j < len; j++) {
+            oid[to + j] = buf->id[from + j];
+            ot[to + j] = buf->t[from + j];
+        }
+        from += len;
+    }
+}
+
+/* Every block's hits moved to their place in the output, on the team. */
+static void copy_blocks(const all_call *c, uint32_t *oid, float *ot)
+{
+    const size_t n = c->n, bs = c->bs;
+    const int threads = c->b->threads;
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+    for (ptrdiff_t k = 0; k < (ptrdiff_t)c->nblocks; k++) {
+        const size_t lo = (size_t)k * bs, hi = n - lo > bs ? lo + bs : n;
+        const hs_hitbuf *buf = hs_ws_hitbuf(c->ws, c->blocks[k].tid);
+        if (c->rows) {
+            copy_rows(c, buf, c->blocks[k].start, lo, hi, oid, ot);
+            continue;
+        }
+        size_t len = c->offsets[hi] - c->offsets[lo];
+        if (len) {
+            memcpy(oid + c->offsets[lo], buf->id + c->blocks[k].start, len * sizeof *oid);
+            memcpy(ot + c->offsets[lo], buf->t + c->blocks[k].start, len * sizeof *ot);
+        }
+    }
+}
+
+hs_status hs_all_hits(const hs_batch_setup *b, size_t n, hs_hits_range_fn answer, const void *ctx,
+                      hs_workspace *ws, const uint32_t *rows, hs_hits *out)
+{
+    all_call c;
+    c.b = b;
+    c.n = n;
+    c.bs = b->chunk < HS_ALL_BLOCK ? b->chunk : HS_ALL_BLOCK;
+    c.nblocks = (n + c.bs - 1) / c.bs;
+    c.ws = ws;
+    c.rows = rows;
+    c.offsets = hs_ws_get(ws, HS_WS_OFFSETS, (n + 1) * sizeof *c.offsets);
+    c.blocks = hs_ws_get(ws, HS_WS_BLOCKS, c.nblocks * sizeof *c.blocks);
+    c.part = hs_ws_get(ws, HS_WS_PART, (size_t)b->threads * sizeof *c.part);
+    /* counts in the batch's order: with rows, a random store per query in the walk would slow
+     * it down; a tight parallel loop moves them to their rows */
+    c.count = hs_ws_get(ws, HS_WS_SCNT, n * sizeof *c.count);
+    c.done = hs_ws_get(ws, HS_WS_DONE, (size_t)b->threads * sizeof *c.done);
+    if (c.offsets == NULL || c.blocks == NULL || c.part == NULL || c.count == NULL ||
+        c.done == NULL || hs_ws_hitbufs(ws, b->threads) != HS_OK)
+        return HS_E_NOMEM; /* the workspace frees or keeps what it got */
+    c.offsets[0] = 0;
+    memset(c.done, 0, (size_t)b->threads * sizeof *c.done);
+
+    hs_tally total;
+    int nomem = answer_blocks(&c, answer, ctx, &total);
+    uint32_t *oid = NULL;
+    float *ot = NULL;
+    size_t total_hits = 0;
+    if (!nomem) {
+        if (rows) {
+#pragma omp parallel for num_threads(b->threads) schedule(static) if (b->threads > 1)
+            for (ptrdiff_t i = 0; i < (ptrdiff_t)n; i++)
+                c.offsets[rows[i] + 1] = c.count[i];
+        }
+        hs_prefix_sums(c.offsets, n, b->threads, c.part);
+        total_hits = c.offsets[n];
+        /* at least one element so a successful result never has NULL arrays */
+        oid = hs_ws_get(ws, HS_WS_OUT_ID, total_hits * sizeof *oid);
+        ot = hs_ws_get(ws, HS_WS_OUT_T, total_hits * sizeof *ot);
+        nomem = oid == NULL || ot == NULL;
+    }
+    if (nomem)
+        return HS_E_NOMEM;
+    copy_blocks(&c, oid, ot);
+    size_t *offsets = c.offsets;
+    if (ws->transient) { /* the result becomes the caller's */
+        offsets = hs_ws_take(ws, HS_WS_OFFSETS);
+        oid = hs_ws_take(ws, HS_WS_OUT_ID);
+        ot = hs_ws_take(ws, HS_WS_OUT_T);
+    } else {
+        out->ws = ws;
+    }
+    out->offsets = offsets;
+    out->idx = oid;
+    out->t = ot;
+    out->count = n;
+    out->total = total_hits;
+    return hs_batch_end(b, &total);
+}

@@ -1,0 +1,230 @@
+/* Brute force: every query against the whole circle set in one kernel run; small sets and the
+ * grid's reference. Each public call: hs_batch_begin, a parallel loop over the queries calling
+ * the level's pair kernel (hs_kernel_set) directly, hs_batch_end. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "batch/all_hits.h"
+#include "batch/driver.h"
+#include "batch/workspace.h"
+#include "circles.h"
+#include "kernels/kernels.h"
+#include "query_prep.h"
+
+/* The whole set as one run. Positions are the caller's indices (base 0, no id map), so a
+ * kernel's best_pos is also the index into the set's arrays. */
+static hs_run whole_run(const hs_circles *cs)
+{
+    hs_run run;
+    run.x = cs->x;
+    run.y = cs->y;
+    run.r = cs->r;
+    run.mask = cs->mask;
+    run.ids = NULL;
+    run.n = cs->n;
+    run.base = 0;
+    return run;
+}
+
+/* Circle tests as the kernels make them: whole vectors, padding lanes included. */
+static uint64_t lanes(const hs_kernel_set *ks, size_t n)
+{
+    uint64_t w = ks->width > 0 ? (uint64_t)ks->width : 1u;
+    return ((uint64_t)n + w - 1u) / w * w;
+}
+
+/* Closest's answer for query i: id, t (NaN on a miss), and the hit point / normal through
+ * hs_hit_geometry, the scalar reference's. */
+static void put_closest(const hs_closest_out *out, size_t i, const hs_kq *kq, int hit, uint32_t id,
+                        float t, const hs_circles *cs, uint32_t pos)
+{
+    out->idx[i] = hit ? id : HS_NONE;
+    out->t[i] = hit ? t : NAN;
+    if (out->px || out->py || out->nx || out->ny) {
+        hs_vec2 p = {NAN, NAN}, nrm = {NAN, NAN};
+        if (hit)
+            hs_hit_geometry(kq, cs->x[pos], cs->y[pos], t, &p, &nrm);
+        if (out->px)
+            out->px[i] = p.x;
+        if (out->py)
+            out->py[i] = p.y;
+        if (out->nx)
+            out->nx[i] = nrm.x;
+        if (out->ny)
+            out->ny[i] = nrm.y;
+    }
+}
+
+hs_status hs_brute_closest(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
+                           hs_closest_out out)
+{
+    if (cs == NULL)
+        return HS_E_NULL;
+    hs_batch_setup b;
+    hs_status s = hs_batch_begin(qs, opts, cs->n, &b);
+    if (s != HS_OK)
+        return s;
+    if (qs->count > 0 && (out.idx == NULL || out.t == NULL))
+        return HS_E_NULL;
+    const hs_kernel_set *ks = b.ks;
+    const hs_run run = whole_run(cs);
+    const uint64_t per_query = lanes(ks, cs->n);
+    uint64_t tests = 0;
+    size_t invalid = 0, first = SIZE_MAX;
+    /* OpenMP wants a signed loop variable in older versions; ptrdiff_t holds HS_MAX_COUNT */
+#pragma omp parallel for num_threads(b.threads) schedule(dynamic, b.chunk) if (b.threads > 1) \
+    reduction(+ : tests, invalid) reduction(min : first)
+    for (ptrdiff_t ii = 0; ii < (ptrdiff_t)qs->count; ii++) {
+        const size_t i = (size_t)ii;
+        hs_kq kq;
+        float t = INFINITY;
+        uint32_t id = HS_NONE, pos = HS_NONE;
+        int hit = 0;
+        if (hs_prep_query(qs, i, b.sem, &kq)) {
+            tests += per_query;
+            if (cs->n > 0) {
+                ks->closest(&kq, &run, &t, &id, &pos);
+                hit = id != HS_NONE;
+            }
+        } else {
+            invalid++;
+            first = i < first ? i : first;
+        }
+        put_closest(&out, i, &kq, hit, id, t, cs, pos);
+    }
+    const hs_tally total = {tests, invalid, first};
+    return hs_batch_end(&b, &total);
+}
+
+/* any and count differ only in the kernel and the output's element type. */
+static hs_status brute_any_or_count(const hs_circles *cs, const hs_queries *qs,
+                                    const hs_batch_opts *opts, int counting, uint8_t *hit,
+                                    uint32_t *count)
+{
+    if (cs == NULL)
+        return HS_E_NULL;
+    hs_batch_setup b;
+    hs_status s = hs_batch_begin(qs, opts, cs->n, &b);
+    if (s != HS_OK)
+        return s;
+    if (qs->count > 0 && (counting ? count == NULL : hit == NULL))
+        return HS_E_NULL;
+    const hs_kernel_set *ks = b.ks;
+    const hs_run run = whole_run(cs);
+    const uint64_t per_query = lanes(ks, cs->n);
+    uint64_t tests = 0;
+    size_t invalid = 0, first = SIZE_MAX;
+#pragma omp parallel for num_threads(b.threads) schedule(dynamic, b.chunk) if (b.threads > 1) \
+    reduction(+ : tests, invalid) reduction(min : first)
+    for (ptrdiff_t ii = 0; ii < (ptrdiff_t)qs->count; ii++) {
+        const size_t i = (size_t)ii;
+        hs_kq kq;
+        uint32_t c = 0;
+        if (hs_prep_query(qs, i, b.sem, &kq)) {
+            tests += per_query;
+            if (cs->n > 0)
+                c = counting ? (uint32_t)ks->count(&kq, &run) : (uint32_t)(ks->any(&kq, &run) != 0);
+        } else {
+            invalid++;
+            first = i < first ? i : first;
+        }
+        if (counting)
+            count[i] = c;
+        else
+            hit[i] = (uint8_t)c;
+    }
+    const hs_tally total = {tests, invalid, first};
+    return hs_batch_end(&b, &total);
+}
+
+hs_status hs_brute_any(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
+                       uint8_t *hit)
+{
+    return brute_any_or_count(cs, qs, opts, 0, hit, NULL);
+}
+
+hs_status hs_brute_count(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
+                         uint32_t *count)
+{
+    return brute_any_or_count(cs, qs, opts, 1, NULL, count);
+}
+
+/* ---- All hits ------------------------------------------------------------------------------ */
+
+typedef struct brute_call {
+    const hs_circles *cs;
+    const hs_kernel_set *ks;
+    const hs_queries *qs;
+    hs_semantics sem;
+} brute_call;
+
+/* One query's hits appended straight into the thread's buffer. The kernel reports how many it
+ * found even when they did not fit, so a full buffer costs one rescan after a geometric grow
+ * (O(log hits) times per thread and batch), never a guess. */
+static hs_status brute_hits(const brute_call *c, const hs_kq *kq, hs_hitbuf *buf, uint64_t *tests)
+{
+    const hs_run run = whole_run(c->cs);
+    *tests += lanes(c->ks, c->cs->n);
+    if (c->cs->n == 0)
+        return HS_OK;
+    if (buf->cap - buf->len < 64 && hs_hitbuf_reserve(buf, 64) != HS_OK)
+        return HS_E_NOMEM;
+    size_t room = buf->cap - buf->len;
+    size_t found = c->ks->all(kq, &run, buf->id + buf->len, buf->t + buf->len, room);
+    if (found > room) {
+        if (hs_hitbuf_reserve(buf, found) != HS_OK)
+            return HS_E_NOMEM;
+        /* not counted in tests: whether a retry happens depends on how full this thread's
+         * buffer was, and stats must not depend on the thread count */
+        found = c->ks->all(kq, &run, buf->id + buf->len, buf->t + buf->len, found);
+    }
+    buf->len += found;
+    return HS_OK;
+}
+
+/* Queries lo .. hi-1 for hs_all_hits (hs_hits_range_fn). */
+static hs_status brute_hits_range(const void *ctx, size_t lo, size_t hi, hs_hitbuf *buf,
+                                  uint32_t *count, hs_tally *tally)
+{
+    const brute_call *c = ctx;
+    for (size_t i = lo; i < hi; i++) {
+        const size_t before = buf->len;
+        hs_kq kq;
+        if (hs_prep_query(c->qs, i, c->sem, &kq)) {
+            if (brute_hits(c, &kq, buf, &tally->tests) != HS_OK) {
+                buf->len = before;
+                return HS_E_NOMEM;
+            }
+        } else {
+            tally->invalid++;
+            tally->first = i < tally->first ? i : tally->first;
+        }
+        count[i] = (uint32_t)(buf->len - before); /* at most the circle count */
+    }
+    return HS_OK;
+}
+
+hs_status hs_brute_all(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
+                       hs_hits *out)
+{
+    if (out != NULL)
+        memset(out, 0, sizeof *out);
+    if (cs == NULL)
+        return HS_E_NULL;
+    hs_wsref w;
+    hs_status s = hs_ws_open(opts, &w);
+    if (s != HS_OK)
+        return s;
+    hs_batch_setup b;
+    if (out == NULL)
+        s = HS_E_NULL;
+    else
+        s = hs_batch_begin(qs, opts, cs->n, &b);
+    if (s == HS_OK) {
+        const brute_call c = {cs, b.ks, qs, b.sem};
+        s = hs_all_hits(&b, qs->count, brute_hits_range, &c, w.ws, NULL, out);
+    }
+    hs_ws_close(&w);
+    return s;
+}

@@ -1,0 +1,11 @@
+/* Internal: a parallel exclusive prefix sum whose result does not depend on the team. */
+#ifndef HITSCAN_BATCH_PREFIX_SUMS_H
+#define HITSCAN_BATCH_PREFIX_SUMS_H
+
+#include <stddef.h>
+
+/* Counts in offsets[1..n] become starts in offsets[0..n] (offsets[0] = 0), on a team of
+ * `threads`; part holds one entry per thread. */
+void hs_prefix_sums(size_t *offsets, size_t n, int threads, size_t *part);
+
+#endif

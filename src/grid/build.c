@@ -1,0 +1,203 @@
+/* The grid build (hs_grid_build, hs_grid_rebuild) and the grid's lifetime: the passes of
+ * build.h run in order into the grid's memory, which is kept and reused by rebuilds. */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE 1 /* posix_memalign, madvise */
+#endif
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include <omp.h>
+
+#include "grid/build.h"
+#include "tuning.h"
+
+void *hs_grid_grow(void *p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap && p != NULL)
+        return p;
+    size_t c = need < 16 ? 16 : need;
+    void *q = realloc(p, c * elem);
+    if (q == NULL)
+        return NULL;
+    *cap = c;
+    return q;
+}
+
+void *hs_grid_alloc_lines(size_t n, size_t elem)
+{
+    if (n > (SIZE_MAX - 63) / elem)
+        return NULL;
+    const size_t b = (n * elem + 63) & ~(size_t)63;
+#if defined(MADV_HUGEPAGE)
+    /* Arrays of megabytes go on 2 MB pages where the system allows it: the band sort writes a
+     * few dozen streams per array at once, which on 4 KB pages miss the first-level TLB. Only
+     * whole huge pages are advised, nothing is over-allocated. */
+    const size_t huge = (size_t)2 << 20;
+    if (b >= huge) {
+        void *p = NULL;
+        if (posix_memalign(&p, huge, b) != 0)
+            return NULL;
+        (void)madvise(p, b & ~(huge - 1), MADV_HUGEPAGE);
+        return p;
+    }
+#endif
+    return aligned_alloc(64, b);
+}
+
+int hs_grid_build_threads(const hs_grid *g, size_t n)
+{
+    int T = g->threads > 0 ? g->threads : omp_get_max_threads();
+    if (T < 1)
+        T = 1;
+    if (T > HS_GRID_MAX_BUILD_THREADS)
+        T = HS_GRID_MAX_BUILD_THREADS;
+    if ((size_t)T > n / HS_GRID_MIN_PER_THREAD)
+        T = n / HS_GRID_MIN_PER_THREAD > 1 ? (int)(n / HS_GRID_MIN_PER_THREAD) : 1;
+    return T;
+}
+
+/* The storage for g->n circles and g->ncells cells. The circle arrays start on a cache line
+ * (the band streams and the kernels' vector loads then never split one) and have
+ * HS_PAD_FLOATS slots past the last circle (zeroed by grid_fill): the block walk loads whole
+ * vectors at any run start and masks the lanes past the run off. Their old contents are
+ * never needed: growing is free + allocate. */
+static hs_status alloc_storage(hs_grid *g, int with_mask)
+{
+    const size_t n = g->n;
+    void *p;
+    if ((p = hs_grid_grow(g->cell_start, &g->cells_cap, g->ncells + 1, sizeof(uint32_t))) == NULL)
+        return HS_E_NOMEM;
+    g->cell_start = p;
+    if (n + HS_PAD_FLOATS > g->cap || g->x == NULL) {
+        size_t c = n + HS_PAD_FLOATS;
+        free(g->x);
+        free(g->y);
+        free(g->r);
+        free(g->id);
+        g->x = hs_grid_alloc_lines(c, sizeof(float));
+        g->y = hs_grid_alloc_lines(c, sizeof(float));
+        g->r = hs_grid_alloc_lines(c, sizeof(float));
+        g->id = hs_grid_alloc_lines(c, sizeof(uint32_t));
+        g->cap = c;
+        if (!g->x || !g->y || !g->r || !g->id) {
+            free(g->x);
+            free(g->y);
+            free(g->r);
+            free(g->id);
+            g->x = g->y = g->r = NULL;
+            g->id = NULL;
+            g->cap = 0;
+            return HS_E_NOMEM;
+        }
+    }
+    if (with_mask) {
+        if (n + HS_PAD_FLOATS > g->mask_cap || g->mask == NULL) {
+            size_t c = n + HS_PAD_FLOATS;
+            free(g->mask);
+            g->mask = hs_grid_alloc_lines(c, sizeof(uint32_t));
+            g->mask_cap = g->mask ? c : 0;
+            if (g->mask == NULL)
+                return HS_E_NOMEM;
+        }
+    } else {
+        free(g->mask);
+        g->mask = NULL;
+        g->mask_cap = 0;
+    }
+    return HS_OK;
+}
+
+/* The build's passes, then the padding past the last circle zeroed (its lanes are always
+ * masked off, but they must be defined values). */
+static hs_status grid_fill(hs_grid *g, const hs_circles *cs)
+{
+    const int threads = hs_grid_build_threads(g, cs->n);
+    hs_status s = hs_grid_plan_levels(g, cs, threads);
+    if (s == HS_OK)
+        s = alloc_storage(g, cs->mask != NULL);
+    if (s == HS_OK)
+        s = hs_grid_sort(g, cs, threads);
+    if (s == HS_OK && g->x != NULL) {
+        memset(g->x + g->n, 0, HS_PAD_FLOATS * sizeof(float));
+        memset(g->y + g->n, 0, HS_PAD_FLOATS * sizeof(float));
+        memset(g->r + g->n, 0, HS_PAD_FLOATS * sizeof(float));
+        memset(g->id + g->n, 0, HS_PAD_FLOATS * sizeof(uint32_t));
+        if (g->mask)
+            memset(g->mask + g->n, 0, HS_PAD_FLOATS * sizeof(uint32_t));
+    }
+    return s;
+}
+
+hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, hs_grid **out)
+{
+    if (cs == NULL || out == NULL)
+        return HS_E_NULL;
+    *out = NULL;
+    float cell = opts ? opts->cell_size : 0.0f;
+    int threads = opts ? opts->threads : 0;
+    if (!(cell >= 0.0f) || !isfinite(cell) || threads < 0)
+        return HS_E_RANGE;
+    hs_grid *g = calloc(1, sizeof *g);
+    if (g == NULL)
+        return HS_E_NOMEM;
+    g->cell_size_req = cell;
+    g->threads = threads;
+    hs_status s = grid_fill(g, cs);
+    if (s != HS_OK) {
+        hs_grid_destroy(g);
+        return s;
+    }
+    *out = g;
+    return HS_OK;
+}
+
+hs_status hs_grid_rebuild(hs_grid *g, const hs_circles *cs)
+{
+    if (g == NULL || cs == NULL)
+        return HS_E_NULL;
+    hs_status s = grid_fill(g, cs);
+    if (s != HS_OK) {
+        /* leave a valid empty grid rather than a half-sorted one */
+        g->n = 0;
+        g->nlevels = 0;
+        g->ncells = 0;
+        if (g->cell_start)
+            g->cell_start[0] = 0;
+    }
+    return s;
+}
+
+void hs_grid_destroy(hs_grid *g)
+{
+    if (g == NULL)
+        return;
+    free(g->x);
+    free(g->y);
+    free(g->r);
+    free(g->id);
+    free(g->mask);
+    free(g->cell_start);
+    free(g->scratch);
+    free(g->spill);
+    free(g);
+}
+
+size_t hs_grid_count(const hs_grid *g) { return g ? g->n : 0; }
+
+size_t hs_grid_bytes(const hs_grid *g)
+{
+    if (g == NULL)
+        return 0;
+    return sizeof *g + g->cap * (3 * sizeof(float) + sizeof(uint32_t)) +
+           g->mask_cap * sizeof(uint32_t) + g->cells_cap * sizeof(uint32_t) + g->scratch_bytes +
+           g->spill_cap * sizeof(uint32_t);
+}
+
+float hs_grid_cell_size(const hs_grid *g)
+{
+    return (g && g->nlevels > 0) ? (float)g->lv[0].h : 0.0f;
+}

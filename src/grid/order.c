@@ -1,0 +1,188 @@
+/* The locality order (order.h). A large grid does not fit in cache, and queries in the
+ * caller's order touch random cells, so each query would wait on memory for most of its
+ * cells. Large batches against large grids are therefore answered in a locality order: a
+ * counting sort of the queries by the Z-order (Morton) index of the coarse cell (2^HS_SORT_BITS
+ * on a side over the grid) holding their start. The grid's own cells are row-major; within a
+ * coarse cell that is close enough. Answers go to the caller's positions, so the caller sees
+ * its order; the order itself is a pure function of the queries, so results stay independent
+ * of the thread count. */
+#include "grid/order.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "grid/vectorize.h"
+#include "prefetch.h"
+#include "tuning.h"
+
+static uint32_t spread8(uint32_t v)
+{
+    v &= 0xffu;
+    v = (v | (v << 4)) & 0x0f0fu;
+    v = (v | (v << 2)) & 0x3333u;
+    v = (v | (v << 1)) & 0x5555u;
+    return v;
+}
+
+static int want_order(const hs_grid *g, const hs_queries *qs)
+{
+    return g->nlevels > 0 && g->n >= HS_SORT_MIN_CIRCLES && qs != NULL &&
+           qs->count >= HS_SORT_MIN_QUERIES && qs->count <= HS_MAX_COUNT && qs->ax && qs->ay &&
+           qs->dx && qs->dy;
+}
+
+/* Keys lo .. hi-1 (the coarse cell of each query's start, Z-order), with tmin[i] or tall as
+ * the start's t; kp: origin x, y, scale x, y, last coarse cell. Float with no branch, so the
+ * loop vectorises, and as HS_GRID_CLONES; any pure function of the query is a valid key, so
+ * the clones' FMA contractions do not matter, and non-finite starts get some key (a
+ * non-finite t counts as 0, NaN coordinates as cell 0). */
+static inline uint32_t order_key(float ax, float ay, float dx, float dy, float t, const float kp[5])
+{
+    t = t - t == 0.0f ? t : 0.0f;
+    float fx = (ax + t * dx - kp[0]) * kp[2], fy = (ay + t * dy - kp[1]) * kp[3];
+    fx = fx > 0.0f ? fx : 0.0f;
+    fy = fy > 0.0f ? fy : 0.0f;
+    fx = fx < kp[4] ? fx : kp[4];
+    fy = fy < kp[4] ? fy : kp[4];
+    return spread8((uint32_t)(int32_t)fx) | (spread8((uint32_t)(int32_t)fy) << 1);
+}
+
+HS_GRID_CLONES
+static void order_keys(const float *restrict ax, const float *restrict ay, const float *restrict dx,
+                       const float *restrict dy, const float *restrict tmin, float tall,
+                       const float kp[5], size_t lo, size_t hi, uint32_t *restrict key)
+{
+    if (tmin)
+        for (size_t i = lo; i < hi; i++)
+            key[i] = order_key(ax[i], ay[i], dx[i], dy[i], tmin[i], kp);
+    else
+        for (size_t i = lo; i < hi; i++)
+            key[i] = order_key(ax[i], ay[i], dx[i], dy[i], tall, kp);
+}
+
+/* The counts of the (bucket, thread) pairs turned into each pair's first position, summed
+ * bucket-major: thread u's queries of a bucket follow those of threads < u. */
+static void bucket_starts(size_t *hist, size_t nb, size_t nthr)
+{
+    size_t sum = 0;
+    for (size_t b = 0; b < nb; b++)
+        for (size_t u = 0; u < nthr; u++) {
+            size_t c = hist[u * nb + b];
+            hist[u * nb + b] = sum;
+            sum += c;
+        }
+}
+
+/* One thread's slice lo .. hi-1 scattered into its runs of the buckets (h: its bucket
+ * cursors): perm, the 16-byte record (a, d) and, with stage, the position over key[i] (which
+ * is read first), which becomes inv[i]. Four queries at a time: a 4 x 4 transpose stores each
+ * record in one piece. Each record's bucket is requested HS_ORD_AHEAD floats ahead: a
+ * bucket's next line was last touched long ago, and a store miss holds up the in-order commit
+ * of every later store. (Portable x86-64 code has no PRFCHW: it is emitted as a read.) */
+static void scatter_slice(const hs_queries *qs, size_t lo, size_t hi, size_t *h, uint32_t *key,
+                          uint32_t *perm, float *rec, int stage)
+{
+    size_t i = lo;
+    for (; i + 4 <= hi; i += 4) {
+        size_t k[4];
+        for (int u = 0; u < 4; u++) {
+            k[u] = h[key[i + u]]++;
+            perm[k[u]] = (uint32_t)(i + u);
+            if (stage)
+                key[i + u] = (uint32_t)k[u];
+            hs_prefetch_write(rec + 4 * k[u] + HS_ORD_AHEAD);
+        }
+        hs_transpose4(qs->ax + i, qs->ay + i, qs->dx + i, qs->dy + i, rec + 4 * k[0],
+                      rec + 4 * k[1], rec + 4 * k[2], rec + 4 * k[3]);
+    }
+    for (; i < hi; i++) {
+        const size_t k = h[key[i]]++;
+        perm[k] = (uint32_t)i;
+        if (stage)
+            key[i] = (uint32_t)k;
+        float *r = rec + 4 * k;
+        r[0] = qs->ax[i];
+        r[1] = qs->ay[i];
+        r[2] = qs->dx[i];
+        r[3] = qs->dy[i];
+    }
+}
+
+/* A stable counting sort run by the whole team: each thread keys and counts a contiguous
+ * slice of the batch, the (bucket, thread) counts are summed bucket-major, and each thread
+ * scatters its slice into its own run of every bucket. Slices are in order and a thread keeps
+ * its slice's order inside a bucket, so the permutation is the serial stable sort's whatever
+ * the team size. What moves is the index and one 16-byte record (a, d) per query: two write
+ * streams per bucket, and the walk then reads a and d in order. */
+int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stage, hs_workspace *ws,
+                   hs_qorder *o)
+{
+    o->perm = NULL;
+    o->rec = NULL;
+    o->inv = NULL;
+    if (!want_order(g, qs))
+        return 0;
+    const size_t m = qs->count;
+    const size_t nb = (size_t)1 << (2 * HS_SORT_BITS);
+    const int nthr = threads < 1 ? 1 : threads;
+    uint32_t *key = hs_ws_get(ws, HS_WS_ORD_KEY, m * sizeof *key);
+    size_t *hist = hs_ws_get(ws, HS_WS_ORD_HIST, (size_t)nthr * nb * sizeof *hist);
+    uint32_t *perm = hs_ws_get(ws, HS_WS_ORD_PERM, m * sizeof *perm);
+    float *rec = hs_ws_get(ws, HS_WS_ORD_REC, m * 4 * sizeof *rec);
+    if (key == NULL || hist == NULL || perm == NULL || rec == NULL)
+        return -1; /* the workspace frees or keeps what it got */
+    memset(hist, 0, (size_t)nthr * nb * sizeof *hist);
+    const hs_glevel *L = &g->lv[0];
+    const float sx = (float)((double)(1u << HS_SORT_BITS) / fmax(L->bx1 - L->ox, L->h));
+    const float sy = (float)((double)(1u << HS_SORT_BITS) / fmax(L->by1 - L->oy, L->h));
+    const float kp[5] = {(float)L->ox, (float)L->oy, sx, sy, (float)((1 << HS_SORT_BITS) - 1)};
+#pragma omp parallel num_threads(nthr)
+    {
+        /* the team may be smaller than asked for: slice by its actual size */
+        const size_t tid = (size_t)omp_get_thread_num(), nt = (size_t)omp_get_num_threads();
+        const size_t lo = m / nt * tid + (tid < m % nt ? tid : m % nt);
+        const size_t hi = lo + m / nt + (tid < m % nt ? 1 : 0);
+        size_t *h = hist + tid * nb;
+        order_keys(qs->ax, qs->ay, qs->dx, qs->dy, qs->tmin, qs->tmin_all, kp, lo, hi, key);
+        for (size_t i = lo; i < hi; i++)
+            h[key[i]]++;
+#pragma omp barrier
+#pragma omp single
+        bucket_starts(hist, nb, (size_t)nthr);
+        scatter_slice(qs, lo, hi, h, key, perm, rec, stage);
+    }
+    o->perm = perm;
+    o->rec = rec;
+    o->inv = stage ? key : NULL;
+    return 0;
+}
+
+/* The walk answers in the locality order, so answers written at the caller's index would be
+ * stores to random lines, and x86 commits stores in order: a block's store misses would hold
+ * up every later store. Read here in the caller's order instead, the random accesses are
+ * loads, independent of each other, and the stores are sequential. A bucket's queries took
+ * consecutive positions in the caller's order, so the reads are one sequential stream per
+ * bucket: each is requested HS_ORD_AHEAD floats ahead, as the scatter's are. */
+void hs_qorder_unstage(const hs_qorder *o, size_t m, int threads, uint32_t *idx, float *t,
+                       uint8_t *hit, uint32_t *count)
+{
+    const uint32_t *inv = o->inv;
+    const float *rec = o->rec;
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+    for (ptrdiff_t ii = 0; ii < (ptrdiff_t)m; ii++) {
+        const size_t i = (size_t)ii, k = inv[i];
+        hs_prefetch(rec + 4 * k + HS_ORD_AHEAD);
+        uint32_t v;
+        memcpy(&v, rec + 4 * k + 2, sizeof v);
+        if (idx) {
+            idx[i] = v;
+            memcpy(&t[i], rec + 4 * k + 3, sizeof *t);
+        } else if (count) {
+            count[i] = v;
+        } else {
+            hit[i] = (uint8_t)v;
+        }
+    }
+}

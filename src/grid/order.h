@@ -1,0 +1,36 @@
+/* Internal: the locality order of a large grid batch: queries sorted by the coarse cell they
+ * start in, so that consecutive queries read the same cells. */
+#ifndef HITSCAN_GRID_ORDER_H
+#define HITSCAN_GRID_ORDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "batch/workspace.h"
+#include "grid/layout.h"
+#include "hitscan/batch.h"
+
+/* Position k of the order is the caller's query perm[k], whose a and d are rec[4k .. 4k+3]
+ * (ax, ay, dx, dy) so that they are read in order. inv, when not NULL (answers staged):
+ * closest / any / count write position k's answer over rec[4k + 2 .. 4k + 3] (closest: id, t;
+ * any, count: the hit flag or count as a 32-bit word at rec[4k + 2]), which only the block
+ * answering position k reads, before it answers; the caller's query i is then position
+ * inv[i]. Else answers go to the caller's arrays at perm[k]. */
+typedef struct hs_qorder {
+    const uint32_t *perm;
+    float *rec;
+    const uint32_t *inv;
+} hs_qorder;
+
+/* The locality order of qs against g in ws (o->perm NULL: the batch is answered in its own
+ * order), made on a team of `threads`; with stage, o->inv too. 0, or -1 if it could not be
+ * allocated. */
+int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stage, hs_workspace *ws,
+                   hs_qorder *o);
+
+/* Staged answers to the caller's arrays (exactly one of idx / hit / count non-NULL; closest
+ * writes idx and t): query i's is position inv[i]'s. */
+void hs_qorder_unstage(const hs_qorder *o, size_t m, int threads, uint32_t *idx, float *t,
+                       uint8_t *hit, uint32_t *count);
+
+#endif

@@ -1,0 +1,26 @@
+/* Internal: the disc overlap predicate shared by pairs and disc queries, and the index order
+ * both report in. */
+#ifndef HITSCAN_GRID_OVERLAP_H
+#define HITSCAN_GRID_OVERLAP_H
+
+#include <stdint.h>
+
+/* Touching counts. Symmetric in its two circles, bit for bit, so (i, j) and (j, i) always
+ * agree. In double: float squares of separations below 1e-19 underflow (two points 1e-30
+ * apart would touch), and double neither underflows nor overflows for any float input up to
+ * HS_MAX_COORD. */
+static inline int hs_discs_overlap(float xa, float ya, float ra, float xb, float yb, float rb)
+{
+    double dx = (double)xa - (double)xb, dy = (double)ya - (double)yb;
+    double s = (double)ra + (double)rb;
+    return dx * dx + dy * dy <= s * s;
+}
+
+/* qsort's comparison of two uint32_t. */
+static inline int hs_cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+#endif

@@ -1,0 +1,188 @@
+/* The grid's batch calls (hitscan/grid.h): hs_grid_closest, hs_grid_any, hs_grid_count_hits
+ * and hs_grid_all. Each one: its workspace opened, the batch set up (batch/driver.h), the
+ * locality order made (order.c), then ranges of the batch handed to the level's grid walker
+ * (kernels/grid_walkers.h: the block walk of src/kernels/block_walk.h) on the team, staged
+ * answers copied to the caller's order, the workspace closed. */
+#include <string.h>
+
+#include <omp.h>
+
+#include "batch/all_hits.h"
+#include "batch/driver.h"
+#include "batch/workspace.h"
+#include "batch/worksteal.h"
+#include "grid/layout.h"
+#include "grid/order.h"
+#include "kernels/grid_walkers.h"
+#include "tuning.h"
+
+typedef enum grid_mode { GRID_CLOSEST, GRID_ANY, GRID_COUNT } grid_mode;
+
+/* One closest / any / count call's outputs (the one of its mode). */
+typedef struct grid_out {
+    grid_mode mode;
+    hs_closest_out co;
+    uint8_t *hit;
+    uint32_t *count;
+} grid_out;
+
+/* Ranges of at least HS_RANGE_MIN queries (the walk fills blocks of 64 from them), handed
+ * out by the work-stealing schedule (batch/worksteal.h), which keeps each thread on a
+ * contiguous stretch of the batch: the batch comes in a locality order. */
+static hs_tally walk_ranges(const hs_grid *g, const hs_grid_walkers *gw, const hs_queries *qs,
+                            const hs_qorder *ord, const hs_batch_setup *b, const grid_out *o)
+{
+    const size_t n = qs->count, rs = b->chunk < HS_RANGE_MIN ? HS_RANGE_MIN : b->chunk;
+    uint64_t tests = 0;
+    size_t invalid = 0, first = SIZE_MAX;
+    hs_sched sc;
+    hs_sched_init(&sc, (n + rs - 1) / rs, b->threads);
+#pragma omp parallel num_threads(b->threads) if (b->threads > 1) reduction(+ : tests, invalid) \
+    reduction(min : first)
+    {
+        const unsigned home = hs_sched_home(&sc);
+        for (ptrdiff_t k; (k = hs_sched_next(&sc, home)) >= 0;) {
+            const size_t lo = (size_t)k * rs, hi = n - lo > rs ? lo + rs : n;
+            hs_tally t = HS_TALLY_INIT;
+            switch (o->mode) {
+            case GRID_CLOSEST: gw->closest_range(g, qs, ord, b->sem, lo, hi, o->co, &t); break;
+            case GRID_ANY: gw->any_range(g, qs, ord, b->sem, lo, hi, o->hit, &t); break;
+            default: gw->count_range(g, qs, ord, b->sem, lo, hi, o->count, &t); break;
+            }
+            tests += t.tests;
+            invalid += t.invalid;
+            first = t.first < first ? t.first : first;
+        }
+    }
+    const hs_tally total = {tests, invalid, first};
+    return total;
+}
+
+static int out_missing(const hs_queries *qs, const grid_out *o)
+{
+    if (qs->count == 0)
+        return 0;
+    switch (o->mode) {
+    case GRID_CLOSEST: return o->co.idx == NULL || o->co.t == NULL;
+    case GRID_ANY: return o->hit == NULL;
+    default: return o->count == NULL;
+    }
+}
+
+/* Answers are staged in the order's records unless closest wants the hit point or normal
+ * (they need the query and the circle: those are written straight to the caller). */
+static int stages(const grid_out *o)
+{
+    switch (o->mode) {
+    case GRID_CLOSEST:
+        return o->co.idx && o->co.t && !o->co.px && !o->co.py && !o->co.nx && !o->co.ny;
+    case GRID_ANY: return o->hit != NULL;
+    default: return o->count != NULL;
+    }
+}
+
+static int team_size(const hs_batch_opts *opts)
+{
+    return opts && opts->threads > 0 ? opts->threads : omp_get_max_threads();
+}
+
+/* closest / any / count: HS_E_BUSY / HS_E_NOMEM / argument errors before anything is
+ * answered. */
+static hs_status grid_walk(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                           const grid_out *o)
+{
+    if (g == NULL)
+        return HS_E_NULL;
+    hs_wsref w;
+    hs_status s = hs_ws_open(opts, &w);
+    if (s != HS_OK)
+        return s;
+    const int threads = team_size(opts);
+    hs_qorder ord;
+    if (hs_qorder_make(g, qs, threads, stages(o), w.ws, &ord) != 0) {
+        hs_ws_close(&w);
+        return HS_E_NOMEM;
+    }
+    hs_batch_setup b;
+    s = hs_batch_begin(qs, opts, HS_GRID_QUERY_COST, &b);
+    if (s == HS_OK && out_missing(qs, o))
+        s = HS_E_NULL;
+    if (s == HS_OK) {
+        const hs_grid_walkers *gw = hs_grid_walkers_get(b.ks->isa);
+        const hs_tally total = walk_ranges(g, gw, qs, ord.perm ? &ord : NULL, &b, o);
+        s = hs_batch_end(&b, &total);
+    }
+    /* these two are returned only once every query was answered */
+    if (ord.inv && (s == HS_OK || s == HS_E_INVALID_QUERY))
+        hs_qorder_unstage(&ord, qs->count, threads, o->mode == GRID_CLOSEST ? o->co.idx : NULL,
+                          o->co.t, o->hit, o->count);
+    hs_ws_close(&w);
+    return s;
+}
+
+hs_status hs_grid_closest(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                          hs_closest_out out)
+{
+    const grid_out o = {GRID_CLOSEST, out, NULL, NULL};
+    return grid_walk(g, qs, opts, &o);
+}
+
+hs_status hs_grid_any(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                      uint8_t *hit)
+{
+    const grid_out o = {GRID_ANY, {0}, hit, NULL};
+    return grid_walk(g, qs, opts, &o);
+}
+
+hs_status hs_grid_count_hits(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                             uint32_t *count)
+{
+    const grid_out o = {GRID_COUNT, {0}, NULL, count};
+    return grid_walk(g, qs, opts, &o);
+}
+
+/* ---- All hits ------------------------------------------------------------------------------ */
+
+typedef struct grid_hits_call {
+    const hs_grid *g;
+    const hs_grid_walkers *gw;
+    const hs_queries *qs;
+    const hs_qorder *ord;
+    hs_semantics sem;
+} grid_hits_call;
+
+/* Positions lo .. hi-1 for hs_all_hits (hs_hits_range_fn): the level's all-hits walker. */
+static hs_status grid_hits_range(const void *ctx, size_t lo, size_t hi, hs_hitbuf *buf,
+                                 uint32_t *count, hs_tally *tally)
+{
+    const grid_hits_call *c = ctx;
+    return c->gw->all_range(c->g, c->qs, c->ord, c->sem, lo, hi, buf, count, tally);
+}
+
+/* The assembly writes each sorted position's hits straight into the caller's row. */
+hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                      hs_hits *out)
+{
+    if (out != NULL)
+        memset(out, 0, sizeof *out);
+    if (g == NULL)
+        return HS_E_NULL;
+    hs_wsref w;
+    hs_status s = hs_ws_open(opts, &w);
+    if (s != HS_OK)
+        return s;
+    hs_qorder ord;
+    if (hs_qorder_make(g, qs, team_size(opts), 0, w.ws, &ord) != 0) {
+        hs_ws_close(&w);
+        return HS_E_NOMEM;
+    }
+    hs_batch_setup b;
+    s = out == NULL ? HS_E_NULL : hs_batch_begin(qs, opts, HS_GRID_QUERY_COST, &b);
+    if (s == HS_OK) {
+        const grid_hits_call c = {g, hs_grid_walkers_get(b.ks->isa), qs, ord.perm ? &ord : NULL,
+                                  b.sem};
+        s = hs_all_hits(&b, qs->count, grid_hits_range, &c, w.ws, ord.perm, out);
+    }
+    hs_ws_close(&w);
+    return s;
+}

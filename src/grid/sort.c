@@ -1,0 +1,506 @@
+/* The grid build's sort pass (build.h): the circles into storage cell by cell, cell_start as
+ * CSR. How it is shaped, and why:
+ * - A circle's cell comes from cells_block (branch-free, vectorised, cloned for AVX-512 and
+ *   AVX2, bit-identical to hs_gcell) and is recomputed in each pass: cheaper than storing it
+ *   (4 more bytes per circle of memory and traffic).
+ * - Up to HS_GRID_DIRECT circles (sort_direct): one stable counting sort (cells stored once,
+ *   counts in cell_start, scatter backwards from the input); it all fits in L2.
+ * - Above, a two-pass radix sort in named passes, run by one team:
+ *     count_chunks   counts each chunk of the input per sub-band (2^sh consecutive cells);
+ *     plan_bands     groups sub-bands into bands of at most `cap` circles, whose ranges in
+ *                    the final arrays follow from the counts (rows are contiguous in storage);
+ *     move_chunks    moves every circle into its band's range: a few dozen sequential write
+ *                    streams per array instead of random writes;
+ *     sort_bands     sorts each band inside L2 (sort_band_in_buffer: cells from the band,
+ *                    counts straight into cell_start, 16-byte records scattered into a
+ *                    per-thread buffer with the lines requested ahead, copied back field by
+ *                    field; sort_band_spill for a band larger than the buffer).
+ * - Determinism: chunk c's circles of a band follow those of chunks < c, in input order, and
+ *   every sort is stable (backwards from end positions), so each position depends on the
+ *   input alone and the grid is identical for every team size.
+ * - Memory (kept for rebuilds): cell_start, small per-sub-band tables, per-thread band buffers
+ *   within 4 bytes per circle, and only when a band outgrows its buffer (thousands of circles
+ *   in a few cells) one index per circle for the spill path. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "grid/build.h"
+#include "grid/vectorize.h"
+#include "prefetch.h"
+#include "tuning.h"
+
+/* The passes stay separate functions: inlined into the one parallel region that runs them,
+ * their loops would share one register allocation and spill their pointers. */
+#if defined(__GNUC__) || defined(__clang__)
+#define HS_PASS __attribute__((noinline))
+#else
+#define HS_PASS
+#endif
+
+/* The per-circle cell is most of the build's arithmetic (three times per circle), so it is
+ * compiled as HS_GRID_CLONES. The operations are the same IEEE double ones in every clone
+ * (nothing to contract into an FMA), so the cells are.
+ *
+ * The cell of a circle: hs_gcell along each axis in the circle's level, written without
+ * branches (f clamped to [0, n - 1] before truncation gives the same value for every f, NaN
+ * included) so that a block of circles vectorises. A block holding a level-1 circle computes
+ * both levels' cells and picks per lane. */
+typedef struct cellfn {
+    double ox[2], oy[2], ih[2], tx[2], ty[2]; /* per level: origin, 1 / h, last column / row */
+    uint32_t nx[2], cell0[2];
+    float split; /* radii above: level 1 (INFINITY: one level) */
+    int two;
+} cellfn;
+
+static void cellfn_init(cellfn *F, const hs_grid *g)
+{
+    for (int l = 0; l < 2; l++) {
+        const hs_glevel *L = &g->lv[l < g->nlevels ? l : 0];
+        F->ox[l] = L->ox;
+        F->oy[l] = L->oy;
+        F->ih[l] = L->inv_h;
+        F->tx[l] = (double)(L->nx - 1);
+        F->ty[l] = (double)(L->ny - 1);
+        F->nx[l] = (uint32_t)L->nx;
+        F->cell0[l] = L->cell0;
+    }
+    F->split = g->split_r;
+    F->two = g->nlevels > 1;
+}
+
+static inline uint32_t cell_bf(const cellfn *F, int l, float x, float y)
+{
+    double fx = ((double)x - F->ox[l]) * F->ih[l], fy = ((double)y - F->oy[l]) * F->ih[l];
+    fx = fx >= 0.0 ? fx : 0.0;
+    fx = fx < F->tx[l] ? fx : F->tx[l];
+    fy = fy >= 0.0 ? fy : 0.0;
+    fy = fy < F->ty[l] ? fy : F->ty[l];
+    return F->cell0[l] + (uint32_t)(int32_t)fy * F->nx[l] + (uint32_t)(int32_t)fx;
+}
+
+HS_GRID_CLONES
+static void cells_block(const cellfn *Fp, const float *restrict x, const float *restrict y,
+                        const float *restrict r, size_t k, uint32_t *restrict out)
+{
+    const cellfn Fl = *Fp, *F = &Fl; /* a local copy: nothing written below can alias it */
+    int big = 0;
+    if (F->two) {
+        const float split = F->split;
+        for (size_t i = 0; i < k; i++)
+            big |= r[i] > split;
+    }
+    if (!big) {
+        for (size_t i = 0; i < k; i++)
+            out[i] = cell_bf(F, 0, x[i], y[i]);
+    } else {
+        const float split = F->split;
+        for (size_t i = 0; i < k; i++) {
+            uint32_t c0 = cell_bf(F, 0, x[i], y[i]), c1 = cell_bf(F, 1, x[i], y[i]);
+            out[i] = r[i] > split ? c1 : c0;
+        }
+    }
+}
+
+/* Turns the counts in cs[c0 .. c1) into end positions (from base): a backward scatter that
+ * pre-decrements them then leaves each cell's start there, and is stable. */
+static void counts_to_ends(uint32_t *cs, size_t c0, size_t c1, uint32_t base)
+{
+    uint32_t run = base;
+    for (size_t c = c0; c < c1; c++) {
+        run += cs[c];
+        cs[c] = run;
+    }
+}
+
+/* One circle of a band while it is sorted: the four fields side by side, so a scatter writes
+ * one line instead of four. */
+typedef struct hs_grec {
+    float x, y, r;
+    uint32_t id;
+} hs_grec;
+
+static size_t align64(size_t b) { return (b + 63) & ~(size_t)63; }
+
+/* Small sets: one stable counting sort, cells computed once into scratch, scattered backwards
+ * from the input (everything is in L2). */
+static hs_status sort_direct(hs_grid *g, const hs_circles *cs, const cellfn *F)
+{
+    const size_t n = cs->n, ncells = g->ncells;
+    const float *X = cs->x, *Y = cs->y, *Rr = cs->r;
+    const uint32_t *M = cs->mask;
+    float *gx = g->x, *gy = g->y, *gr = g->r;
+    uint32_t *gm = g->mask, *gid = g->id, *cs_ = g->cell_start;
+    if (g->scratch_bytes < n * sizeof(uint32_t)) {
+        free(g->scratch);
+        g->scratch = hs_grid_alloc_lines(n, sizeof(uint32_t));
+        g->scratch_bytes = g->scratch ? align64(n * sizeof(uint32_t)) : 0;
+        if (g->scratch == NULL)
+            return HS_E_NOMEM;
+    }
+    uint32_t *cb = g->scratch;
+    for (size_t i = 0; i < n; i += HS_GRID_BLOCK)
+        cells_block(F, X + i, Y + i, Rr + i, n - i < HS_GRID_BLOCK ? n - i : HS_GRID_BLOCK, cb + i);
+    memset(cs_, 0, ncells * sizeof *cs_);
+    for (size_t i = 0; i < n; i++)
+        cs_[cb[i]]++;
+    counts_to_ends(cs_, 0, ncells, 0);
+    for (size_t i = n; i-- > 0;) {
+        uint32_t d = --cs_[cb[i]];
+        gx[d] = X[i];
+        gy[d] = Y[i];
+        gr[d] = Rr[i];
+        gid[d] = (uint32_t)i;
+        if (gm)
+            gm[d] = M[i];
+    }
+    cs_[ncells] = (uint32_t)n;
+    return HS_OK;
+}
+
+/* The band sort's shared state: its plan and tables (in g->scratch), read by every pass. */
+typedef struct band_sort {
+    hs_grid *g;
+    const hs_circles *cs;
+    cellfn F;
+    size_t n, ncells;
+    size_t cap;             /* circles per band at most (and per thread buffer) */
+    unsigned sh;            /* a sub-band is 2^sh consecutive cells */
+    size_t nsb, nsbp;       /* sub-bands, and per-chunk table rows padded to 64 bytes */
+    size_t K;               /* input chunks of passes 1 and 2 */
+    size_t nb;              /* bands */
+    uint32_t *hist;         /* [K][nsbp] sub-band counts per chunk */
+    uint32_t *cur;          /* [K][nsbp] per chunk, each band's next free position */
+    uint32_t *sb2b;         /* [nsbp] sub-band -> band */
+    uint32_t *bpos;         /* [nb + 1] each band's first position */
+    uint32_t *bsb;          /* [nb + 1] each band's first sub-band */
+    unsigned char *buffers; /* per thread: cells [cap], records [cap] (, masks [cap]) */
+    size_t area;            /* bytes per thread buffer */
+    int spill;              /* a band holds more than cap circles */
+    hs_status st;
+} band_sort;
+
+/* The band plan: sub-band = 2^sh consecutive cells; a band = consecutive sub-bands holding at
+ * most `cap` circles (or one sub-band holding more: sorted by the spill path). `cap` is also
+ * kept under n / (6 T) so the band buffers stay within 4 bytes per circle. Passes 1 and 2 work
+ * on K contiguous chunks of the input, handed out dynamically, so a thread on a core the host
+ * slows down does not hold up the other at both barriers; chunks are in input order whatever
+ * K, so the grid does not depend on it. */
+static hs_status band_sort_init(band_sort *S, hs_grid *g, const hs_circles *cs, int T)
+{
+    const size_t n = cs->n, ncells = g->ncells;
+    S->g = g;
+    S->cs = cs;
+    cellfn_init(&S->F, g);
+    S->n = n;
+    S->ncells = ncells;
+    size_t cap = n / (6 * (size_t)T);
+    cap = cap > HS_GRID_BAND ? HS_GRID_BAND : cap < 1024 ? 1024 : cap;
+    size_t nsb_max = HS_GRID_SB_PER_BAND * (n / cap);
+    nsb_max = nsb_max < 16 ? 16 : nsb_max > HS_GRID_SUBBANDS ? HS_GRID_SUBBANDS : nsb_max;
+    unsigned sh = 0;
+    while (((ncells - 1) >> sh) + 1 > nsb_max)
+        sh++;
+    S->cap = cap;
+    S->sh = sh;
+    S->nsb = ((ncells - 1) >> sh) + 1;
+    S->nsbp = (S->nsb + 16) & ~(size_t)15;
+    S->K = T == 1 ? 1 : (n / 4096 < 4 * (size_t)T ? (size_t)T : 4 * (size_t)T);
+    /* scratch: sub-band histograms and band cursors [K][nsbp] each, sb -> band [nsbp], band
+     * first position and first sub-band [nsbp + 1 each]; then the per-thread buffers */
+    const size_t tab = align64(((2 * S->K + 3) * S->nsbp + 2) * sizeof(uint32_t));
+    S->area = align64(cap * sizeof(uint32_t)) * (cs->mask ? 2 : 1) + align64(cap * sizeof(hs_grec));
+    if (g->scratch_bytes < tab + (size_t)T * S->area) {
+        free(g->scratch);
+        g->scratch = hs_grid_alloc_lines(tab + (size_t)T * S->area, 1);
+        g->scratch_bytes = g->scratch ? tab + (size_t)T * S->area : 0;
+        if (g->scratch == NULL)
+            return HS_E_NOMEM;
+    }
+    unsigned char *sbase = g->scratch;
+    S->hist = (uint32_t *)sbase;
+    S->cur = S->hist + S->K * S->nsbp;
+    S->sb2b = S->cur + S->K * S->nsbp;
+    S->bpos = S->sb2b + S->nsbp;
+    S->bsb = S->bpos + S->nsbp + 1;
+    S->buffers = sbase + tab;
+    S->nb = 0;
+    S->spill = 0;
+    S->st = HS_OK;
+    return HS_OK;
+}
+
+/* Pass 1 (on the team): each chunk's circles counted per sub-band. */
+static HS_PASS void count_chunks(band_sort *S, uint32_t *blk)
+{
+    const float *X = S->cs->x, *Y = S->cs->y, *Rr = S->cs->r;
+    const cellfn *F = &S->F;
+    const size_t n = S->n, K = S->K, nsb = S->nsb, nsbp = S->nsbp;
+    const unsigned sh = S->sh; /* a local: the counters' stores could alias S->sh */
+    uint32_t *hist = S->hist;
+#pragma omp for schedule(dynamic, 1)
+    for (ptrdiff_t cc = 0; cc < (ptrdiff_t)K; cc++) {
+        const size_t i0 = n * (size_t)cc / K, i1 = n * ((size_t)cc + 1) / K;
+        uint32_t *h = hist + (size_t)cc * nsbp;
+        memset(h, 0, nsb * sizeof *h);
+        for (size_t i = i0; i < i1; i += HS_GRID_BLOCK) {
+            size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
+            cells_block(F, X + i, Y + i, Rr + i, k, blk);
+            for (size_t j = 0; j < k; j++)
+                h[blk[j] >> sh]++;
+        }
+    }
+}
+
+/* Between the passes (one thread): greedy bands over the sub-band totals (the same for every
+ * team size), each chunk's cursor in each band, and the spill buffer if a band needs it. */
+static void plan_bands(band_sort *S)
+{
+    const size_t nsb = S->nsb, nsbp = S->nsbp, K = S->K, cap = S->cap;
+    uint32_t *hist = S->hist, *cur = S->cur, *sb2b = S->sb2b, *bpos = S->bpos, *bsb = S->bsb;
+    size_t nb = 0, run = 0, pos = 0;
+    int spill = 0;
+    bpos[0] = 0;
+    bsb[0] = 0;
+    for (size_t b = 0; b < nsb; b++) {
+        size_t tot = 0;
+        for (size_t u = 0; u < K; u++)
+            tot += hist[u * nsbp + b];
+        if (run > 0 && run + tot > cap) {
+            nb++;
+            bpos[nb] = (uint32_t)pos;
+            bsb[nb] = (uint32_t)b;
+            run = 0;
+        }
+        sb2b[b] = (uint32_t)nb;
+        run += tot;
+        pos += tot;
+        spill |= tot > cap;
+    }
+    nb++;
+    bpos[nb] = (uint32_t)S->n;
+    bsb[nb] = (uint32_t)nsb;
+    for (size_t b = 0; b < nb; b++) {
+        uint32_t off = bpos[b];
+        for (size_t u = 0; u < K; u++) {
+            cur[u * nsbp + b] = off;
+            for (size_t q = bsb[b]; q < bsb[b + 1]; q++)
+                off += hist[u * nsbp + q];
+        }
+    }
+    S->nb = nb;
+    S->spill = spill;
+    if (spill) {
+        hs_grid *g = S->g;
+        uint32_t *sp = hs_grid_grow(g->spill, &g->spill_cap, S->n, sizeof(uint32_t));
+        if (sp == NULL)
+            S->st = HS_E_NOMEM;
+        else
+            g->spill = sp;
+    }
+}
+
+/* Pass 2 (on the team): every circle into its band's range, chunk c's after those of chunks
+ * < c, in input order. */
+static HS_PASS void move_chunks(band_sort *S, uint32_t *blk)
+{
+    const float *X = S->cs->x, *Y = S->cs->y, *Rr = S->cs->r;
+    const uint32_t *M = S->cs->mask;
+    float *gx = S->g->x, *gy = S->g->y, *gr = S->g->r;
+    uint32_t *gm = S->g->mask, *gid = S->g->id;
+    const cellfn *F = &S->F;
+    const size_t n = S->n, K = S->K, nsbp = S->nsbp;
+    const unsigned sh = S->sh;
+    const uint32_t *sb2b = S->sb2b;
+    uint32_t *cur = S->cur;
+#pragma omp for schedule(dynamic, 1)
+    for (ptrdiff_t cc = 0; cc < (ptrdiff_t)K; cc++) {
+        const size_t i0 = n * (size_t)cc / K, i1 = n * ((size_t)cc + 1) / K;
+        uint32_t *c = cur + (size_t)cc * nsbp;
+        for (size_t i = i0; i < i1; i += HS_GRID_BLOCK) {
+            size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
+            cells_block(F, X + i, Y + i, Rr + i, k, blk);
+            for (size_t j = 0; j < k; j++)
+                blk[j] = c[sb2b[blk[j] >> sh]]++;
+            const float *xi = X + i, *yi = Y + i, *ri = Rr + i;
+            for (size_t j = 0; j < k; j++) {
+                uint32_t d = blk[j];
+                gx[d] = xi[j];
+                gy[d] = yi[j];
+                gr[d] = ri[j];
+                gid[d] = (uint32_t)(i + j);
+            }
+            if (gm)
+                for (size_t j = 0; j < k; j++)
+                    gm[blk[j]] = M[i + j];
+        }
+    }
+}
+
+/* Band [p0, p0 + m) (cells [c0, c1)) sorted inside the thread's buffer: cells from the band in
+ * place, destinations first (so that the scatter can ask for its lines ahead: a store that
+ * misses L1 holds up every later one), records scattered into the buffer in cell order (one
+ * random 16-byte store each, four at a time through a 4 x 4 transpose), then copied back. */
+static HS_PASS void sort_band_in_buffer(const band_sort *S, size_t p0, size_t m, size_t c0,
+                                        size_t c1, unsigned char *a)
+{
+    hs_grid *g = S->g;
+    float *gx = g->x, *gy = g->y, *gr = g->r;
+    uint32_t *gm = g->mask, *gid = g->id, *cs_ = g->cell_start;
+    const size_t cap = S->cap;
+    uint32_t *cb = (uint32_t *)a;
+    hs_grec *trec = (hs_grec *)(a + align64(cap * sizeof(uint32_t)));
+    uint32_t *tm =
+        (uint32_t *)(a + align64(cap * sizeof(uint32_t)) + align64(cap * sizeof(hs_grec)));
+    for (size_t j = 0; j < m; j += HS_GRID_BLOCK)
+        cells_block(&S->F, gx + p0 + j, gy + p0 + j, gr + p0 + j,
+                    m - j < HS_GRID_BLOCK ? m - j : HS_GRID_BLOCK, cb + j);
+    for (size_t j = 0; j < m; j++)
+        cs_[cb[j]]++;
+    counts_to_ends(cs_, c0, c1, 0);
+    const float *sx = gx + p0, *sy = gy + p0, *sr = gr + p0;
+    const uint32_t *sid = gid + p0, *sm = gm ? gm + p0 : NULL;
+    for (size_t j = m; j-- > 0;)
+        cb[j] = --cs_[cb[j]];
+    size_t j = 0;
+    for (; j + 4 <= m; j += 4) {
+        if (j + HS_GRID_PREFETCH + 4 <= m) {
+            hs_prefetch_write(trec + cb[j + HS_GRID_PREFETCH]);
+            hs_prefetch_write(trec + cb[j + HS_GRID_PREFETCH + 1]);
+            hs_prefetch_write(trec + cb[j + HS_GRID_PREFETCH + 2]);
+            hs_prefetch_write(trec + cb[j + HS_GRID_PREFETCH + 3]);
+        }
+        hs_transpose4(sx + j, sy + j, sr + j, sid + j, trec + cb[j], trec + cb[j + 1],
+                      trec + cb[j + 2], trec + cb[j + 3]);
+        if (sm) {
+            tm[cb[j]] = sm[j];
+            tm[cb[j + 1]] = sm[j + 1];
+            tm[cb[j + 2]] = sm[j + 2];
+            tm[cb[j + 3]] = sm[j + 3];
+        }
+    }
+    for (; j < m; j++) {
+        uint32_t d = cb[j];
+        hs_grec *e = trec + d;
+        e->x = sx[j];
+        e->y = sy[j];
+        e->r = sr[j];
+        e->id = sid[j];
+        if (sm)
+            tm[d] = sm[j];
+    }
+    for (size_t c = c0; c < c1; c++)
+        cs_[c] += (uint32_t)p0;
+    float *ox = gx + p0, *oy = gy + p0, *orr = gr + p0;
+    uint32_t *oid = gid + p0;
+    size_t q = 0;
+    for (; q + 4 <= m; q += 4)
+        hs_transpose4(trec + q, trec + q + 1, trec + q + 2, trec + q + 3, ox + q, oy + q, orr + q,
+                      oid + q);
+    for (; q < m; q++) {
+        ox[q] = trec[q].x;
+        oy[q] = trec[q].y;
+        orr[q] = trec[q].r;
+        oid[q] = trec[q].id;
+    }
+    if (gm)
+        memcpy(gm + p0, tm, m * sizeof *tm);
+}
+
+/* Band [p0, p1) (cells [c0, c1)) larger than the buffer (one sub-band of a dense cluster):
+ * the indices scattered into the spill array, then the circles gathered from the input. */
+static HS_PASS void sort_band_spill(const band_sort *S, size_t p0, size_t p1, size_t c0, size_t c1,
+                                    uint32_t *blk)
+{
+    const float *X = S->cs->x, *Y = S->cs->y, *Rr = S->cs->r;
+    const uint32_t *M = S->cs->mask;
+    hs_grid *g = S->g;
+    float *gx = g->x, *gy = g->y, *gr = g->r;
+    uint32_t *gm = g->mask, *gid = g->id, *cs_ = g->cell_start;
+    uint32_t *sp = g->spill;
+    for (size_t j = p0; j < p1; j += HS_GRID_BLOCK) {
+        size_t k = p1 - j < HS_GRID_BLOCK ? p1 - j : HS_GRID_BLOCK;
+        cells_block(&S->F, gx + j, gy + j, gr + j, k, blk);
+        for (size_t u = 0; u < k; u++)
+            cs_[blk[u]]++;
+    }
+    counts_to_ends(cs_, c0, c1, (uint32_t)p0);
+    for (size_t j = p1; j > p0;) {
+        size_t k = j - p0 < HS_GRID_BLOCK ? j - p0 : HS_GRID_BLOCK;
+        j -= k;
+        cells_block(&S->F, gx + j, gy + j, gr + j, k, blk);
+        for (size_t u = k; u-- > 0;)
+            sp[--cs_[blk[u]]] = gid[j + u];
+    }
+    for (size_t q = p0; q < p1; q++) {
+        if (q + HS_GRID_PREFETCH < p1) {
+            uint32_t f = sp[q + HS_GRID_PREFETCH];
+            hs_prefetch(X + f);
+            hs_prefetch(Y + f);
+            hs_prefetch(Rr + f);
+        }
+        uint32_t i = sp[q];
+        gx[q] = X[i];
+        gy[q] = Y[i];
+        gr[q] = Rr[i];
+        gid[q] = i;
+        if (gm)
+            gm[q] = M[i];
+    }
+}
+
+/* Pass 3 (on the team): each band sorted by cell, stably, its cells' cell_start entries
+ * left holding the CSR. */
+static void sort_bands(const band_sort *S, size_t t, uint32_t *blk)
+{
+    unsigned char *a = S->buffers + t * S->area;
+    const size_t sh = S->sh, ncells = S->ncells;
+    uint32_t *cs_ = S->g->cell_start;
+#pragma omp for schedule(dynamic, 1)
+    for (ptrdiff_t bb = 0; bb < (ptrdiff_t)S->nb; bb++) {
+        const size_t b = (size_t)bb;
+        const size_t p0 = S->bpos[b], p1 = S->bpos[b + 1], m = p1 - p0;
+        const size_t c0 = (size_t)S->bsb[b] << sh;
+        const size_t c1 =
+            ((size_t)S->bsb[b + 1] << sh) < ncells ? (size_t)S->bsb[b + 1] << sh : ncells;
+        memset(cs_ + c0, 0, (c1 - c0) * sizeof *cs_);
+        if (m <= S->cap)
+            sort_band_in_buffer(S, p0, m, c0, c1, a);
+        else
+            sort_band_spill(S, p0, p1, c0, c1, blk);
+    }
+}
+
+hs_status hs_grid_sort(hs_grid *g, const hs_circles *cs, int T)
+{
+    const size_t n = cs->n, ncells = g->ncells;
+    uint32_t *cs_ = g->cell_start;
+    if (n == 0 || ncells == 0) {
+        for (size_t c = 0; c <= ncells; c++)
+            cs_[c] = 0;
+        return HS_OK;
+    }
+    if (n <= HS_GRID_DIRECT) {
+        cellfn F;
+        cellfn_init(&F, g);
+        return sort_direct(g, cs, &F);
+    }
+    band_sort S;
+    if (band_sort_init(&S, g, cs, T) != HS_OK)
+        return HS_E_NOMEM;
+#pragma omp parallel num_threads(T)
+    {
+        const size_t t = (size_t)omp_get_thread_num();
+        uint32_t blk[HS_GRID_BLOCK];
+        count_chunks(&S, blk);
+#pragma omp single
+        plan_bands(&S);
+        if (S.st == HS_OK) {
+            move_chunks(&S, blk);
+            sort_bands(&S, t, blk);
+        }
+    }
+    cs_[ncells] = (uint32_t)n;
+    return S.st;
+}

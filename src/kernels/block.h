@@ -1,0 +1,333 @@
+/* Internal: a block of up to HS_BLOCK_Q short queries walked together: its layout, the
+ * queries' preparation and each level's row set-up. Part of the per-ISA walk (instantiate.h).
+ *
+ * Walked one at a time, a short query spends more on setting its walk up and on the branches
+ * around it than on its few pair tests. So a range of a batch is answered in blocks of
+ * HS_BLOCK_Q consecutive queries (block_walk.h), each through five steps:
+ *   1. prep (hs_block_prep): validity and the prepared query, HS_W queries per vector;
+ *   2. set-up (hs_block_setup): per level, the box of rows and each row's clipped run as a
+ *      linear function of the row, HS_W queries per vector;
+ *   3. plan: each query's row runs, cut into items of at most HS_W circles, go into one flat
+ *      list: slot by slot (block_plan.h), or on AVX-512 row by row across the whole block,
+ *      HS_W queries per vector, reading cell_start through gathers (block_plan_avx512.h);
+ *   4. test (block_test.h): one loop over the items with no branch on the data; count and any
+ *      fold the hit lanes into the slot, all compresses each hit lane's (t, id) into the hit
+ *      buffer, closest lists the hit lanes and folds them into the slots' bests;
+ *   5. answer (block_answer.h): each slot's result to the caller's arrays, or staged in the
+ *      batch's locality order.
+ * On the vector plan closest and any keep their early exit: row k of the whole block is
+ * tested as soon as it is planned, any drops the queries that hit, closest those whose best t
+ * lies before any later row can be entered. The slot-by-slot plan gives closest's early exit
+ * up: it tests more circles, each far more cheaply. What the vector set-up does not cover
+ * (zero-length queries, ends outside the level, infinite intervals) is planned by the
+ * per-query walk's own row logic (HS_WALK_PLAN); long queries (boxes over HS_WALK_BOX_CELLS
+ * cells, where early exit matters) and queries whose items do not fit in an empty block take
+ * the per-query walk (walk_query.h). Items are whole-vector loads at any run start: the
+ * grid's arrays are padded past the last circle (HS_PAD_FLOATS) and the lanes past the item
+ * are masked off. Every path tests each candidate circle once with the kernels' own pair
+ * arithmetic, so the answers are the per-query walk's, bit for bit. */
+#ifndef HS_KNAME
+#error "include instantiate.h, not this file"
+#endif
+
+/* 64 slots: a slot fits hs_item's 16 bits, and the AVX-512 plan's lookups read 4 x 16 lanes */
+#define HS_BLOCK_Q 64
+/* AVX-512 plans and computes closest's entry times on lanes of different queries */
+#if HS_W == 16 && defined(SIMDE_X86_AVX512F_NATIVE)
+#define HS_BLOCK_VPLAN 1
+#define HS_BLOCK_GROUPS (HS_BLOCK_Q / HS_W)
+#endif
+
+/* One item: up to HS_W consecutive circles of one slot's run. */
+typedef struct hs_item {
+    uint32_t start; /* storage position of the item's first circle */
+    uint16_t slot;  /* the query's slot */
+    uint16_t lanes; /* its lanes, the first 1 .. HS_W, as bits (one mask load in the tests) */
+} hs_item;
+
+enum { HS_SLOT_LIVE, HS_SLOT_INVALID, HS_SLOT_DONE /* answered by the per-query walk */ };
+
+/* One level's rows for each slot (hs_block_setup): rows row0 .. row0 + nrows - 1, row k's
+ * cells [first, last] with, at pos = pos0 + k pos_step (the query's x in cell units),
+ *   first = clamp(pos + first_off, first_min, first_max),
+ *   last  = clamp(pos + last_off, last_min, last_max), truncated.
+ * nrows < 0: not set up (the slot-by-slot plan decides). Floats: all are small integers or
+ * cell coordinates, and hs_block_setup's margin covers their rounding. */
+typedef struct hs_row_setup {
+    float row0[HS_BLOCK_Q], nrows[HS_BLOCK_Q];
+    float pos0[HS_BLOCK_Q], pos_step[HS_BLOCK_Q], first_off[HS_BLOCK_Q], last_off[HS_BLOCK_Q];
+    float first_min[HS_BLOCK_Q], first_max[HS_BLOCK_Q], last_min[HS_BLOCK_Q], last_max[HS_BLOCK_Q];
+    float reach[HS_BLOCK_Q]; /* the inflation, margin included (closest's early exit) */
+} hs_row_setup;
+
+typedef struct hs_block {
+    size_t base, nq; /* slot j is batch position base + j, the caller's query idx[j] */
+    size_t answered; /* slots below are answered */
+    size_t nitems;   /* items listed */
+    /* the slots' prepared queries (hs_kq field by field; ninv = -inv_dd) */
+    float ax[HS_BLOCK_Q], ay[HS_BLOCK_Q], dx[HS_BLOCK_Q], dy[HS_BLOCK_Q];
+    float tmin[HS_BLOCK_Q], tmax[HS_BLOCK_Q];
+    float q[HS_BLOCK_Q], dd[HS_BLOCK_Q], inv_dd[HS_BLOCK_Q], ninv[HS_BLOCK_Q];
+    uint32_t kmask[HS_BLOCK_Q];
+    size_t idx[HS_BLOCK_Q];
+    uint8_t state[HS_BLOCK_Q];
+    /* closest: best (t, caller's id) as hs_block_fold_hits's key, its t's bits, its storage
+     * position */
+    uint64_t best_key[HS_BLOCK_Q];
+    uint32_t best_tbits[HS_BLOCK_Q], best_pos[HS_BLOCK_Q];
+    uint32_t nhits[HS_BLOCK_Q]; /* count / any / all: hits */
+    hs_row_setup rows[2];
+    hs_item items[HS_BLOCK_ITEMS + 1]; /* + 1: an empty run's item is written, not counted */
+    /* closest: the items with a hit and their hit lanes; all: each item's hit count */
+    uint16_t hit_item[HS_BLOCK_ITEMS];
+    uint16_t hit_bits[HS_BLOCK_ITEMS];
+    /* closest: hits listed for hs_block_fold_hits (+ HS_W: whole-vector stores) */
+    float list_t[HS_BLOCK_HITS + HS_W];
+    uint32_t list_pos[HS_BLOCK_HITS + HS_W], list_slot[HS_BLOCK_HITS + HS_W];
+#ifdef HS_BLOCK_VPLAN
+    uint64_t list_key[HS_BLOCK_HITS + HS_W]; /* the hits' keys (hs_block_fold_hits) */
+#else
+    uint32_t list_id[HS_BLOCK_HITS + HS_W]; /* the hits' caller ids */
+#endif
+} hs_block;
+
+/* Where a block's answers go: closest's arrays, any's flags or count's counts at the caller's
+ * index, or staged in the order's records (stage); all-hits' hits to buf, their number per
+ * batch position to cnt. */
+typedef struct hs_block_out {
+    hs_closest_out co;
+    float *stage; /* closest / any / count: answers staged by batch position (hs_qorder.inv) */
+    uint8_t *hit;
+    uint32_t *count;
+    hs_hitbuf *buf;
+    uint32_t *cnt;
+} hs_block_out;
+
+/* ---- 1. prep ------------------------------------------------------------------------------ */
+
+HS_INLINE hs_kq hs_block_kq(const hs_block *B, size_t j, hs_semantics sem)
+{
+    hs_kq k;
+    k.ax = B->ax[j];
+    k.ay = B->ay[j];
+    k.dx = B->dx[j];
+    k.dy = B->dy[j];
+    k.tmin = B->tmin[j];
+    k.tmax = B->tmax[j];
+    k.q = B->q[j];
+    k.dd = B->dd[j];
+    k.inv_dd = B->inv_dd[j];
+    k.mask = B->kmask[j];
+    k.sem = sem;
+    return k;
+}
+
+HS_INLINE void hs_block_put_kq(hs_block *B, size_t j, const hs_kq *k)
+{
+    B->ax[j] = k->ax;
+    B->ay[j] = k->ay;
+    B->dx[j] = k->dx;
+    B->dy[j] = k->dy;
+    B->tmin[j] = k->tmin;
+    B->tmax[j] = k->tmax;
+    B->q[j] = k->q;
+    B->dd[j] = k->dd;
+    B->inv_dd[j] = k->inv_dd;
+    B->ninv[j] = -k->inv_dd;
+    B->kmask[j] = k->mask;
+}
+
+HS_INLINE hs_vf hs_block_load(const float *p, size_t k)
+{
+    return k == (size_t)HS_W ? hs_vf_loadu(p) : hs_vf_load_part_n(p, k);
+}
+
+/* A sorted block's queries: a and d from the order's records (in order), the rest through
+ * the permutation, into the slots' arrays (the vector prep then reads them there). */
+HS_INLINE void hs_block_gather(hs_block *B, const hs_queries *qs, const hs_qorder *ord, size_t lo,
+                               size_t n)
+{
+    const uint32_t *perm = ord->perm + lo;
+    const float *rec = ord->rec + 4 * lo;
+    for (size_t j = 0; j < n; j++) {
+        B->idx[j] = perm[j];
+        B->ax[j] = rec[4 * j];
+        B->ay[j] = rec[4 * j + 1];
+        B->dx[j] = rec[4 * j + 2];
+        B->dy[j] = rec[4 * j + 3];
+    }
+    if (qs->tmin || qs->tmax || qs->q || qs->mask)
+        for (size_t j = 0; j < n; j++) {
+            const size_t i = perm[j];
+            B->tmin[j] = qs->tmin ? qs->tmin[i] : qs->tmin_all;
+            B->tmax[j] = qs->tmax ? qs->tmax[i] : qs->tmax_all;
+            B->q[j] = qs->q ? qs->q[i] : qs->q_all;
+            B->kmask[j] = qs->mask ? qs->mask[i] : qs->mask_all;
+        }
+}
+
+/* Slots 0 .. n-1 from positions lo .. lo+n-1 (ord's queries, or lo ..): hs_prep_query's answer,
+ * HS_W queries at a time. Lanes that hs_query_surely_valid would not pass, and zero-length
+ * ones (their interval collapses), go through hs_prep_query itself. */
+HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder *ord,
+                             hs_semantics sem, size_t lo, size_t n, hs_tally *acc)
+{
+    B->base = lo;
+    B->nq = n;
+    B->answered = 0;
+    B->nitems = 0;
+    const int perm = ord != NULL;
+    if (perm)
+        hs_block_gather(B, qs, ord, lo, n);
+    else
+        for (size_t j = 0; j < n; j++)
+            B->idx[j] = lo + j;
+    /* where lane u of chunk j reads: the caller's arrays at lo + j + u, or the gathered copy */
+    const size_t sh = perm ? 0 : lo;
+    const float *pax = perm ? B->ax : qs->ax, *pay = perm ? B->ay : qs->ay;
+    const float *pdx = perm ? B->dx : qs->dx, *pdy = perm ? B->dy : qs->dy;
+    const float *pt0 = !qs->tmin ? NULL : perm ? B->tmin : qs->tmin;
+    const float *pt1 = !qs->tmax ? NULL : perm ? B->tmax : qs->tmax;
+    const float *pq = !qs->q ? NULL : perm ? B->q : qs->q;
+    const uint32_t *pm = !qs->mask ? NULL : perm ? B->kmask : qs->mask;
+    const hs_vf big = hs_vf_set1(HS_MAX_COORD), zero = hs_vf_set1(0.0f), one = hs_vf_set1(1.0f);
+    const hs_vf inf = hs_vf_set1(INFINITY), ninf = hs_vf_set1(-INFINITY);
+    const hs_vf fmx = hs_vf_set1(FLT_MAX), fmn = hs_vf_set1(FLT_MIN);
+    for (size_t j = 0; j < n; j += HS_W) {
+        const size_t k = n - j < (size_t)HS_W ? n - j : (size_t)HS_W, i = sh + j;
+        const hs_vf ax = hs_block_load(pax + i, k), ay = hs_block_load(pay + i, k);
+        const hs_vf dx = hs_block_load(pdx + i, k), dy = hs_block_load(pdy + i, k);
+        const hs_vf t0 = pt0 ? hs_block_load(pt0 + i, k) : hs_vf_set1(qs->tmin_all);
+        const hs_vf t1 = pt1 ? hs_block_load(pt1 + i, k) : hs_vf_set1(qs->tmax_all);
+        const hs_vf q = pq ? hs_block_load(pq + i, k) : hs_vf_set1(qs->q_all);
+        const hs_vf dd = hs_vf_add(hs_vf_mul(dx, dx), hs_vf_mul(dy, dy)); /* as hs_kq_make */
+        hs_vm ok = hs_vm_and(hs_vm_le(hs_vf_abs(ax), big), hs_vm_le(hs_vf_abs(ay), big));
+        ok = hs_vm_and(ok, hs_vm_and(hs_vm_le(hs_vf_abs(dx), big), hs_vm_le(hs_vf_abs(dy), big)));
+        ok = hs_vm_and(ok, hs_vm_and(hs_vm_le(zero, q), hs_vm_le(q, big)));
+        ok = hs_vm_and(
+            ok, hs_vm_and(hs_vm_le(t0, t1), hs_vm_and(hs_vm_lt(t0, inf), hs_vm_lt(ninf, t1))));
+        ok = hs_vm_and(ok, hs_vm_and(hs_vm_le(dd, fmx), hs_vm_le(fmn, dd)));
+        const hs_vf inv = hs_vf_div(one, dd);
+        hs_vf_storeu(B->ax + j, ax);
+        hs_vf_storeu(B->ay + j, ay);
+        hs_vf_storeu(B->dx + j, dx);
+        hs_vf_storeu(B->dy + j, dy);
+        hs_vf_storeu(B->tmin + j, t0);
+        hs_vf_storeu(B->tmax + j, t1);
+        hs_vf_storeu(B->q + j, q);
+        hs_vf_storeu(B->dd + j, dd);
+        hs_vf_storeu(B->inv_dd + j, inv);
+        hs_vf_storeu(B->ninv + j, hs_vf_neg(inv));
+        if (pm)
+            hs_vi_storeu(B->kmask + j,
+                         k == (size_t)HS_W ? hs_vi_loadu(pm + i) : hs_vi_load_part_n(pm + i, k));
+        else
+            hs_vi_storeu(B->kmask + j, hs_vi_set1(qs->mask_all));
+        const unsigned all = hs_vm_bits(hs_vm_first(k)), okb = hs_vm_bits(ok) & all;
+        for (size_t u = 0; u < k; u++) {
+            B->state[j + u] = HS_SLOT_LIVE;
+            B->best_key[j + u] = UINT64_MAX;
+            B->best_tbits[j + u] = 0x7f800000u; /* +inf: closest's early exit reads it as a float */
+            B->best_pos[j + u] = 0;
+            B->nhits[j + u] = 0;
+        }
+        for (unsigned bad = all & ~okb; bad; bad &= bad - 1u) { /* rare */
+            const size_t u = j + (size_t)__builtin_ctz(bad), qi = B->idx[u];
+            hs_kq kq;
+            if (hs_prep_query(qs, qi, sem, &kq)) {
+                hs_block_put_kq(B, u, &kq);
+            } else {
+                B->state[u] = HS_SLOT_INVALID;
+                acc->invalid++;
+                acc->first = qi < acc->first ? qi : acc->first;
+            }
+        }
+    }
+}
+
+/* ---- 2. set-up ---------------------------------------------------------------------------- */
+
+/* Level L's rows for every slot, HS_W slots at a time: the short-box branch of hs_walk_level,
+ * for queries with finite ends inside the level's bounds (grown by reach), in float. The float
+ * rounding is covered by a margin added to reach: a relative 2^-12, far above the few float ulps
+ * of the coordinates the formulas lose (hs_gpad's own pad is already 4e-6 of them), plus 2^-8
+ * of a cell for the slope terms, which stay below 16 x 96 cells (slopes |dx/dy| > 16 use
+ * the box's columns on every row, as hs_walk_level does for near-horizontal queries). The
+ * margin only widens runs, so the circles tested are a superset of what any hit needs. */
+HS_INLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_row_setup *S)
+{
+    if (L->n == 0 || L->nx >= (1 << 22) || L->ny >= (1 << 22)) { /* float cells not exact */
+        for (size_t j = 0; j < B->nq; j++)
+            S->nrows[j] = -1.0f;
+        return;
+    }
+    const hs_vf ox = hs_vf_set1((float)L->ox), oy = hs_vf_set1((float)L->oy);
+    const hs_vf h = hs_vf_set1((float)L->h), ih = hs_vf_set1((float)L->inv_h);
+    const hs_vf nx1 = hs_vf_set1((float)(L->nx - 1)), ny1 = hs_vf_set1((float)(L->ny - 1));
+    const hs_vf rmax = hs_vf_set1(L->rmax), mag2 = hs_vf_set1((float)(2.0 * L->mag));
+    const hs_vf zero = hs_vf_set1(0.0f), one = hs_vf_set1(1.0f), two = hs_vf_set1(2.0f);
+    const hs_vf inf = hs_vf_set1(INFINITY), m1 = hs_vf_set1(-1.0f);
+    const hs_vf margin = hs_vf_set1(1.0f + 0x1p-12f), cmargin = hs_vf_set1((float)L->h * 0x1p-8f);
+    const hs_vf pad = hs_vf_set1(4e-6f), pabs = hs_vf_set1((float)HS_GPAD_ABS);
+    const hs_vf boxmax = hs_vf_set1((float)HS_WALK_BOX_CELLS);
+    const hs_vf slope = hs_vf_set1(16.0f);
+    for (size_t j = 0; j < B->nq; j += HS_W) {
+        const hs_vf ax = hs_vf_loadu(B->ax + j), ay = hs_vf_loadu(B->ay + j);
+        const hs_vf dx = hs_vf_loadu(B->dx + j), dy = hs_vf_loadu(B->dy + j);
+        const hs_vf t0 = hs_vf_loadu(B->tmin + j), t1 = hs_vf_loadu(B->tmax + j);
+        const hs_vf R0 = hs_vf_add(rmax, hs_vf_loadu(B->q + j));
+        const hs_vf amag = hs_vf_add(hs_vf_abs(ax), hs_vf_abs(ay));
+        /* hs_gpad(2 (mag + amag + R0), R0), then the float margin */
+        hs_vf reach = hs_vf_add(
+            R0,
+            hs_vf_mul(pad, hs_vf_add(hs_vf_add(mag2, hs_vf_mul(two, hs_vf_add(amag, R0))), R0)));
+        reach = hs_vf_add(hs_vf_mul(reach, margin), hs_vf_add(cmargin, pabs));
+        const hs_vf x0 = hs_vf_fmadd(t0, dx, ax), x1 = hs_vf_fmadd(t1, dx, ax);
+        const hs_vf y0 = hs_vf_fmadd(t0, dy, ay), y1 = hs_vf_fmadd(t1, dy, ay);
+        const hs_vf xmin = hs_vf_min(x0, x1), xmax = hs_vf_max(x0, x1);
+        const hs_vf ymin = hs_vf_min(y0, y1), ymax = hs_vf_max(y0, y1);
+        /* finite ends, non-zero length, both ends inside the grown bounds */
+        hs_vm ok = hs_vm_and(hs_vm_lt(hs_vf_abs(t0), inf), hs_vm_lt(hs_vf_abs(t1), inf));
+        ok = hs_vm_and(ok, hs_vm_lt(zero, hs_vf_loadu(B->inv_dd + j)));
+        ok = hs_vm_and(ok, hs_vm_and(hs_vm_le(hs_vf_sub(ox, reach), xmin),
+                                     hs_vm_le(xmax, hs_vf_add(hs_vf_set1((float)L->bx1), reach))));
+        ok = hs_vm_and(ok, hs_vm_and(hs_vm_le(hs_vf_sub(oy, reach), ymin),
+                                     hs_vm_le(ymax, hs_vf_add(hs_vf_set1((float)L->by1), reach))));
+        /* the box's cells (hs_walk_cell: clamped, then truncated) */
+        const hs_vf c0 = hs_vf_trunc(
+            hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_sub(hs_vf_sub(xmin, reach), ox), ih), zero), nx1));
+        const hs_vf c1 = hs_vf_trunc(
+            hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_sub(hs_vf_add(xmax, reach), ox), ih), zero), nx1));
+        const hs_vf r0 = hs_vf_trunc(
+            hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_sub(hs_vf_sub(ymin, reach), oy), ih), zero), ny1));
+        const hs_vf r1 = hs_vf_trunc(
+            hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_sub(hs_vf_add(ymax, reach), oy), ih), zero), ny1));
+        const hs_vf nr = hs_vf_add(hs_vf_sub(r1, r0), one);
+        ok = hs_vm_and(ok, hs_vm_le(hs_vf_mul(hs_vf_add(hs_vf_sub(c1, c0), one), nr), boxmax));
+        /* rows clipped to the query when the slope allows it */
+        const hs_vm clip =
+            hs_vm_and(hs_vm_lt(c0, c1), hs_vm_le(hs_vf_abs(dx), hs_vf_mul(hs_vf_abs(dy), slope)));
+        const hs_vf sx = hs_vf_div(dx, hs_vf_select(clip, dy, one));
+        const hs_vf sh = hs_vf_mul(sx, ih), re = hs_vf_mul(reach, ih);
+        const hs_vf pos0 = hs_vf_mul(
+            hs_vf_sub(hs_vf_fmadd(hs_vf_sub(hs_vf_fmadd(r0, h, oy), ay), sx, ax), ox), ih);
+        const hs_vf ea = hs_vf_mul(hs_vf_neg(reach), sh), eb = hs_vf_mul(hs_vf_add(h, reach), sh);
+        const hs_vf pmin = hs_vf_mul(hs_vf_sub(xmin, ox), ih),
+                    pmax = hs_vf_mul(hs_vf_sub(xmax, ox), ih);
+        hs_vf_storeu(S->row0 + j, r0);
+        hs_vf_storeu(S->reach + j, reach);
+        hs_vf_storeu(S->nrows + j, hs_vf_select(ok, nr, m1));
+        hs_vf_storeu(S->pos0 + j, hs_vf_select(clip, pos0, zero));
+        hs_vf_storeu(S->pos_step + j, hs_vf_select(clip, hs_vf_mul(h, sh), zero));
+        hs_vf_storeu(S->first_off + j, hs_vf_select(clip, hs_vf_sub(hs_vf_min(ea, eb), re), zero));
+        hs_vf_storeu(S->last_off + j, hs_vf_select(clip, hs_vf_add(hs_vf_max(ea, eb), re), zero));
+        hs_vf_storeu(S->first_min + j,
+                     hs_vf_select(clip, hs_vf_min(hs_vf_max(hs_vf_sub(pmin, re), c0), c1), c0));
+        hs_vf_storeu(S->first_max + j,
+                     hs_vf_select(clip, hs_vf_min(hs_vf_max(hs_vf_sub(pmax, re), c0), c1), c0));
+        hs_vf_storeu(S->last_min + j,
+                     hs_vf_select(clip, hs_vf_min(hs_vf_max(hs_vf_add(pmin, re), c0), c1), c1));
+        hs_vf_storeu(S->last_max + j,
+                     hs_vf_select(clip, hs_vf_min(hs_vf_max(hs_vf_add(pmax, re), c0), c1), c1));
+    }
+}

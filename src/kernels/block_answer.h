@@ -1,0 +1,155 @@
+/* Internal: the block's answer step (5 in block.h): each slot's result written to the
+ * caller's arrays, or staged in the batch's locality order (hs_qorder), and the per-query
+ * walk for the slots the block does not take. Part of the per-ISA walk (instantiate.h). */
+#ifndef HS_KNAME
+#error "include instantiate.h, not this file"
+#endif
+
+/* Closest's answer for the caller's query i: id, t (NaN on a miss) and, when asked for, the
+ * hit point and normal from the circle at storage position pos. */
+HS_INLINE void hs_block_put_closest(const hs_closest_out *o, size_t i, const hs_kq *kq, uint32_t id,
+                                    float t, const hs_grid *g, uint32_t pos)
+{
+    const int hit = id != HS_NONE;
+    o->idx[i] = id;
+    o->t[i] = hit ? t : NAN;
+    if (o->px || o->py || o->nx || o->ny) {
+        hs_vec2 p = {NAN, NAN}, nrm = {NAN, NAN};
+        if (hit)
+            hs_hit_geometry(kq, g->x[pos], g->y[pos], t, &p, &nrm);
+        if (o->px)
+            o->px[i] = p.x;
+        if (o->py)
+            o->py[i] = p.y;
+        if (o->nx)
+            o->nx[i] = nrm.x;
+        if (o->ny)
+            o->ny[i] = nrm.y;
+    }
+}
+
+/* Batch position pos's answer word, staged (hs_qorder.inv: over the record's d, which the
+ * block read in its prep): any's flag, count's count, closest's id. */
+HS_INLINE void hs_block_stage_word(const hs_block_out *o, size_t pos, uint32_t v)
+{
+    memcpy(o->stage + 4 * pos + 2, &v, sizeof v);
+}
+
+/* Closest's answer for batch position pos, staged: id and the t written out, as
+ * hs_block_put_closest writes them. */
+HS_INLINE void hs_block_stage_closest(const hs_block_out *o, size_t pos, uint32_t id, float t)
+{
+    const float tw = id != HS_NONE ? t : NAN;
+    hs_block_stage_word(o, pos, id);
+    memcpy(o->stage + 4 * pos + 3, &tw, sizeof tw);
+}
+
+/* Slot j's closest hit: its caller's id, or HS_NONE (invalid query or no hit); *t its t. */
+HS_INLINE uint32_t hs_block_best(const hs_block *B, size_t j, float *t)
+{
+    const int hit = B->state[j] == HS_SLOT_LIVE && B->best_key[j] != UINT64_MAX;
+    memcpy(t, &B->best_tbits[j], sizeof *t);
+    return hit ? (uint32_t)B->best_key[j] : HS_NONE;
+}
+
+HS_INLINE void hs_block_answer_closest(hs_block *B, const hs_grid *g, size_t upto, hs_semantics sem,
+                                       const hs_block_out *o)
+{
+    float t;
+    if (o->stage) {
+        for (size_t j = B->answered; j < upto; j++)
+            if (B->state[j] != HS_SLOT_DONE) {
+                const uint32_t id = hs_block_best(B, j, &t);
+                hs_block_stage_closest(o, B->base + j, id, t);
+            }
+        return;
+    }
+    for (size_t j = B->answered; j < upto; j++)
+        if (B->state[j] != HS_SLOT_DONE) {
+            const hs_kq kq = hs_block_kq(B, j, sem);
+            const uint32_t id = hs_block_best(B, j, &t);
+            hs_block_put_closest(&o->co, B->idx[j], &kq, id, t, g, B->best_pos[j]);
+        }
+}
+
+HS_INLINE void hs_block_answer_anycount(const hs_block *B, size_t upto, const hs_block_out *o)
+{
+    for (size_t j = B->answered; j < upto; j++) {
+        if (B->state[j] == HS_SLOT_DONE)
+            continue;
+        if (o->stage) /* any's count is 0 or 1 */
+            hs_block_stage_word(o, B->base + j, B->nhits[j]);
+        else if (o->count)
+            o->count[B->idx[j]] = B->nhits[j];
+        else
+            o->hit[B->idx[j]] = (uint8_t)B->nhits[j];
+    }
+}
+
+/* Answer slots answered .. upto-1 from what the tests folded into them (slots the per-query
+ * walk answered are skipped). st: the tests' status (all's counts are 0 after a failure). */
+HS_INLINE void hs_block_answer(hs_block *B, const hs_grid *g, size_t upto, hs_semantics sem,
+                               const int mode, const hs_block_out *o, hs_status st)
+{
+#ifdef HS_BLOCK_VPLAN
+    if (mode != HS_WALK_ALL && o->stage) { /* 16 slots at a time: block_avx512.h */
+        hs_vplan_answer_staged(B, upto, mode, o);
+        B->answered = upto;
+        return;
+    }
+#endif
+    if (mode == HS_WALK_CLOSEST) {
+        hs_block_answer_closest(B, g, upto, sem, o);
+    } else if (mode == HS_WALK_ALL) {
+        for (size_t j = B->answered; j < upto; j++)
+            o->cnt[B->base + j] = st == HS_OK ? B->nhits[j] : 0;
+    } else {
+        hs_block_answer_anycount(B, upto, o);
+    }
+    B->answered = upto;
+}
+
+/* Test the planned items and answer slots answered .. upto-1. */
+HS_INLINE hs_status hs_block_flush(hs_block *B, const hs_grid *g, size_t upto, hs_semantics sem,
+                                   const int mode, const hs_block_out *o, hs_tally *acc,
+                                   const int thick, const int boundary, const int usemask)
+{
+    const hs_status st = hs_block_drain(B, g, mode, o->buf, acc, thick, boundary, usemask);
+    hs_block_answer(B, g, upto, sem, mode, o, st);
+    return st;
+}
+
+/* Slot j by the per-query walk, answered now. Out of line: one copy per ISA. */
+static HS_OUTLINE hs_status HS_FN(block_walk_query)(hs_block *B, const hs_grid *g, size_t j,
+                                                    hs_semantics sem, int mode,
+                                                    const hs_block_out *o, hs_tally *acc)
+{
+    const hs_kq kq = hs_block_kq(B, j, sem);
+    const size_t i = B->idx[j];
+    if (mode == HS_WALK_CLOSEST) {
+        hs_walk w;
+        hs_walk_closest(&w, g, &kq);
+        acc->tests += w.tests;
+        if (o->stage)
+            hs_block_stage_closest(o, B->base + j, w.best_id, w.best_t);
+        else
+            hs_block_put_closest(&o->co, i, &kq, w.best_id, w.best_t, g, w.best_pos);
+    } else if (mode == HS_WALK_ALL) {
+        const size_t before = o->buf->len;
+        if (HS_FN(walk_all)(g, &kq, o->buf, &acc->tests) != HS_OK) {
+            o->buf->len = before;
+            return HS_E_NOMEM;
+        }
+        o->cnt[B->base + j] = (uint32_t)(o->buf->len - before);
+    } else {
+        const uint32_t v = o->count ? HS_FN(walk_count)(g, &kq, &acc->tests)
+                                    : (uint32_t)(HS_FN(walk_any)(g, &kq, &acc->tests) != 0);
+        if (o->stage)
+            hs_block_stage_word(o, B->base + j, v);
+        else if (o->count)
+            o->count[i] = v;
+        else
+            o->hit[i] = (uint8_t)v;
+    }
+    return HS_OK;
+}

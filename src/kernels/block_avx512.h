@@ -1,0 +1,155 @@
+/* Internal, AVX-512 only: the block's lane-parallel helpers for the test and answer steps:
+ * closest's hit list as storage positions, their entry times and keys computed 16 hits at a
+ * time (each lane with its own slot's query), and staged answers written 16 slots at a time.
+ * Included by instantiate.h for the AVX-512 level when the compiler targets it natively. */
+#ifndef HS_BLOCK_VPLAN
+#error "include instantiate.h, not this file"
+#endif
+
+/* The slots q's values of a block array (HS_BLOCK_Q entries), per lane. */
+HS_INLINE __m512 hs_vplan_lookup(const float *f, __m512i q)
+{
+    const __m512 lo = _mm512_permutex2var_ps(_mm512_loadu_ps(f), q, _mm512_loadu_ps(f + 16));
+    const __m512 hi = _mm512_permutex2var_ps(_mm512_loadu_ps(f + 32), q, _mm512_loadu_ps(f + 48));
+    return _mm512_mask_blend_ps(_mm512_test_epi32_mask(q, _mm512_set1_epi32(32)), lo, hi);
+}
+
+/* Lanes 8h .. 8h+7 of lo and hi as 64-bit words lo | hi << 32 (hs_item's layout, the fold's
+ * keys). */
+HS_INLINE __m512i hs_vplan_pair64(__m512i lo, __m512i hi, int h)
+{
+    const __m256i l = h ? _mm512_extracti64x4_epi64(lo, 1) : _mm512_castsi512_si256(lo);
+    const __m256i u = h ? _mm512_extracti64x4_epi64(hi, 1) : _mm512_castsi512_si256(hi);
+    return _mm512_or_si512(_mm512_cvtepu32_epi64(l),
+                           _mm512_slli_epi64(_mm512_cvtepu32_epi64(u), 32));
+}
+
+/* The 32-bit words at storage positions pos (any uint32_t) of the lanes f, 0 elsewhere: gather
+ * indices are signed, so pos is re-based by 2^31 and the base by as many words. */
+HS_INLINE __m512i hs_vplan_gather(const void *base, __m512i pos, __mmask16 f)
+{
+    const void *b = (const void *)((uintptr_t)base + ((uintptr_t)4 << 31));
+    return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), f,
+                                       _mm512_xor_si512(pos, _mm512_set1_epi32(INT32_MIN)), b, 4);
+}
+/* ---- Closest's hit list (see block_test.h) ---------------------------------------------------
+ * Only the hit lanes' storage positions and slots are listed; hs_block_entry_times gathers
+ * their circles. Items have few hit lanes, so computing every item's entry times (a division
+ * and a square root per vector) or listing circles and ids by more compresses per item costs
+ * more than these gathers. */
+
+/* The hit lanes m of item it appended to the list at len. */
+HS_INLINE void hs_block_list_hits(hs_block *B, const hs_grid *g, const hs_item it, hs_vm m,
+                                  size_t len, const int thick, const int boundary)
+{
+    (void)g;
+    (void)thick;
+    (void)boundary;
+    hs_vi_compress(B->list_pos + len, m, hs_vi_iota(it.start));
+    hs_vi_storeu(B->list_slot + len, hs_vi_set1(it.slot));
+}
+
+/* The entry times and keys of the listed hits [0, len), 16 at a time. */
+HS_INLINE void hs_block_entry_times(hs_block *B, const hs_grid *g, size_t len, const int thick,
+                                    const int boundary)
+{
+    for (size_t k = 0; k < len; k += HS_W) {
+        const __mmask16 f =
+            len - k >= (size_t)HS_W ? (__mmask16)0xffff : (__mmask16)((1u << (len - k)) - 1u);
+        const __m512i q = _mm512_maskz_loadu_epi32(f, B->list_slot + k);
+        hs_vq Q;
+        Q.ax = hs_vplan_lookup(B->ax, q);
+        Q.ay = hs_vplan_lookup(B->ay, q);
+        Q.dx = hs_vplan_lookup(B->dx, q);
+        Q.dy = hs_vplan_lookup(B->dy, q);
+        Q.tmin = hs_vplan_lookup(B->tmin, q);
+        Q.tmax = hs_vplan_lookup(B->tmax, q);
+        Q.q = hs_vplan_lookup(B->q, q);
+        Q.dd = hs_vplan_lookup(B->dd, q);
+        Q.inv_dd = hs_vplan_lookup(B->inv_dd, q);
+        Q.ninv = hs_vplan_lookup(B->ninv, q);
+        const __m512i pos = _mm512_maskz_loadu_epi32(f, B->list_pos + k);
+        hs_vc c;
+        c.cx = _mm512_castsi512_ps(hs_vplan_gather(g->x, pos, f));
+        c.cy = _mm512_castsi512_ps(hs_vplan_gather(g->y, pos, f));
+        c.r = _mm512_castsi512_ps(hs_vplan_gather(g->r, pos, f));
+        const __m512 t = hs_v_entry(&Q, c, thick, boundary);
+        _mm512_storeu_ps(B->list_t + k, t);
+        /* the fold's keys, as hs_block_fold_hits makes them one at a time elsewhere */
+        const __m512i u = _mm512_castps_si512(_mm512_add_ps(t, _mm512_setzero_ps()));
+        const __m512i kh = _mm512_xor_si512(
+            u, _mm512_or_si512(_mm512_srai_epi32(u, 31), _mm512_set1_epi32(INT32_MIN)));
+        const __m512i id = hs_vplan_gather(g->id, pos, f);
+        _mm512_storeu_si512((void *)(B->list_key + k), hs_vplan_pair64(id, kh, 0));
+        _mm512_storeu_si512((void *)(B->list_key + k + 8), hs_vplan_pair64(id, kh, 1));
+    }
+}
+
+/* Listed hit k's key (hs_block_entry_times made it). */
+HS_INLINE uint64_t hs_block_hit_key(const hs_block *B, size_t k) { return B->list_key[k]; }
+
+/* ---- Staged answers, 16 slots at a time ------------------------------------------------------ */
+
+/* The lanes wl of w2 written over word 2 of the records of batch positions pos0 .. pos0+15,
+ * and with `two` those of w3 over word 3 (hs_block_stage_word, hs_block_stage_closest). */
+HS_INLINE void hs_vplan_stage(const hs_block_out *o, size_t pos0, __mmask16 wl, __m512i w2,
+                              __m512i w3, const int two)
+{
+    /* bits 4i+2 (and 4i+3) of each nibble's lanes i */
+    static const uint16_t spread[16] = {0x0000, 0x0004, 0x0040, 0x0044, 0x0400, 0x0404,
+                                        0x0440, 0x0444, 0x4000, 0x4004, 0x4040, 0x4044,
+                                        0x4400, 0x4404, 0x4440, 0x4444};
+    float *rec = o->stage + 4 * pos0;
+    for (int r = 0; r < 4; r++) {
+        const unsigned nib = ((unsigned)wl >> (4 * r)) & 15u;
+        if (!nib)
+            continue;
+        /* word 4i+2 from w2's lane 4r+i, word 4i+3 from w3's */
+        const __m512i idx =
+            _mm512_add_epi32(_mm512_setr_epi32(0, 0, 0, 16, 1, 1, 1, 17, 2, 2, 2, 18, 3, 3, 3, 19),
+                             _mm512_set1_epi32(4 * r));
+        const __m512i v = _mm512_permutex2var_epi32(w2, idx, w3);
+        const unsigned m = two ? spread[nib] | (unsigned)spread[nib] << 1 : spread[nib];
+        _mm512_mask_storeu_epi32((void *)(rec + 16 * r), (__mmask16)m, v);
+    }
+}
+
+/* Slots j0 .. j0+15's states as lanes: those equal to st. */
+HS_INLINE __mmask16 hs_vplan_state(const hs_block *B, size_t j0, int st)
+{
+    const __m512i s = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(B->state + j0)));
+    return _mm512_cmpeq_epi32_mask(s, _mm512_set1_epi32(st));
+}
+
+/* Staged answers (closest, any, count) of slots answered .. upto-1 that the per-query walk did
+ * not answer, as hs_block_stage_closest / hs_block_stage_word write them one at a time. */
+HS_INLINE void hs_vplan_answer_staged(const hs_block *B, size_t upto, const int mode,
+                                      const hs_block_out *o)
+{
+    for (size_t j0 = B->answered & ~(size_t)(HS_W - 1); j0 < upto; j0 += HS_W) {
+        /* lanes answered .. upto-1 that the per-query walk did not answer */
+        const unsigned from = B->answered > j0 ? (unsigned)(B->answered - j0) : 0u;
+        const unsigned to = upto - j0 < (size_t)HS_W ? (unsigned)(upto - j0) : (unsigned)HS_W;
+        const __mmask16 wl = (__mmask16)(((1u << to) - 1u) & ~((1u << from) - 1u)) &
+                             (__mmask16)~hs_vplan_state(B, j0, HS_SLOT_DONE);
+        if (mode != HS_WALK_CLOSEST) { /* any's cnt is 0 or 1 */
+            const __m512i c = _mm512_loadu_si512((const void *)(B->nhits + j0));
+            hs_vplan_stage(o, B->base + j0, wl, c, c, 0);
+            continue;
+        }
+        const __m512i k0 = _mm512_loadu_si512((const void *)(B->best_key + j0));
+        const __m512i k1 = _mm512_loadu_si512((const void *)(B->best_key + j0 + 8));
+        const __m512i none = _mm512_set1_epi32((int)HS_NONE);
+        const __mmask16 hit = hs_vplan_state(B, j0, HS_SLOT_LIVE) &
+                              (__mmask16)(_mm512_cmpneq_epu64_mask(k0, _mm512_set1_epi64(-1)) |
+                                          _mm512_cmpneq_epu64_mask(k1, _mm512_set1_epi64(-1)) << 8);
+        const __m512i ids = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(k0)),
+                                               _mm512_cvtepi64_epi32(k1), 1);
+        const __m512i id = _mm512_mask_blend_epi32(hit, none, ids);
+        /* as hs_block_stage_closest: t where the id is one, else NaN */
+        const __m512i t = _mm512_mask_blend_epi32(
+            _mm512_cmpneq_epi32_mask(id, none), _mm512_castps_si512(_mm512_set1_ps(NAN)),
+            _mm512_loadu_si512((const void *)(B->best_tbits + j0)));
+        hs_vplan_stage(o, B->base + j0, wl, id, t, 1);
+    }
+}

@@ -1,0 +1,215 @@
+/* Internal: the block's test step (4 in block.h): every listed item through the pair test, no
+ * branch on the data; count and any fold the hit lanes into their slots, all compresses the
+ * hits into the thread's hit buffer, closest lists the hit lanes and folds the list into the
+ * slots' bests. Part of the per-ISA walk (instantiate.h). */
+#ifndef HS_KNAME
+#error "include instantiate.h, not this file"
+#endif
+
+/* Slot j's prepared query, broadcast. */
+HS_INLINE void hs_block_broadcast(const hs_block *B, size_t j, hs_vq *Q)
+{
+    Q->ax = hs_vf_set1(B->ax[j]);
+    Q->ay = hs_vf_set1(B->ay[j]);
+    Q->dx = hs_vf_set1(B->dx[j]);
+    Q->dy = hs_vf_set1(B->dy[j]);
+    Q->tmin = hs_vf_set1(B->tmin[j]);
+    Q->tmax = hs_vf_set1(B->tmax[j]);
+    Q->q = hs_vf_set1(B->q[j]);
+    Q->dd = hs_vf_set1(B->dd[j]);
+    Q->inv_dd = hs_vf_set1(B->inv_dd[j]);
+    Q->ninv = hs_vf_set1(B->ninv[j]);
+    Q->kmask = hs_vi_set1(B->kmask[j]);
+}
+
+/* Item it's circles and hit lanes. */
+HS_INLINE hs_vm hs_block_item_hits(const hs_block *B, const hs_grid *g, const hs_item it, hs_vq *Q,
+                                   hs_vc *c, const int thick, const int boundary, const int usemask)
+{
+    hs_block_broadcast(B, it.slot, Q);
+    c->cx = hs_vf_loadu(g->x + it.start);
+    c->cy = hs_vf_loadu(g->y + it.start);
+    c->r = hs_vf_loadu(g->r + it.start);
+    hs_vm m = hs_vm_and(hs_v_hits(Q, *c, thick, boundary), hs_vm_from_bits(it.lanes));
+    if (usemask)
+        m = hs_vm_and(m, hs_vm_test_i(hs_vi_loadu(g->mask + it.start), Q->kmask));
+    return m;
+}
+
+/* ---- Closest's hit list -----------------------------------------------------------------
+ * Closest lists each hit lane of the items (slot, storage position, entry t and the key
+ * below) and folds the list into the slots' bests with no branch on the data. The order is
+ * the smallest t, then among equal t (-0 and +0 too) the smallest caller's id, which is one
+ * unsigned 64-bit key: t's bits made monotone (after t + 0, which turns -0 into +0 and leaves
+ * every other t as it is) above the id. The winner keeps its own t. On AVX-512 the list holds
+ * only slots and positions, and hs_block_entry_times computes the times and keys of 16 hits
+ * at a time, each lane with its own slot's query (block_avx512.h); on the other levels
+ * the entry times and ids are listed with the hits, item by item. */
+#ifndef HS_BLOCK_VPLAN
+/* The hit lanes m of item it appended to the list at len. */
+HS_INLINE void hs_block_list_hits(hs_block *B, const hs_grid *g, const hs_item it, hs_vm m,
+                                  size_t len, const int thick, const int boundary)
+{
+    hs_vq Q;
+    hs_vc c;
+    hs_block_broadcast(B, it.slot, &Q);
+    c.cx = hs_vf_loadu(g->x + it.start);
+    c.cy = hs_vf_loadu(g->y + it.start);
+    c.r = hs_vf_loadu(g->r + it.start);
+    hs_vf_compress(B->list_t + len, m, hs_v_entry(&Q, c, thick, boundary));
+    hs_vi_compress(B->list_id + len, m, hs_vi_loadu(g->id + it.start));
+    hs_vi_compress(B->list_pos + len, m, hs_vi_iota(it.start));
+    hs_vi_storeu(B->list_slot + len, hs_vi_set1(it.slot));
+}
+
+/* The listed entry times are already there. */
+HS_INLINE void hs_block_entry_times(hs_block *B, const hs_grid *g, size_t len, const int thick,
+                                    const int boundary)
+{
+    (void)B;
+    (void)g;
+    (void)len;
+    (void)thick;
+    (void)boundary;
+}
+
+/* Listed hit k's key. */
+HS_INLINE uint64_t hs_block_hit_key(const hs_block *B, size_t k)
+{
+    const float t0 = B->list_t[k] + 0.0f;
+    uint32_t u;
+    memcpy(&u, &t0, sizeof u);
+    u ^= (uint32_t)((int32_t)u >> 31) | 0x80000000u;
+    return (uint64_t)u << 32 | B->list_id[k];
+}
+#endif
+
+/* The listed hits [0, len) folded into their slots' bests. */
+HS_INLINE void hs_block_fold_hits(hs_block *B, size_t len)
+{
+    for (size_t k = 0; k < len; k++) {
+        const uint32_t q = B->list_slot[k];
+        uint32_t tb;
+        memcpy(&tb, &B->list_t[k], sizeof tb);
+        const uint64_t key = hs_block_hit_key(B, k);
+        const uint64_t cur = B->best_key[q];
+        const uint64_t m = 0u - (uint64_t)(key < cur);
+        const uint32_t m32 = (uint32_t)m;
+        B->best_key[q] = cur ^ ((cur ^ key) & m);
+        B->best_tbits[q] ^= (B->best_tbits[q] ^ tb) & m32;
+        B->best_pos[q] ^= (B->best_pos[q] ^ B->list_pos[k]) & m32;
+    }
+}
+
+/* ---- The test step ------------------------------------------------------------------------ */
+
+/* All: the listed items' hit lanes (entry t, caller's id) compressed into buf from position at
+ * (the caller reserved a whole vector per item), counted into their slots, and with per_item
+ * each item's count kept in B->hit_bits; returns the position past them. */
+HS_INLINE size_t hs_block_all_items(hs_block *B, const hs_grid *g, hs_hitbuf *buf, size_t at,
+                                    const int per_item, const int thick, const int boundary,
+                                    const int usemask)
+{
+    for (size_t k = 0; k < B->nitems; k++) {
+        const hs_item it = B->items[k];
+        hs_vq Q;
+        hs_vc c;
+        const hs_vm m = hs_block_item_hits(B, g, it, &Q, &c, thick, boundary, usemask);
+        hs_vf_compress(buf->t + at, m, hs_v_entry(&Q, c, thick, boundary));
+        hs_vi_compress(buf->id + at, m, hs_vi_loadu(g->id + it.start));
+        const uint32_t n = (uint32_t)__builtin_popcount(hs_vm_bits(m));
+        at += n;
+        if (per_item)
+            B->hit_bits[k] = (uint16_t)n;
+        B->nhits[it.slot] += n;
+    }
+    return at;
+}
+
+/* Closest: the items with a hit are listed with their hit lanes (no branch), then their hit
+ * lanes go into the hit list, which is folded into the slots' bests whenever it fills. */
+HS_INLINE void hs_block_test_closest(hs_block *B, const hs_grid *g, const int thick,
+                                     const int boundary, const int usemask)
+{
+    size_t nh = 0;
+    for (size_t k = 0; k < B->nitems; k++) {
+        hs_vq Q;
+        hs_vc c;
+        const unsigned bits =
+            hs_vm_bits(hs_block_item_hits(B, g, B->items[k], &Q, &c, thick, boundary, usemask));
+        B->hit_item[nh] = (uint16_t)k;
+        B->hit_bits[nh] = (uint16_t)bits;
+        nh += bits != 0;
+    }
+    size_t len = 0;
+    for (size_t h = 0; h < nh; h++) {
+        const hs_item it = B->items[B->hit_item[h]];
+        const unsigned bits = B->hit_bits[h];
+        const hs_vm m = hs_vm_from_bits(bits);
+        hs_block_list_hits(B, g, it, m, len, thick, boundary);
+        len += (size_t)__builtin_popcount(bits);
+        if (len > HS_BLOCK_HITS - HS_W) {
+            hs_block_entry_times(B, g, len, thick, boundary);
+            hs_block_fold_hits(B, len);
+            len = 0;
+        }
+    }
+    hs_block_entry_times(B, g, len, thick, boundary);
+    hs_block_fold_hits(B, len);
+}
+
+/* All: the hit lanes' entry times and caller's ids compressed straight into buf: a slot's
+ * items are consecutive, so its hits are too, in query order. Room for a whole vector per
+ * item is reserved once. */
+HS_INLINE hs_status hs_block_test_all(hs_block *B, const hs_grid *g, hs_hitbuf *buf,
+                                      const int thick, const int boundary, const int usemask)
+{
+    if (buf->cap - buf->len < (B->nitems + 1) * HS_W &&
+        hs_hitbuf_reserve(buf, (B->nitems + 1) * HS_W) != HS_OK)
+        return HS_E_NOMEM;
+    buf->len = hs_block_all_items(B, g, buf, buf->len, 0, thick, boundary, usemask);
+    return HS_OK;
+}
+
+/* Count / any: each item's hit lanes added to (count) or or-ed into (any) its slot. */
+HS_INLINE void hs_block_test_anycount(hs_block *B, const hs_grid *g, const int mode,
+                                      const int thick, const int boundary, const int usemask)
+{
+    for (size_t k = 0; k < B->nitems; k++) {
+        const hs_item it = B->items[k];
+        hs_vq Q;
+        hs_vc c;
+        const unsigned bits =
+            hs_vm_bits(hs_block_item_hits(B, g, it, &Q, &c, thick, boundary, usemask));
+        if (mode == HS_WALK_COUNT)
+            B->nhits[it.slot] += (uint32_t)__builtin_popcount(bits);
+        else
+            B->nhits[it.slot] |= bits != 0;
+    }
+}
+
+/* Every listed item through the test of `mode`. HS_E_NOMEM only from all's buffer. */
+HS_INLINE hs_status hs_block_test(hs_block *B, const hs_grid *g, const int mode, hs_hitbuf *buf,
+                                  const int thick, const int boundary, const int usemask)
+{
+    if (mode == HS_WALK_CLOSEST) {
+        hs_block_test_closest(B, g, thick, boundary, usemask);
+        return HS_OK;
+    }
+    if (mode == HS_WALK_ALL)
+        return hs_block_test_all(B, g, buf, thick, boundary, usemask);
+    hs_block_test_anycount(B, g, mode, thick, boundary, usemask);
+    return HS_OK;
+}
+
+/* Test the planned items (count / any / closest fold into the slots, all appends to buf) and
+ * empty the list. HS_E_NOMEM only from all's buffer. */
+HS_INLINE hs_status hs_block_drain(hs_block *B, const hs_grid *g, const int mode, hs_hitbuf *buf,
+                                   hs_tally *acc, const int thick, const int boundary,
+                                   const int usemask)
+{
+    acc->tests += (uint64_t)B->nitems * HS_W; /* whole vectors, as the kernels count them */
+    const hs_status st = hs_block_test(B, g, mode, buf, thick, boundary, usemask);
+    B->nitems = 0;
+    return st;
+}

@@ -1,0 +1,126 @@
+/* Internal: a range of a batch through the grid, block by block (block.h), and the grid
+ * walkers of this level that src/grid/query.c calls: positions lo .. hi-1 of the batch,
+ * position k being the caller's query ord->perm[k] (ord NULL: k). Part of the per-ISA walk
+ * (instantiate.h). */
+#ifndef HS_KNAME
+#error "include instantiate.h, not this file"
+#endif
+
+/* A prepared block planned slot by slot (block_plan.h), tested and answered. The list is
+ * tested and the slots before answered whenever it fills; a slot the block cannot take goes
+ * to the per-query walk, after the slots before it (all's hits stay in query order). */
+HS_INLINE hs_status hs_block_answer_by_slots(hs_block *B, const hs_grid *g, hs_semantics sem,
+                                             const int mode, const hs_block_out *o, hs_tally *acc,
+                                             const int thick, const int boundary, const int usemask)
+{
+    const size_t nq = B->nq;
+    for (size_t j = 0; j < nq; j++) {
+        if (B->state[j] != HS_SLOT_LIVE)
+            continue;
+        int s = hs_block_plan_slot(B, g, j, sem);
+        if (s == 1 && B->nitems > 0) { /* a full list: answer the slots before, start again */
+            if (hs_block_flush(B, g, j, sem, mode, o, acc, thick, boundary, usemask) != HS_OK)
+                return HS_E_NOMEM;
+            s = hs_block_plan_slot(B, g, j, sem);
+        }
+        if (s) {
+            if (hs_block_flush(B, g, j, sem, mode, o, acc, thick, boundary, usemask) != HS_OK ||
+                HS_FN(block_walk_query)(B, g, j, sem, mode, o, acc) != HS_OK)
+                return HS_E_NOMEM;
+            B->answered = j + 1;
+        }
+    }
+    return hs_block_flush(B, g, nq, sem, mode, o, acc, thick, boundary, usemask);
+}
+
+/* Positions lo .. hi-1, HS_BLOCK_Q at a time: prep, set-up, then the vector plan where this
+ * level has one and it takes the block, else the slot-by-slot plan. */
+HS_INLINE hs_status hs_block_range(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
+                                   hs_semantics sem, size_t lo, size_t hi, const int mode,
+                                   const hs_block_out *o, hs_tally *acc, const int thick,
+                                   const int boundary, const int usemask)
+{
+    hs_block B;
+#ifdef HS_BLOCK_VPLAN
+    const int vgrid = hs_vplan_fits_grid(g);
+#endif
+    for (size_t base = lo; base < hi; base += HS_BLOCK_Q) {
+        const size_t nq = hi - base < HS_BLOCK_Q ? hi - base : HS_BLOCK_Q;
+        hs_block_prep(&B, qs, ord, sem, base, nq, acc);
+        for (int l = 0; l < g->nlevels; l++)
+            hs_block_setup(&B, &g->lv[l], &B.rows[l]);
+#ifdef HS_BLOCK_VPLAN
+        if (vgrid) { /* block_plan_avx512.h */
+            const int done =
+                hs_vplan_answer_block(&B, g, sem, mode, o, acc, thick, boundary, usemask);
+            if (done < 0)
+                return HS_E_NOMEM;
+            if (done)
+                continue;
+        }
+#endif
+        if (hs_block_answer_by_slots(&B, g, sem, mode, o, acc, thick, boundary, usemask) != HS_OK)
+            return HS_E_NOMEM;
+    }
+    return HS_OK;
+}
+
+/* Only the semantics is bound as a constant (boundary adds a third of the pair test). The
+ * thickness is always added (r + 0 is r exactly, so q = 0 queries give the same answers) and
+ * the circle-mask test is a branch taken the same way on every item of the range: binding
+ * them too would make eight copies of the block walk per mode and ISA. */
+HS_INLINE hs_status hs_block_run(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
+                                 hs_semantics sem, size_t lo, size_t hi, const int mode,
+                                 const hs_block_out *o, hs_tally *acc)
+{
+    const int usemask = g->mask != NULL;
+    if (sem == HS_BOUNDARY)
+        return hs_block_range(g, qs, ord, sem, lo, hi, mode, o, acc, 1, 1, usemask);
+    return hs_block_range(g, qs, ord, sem, lo, hi, mode, o, acc, 1, 0, usemask);
+}
+
+/* ---- The grid walkers (hs_grid_walkers, grid_walkers.h) ------------------------------------ */
+
+static void HS_FN(grid_closest_range)(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
+                                      hs_semantics sem, size_t lo, size_t hi, hs_closest_out out,
+                                      hs_tally *acc)
+{
+    hs_block_out o;
+    memset(&o, 0, sizeof o);
+    o.co = out;
+    o.stage = ord && ord->inv ? ord->rec : NULL;
+    (void)hs_block_run(g, qs, ord, sem, lo, hi, HS_WALK_CLOSEST, &o, acc);
+}
+
+static void HS_FN(grid_any_range)(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
+                                  hs_semantics sem, size_t lo, size_t hi, uint8_t *hit,
+                                  hs_tally *acc)
+{
+    hs_block_out o;
+    memset(&o, 0, sizeof o);
+    o.hit = hit;
+    o.stage = ord && ord->inv ? ord->rec : NULL;
+    (void)hs_block_run(g, qs, ord, sem, lo, hi, HS_WALK_ANY, &o, acc);
+}
+
+static void HS_FN(grid_count_range)(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
+                                    hs_semantics sem, size_t lo, size_t hi, uint32_t *count,
+                                    hs_tally *acc)
+{
+    hs_block_out o;
+    memset(&o, 0, sizeof o);
+    o.count = count;
+    o.stage = ord && ord->inv ? ord->rec : NULL;
+    (void)hs_block_run(g, qs, ord, sem, lo, hi, HS_WALK_COUNT, &o, acc);
+}
+
+static hs_status HS_FN(grid_all_range)(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
+                                       hs_semantics sem, size_t lo, size_t hi, hs_hitbuf *buf,
+                                       uint32_t *cnt, hs_tally *acc)
+{
+    hs_block_out o;
+    memset(&o, 0, sizeof o);
+    o.buf = buf;
+    o.cnt = cnt;
+    return hs_block_run(g, qs, ord, sem, lo, hi, HS_WALK_ALL, &o, acc);
+}

@@ -1,0 +1,186 @@
+/* Internal: the pair test and the entry time of core.h on vectors of HS_W circles (one query
+ * against W circles), the loads of a run's circles, and the per-lane ids. Written once over
+ * simd.h; part of the per-ISA code (instantiate.h).
+ *
+ * Agreement with core.h (tests/test_kernels.c checks it per level on tangent-heavy scenes):
+ *  - scalar, sse4, neon: no FMA, the same IEEE operations in the same order: hit sets and
+ *    entry t are bit-identical to hs_pair_hits / hs_pair_times.
+ *  - avx2, avx512: a*b + c is fused, so a pair may flip only within the tangency band, about
+ *    one float ulp of the coordinates wide (the test allows a relative 1e-6 of
+ *    max(|a|, |c|, |t d|, r + q)). Entry t then differs by at most the square root of that
+ *    rounding, at grazing incidence, and in boundary semantics a start point within the band
+ *    may switch entry and exit wound. */
+#ifndef HS_KNAME
+#error "include instantiate.h, not this file"
+#endif
+
+/* The query broadcast once per call. ninv = -1/d.d, so tc = b * ninv equals core.h's
+ * -b * inv_dd exactly (negation is exact). */
+typedef struct hs_vq {
+    hs_vf ax, ay, dx, dy, tmin, tmax, q, dd, inv_dd, ninv;
+    hs_vi kmask;
+} hs_vq;
+
+HS_INLINE hs_vq hs_vq_make(const hs_kq *k)
+{
+    hs_vq v;
+    v.ax = hs_vf_set1(k->ax);
+    v.ay = hs_vf_set1(k->ay);
+    v.dx = hs_vf_set1(k->dx);
+    v.dy = hs_vf_set1(k->dy);
+    v.tmin = hs_vf_set1(k->tmin);
+    v.tmax = hs_vf_set1(k->tmax);
+    v.q = hs_vf_set1(k->q);
+    v.dd = hs_vf_set1(k->dd);
+    v.inv_dd = hs_vf_set1(k->inv_dd);
+    v.ninv = hs_vf_set1(-k->inv_dd);
+    v.kmask = hs_vi_set1(k->mask);
+    return v;
+}
+
+/* Loaded circles of one vector (or of the zero-padded tail). */
+typedef struct hs_vc {
+    hs_vf cx, cy, r;
+} hs_vc;
+
+/* The hit test in two halves, so a loop can overlap the second half of one vector with
+ * the first half of the next (see hs_count_body). */
+typedef struct hs_vs {
+    hs_vf fx, fy, R2, tcl;
+} hs_vs;
+
+HS_INLINE hs_vs hs_v_hits1(const hs_vq *Q, hs_vc c, const int thick)
+{
+    hs_vs s;
+    s.fx = hs_vf_sub(Q->ax, c.cx);
+    s.fy = hs_vf_sub(Q->ay, c.cy);
+    hs_vf R = thick ? hs_vf_add(c.r, Q->q) : c.r; /* r + 0 == r exactly */
+    s.R2 = hs_vf_mul(R, R);
+    hs_vf b = hs_vf_fmadd(s.fy, Q->dy, hs_vf_mul(s.fx, Q->dx));
+    s.tcl = hs_vf_min(hs_vf_max(hs_vf_mul(b, Q->ninv), Q->tmin), Q->tmax);
+    return s;
+}
+
+HS_INLINE hs_vm hs_v_hits2(const hs_vq *Q, hs_vs s, const int boundary)
+{
+    hs_vf px = hs_vf_fmadd(s.tcl, Q->dx, s.fx), py = hs_vf_fmadd(s.tcl, Q->dy, s.fy);
+    hs_vm hit = hs_vm_le(hs_vf_fmadd(py, py, hs_vf_mul(px, px)), s.R2);
+    if (boundary) {
+        hs_vf sx = hs_vf_fmadd(Q->tmin, Q->dx, s.fx), sy = hs_vf_fmadd(Q->tmin, Q->dy, s.fy);
+        hs_vf ex = hs_vf_fmadd(Q->tmax, Q->dx, s.fx), ey = hs_vf_fmadd(Q->tmax, Q->dy, s.fy);
+        hs_vm sin = hs_vm_lt(hs_vf_fmadd(sy, sy, hs_vf_mul(sx, sx)), s.R2);
+        hs_vm ein = hs_vm_lt(hs_vf_fmadd(ey, ey, hs_vf_mul(ex, ex)), s.R2);
+        hit = hs_vm_andnot(hit, hs_vm_and(sin, ein));
+    }
+    return hit;
+}
+
+/* hs_pair_hits, lane-wise, same operations in the same order; a*b + c becomes one FMA on
+ * levels that have it (the only source of differences, confined to the tangency band).
+ * thick / boundary are compile-time constants after inlining: the branch is per call. */
+HS_INLINE hs_vm hs_v_hits(const hs_vq *Q, hs_vc c, const int thick, const int boundary)
+{
+    return hs_v_hits2(Q, hs_v_hits1(Q, c, thick), boundary);
+}
+
+/* hs_pair_times' entry parameter, lane-wise (lanes that do not hit compute garbage that
+ * the caller masks off; the division is guarded so no lane divides by zero). */
+HS_INLINE hs_vf hs_v_entry(const hs_vq *Q, hs_vc c, const int thick, const int boundary)
+{
+    hs_vf zero = hs_vf_set1(0.0f);
+    hs_vf fx = hs_vf_sub(Q->ax, c.cx), fy = hs_vf_sub(Q->ay, c.cy);
+    hs_vf R = thick ? hs_vf_add(c.r, Q->q) : c.r;
+    hs_vf R2 = hs_vf_mul(R, R);
+    hs_vf b = hs_vf_fmadd(fy, Q->dy, hs_vf_mul(fx, Q->dx));
+    hs_vf cc = hs_vf_sub(hs_vf_fmadd(fy, fy, hs_vf_mul(fx, fx)), R2);
+    hs_vf tc = hs_vf_mul(b, Q->ninv);
+    hs_vf hx = hs_vf_fmadd(tc, Q->dx, fx), hy = hs_vf_fmadd(tc, Q->dy, fy);
+    hs_vf disc = hs_vf_max(hs_vf_sub(R2, hs_vf_fmadd(hy, hy, hs_vf_mul(hx, hx))), zero);
+    /* as core.h: |d| sqrt(disc), never sqrt(d.d disc) (overflow) */
+    hs_vf sq = hs_vf_mul(hs_vf_sqrt(Q->dd), hs_vf_sqrt(disc));
+    hs_vf qq = hs_vf_neg(hs_vf_add(b, hs_vf_copysign(sq, b)));
+    hs_vm nz = hs_vm_ne(qq, zero);
+    hs_vf ra = hs_vf_mul(qq, Q->inv_dd);
+    hs_vf rb = hs_vf_div(cc, hs_vf_select(nz, qq, hs_vf_set1(1.0f)));
+    hs_vf t0 = hs_vf_select(nz, hs_vf_min(ra, rb), tc);
+    hs_vf sx = hs_vf_fmadd(Q->tmin, Q->dx, fx), sy = hs_vf_fmadd(Q->tmin, Q->dy, fy);
+    hs_vf s2 = hs_vf_fmadd(sy, sy, hs_vf_mul(sx, sx));
+    hs_vf t = hs_vf_min(hs_vf_max(t0, Q->tmin), Q->tmax);
+    t = hs_vf_select(hs_vm_le(s2, R2), Q->tmin, t);
+    if (boundary) {
+        hs_vf t1 = hs_vf_select(nz, hs_vf_max(ra, rb), tc);
+        hs_vf exitw = hs_vf_min(hs_vf_max(t1, Q->tmin), Q->tmax);
+        t = hs_vf_select(hs_vm_lt(s2, R2), exitw, t);
+    }
+    return t;
+}
+
+HS_INLINE hs_vc hs_v_load(const hs_run *run, size_t i, const int aligned)
+{
+    hs_vc c;
+    if (aligned) {
+        c.cx = hs_vf_load(run->x + i);
+        c.cy = hs_vf_load(run->y + i);
+        c.r = hs_vf_load(run->r + i);
+    } else {
+        c.cx = hs_vf_loadu(run->x + i);
+        c.cy = hs_vf_loadu(run->y + i);
+        c.r = hs_vf_loadu(run->r + i);
+    }
+    return c;
+}
+
+/* Legacy SSE cannot fold an unaligned load into subps / addps, and the extra movups weighs on
+ * the SSE4.2 count loop, which is bound by instruction dispatch. So any / count
+ * get an aligned instantiation there (x, y, r vector-aligned, as hs_circles_create makes
+ * them). VEX / EVEX fold unaligned loads, and other levels skip it. */
+#if HS_W == 4 && defined(SIMDE_X86_SSE2_NATIVE)
+#define HS_ALIGNED_SPLIT 1
+HS_INLINE int hs_run_aligned(const hs_run *run)
+{
+    return (((uintptr_t)run->x | (uintptr_t)run->y | (uintptr_t)run->r) % (HS_W * sizeof(float))) ==
+           0;
+}
+#endif
+
+HS_INLINE hs_vc hs_v_load_part(const hs_run *run, size_t i, size_t n)
+{
+    hs_vc c;
+    c.cx = hs_vf_load_part_n(run->x + i, n);
+    c.cy = hs_vf_load_part_n(run->y + i, n);
+    c.r = hs_vf_load_part_n(run->r + i, n);
+    return c;
+}
+
+/* Hit lanes of the vector at i (n lanes valid, n == HS_W for the body). */
+HS_INLINE hs_vm hs_v_block_al(const hs_vq *Q, const hs_run *run, size_t i, size_t n, hs_vc *c,
+                              const int thick, const int boundary, const int usemask,
+                              const int aligned)
+{
+    hs_vm m;
+    if (n == HS_W) {
+        *c = hs_v_load(run, i, aligned);
+        m = hs_v_hits(Q, *c, thick, boundary);
+        if (usemask)
+            m = hs_vm_and(m, hs_vm_test_i(hs_vi_loadu(run->mask + i), Q->kmask));
+    } else {
+        *c = hs_v_load_part(run, i, n);
+        m = hs_vm_and(hs_v_hits(Q, *c, thick, boundary), hs_vm_first(n));
+        if (usemask)
+            m = hs_vm_and(m, hs_vm_test_i(hs_vi_load_part_n(run->mask + i, n), Q->kmask));
+    }
+    return m;
+}
+
+HS_INLINE hs_vm hs_v_block(const hs_vq *Q, const hs_run *run, size_t i, size_t n, hs_vc *c,
+                           const int thick, const int boundary, const int usemask)
+{
+    return hs_v_block_al(Q, run, i, n, c, thick, boundary, usemask, 0);
+}
+
+HS_INLINE hs_vi hs_v_ids(const hs_run *run, size_t i, size_t n, const int useids)
+{
+    if (!useids)
+        return hs_vi_iota(run->base + (uint32_t)i);
+    return n == HS_W ? hs_vi_loadu(run->ids + i) : hs_vi_load_part_n(run->ids + i, n);
+}

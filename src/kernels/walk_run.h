@@ -1,0 +1,199 @@
+/* Internal: one run of the grid's storage (consecutive circles of one row of cells) through
+ * the pair test of a walk mode, with the query's constant parameters bound; the first half of
+ * the per-query walk (walk_query.h). Part of the per-ISA walk (instantiate.h). */
+#ifndef HS_KNAME
+#error "include instantiate.h, not this file"
+#endif
+
+/* What the walk does with a run. PLAN: no tests; the runs of a short query become items of a
+ * block (block.h). */
+enum { HS_WALK_ANY, HS_WALK_COUNT, HS_WALK_CLOSEST, HS_WALK_ALL, HS_WALK_PLAN };
+
+typedef struct hs_walk {
+    hs_vq Q;
+    const hs_grid *g;
+    uint64_t tests;
+    float best_t;
+    uint32_t best_id, best_pos;
+    uint32_t count;
+    int flags; /* thick * 4 + boundary * 2 + mask */
+    hs_hitbuf *buf;
+    hs_block *blk; /* PLAN: the block and the slot items go to */
+    size_t slot;
+    hs_status err;
+} hs_walk;
+
+/* ---- One run of storage ------------------------------------------------------------------- */
+
+/* PLAN: the run [b, e) as items of the query in slot w->slot; 1 if they do not fit. */
+HS_INLINE int hs_walk_plan_run(hs_walk *w, uint32_t b, uint32_t e)
+{
+    hs_block *B = w->blk;
+    size_t nitems = B->nitems;
+    const size_t n = (size_t)(e - b);
+    if ((n + HS_W - 1) / HS_W > HS_BLOCK_ITEMS - nitems)
+        return 1;
+    const uint16_t slot = (uint16_t)w->slot;
+    B->items[nitems].start = b;
+    B->items[nitems].slot = slot;
+    B->items[nitems].lanes = (uint16_t)((1u << (n < (size_t)HS_W ? n : (size_t)HS_W)) - 1u);
+    nitems += n != 0;
+    for (size_t s = HS_W; s < n; s += HS_W) { /* runs past one vector: rare */
+        B->items[nitems].start = b + (uint32_t)s;
+        B->items[nitems].slot = slot;
+        B->items[nitems].lanes =
+            (uint16_t)((1u << (n - s < (size_t)HS_W ? n - s : (size_t)HS_W)) - 1u);
+        nitems++;
+    }
+    B->nitems = nitems;
+    return 0;
+}
+
+/* Hit lanes of the k (1..HS_W) circles at i. With masked loads every vector, full or not,
+ * takes the same path: a run is one or two vectors, so "is this the tail" would be a
+ * mispredicted branch per row. */
+HS_INLINE hs_vm hs_walk_vector_hits(const hs_vq *Q, const hs_run *run, size_t i, size_t k, hs_vc *c,
+                                    const int thick, const int boundary, const int usemask)
+{
+#ifdef HS_HAVE_MASKED_LOAD
+    hs_vm f = hs_vm_first(k);
+    c->cx = hs_vf_load_part(run->x + i, f);
+    c->cy = hs_vf_load_part(run->y + i, f);
+    c->r = hs_vf_load_part(run->r + i, f);
+    hs_vm m = hs_vm_and(hs_v_hits(Q, *c, thick, boundary), f);
+    if (usemask)
+        m = hs_vm_and(m, hs_vm_test_i(hs_vi_load_part(run->mask + i, f), Q->kmask));
+    return m;
+#else
+    return hs_v_block(Q, run, i, k, c, thick, boundary, usemask);
+#endif
+}
+
+/* Storage positions [b, e) of the grid as a kernel run (ids: the caller's indices). */
+HS_INLINE hs_run hs_walk_storage_run(const hs_grid *g, uint32_t b, uint32_t e, const int usemask)
+{
+    hs_run run;
+    run.x = g->x + b;
+    run.y = g->y + b;
+    run.r = g->r + b;
+    run.mask = usemask ? g->mask + b : NULL;
+    run.ids = g->id + b;
+    run.n = e - b;
+    run.base = b;
+    return run;
+}
+
+/* Closest: the run's hits lower (best_t, best_id). */
+HS_INLINE void hs_walk_run_closest(hs_walk *w, const hs_run *run, const int thick,
+                                   const int boundary, const int usemask)
+{
+    const size_t n = run->n;
+    hs_vc c;
+    float bt = w->best_t;
+    uint32_t bid = w->best_id, bpos = w->best_pos;
+    for (size_t i = 0; i < n; i += HS_W) {
+        size_t k = n - i < (size_t)HS_W ? n - i : (size_t)HS_W;
+        hs_vm m = hs_walk_vector_hits(&w->Q, run, i, k, &c, thick, boundary, usemask);
+        if (hs_vm_bits(m))
+            hs_closest_vec(&w->Q, run, i, k, m, c, &bt, &bid, &bpos, thick, boundary, 1);
+    }
+    w->best_t = bt;
+    w->best_id = bid;
+    w->best_pos = bpos;
+}
+
+/* Any: 1 at the first vector with a hit. */
+HS_INLINE int hs_walk_run_any(hs_walk *w, const hs_run *run, const int thick, const int boundary,
+                              const int usemask)
+{
+    const size_t n = run->n;
+    hs_vc c;
+    for (size_t i = 0; i < n; i += HS_W) {
+        size_t k = n - i < (size_t)HS_W ? n - i : (size_t)HS_W;
+        if (hs_vm_bits(hs_walk_vector_hits(&w->Q, run, i, k, &c, thick, boundary, usemask)))
+            return 1;
+    }
+    return 0;
+}
+
+/* Count: the run's hits added to w->count. */
+HS_INLINE void hs_walk_run_count(hs_walk *w, const hs_run *run, const int thick, const int boundary,
+                                 const int usemask)
+{
+    const size_t n = run->n;
+    hs_vc c;
+    uint32_t cnt = 0;
+    for (size_t i = 0; i < n; i += HS_W) {
+        size_t k = n - i < (size_t)HS_W ? n - i : (size_t)HS_W;
+        cnt += (uint32_t)__builtin_popcount(
+            hs_vm_bits(hs_walk_vector_hits(&w->Q, run, i, k, &c, thick, boundary, usemask)));
+    }
+    w->count += cnt;
+}
+
+/* All: the run's hits straight into the thread's hit buffer, with room for the run plus one
+ * vector, so the vector-wide compress stores never need the spill path. 1 if that room could
+ * not be allocated. */
+HS_INLINE int hs_walk_run_all(hs_walk *w, const hs_run *run, const int thick, const int boundary,
+                              const int usemask)
+{
+    const size_t n = run->n;
+    hs_vc c;
+    hs_hitbuf *buf = w->buf;
+    if (buf->cap - buf->len < n + HS_W && hs_hitbuf_reserve(buf, n + HS_W) != HS_OK) {
+        w->err = HS_E_NOMEM;
+        return 1;
+    }
+    uint32_t *ids = buf->id + buf->len;
+    float *ts = buf->t + buf->len;
+    size_t found = 0;
+    for (size_t i = 0; i < n; i += HS_W) {
+        size_t k = n - i < (size_t)HS_W ? n - i : (size_t)HS_W;
+        hs_vm m = hs_walk_vector_hits(&w->Q, run, i, k, &c, thick, boundary, usemask);
+        unsigned bits = hs_vm_bits(m);
+        if (bits) {
+            hs_all_vec(&w->Q, run, i, k, m, c, ids, ts, n + HS_W, found, thick, boundary, 1);
+            found += (size_t)__builtin_popcount(bits);
+        }
+    }
+    buf->len += found;
+    return 0;
+}
+
+/* One storage run [b, e) through the pair test of `mode`, with the constant parameters bound.
+ * Returns 1 to stop (any-hit found, allocation failed). */
+HS_INLINE int hs_walk_test_run(hs_walk *w, const int mode, uint32_t b, uint32_t e, const int thick,
+                               const int boundary, const int usemask)
+{
+    const hs_run run = hs_walk_storage_run(w->g, b, e, usemask);
+    if (mode == HS_WALK_CLOSEST) {
+        hs_walk_run_closest(w, &run, thick, boundary, usemask);
+        return 0;
+    }
+    if (mode == HS_WALK_ANY)
+        return hs_walk_run_any(w, &run, thick, boundary, usemask);
+    if (mode == HS_WALK_COUNT) {
+        hs_walk_run_count(w, &run, thick, boundary, usemask);
+        return 0;
+    }
+    return hs_walk_run_all(w, &run, thick, boundary, usemask);
+}
+
+/* The run [b, e): planned (PLAN) or tested with the query's constant parameters bound. */
+HS_INLINE int hs_walk_run(hs_walk *w, const int mode, uint32_t b, uint32_t e)
+{
+    if (mode == HS_WALK_PLAN)
+        return hs_walk_plan_run(w, b, e);
+    /* circle tests as the kernels make them: whole vectors, padding lanes included */
+    w->tests += ((uint64_t)(e - b) + HS_W - 1u) / HS_W * HS_W;
+    switch (w->flags) {
+    case 0: return hs_walk_test_run(w, mode, b, e, 0, 0, 0);
+    case 1: return hs_walk_test_run(w, mode, b, e, 0, 0, 1);
+    case 2: return hs_walk_test_run(w, mode, b, e, 0, 1, 0);
+    case 3: return hs_walk_test_run(w, mode, b, e, 0, 1, 1);
+    case 4: return hs_walk_test_run(w, mode, b, e, 1, 0, 0);
+    case 5: return hs_walk_test_run(w, mode, b, e, 1, 0, 1);
+    case 6: return hs_walk_test_run(w, mode, b, e, 1, 1, 0);
+    default: return hs_walk_test_run(w, mode, b, e, 1, 1, 1);
+    }
+}

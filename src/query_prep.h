@@ -1,0 +1,51 @@
+/* Internal: a batch's query i as the kernels' prepared query (hs_kq), with the one validity
+ * test every engine and path shares. */
+#ifndef HITSCAN_QUERY_PREP_H
+#define HITSCAN_QUERY_PREP_H
+
+#include <float.h>
+#include <math.h>
+#include <stddef.h>
+
+#include "core.h"
+#include "hitscan/batch.h"
+#include "hitscan/narrow.h"
+
+/* A sufficient condition for hs_query_validate(q) == HS_OK, inlined: a call per query (a
+ * 28-byte struct by value, nine branches) weighs on short grid queries. Anything it does not
+ * accept goes to hs_query_validate itself, which stays the one definition of "valid". */
+static inline int hs_query_surely_valid(hs_query q)
+{
+    const float big = HS_MAX_COORD;
+    float dd = q.d.x * q.d.x + q.d.y * q.d.y;
+    return fabsf(q.a.x) <= big && fabsf(q.a.y) <= big && q.q >= 0.0f && q.q <= big &&
+           fabsf(q.d.x) <= big && fabsf(q.d.y) <= big && q.tmin <= q.tmax && q.tmin < INFINITY &&
+           q.tmax > -INFINITY && dd <= FLT_MAX && (dd == 0.0f || dd >= FLT_MIN);
+}
+
+/* Query i of a batch as an hs_query (NULL arrays replaced by the *_all fields). */
+static inline hs_query hs_query_at(const hs_queries *qs, size_t i)
+{
+    hs_query q;
+    q.a.x = qs->ax[i];
+    q.a.y = qs->ay[i];
+    q.d.x = qs->dx[i];
+    q.d.y = qs->dy[i];
+    q.tmin = qs->tmin ? qs->tmin[i] : qs->tmin_all;
+    q.tmax = qs->tmax ? qs->tmax[i] : qs->tmax_all;
+    q.q = qs->q ? qs->q[i] : qs->q_all;
+    return q;
+}
+
+/* 1 and *kq filled when query i of qs is valid (every engine and path prepares queries here,
+ * so they agree on what is valid). */
+static inline int hs_prep_query(const hs_queries *qs, size_t i, hs_semantics sem, hs_kq *kq)
+{
+    const hs_query q = hs_query_at(qs, i);
+    if (!hs_query_surely_valid(q) && hs_query_validate(q) != HS_OK)
+        return 0;
+    *kq = hs_kq_make(q, sem, qs->mask ? qs->mask[i] : qs->mask_all);
+    return 1;
+}
+
+#endif

@@ -1,0 +1,84 @@
+/* Internal: every performance knob of the library in one place, with why it has its value.
+ * None changes a result: the answers, the grid and the stats are the same for any setting
+ * (see docs/ARCHITECTURE.md for where each is used). */
+#ifndef HITSCAN_TUNING_H
+#define HITSCAN_TUNING_H
+
+/* ---- Batch driver (src/batch/) ------------------------------------------------------------- */
+
+/* Batches with less work (queries x rough circle tests per query) run on the calling thread:
+ * starting a team costs more than a small batch gains from it. */
+#define HS_PAR_MIN_WORK (2048u * 64u)
+/* Scheduling chunks per thread: query costs vary and threads share the machine, so several
+ * chunks each balance the load while keeping the schedule's atomics rare. */
+#define HS_CHUNKS_PER_THREAD 16u
+/* Largest chunk of queries: bounds the imbalance one chunk can leave at the end. */
+#define HS_CHUNK_MAX 1024u
+/* Smallest range handed to the grid's block walk: it fills blocks of 64 from a range. */
+#define HS_RANGE_MIN 256
+/* All-hits: queries per block (a block's hits wait contiguously in one thread's buffer). */
+#define HS_ALL_BLOCK 256
+/* All-hits without a workspace: a thread's hit buffer is sized once from the hit rate of its
+ * first this-many queries, instead of doubling from empty (which copies every hit once). */
+#define HS_ALL_ESTIMATE 1024
+/* All-hits into the caller's rows: queries the row copy requests ahead (rows are scattered). */
+#define HS_COPY_AHEAD 8
+
+/* ---- Grid build (src/grid/) ---------------------------------------------------------------- */
+
+/* Automatic cell size: circles per cell on average over a level's bounding box. */
+#define HS_GRID_PER_CELL 4.0
+/* ... and never below this many times the level's largest radius: a query is inflated by that
+ * radius, so smaller cells only multiply the cells visited. */
+#define HS_GRID_R_FACTOR 2.0
+/* Cells per circle are capped (the cells grow instead): bounds cell_start[] and the build's
+ * histograms, hence the bytes per circle. */
+#define HS_GRID_MAX_CELLS_PER_CIRCLE 0.5
+/* A circle goes to the big level when r > max(HS_GRID_SPLIT x p99 radius, half the density
+ * cell): a few large circles must not set the inflation of every query among small ones. */
+#define HS_GRID_SPLIT 4.0
+/* Circles sampled (at a fixed stride) for the split radius: deterministic and O(1). */
+#define HS_GRID_SAMPLE 4096
+/* Build threads: at most this many (each keeps a band buffer) ... */
+#define HS_GRID_MAX_BUILD_THREADS 8
+/* ... and one per this many circles (below, a team costs more to start than it saves). */
+#define HS_GRID_MIN_PER_THREAD 16384
+/* Up to this many circles the sort is one counting sort straight from the input (its random
+ * writes stay in L2); above, circles are first partitioned into bands. */
+#define HS_GRID_DIRECT 32768
+/* Circles per band at most: a band is sorted inside a per-thread buffer that stays in L2. */
+#define HS_GRID_BAND 16384
+/* Bands are unions of consecutive sub-bands of cells: at most this many sub-bands, about
+ * HS_GRID_SB_PER_BAND per band (fine enough to pack the bands evenly, coarse enough for the
+ * tables to stay in L1). */
+#define HS_GRID_SUBBANDS 4096
+#define HS_GRID_SB_PER_BAND 16
+/* Circles per vectorised cell computation. */
+#define HS_GRID_BLOCK 256
+/* Records the band sort's scatter requests ahead (a store that misses holds up later ones). */
+#define HS_GRID_PREFETCH 16
+
+/* ---- Grid queries (src/grid/, src/kernels/) ------------------------------------------------ */
+
+/* Rough circle tests of a short grid query: the driver's work estimate. */
+#define HS_GRID_QUERY_COST 64
+/* Locality order: only for grids and batches this large (smaller ones stay in cache). */
+#define HS_SORT_MIN_CIRCLES 32768
+#define HS_SORT_MIN_QUERIES 4096
+/* Locality order: 2^bits x 2^bits coarse cells over the grid, in Z-order. */
+#define HS_SORT_BITS 4
+/* Locality order: floats the scatter and the unstaging request ahead in a bucket's stream. */
+#define HS_ORD_AHEAD 64
+/* Queries whose inflated box spans at most this many cells are walked row by row (and
+ * planned in blocks); longer ones take the slab walk with its earlier exit for closest. */
+#define HS_WALK_BOX_CELLS 96
+/* Columns per slab of a long x-dominant query (rows are contiguous in storage, columns not). */
+#define HS_WALK_SLAB_COLUMNS 4
+/* A block's item list: long enough for 64 short queries' runs. */
+#define HS_BLOCK_ITEMS 2048
+/* Closest's hit list, folded into the slots' bests whenever it fills. */
+#define HS_BLOCK_HITS 1024
+/* Pairs: storage positions per scheduling block. */
+#define HS_PAIR_BLOCK 4096
+
+#endif
