@@ -2,7 +2,7 @@
 #include "../batch_check.h"
 #include "core.h"
 #include "fuzz_input.h"
-#include "kernels.h"
+#include "kernels/kernels.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
