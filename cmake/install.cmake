@@ -5,13 +5,28 @@ include(CMakePackageConfigHelpers)
 set(HS_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/hitscan)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/hitscan
-        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev FILES_MATCHING PATTERN "*.h")
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev FILES_MATCHING PATTERN "*.h"
+        PATTERN "mpi.h" EXCLUDE)
 install(FILES ${PROJECT_BINARY_DIR}/include/hitscan/version.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hitscan COMPONENT dev)
 install(TARGETS hitscan_shared hitscan EXPORT hitscanTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT lib NAMELINK_COMPONENT dev
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The MPI component, when built: libhitscan_mpi.so, hitscan/mpi.h, hitscan::hitscan_mpi (the
+# package config then finds MPI for it).
+set(HS_PACKAGE_MPI OFF)
+if(TARGET hitscan_mpi)
+  set(HS_PACKAGE_MPI ON)
+  install(TARGETS hitscan_mpi EXPORT hitscanTargets
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT lib NAMELINK_COMPONENT dev
+          INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(FILES ${PROJECT_SOURCE_DIR}/include/hitscan/mpi.h
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hitscan COMPONENT dev)
+endif()
+if(TARGET hitscan_mpi_cli)
+  install(TARGETS hitscan_mpi_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tool)
+endif()
 if(TARGET hitscan_cli)
   install(TARGETS hitscan_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tool)
 endif()

@@ -12,6 +12,7 @@ PKGS=(
   python3-pytest python3-dask python3-distributed       # Debian's /usr/bin/python3: its tests,
   python3-matplotlib python3-pip python3-venv           # example and pip install
   libxml2-utils                            # xmllint: the examples' SVG pictures are checked
+  libopenmpi-dev openmpi-bin               # hitscan_mpi and its tests (optional component)
 )
 # The aarch64 cross toolchain and qemu are CI-only: scripts/ci-aarch64.sh installs them.
 

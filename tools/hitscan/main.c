@@ -14,6 +14,17 @@
 #include "io.h"
 #include "out_file.h"
 
+/* Built a second time as hitscan_mpi (tools/hitscan_mpi): the same flags, inputs and output
+ * bytes, with the grid distributed over MPI ranks. Its main() starts MPI and calls this one;
+ * only rank 0 writes files and prints. */
+#ifdef HS_CLI_MPI
+#include "cli_mpi.h"
+#define main hitscan_main
+#define HSCLI_WRITER hscli_mpi_root()
+#else
+#define HSCLI_WRITER 1
+#endif
+
 /* Exit codes (part of the contract, see README.md). A caught signal ends the process by that
  * signal (the shell reports 128 + its number). */
 #define EXIT_DATA 1  /* unreadable / malformed input, invalid data, library or write failure */
@@ -568,6 +579,10 @@ static hs_status results_alloc(const options *o, size_t m, results *res)
 static hs_status run_queries(const options *o, const hs_grid *g, const hs_circles *cs,
                              const hs_queries *qs, const hs_batch_opts *bo, results *res)
 {
+#ifdef HS_CLI_MPI
+    return hscli_mpi_run((int)o->mode, o->brute ? cs : NULL, qs, bo, &res->cl, res->hit,
+                         res->count, &res->all);
+#endif
     switch (o->mode) {
     case MODE_CLOSEST:
         return g ? hs_grid_closest(g, qs, bo, res->cl) : hs_brute_closest(cs, qs, bo, res->cl);
@@ -716,7 +731,7 @@ int main(int argc, char **argv)
     if (o.have_scene ? load_scene(&o, &p, &scene_rows) : load_files(&o, &p, &ct, &qt))
         goto done;
     if (o.write_scene) {
-        if (write_scene(&o, &p, scene_rows) == 0)
+        if (!HSCLI_WRITER || write_scene(&o, &p, scene_rows) == 0)
             rc = 0;
         goto done;
     }
@@ -744,7 +759,11 @@ int main(int argc, char **argv)
     if (!o.brute) {
         t0 = omp_get_wtime();
         hs_grid_opts go = {o.cell_size, o.threads};
+#ifdef HS_CLI_MPI
+        s = hscli_mpi_build(p.x, p.y, p.r, p.n, &go);
+#else
         s = hs_grid_build(cs, &go, &g);
+#endif
         if (s != HS_OK) {
             error("grid build failed: %s", status_text(s));
             goto done;
@@ -803,7 +822,7 @@ int main(int argc, char **argv)
     const char *isa = hs_isa_name(hs_isa_resolve(o.isa));
     double build_ms = (t1 - t0) * 1e3, query_ms = call;
     double qps = call > 0.0 ? (double)p.m / (call * 1e-3) : 0.0;
-    if (o.out && write_results(&o, &p, &res) != 0)
+    if (o.out && HSCLI_WRITER && write_results(&o, &p, &res) != 0)
         goto done;
     if (o.have_scene) {
         /* the human summary: stdout, unless the results themselves go there */
@@ -813,6 +832,11 @@ int main(int argc, char **argv)
         if (o.thickness > 0.0f)
             fprintf(h, " of thickness %g", (double)o.thickness);
         fprintf(h, "%s\n", o.boundary ? ", boundary semantics" : "");
+#ifdef HS_CLI_MPI
+        if (!o.brute)
+            hscli_mpi_print_build(h, build_ms);
+        else
+#endif
         if (g)
             fprintf(h, "  build  %10.3f ms  grid, %.1f M circles/s, cell %.3g, %.1f bytes/circle\n",
                     build_ms, build_ms > 0 ? (double)p.n / build_ms * 1e-3 : 0.0,
@@ -840,6 +864,9 @@ int main(int argc, char **argv)
             threads, build_ms, query_ms, qps, res.hits);
     if (o.repeat)
         fprintf(stderr, " repeat=%d first_ms=%.3f", reps, first_ms);
+#ifdef HS_CLI_MPI
+    fprintf(stderr, " ranks=%d", hscli_mpi_ranks());
+#endif
     fputc('\n', stderr);
     rc = 0;
 done:
