@@ -575,22 +575,35 @@ static hs_status agree_args(hs_mpi_set *s, const hs_queries *qs, const hs_batch_
     return HS_OK;
 }
 
+/* The part every mode's entry shares: the ranks agree on the arguments (st is this rank's
+ * verdict on them), then the call runs and its scratch is freed. */
+static hs_status call_mode(hs_mpi_set *s, qmode mode, const hs_queries *qs,
+                           const hs_batch_opts *opts, hs_status st, int pn, qcall *c)
+{
+    st = agree_args(s, qs, opts, st, pn, &c->want_pn);
+    if (st != HS_OK)
+        return st;
+    if (mode == QM_ALL)
+        memset(c->hits, 0, sizeof *c->hits);
+    st = run(s, mode, qs, opts, c);
+    if (mode == QM_ALL && st < 0 && st != HS_E_INVALID_QUERY)
+        hs_hits_free(c->hits);
+    qcall_free(c);
+    return st;
+}
+
 hs_status hs_mpi_closest(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *opts,
                          hs_closest_out out)
 {
     if (s == NULL)
         return HS_E_NULL;
-    qcall c;
-    memset(&c, 0, sizeof c);
-    const int pn = out.px || out.py || out.nx || out.ny;
-    hs_status st = qs && qs->count > 0 && (out.idx == NULL || out.t == NULL) ? HS_E_NULL : HS_OK;
-    st = agree_args(s, qs, opts, st, pn, &c.want_pn);
-    if (st != HS_OK)
-        return st;
+    qcall c = {0};
     c.cout = out;
-    st = run(s, QM_CLOSEST, qs, opts, &c);
-    qcall_free(&c);
-    return st;
+    const int pn = out.px || out.py || out.nx || out.ny;
+    return call_mode(s, QM_CLOSEST, qs, opts,
+                     qs && qs->count > 0 && (out.idx == NULL || out.t == NULL) ? HS_E_NULL
+                                                                               : HS_OK,
+                     pn, &c);
 }
 
 hs_status hs_mpi_any(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *opts,
@@ -598,17 +611,10 @@ hs_status hs_mpi_any(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *o
 {
     if (s == NULL)
         return HS_E_NULL;
-    qcall c;
-    memset(&c, 0, sizeof c);
-    int pn;
-    hs_status st = agree_args(s, qs, opts, qs && qs->count > 0 && hit == NULL ? HS_E_NULL : HS_OK,
-                              0, &pn);
-    if (st != HS_OK)
-        return st;
+    qcall c = {0};
     c.any = hit;
-    st = run(s, QM_ANY, qs, opts, &c);
-    qcall_free(&c);
-    return st;
+    return call_mode(s, QM_ANY, qs, opts, qs && qs->count > 0 && hit == NULL ? HS_E_NULL : HS_OK,
+                     0, &c);
 }
 
 hs_status hs_mpi_count_hits(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *opts,
@@ -616,17 +622,10 @@ hs_status hs_mpi_count_hits(hs_mpi_set *s, const hs_queries *qs, const hs_batch_
 {
     if (s == NULL)
         return HS_E_NULL;
-    qcall c;
-    memset(&c, 0, sizeof c);
-    int pn;
-    hs_status st = agree_args(s, qs, opts,
-                              qs && qs->count > 0 && count == NULL ? HS_E_NULL : HS_OK, 0, &pn);
-    if (st != HS_OK)
-        return st;
+    qcall c = {0};
     c.count = count;
-    st = run(s, QM_COUNT, qs, opts, &c);
-    qcall_free(&c);
-    return st;
+    return call_mode(s, QM_COUNT, qs, opts,
+                     qs && qs->count > 0 && count == NULL ? HS_E_NULL : HS_OK, 0, &c);
 }
 
 hs_status hs_mpi_all(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *opts,
@@ -634,17 +633,7 @@ hs_status hs_mpi_all(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *o
 {
     if (s == NULL)
         return HS_E_NULL;
-    qcall c;
-    memset(&c, 0, sizeof c);
-    int pn;
-    hs_status st = agree_args(s, qs, opts, out == NULL ? HS_E_NULL : HS_OK, 0, &pn);
-    if (st != HS_OK)
-        return st;
-    memset(out, 0, sizeof *out);
+    qcall c = {0};
     c.hits = out;
-    st = run(s, QM_ALL, qs, opts, &c);
-    if (st < 0 && st != HS_E_INVALID_QUERY)
-        hs_hits_free(out);
-    qcall_free(&c);
-    return st;
+    return call_mode(s, QM_ALL, qs, opts, out == NULL ? HS_E_NULL : HS_OK, 0, &c);
 }

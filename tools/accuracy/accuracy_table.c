@@ -80,7 +80,7 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("Entry-t error of hs_intersect_circle (robust float32) and of the textbook float32 "
-           "quadratic (b*b - 4ac, seed 002), vs a long double reference on the same float inputs; "
+           "quadratic (b*b - 4ac), vs a long double reference on the same float inputs; "
            "solid semantics, %zu pairs per distribution. ulps = |t - t_ref| / ulp(t_ref) over pairs "
            "both call a hit, leaving out starts within the tangency band. Large max ulps come from "
            "grazing hits (t ill-conditioned) and from t near 0 (ulp(t) tiny). Disagreements = hit/miss answers differing from the reference "
