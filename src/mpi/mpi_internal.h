@@ -103,4 +103,12 @@ static inline double hs_mx_pad(double mag)
     return mag * (1.0 / 65536.0) + 1e-30;
 }
 
+/* Routing (route.c). A query's wire record is 8 floats: ax, ay, dx, dy, tmin, tmax, q, mask. */
+/* Does the query's capsule reach box b, and from which t on (*t_enter)? 1 if it does. */
+int hs_mpi_reach_entry(const hs_dbox *b, const float *qv, double *t_enter);
+/* Query i of qs packed into its record r; 1 when it is valid. */
+int hs_mpi_pack_query(const hs_queries *qs, size_t i, float *r);
+/* The ranks record r reaches (rank / t may be NULL: only counted), by entry t then rank. */
+size_t hs_mpi_query_targets(const hs_mpi_set *s, const float *r, int32_t *rank, double *t);
+
 #endif

@@ -1,4 +1,4 @@
-/* Distributed batch queries: routing to the ranks a query reaches, exchange, local answers on
+/* Distributed batch queries: routing (route.c decides the ranks a query reaches), exchange, local answers on
  * the owners' grids, and the merge that makes them the single-process answer.
  *
  * Exactness. A circle is in exactly one rank's grid (its owner's), so each (query, circle)
@@ -19,42 +19,6 @@
 typedef enum qmode { QM_CLOSEST, QM_ANY, QM_COUNT, QM_ALL } qmode;
 
 #define QREC 32u /* ax, ay, dx, dy, tmin, tmax, q, mask */
-
-/* Does the capsule (query inflated by q) reach box b, and from which t on? The box is grown
- * by q and by a pad above the kernels' rounding at this magnitude, so a circle of the box the
- * kernels call hit is never missed, and its entry t is never below *t_enter. */
-static int reach_entry(const hs_dbox *b, const float *qv, double *t_enter)
-{
-    if (!(b->lo[0] <= b->hi[0]))
-        return 0;
-    const double ax = qv[0], ay = qv[1], dx = qv[2], dy = qv[3], q = qv[6];
-    double t0 = qv[4], t1 = qv[5];
-    const double mag = fmax(fmax(fabs(b->lo[0]), fabs(b->hi[0])), fmax(fabs(b->lo[1]), fabs(b->hi[1])));
-    const double g = q + hs_mx_pad(mag + fabs(ax) + fabs(ay) + q);
-    const double a[2] = {ax, ay}, d[2] = {dx, dy};
-    for (int k = 0; k < 2; k++) {
-        const double lo = b->lo[k] - g, hi = b->hi[k] + g;
-        if (d[k] == 0.0) {
-            if (a[k] < lo || a[k] > hi)
-                return 0;
-            continue;
-        }
-        double ta = (lo - a[k]) / d[k], tb = (hi - a[k]) / d[k];
-        if (ta > tb) {
-            double tt = ta;
-            ta = tb;
-            tb = tt;
-        }
-        if (ta > t0)
-            t0 = ta;
-        if (tb < t1)
-            t1 = tb;
-        if (t0 > t1)
-            return 0;
-    }
-    *t_enter = t0;
-    return 1;
-}
 
 /* Per-call state on the submitting side. */
 typedef struct qcall {
@@ -87,48 +51,6 @@ static void qcall_free(qcall *c)
     free(c->slot_q), free(c->scnt), free(c->rcnt), free(c->rdsp), free(c->acnt), free(c->adsp);
 }
 
-/* Query i packed into its wire record r; 1 when it is valid. */
-static int pack(const hs_queries *qs, size_t i, float *r)
-{
-    r[0] = qs->ax[i];
-    r[1] = qs->ay[i];
-    r[2] = qs->dx[i];
-    r[3] = qs->dy[i];
-    r[4] = qs->tmin ? qs->tmin[i] : qs->tmin_all;
-    r[5] = qs->tmax ? qs->tmax[i] : qs->tmax_all;
-    r[6] = qs->q ? qs->q[i] : qs->q_all;
-    uint32_t m = qs->mask ? qs->mask[i] : qs->mask_all;
-    memcpy(&r[7], &m, 4);
-    hs_query q = {{r[0], r[1]}, {r[2], r[3]}, r[4], r[5], r[6]};
-    return hs_query_validate(q) == HS_OK;
-}
-
-/* The ranks whose reach the query r reaches, by (entry t, rank), into rank / t when they are
- * not NULL; returns how many. */
-static size_t targets(const hs_mpi_set *s, const float *r, int32_t *rank, double *t)
-{
-    size_t nt = 0;
-    for (int p = 0; p < s->ranks; p++) {
-        double te;
-        if (!reach_entry(&s->reach[p], r, &te))
-            continue;
-        size_t j = nt++;
-        if (rank == NULL)
-            continue;
-        /* insertion: ranks come in increasing order, so equal entries keep rank order */
-        while (j > 0 && t[j - 1] > te) {
-            t[j] = t[j - 1];
-            rank[j] = rank[j - 1];
-            j--;
-        }
-        t[j] = te;
-        rank[j] = p;
-    }
-    return nt;
-}
-
-/* Validates and packs the batch, and lists every valid query's targets: a counting pass and
- * a filling pass, each spread over the threads (queries are independent). */
 static hs_status route(qcall *c, size_t *invalid, size_t *first_invalid)
 {
     const hs_queries *qs = c->qs;
@@ -148,13 +70,13 @@ static hs_status route(qcall *c, size_t *invalid, size_t *first_invalid)
     for (long long ii = 0; ii < nn; ii++) {
         const size_t i = (size_t)ii;
         float *r = c->rec + i * 8;
-        c->valid[i] = (uint8_t)pack(qs, i, r);
+        c->valid[i] = (uint8_t)hs_mpi_pack_query(qs, i, r);
         if (!c->valid[i]) {
             inv++;
             first = i < first ? i : first;
             c->off[i + 1] = 0;
         } else
-            c->off[i + 1] = targets(c->s, r, NULL, NULL);
+            c->off[i + 1] = hs_mpi_query_targets(c->s, r, NULL, NULL);
     }
     for (size_t i = 0; i < n; i++)
         c->off[i + 1] += c->off[i];
@@ -166,7 +88,7 @@ static hs_status route(qcall *c, size_t *invalid, size_t *first_invalid)
     for (long long ii = 0; ii < nn; ii++) {
         const size_t i = (size_t)ii;
         if (c->valid[i])
-            targets(c->s, c->rec + i * 8, c->tg_rank + c->off[i], c->tg_t + c->off[i]);
+            hs_mpi_query_targets(c->s, c->rec + i * 8, c->tg_rank + c->off[i], c->tg_t + c->off[i]);
     }
     *invalid = inv;
     *first_invalid = inv ? first : (size_t)-1;
