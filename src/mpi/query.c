@@ -1,5 +1,5 @@
-/* Distributed batch queries: routing (route.c decides the ranks a query reaches), exchange, local answers on
- * the owners' grids, and the merge that makes them the single-process answer.
+/* Distributed batch queries: routing (route.c: the ranks a query reaches), exchange, local
+ * answers on the owners' grids, and the merge that makes them the single-process answer.
  *
  * Exactness. A circle is in exactly one rank's grid (its owner's), so each (query, circle)
  * pair is tested once, by hs_grid_* on the query's original floats (a, d, tmin, tmax, q, mask
