@@ -1,4 +1,5 @@
-/* cmocka tests of the small predicates in geom.h, including seed 003's bugs (tolerance, parallel lines, rectangle). */
+/* cmocka tests of the small predicates in geom.h, including the common pitfalls: a fixed
+ * tolerance, parallel lines, a segment wholly inside a rectangle. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -73,7 +74,7 @@ static void point_in_circle_invalid(void **state)
     assert_int_equal(hs_point_in_circle(v2(0.0f, 0.0f), c), HS_E_NONFINITE);
 }
 
-/* ---- point on segment (seed 003's checkLinePoint with its fixed 0.1 buffer) ---- */
+/* ---- point on segment (scale-aware tolerance, not a fixed 0.1 buffer) ---- */
 
 static void seed003_point_on_segment_basic(void **state)
 {
@@ -85,7 +86,7 @@ static void seed003_point_on_segment_basic(void **state)
     /* on the line but beyond either end: not on the segment */
     assert_int_equal(hs_point_on_segment(v2(3.0f, 3.0f), v2(0.0f, 0.0f), v2(2.0f, 2.0f), tol), 0);
     assert_int_equal(hs_point_on_segment(v2(-0.01f, -0.01f), v2(0.0f, 0.0f), v2(2.0f, 2.0f), tol), 0);
-    /* seed 003's 0.1 buffer would accept this point 0.05 off the segment; we do not */
+    /* a fixed 0.1 buffer would accept this point 0.05 off the segment; we do not */
     assert_int_equal(hs_point_on_segment(v2(1.0f, 1.05f), v2(0.0f, 1.0f), v2(2.0f, 1.0f), tol), 0);
     /* a point the float rounding put just off the segment is accepted */
     float y = 0.1f * 3.0f; /* not exactly 0.3f */
@@ -111,7 +112,7 @@ static void seed003_point_on_segment_scale_aware(void **state)
 {
     (void)state;
     /* The same scene at 1e-6, 1, 1e6 (and beyond) gives the same answers: a fixed buffer like
-     * seed 003's 0.1 accepts everything at 1e-6 and nothing off-grid at 1e6. */
+     * a fixed 0.1 accepts everything at 1e-6 and nothing off-grid at 1e6. */
     const float scales[] = {1e-6f, 1e-3f, 1.0f, 1e3f, 1e6f, 1e12f, 1e-12f};
     for (size_t i = 0; i < sizeof scales / sizeof scales[0]; i++)
         check_scaled(scales[i]);
@@ -164,7 +165,7 @@ static void point_on_segment_invalid(void **state)
                      HS_E_NONFINITE);
 }
 
-/* ---- segment vs segment (seed 003's checkLineLine divides by zero when parallel) ---- */
+/* ---- segment vs segment (parallel segments must not divide by zero) ---- */
 
 static void segseg_crossing(void **state)
 {
@@ -305,7 +306,7 @@ static void segseg_invalid(void **state)
                      HS_E_NONFINITE);
 }
 
-/* ---- segment vs rectangle (seed 003 misses a segment wholly inside) ---- */
+/* ---- segment vs rectangle (a segment wholly inside counts) ---- */
 
 static const hs_aabb box1 = {{1.0f, 1.0f}, {3.0f, 2.0f}};
 

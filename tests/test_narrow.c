@@ -92,7 +92,7 @@ static void expect_both_miss(hs_query q, hs_circle c)
     expect_miss(q, c, HS_BOUNDARY);
 }
 
-/* ---- seed 002: the six cases of the quadratic, segment [0, 1] vs the unit circle ---- */
+/* ---- the six cases of the quadratic, segment [0, 1] vs the unit circle ---- */
 
 static void seed002_impale(void **state)
 {
@@ -158,10 +158,10 @@ static void seed002_completely_inside(void **state)
     hs_query q = hs_segment(v2(-0.5f, 0), v2(0.5f, 0));
     hs_hit h = expect_hit(q, unit, HS_SOLID, 0.0, 1.0, HS_HIT_INSIDE);
     near(h.normal.x, -1.0, 1e-7, "normal.x");
-    expect_miss(q, unit, HS_BOUNDARY); /* seed 000 §4 / 002: only the rim counts */
+    expect_miss(q, unit, HS_BOUNDARY); /* boundary semantics: only the rim counts */
 }
 
-/* ---- seed 004: the laser is a ray, not a line ---- */
+/* ---- a laser is a ray, not a line: nothing behind its start ---- */
 
 static void seed004_asteroid_behind_ship_ray_misses(void **state)
 {
@@ -201,7 +201,7 @@ static void seed004_ray_hits_asteroid_ahead(void **state)
                HS_HIT_INSIDE);
 }
 
-/* ---- seed 001: centre on the segment, zero-length segment ---- */
+/* ---- centre on the segment, zero-length segment: defined answers ---- */
 
 static void seed001_centre_on_segment_contact(void **state)
 {
@@ -291,7 +291,7 @@ static void seed001_zero_length_segment(void **state)
     near(h.normal.y, 0.0, 0.0, "normal.y");
 }
 
-/* ---- seed 000: a line through P and Q with P == Q ---- */
+/* ---- a line through P and Q with P == Q: no division by |PQ| ---- */
 
 static void seed000_line_p_equals_q(void **state)
 {
