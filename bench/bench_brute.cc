@@ -1,4 +1,5 @@
-// Brute-force batch benchmarks: BM_Brute{Count,Closest,All}/<isa>/<N>/<M>/threads:<k>, pairs and queries per second, 1 vs 2 OpenMP threads.
+// Brute-force batch benchmarks: BM_Brute{Count,Closest,All}/<isa>/<N>/<M>/threads:<k>, pairs and
+// queries per second, 1 vs 2 OpenMP threads.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -9,7 +10,8 @@
 #include "hitscan/batch.h"
 #include "hitscan/scene.h"
 
-namespace {
+namespace
+{
 
 // The `uniform` scene (hitscan/scene.h: side 4000 sqrt(N / 1e6), r in [0.5, 1.5], segments of
 // length [5, 50]): brute force runs the same data the grid benchmarks run.
@@ -71,9 +73,8 @@ void RunBrute(benchmark::State &state, Mode mode, hs_isa isa, size_t n, size_t m
         for (uint32_t c : out_u)
             hits += c;
     const double it = static_cast<double>(state.iterations());
-    state.counters["pairs_per_second"] =
-        benchmark::Counter(it * static_cast<double>(n) * static_cast<double>(m),
-                           benchmark::Counter::kIsRate);
+    state.counters["pairs_per_second"] = benchmark::Counter(
+        it * static_cast<double>(n) * static_cast<double>(m), benchmark::Counter::kIsRate);
     state.counters["queries_per_second"] =
         benchmark::Counter(it * static_cast<double>(m), benchmark::Counter::kIsRate);
     if (mode == Mode::All)
@@ -99,7 +100,9 @@ int RegisterAll()
     const struct {
         Mode mode;
         const char *name;
-    } modes[] = {{Mode::Count, "BM_BruteCount"}, {Mode::Closest, "BM_BruteClosest"}, {Mode::All, "BM_BruteAll"}};
+    } modes[] = {{Mode::Count, "BM_BruteCount"},
+                 {Mode::Closest, "BM_BruteClosest"},
+                 {Mode::All, "BM_BruteAll"}};
     for (const auto &md : modes)
         for (int i = HS_ISA_SCALAR; i < HS_ISA_COUNT_; i++) {
             hs_isa isa = static_cast<hs_isa>(i);
@@ -112,10 +115,9 @@ int RegisterAll()
                                        "/threads:" + std::to_string(th);
                     Mode mode = md.mode;
                     size_t n = sz.n, m = sz.m;
-                    benchmark::RegisterBenchmark(name.c_str(),
-                                                 [=](benchmark::State &st) {
-                                                     RunBrute(st, mode, isa, n, m, th);
-                                                 })
+                    benchmark::RegisterBenchmark(
+                        name.c_str(),
+                        [=](benchmark::State &st) { RunBrute(st, mode, isa, n, m, th); })
                         ->UseRealTime()
                         ->MeasureProcessCPUTime()
                         ->Unit(benchmark::kMillisecond);

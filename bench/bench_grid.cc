@@ -1,4 +1,6 @@
-// Grid benchmarks: BM_Grid<Mode>[Ws]/<scene>/<N>/<M>[/threads:<k>] queries per second (Ws: with a workspace), BM_GridBuild/<scene>/<N>/threads:<k>, BM_GridPairs/<scene>/<N>/threads:<k>, and BM_GridScaling/<what>/<scene>/<N> (2 threads against 1, call by call).
+// Grid benchmarks: BM_Grid<Mode>[Ws]/<scene>/<N>/<M>[/threads:<k>] queries per second (Ws: with a
+// workspace), BM_GridBuild/<scene>/<N>/threads:<k>, BM_GridPairs/<scene>/<N>/threads:<k>, and
+// BM_GridScaling/<what>/<scene>/<N> (2 threads against 1, call by call).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -21,10 +23,11 @@
 #include "hitscan/grid.h"
 #include "hitscan/scene.h"
 
-namespace {
+namespace
+{
 
-// One scene of hitscan/scene.h (circles, grid, the scene's segments), built once and shared by every
-// benchmark that names it: the 10^6 scenes take seconds to set up.
+// One scene of hitscan/scene.h (circles, grid, the scene's segments), built once and shared by
+// every benchmark that names it: the 10^6 scenes take seconds to set up.
 struct GridScene {
     std::vector<float> x, y, r, ax, ay, dx, dy;
     hs_circles *cs = nullptr;
@@ -33,12 +36,10 @@ struct GridScene {
     double hits_per_query = 0.0;
     bool ok = false;
 
-    GridScene(hs_scene_kind kind, size_t n, size_t m)
-        : x(n), y(n), r(n), ax(m), ay(m), dx(m), dy(m)
+    GridScene(hs_scene_kind kind, size_t n, size_t m) : x(n), y(n), r(n), ax(m), ay(m), dx(m), dy(m)
     {
         if (hs_scene_circles(kind, n, 1, x.data(), y.data(), r.data()) != HS_OK ||
-            hs_scene_segments(kind, n, m, 2, ax.data(), ay.data(), dx.data(), dy.data()) !=
-                HS_OK ||
+            hs_scene_segments(kind, n, m, 2, ax.data(), ay.data(), dx.data(), dy.data()) != HS_OK ||
             hs_circles_create(x.data(), y.data(), r.data(), nullptr, n, &cs, nullptr) != HS_OK ||
             hs_grid_build(cs, nullptr, &g) != HS_OK)
             return;
@@ -75,14 +76,10 @@ enum class Mode { Closest, Any, All, Count };
 const char *ModeName(Mode m)
 {
     switch (m) {
-    case Mode::Closest:
-        return "Closest";
-    case Mode::Any:
-        return "Any";
-    case Mode::All:
-        return "All";
-    default:
-        return "Count";
+    case Mode::Closest: return "Closest";
+    case Mode::Any: return "Any";
+    case Mode::All: return "All";
+    default: return "Count";
     }
 }
 
@@ -102,10 +99,8 @@ hs_status CallMode(Mode mode, const GridScene &sc, const hs_batch_opts &o, Query
         return hs_grid_closest(
             sc.g, &sc.qs, &o,
             hs_closest_out{out.u.data(), out.t.data(), nullptr, nullptr, nullptr, nullptr});
-    case Mode::Any:
-        return hs_grid_any(sc.g, &sc.qs, &o, out.b.data());
-    case Mode::Count:
-        return hs_grid_count_hits(sc.g, &sc.qs, &o, out.u.data());
+    case Mode::Any: return hs_grid_any(sc.g, &sc.qs, &o, out.b.data());
+    case Mode::Count: return hs_grid_count_hits(sc.g, &sc.qs, &o, out.u.data());
     default: {
         hs_hits h;
         hs_status s = hs_grid_all(sc.g, &sc.qs, &o, &h);
@@ -359,9 +354,11 @@ int RegisterAll()
                 // the bare name runs with OpenMP's default team; /threads:k pins k threads
                 for (int k = 0; k <= 2; k++) {
                     std::string name = k ? base + "/threads:" + std::to_string(k) : base;
-                    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State &st) {
-                        RunQueries(st, mode, kind, n, n, k, false);
-                    })->UseRealTime()->Unit(benchmark::kMillisecond);
+                    benchmark::RegisterBenchmark(
+                        name.c_str(),
+                        [=](benchmark::State &st) { RunQueries(st, mode, kind, n, n, k, false); })
+                        ->UseRealTime()
+                        ->Unit(benchmark::kMillisecond);
                 }
             }
     for (Mode mode : modes)
@@ -371,9 +368,11 @@ int RegisterAll()
                     std::string name = std::string("BM_Grid") + ModeName(mode) + "Ws/" +
                                        hs_scene_kind_name(kind) + "/" + std::to_string(n) + "/" +
                                        std::to_string(n) + "/threads:" + std::to_string(k);
-                    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State &st) {
-                        RunQueries(st, mode, kind, n, n, k, true);
-                    })->UseRealTime()->Unit(benchmark::kMillisecond);
+                    benchmark::RegisterBenchmark(
+                        name.c_str(),
+                        [=](benchmark::State &st) { RunQueries(st, mode, kind, n, n, k, true); })
+                        ->UseRealTime()
+                        ->Unit(benchmark::kMillisecond);
                 }
     const std::pair<const char *, void (*)(benchmark::State &, hs_scene_kind, size_t, int)>
         per_circle[] = {{"BM_GridBuild/", RunBuild}, {"BM_GridPairs/", RunPairs}};
@@ -384,9 +383,10 @@ int RegisterAll()
                     std::string name = std::string(bm.first) + hs_scene_kind_name(kind) + "/" +
                                        std::to_string(n) + "/threads:" + std::to_string(k);
                     auto run = bm.second;
-                    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State &st) {
-                        run(st, kind, n, k);
-                    })->UseRealTime()->Unit(benchmark::kMillisecond);
+                    benchmark::RegisterBenchmark(name.c_str(),
+                                                 [=](benchmark::State &st) { run(st, kind, n, k); })
+                        ->UseRealTime()
+                        ->Unit(benchmark::kMillisecond);
                 }
     const std::pair<const char *, Scaled> scaled[] = {
         {"Closest", Scaled::Closest}, {"Any", Scaled::Any},     {"All", Scaled::All},
@@ -398,9 +398,8 @@ int RegisterAll()
                                hs_scene_kind_name(kind) + "/" + std::to_string(n);
             const Scaled what = w.second;
             // all-hits' iterations take 0.4-0.7 s at 10^6: 10 s gives its median ~15-25 of them
-            benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State &st) {
-                RunScaling(st, what, kind, n);
-            })
+            benchmark::RegisterBenchmark(
+                name.c_str(), [=](benchmark::State &st) { RunScaling(st, what, kind, n); })
                 ->UseManualTime()
                 ->MinTime(what == Scaled::All ? 10.0 : 3.0)
                 ->Unit(benchmark::kMillisecond);

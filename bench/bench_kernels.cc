@@ -1,4 +1,5 @@
-// Kernel benchmarks: BM_Kernel[Closest]/<isa>/<N>, BM_KernelRun (short runs), the textbook quadratic loop BM_SeedQuadratic/<N>, stream bandwidth, core clock; pairs_per_second counters.
+// Kernel benchmarks: BM_Kernel[Closest]/<isa>/<N>, BM_KernelRun (short runs), the textbook
+// quadratic loop BM_SeedQuadratic/<N>, stream bandwidth, core clock; pairs_per_second counters.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -19,7 +20,8 @@ extern "C" {
 }
 #pragma GCC diagnostic pop
 
-namespace {
+namespace
+{
 
 constexpr size_t kQueries = 64; // cycled per iteration, so no single query's answer is cached
 
@@ -67,8 +69,9 @@ const Scene &scene(size_t n)
 
 void SetPairs(benchmark::State &state, size_t n)
 {
-    state.counters["pairs_per_second"] = benchmark::Counter(
-        static_cast<double>(state.iterations()) * static_cast<double>(n), benchmark::Counter::kIsRate);
+    state.counters["pairs_per_second"] =
+        benchmark::Counter(static_cast<double>(state.iterations()) * static_cast<double>(n),
+                           benchmark::Counter::kIsRate);
 }
 
 // The kernel table and the scene for state.range(0) circles; false (benchmark skipped) if either
@@ -105,7 +108,8 @@ void BM_Kernel(benchmark::State &state, hs_isa isa)
     }
     benchmark::DoNotOptimize(hits);
     SetPairs(state, sc.n);
-    state.counters["hits_per_query"] = static_cast<double>(hits) / static_cast<double>(state.iterations());
+    state.counters["hits_per_query"] =
+        static_cast<double>(hits) / static_cast<double>(state.iterations());
 }
 
 void BM_KernelClosest(benchmark::State &state, hs_isa isa)
@@ -192,7 +196,8 @@ void BM_SeedQuadratic(benchmark::State &state)
     }
     benchmark::DoNotOptimize(hits);
     SetPairs(state, sc.n);
-    state.counters["hits_per_query"] = static_cast<double>(hits) / static_cast<double>(state.iterations());
+    state.counters["hits_per_query"] =
+        static_cast<double>(hits) / static_cast<double>(state.iterations());
 }
 
 // Memory bandwidth for the DRAM-resident case: the count kernel reads three float arrays
@@ -210,7 +215,8 @@ void BM_StreamRead3(benchmark::State &state)
             s ^= a[i] ^ b[i] ^ c[i];
         benchmark::DoNotOptimize(s);
     }
-    state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(n) * 12);
+    state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(n) *
+                            12);
 }
 
 void BM_StreamTriad(benchmark::State &state)
@@ -224,7 +230,8 @@ void BM_StreamTriad(benchmark::State &state)
             a[i] = b[i] + 3.0f * c[i];
         benchmark::ClobberMemory();
     }
-    state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(n) * 12);
+    state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(n) *
+                            12);
 }
 
 // Core clock under load, for pairs per cycle: a chain of dependent integer adds retires
@@ -250,8 +257,8 @@ void BM_CpuClock(benchmark::State &state)
         }
     }
     benchmark::DoNotOptimize(x);
-    state.counters["GHz"] = benchmark::Counter(static_cast<double>(state.iterations()) * kAdds * 1e-9,
-                                               benchmark::Counter::kIsRate);
+    state.counters["GHz"] = benchmark::Counter(
+        static_cast<double>(state.iterations()) * kAdds * 1e-9, benchmark::Counter::kIsRate);
 }
 
 #if defined(__x86_64__)
@@ -259,23 +266,41 @@ void BM_CpuClock(benchmark::State &state)
 // ops of one class (or two classes mixed), as ops per second; divided by BM_CpuClock's GHz
 // they give ops per cycle, i.e. how many pipes serve that class. Inline asm, so the ISA is
 // checked at run time like the kernels'.
-#define HS_X8(ins, r)                                                                           \
-    ins " %%" r "0,%%" r "0,%%" r "1\n\t" ins " %%" r "0,%%" r "0,%%" r "2\n\t" ins " %%" r      \
-        "0,%%" r "0,%%" r "3\n\t" ins " %%" r "0,%%" r "0,%%" r "4\n\t" ins " %%" r "0,%%" r    \
-        "0,%%" r "5\n\t" ins " %%" r "0,%%" r "0,%%" r "6\n\t" ins " %%" r "0,%%" r "0,%%" r    \
+#define HS_X8(ins, r)                                                                              \
+    ins " %%" r "0,%%" r "0,%%" r "1\n\t" ins " %%" r "0,%%" r "0,%%" r "2\n\t" ins " %%" r        \
+        "0,%%" r "0,%%" r "3\n\t" ins " %%" r "0,%%" r "0,%%" r "4\n\t" ins " %%" r "0,%%" r       \
+        "0,%%" r "5\n\t" ins " %%" r "0,%%" r "0,%%" r "6\n\t" ins " %%" r "0,%%" r "0,%%" r       \
         "7\n\t" ins " %%" r "0,%%" r "0,%%" r "8\n\t"
 #define HS_CLOBBER "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8"
 
 template <int K> void PortBody();
-template <> void PortBody<0>() { __asm__ volatile(HS_X8("vmulps", "ymm") ::: HS_CLOBBER); }
-template <> void PortBody<1>() { __asm__ volatile(HS_X8("vaddps", "ymm") ::: HS_CLOBBER); }
-template <> void PortBody<2>() { __asm__ volatile(HS_X8("vmulps", "ymm") HS_X8("vaddps", "ymm") ::: HS_CLOBBER); }
-template <> void PortBody<3>() { __asm__ volatile(HS_X8("vaddps", "ymm") HS_X8("vmaxps", "ymm") ::: HS_CLOBBER); }
-template <> void PortBody<4>() { __asm__ volatile(HS_X8("vaddps", "ymm") HS_X8("vcmpleps", "ymm") ::: HS_CLOBBER); }
-template <> void PortBody<5>() { __asm__ volatile(HS_X8("vmulps", "ymm") HS_X8("vmaxps", "ymm") ::: HS_CLOBBER); }
-template <> void PortBody<6>() { __asm__ volatile(HS_X8("vmulps", "zmm") ::: HS_CLOBBER); }
-template <> void PortBody<7>() { __asm__ volatile(HS_X8("vmulps", "zmm") HS_X8("vaddps", "zmm") ::: HS_CLOBBER); }
-template <> void PortBody<8>() { __asm__ volatile(HS_X8("vaddps", "zmm") HS_X8("vmaxps", "zmm") ::: HS_CLOBBER); }
+template <> void PortBody<0>() { __asm__ volatile(HS_X8("vmulps", "ymm")::: HS_CLOBBER); }
+template <> void PortBody<1>() { __asm__ volatile(HS_X8("vaddps", "ymm")::: HS_CLOBBER); }
+template <> void PortBody<2>()
+{
+    __asm__ volatile(HS_X8("vmulps", "ymm") HS_X8("vaddps", "ymm")::: HS_CLOBBER);
+}
+template <> void PortBody<3>()
+{
+    __asm__ volatile(HS_X8("vaddps", "ymm") HS_X8("vmaxps", "ymm")::: HS_CLOBBER);
+}
+template <> void PortBody<4>()
+{
+    __asm__ volatile(HS_X8("vaddps", "ymm") HS_X8("vcmpleps", "ymm")::: HS_CLOBBER);
+}
+template <> void PortBody<5>()
+{
+    __asm__ volatile(HS_X8("vmulps", "ymm") HS_X8("vmaxps", "ymm")::: HS_CLOBBER);
+}
+template <> void PortBody<6>() { __asm__ volatile(HS_X8("vmulps", "zmm")::: HS_CLOBBER); }
+template <> void PortBody<7>()
+{
+    __asm__ volatile(HS_X8("vmulps", "zmm") HS_X8("vaddps", "zmm")::: HS_CLOBBER);
+}
+template <> void PortBody<8>()
+{
+    __asm__ volatile(HS_X8("vaddps", "zmm") HS_X8("vmaxps", "zmm")::: HS_CLOBBER);
+}
 constexpr int kPortOps[] = {8, 8, 16, 16, 16, 16, 8, 16, 16};
 
 template <int K> void BM_PortProbe(benchmark::State &state)
@@ -309,13 +334,16 @@ int Register()
 #endif
         std::string name = hs_isa_name(isa);
         auto *k = benchmark::RegisterBenchmark(("BM_Kernel/" + name).c_str(), BM_Kernel, isa);
-        auto *c = benchmark::RegisterBenchmark(("BM_KernelClosest/" + name).c_str(), BM_KernelClosest, isa);
+        auto *c = benchmark::RegisterBenchmark(("BM_KernelClosest/" + name).c_str(),
+                                               BM_KernelClosest, isa);
         for (int n : kSizes) {
             k->Arg(n);
             c->Arg(n);
         }
         benchmark::RegisterBenchmark(("BM_KernelRun/" + name).c_str(), BM_KernelRun, isa)
-            ->Arg(3)->Arg(12)->Arg(40);
+            ->Arg(3)
+            ->Arg(12)
+            ->Arg(40);
     }
     auto *s = benchmark::RegisterBenchmark("BM_SeedQuadratic", BM_SeedQuadratic);
     for (int n : kSizes)

@@ -10,7 +10,8 @@
 
 #include "hitscan/hitscan.h"
 
-namespace {
+namespace
+{
 
 constexpr size_t kCircles = 10000;
 constexpr size_t kQueries = 4096;
@@ -92,8 +93,9 @@ template <Mode mode> void BM_SmallBatch(benchmark::State &state)
         benchmark::DoNotOptimize(count.data());
         start += m;
     }
-    state.counters["queries_per_second"] = benchmark::Counter(
-        static_cast<double>(m) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["queries_per_second"] =
+        benchmark::Counter(static_cast<double>(m) * static_cast<double>(state.iterations()),
+                           benchmark::Counter::kIsRate);
 }
 
 void BM_ScalarIntersect(benchmark::State &state)
@@ -121,7 +123,19 @@ void BM_ScalarIntersect(benchmark::State &state)
 
 } // namespace
 
-BENCHMARK(BM_SmallBatch<Mode::Closest>)->Name("BM_SmallBatchClosest/uniform/10000")->Arg(1)->Arg(64)->Arg(4096);
-BENCHMARK(BM_SmallBatch<Mode::Any>)->Name("BM_SmallBatchAny/uniform/10000")->Arg(1)->Arg(64)->Arg(4096);
-BENCHMARK(BM_SmallBatch<Mode::Count>)->Name("BM_SmallBatchCount/uniform/10000")->Arg(1)->Arg(64)->Arg(4096);
+BENCHMARK(BM_SmallBatch<Mode::Closest>)
+    ->Name("BM_SmallBatchClosest/uniform/10000")
+    ->Arg(1)
+    ->Arg(64)
+    ->Arg(4096);
+BENCHMARK(BM_SmallBatch<Mode::Any>)
+    ->Name("BM_SmallBatchAny/uniform/10000")
+    ->Arg(1)
+    ->Arg(64)
+    ->Arg(4096);
+BENCHMARK(BM_SmallBatch<Mode::Count>)
+    ->Name("BM_SmallBatchCount/uniform/10000")
+    ->Arg(1)
+    ->Arg(64)
+    ->Arg(4096);
 BENCHMARK(BM_ScalarIntersect);

@@ -94,11 +94,12 @@ int main(int argc, char **argv)
         return 2;
     /* asteroids: two overlapping, one tiny, one behind the ship at the origin */
     static const hs_circle rocks[] = {
-        {10.0f, 0.0f, 2.0f}, {13.0f, 1.0f, 2.0f}, {5.0f, 5.0f, 0.25f},
+        {10.0f, 0.0f, 2.0f}, {13.0f, 1.0f, 2.0f},  {5.0f, 5.0f, 0.25f},
         {-8.0f, 0.0f, 3.0f}, {20.0f, -6.0f, 4.0f}, {0.0f, 12.0f, 1.0f},
     };
     const struct laser lasers[] = {
-        {"ray east (rock behind the ship ignored)", hs_ray((hs_vec2){0, 0}, (hs_vec2){1, 0}, INFINITY)},
+        {"ray east (rock behind the ship ignored)",
+         hs_ray((hs_vec2){0, 0}, (hs_vec2){1, 0}, INFINITY)},
         {"segment north-east", hs_segment((hs_vec2){0, 0}, (hs_vec2){6, 6})},
         {"segment falls short", hs_segment((hs_vec2){0, 0}, (hs_vec2){7, 0})},
         {"thick beam q=1 south-east", hs_capsule((hs_vec2){0, -1}, (hs_vec2){30, -7}, 1.0f)},

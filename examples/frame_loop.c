@@ -27,9 +27,8 @@ static int check(hs_status s, const char *what)
  * at the world's centre, with each laser's closest hit and its normal. */
 #define WINDOW 80.0
 
-static int write_frame(const char *dir, int frame, const hs_grid *g, const float *x,
-                       const float *y, const float *r, const hs_queries *qs, const uint32_t *idx,
-                       const float *t)
+static int write_frame(const char *dir, int frame, const hs_grid *g, const float *x, const float *y,
+                       const float *r, const hs_queries *qs, const uint32_t *idx, const float *t)
 {
     double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
     for (size_t i = 0; i < N; i++) {
@@ -68,8 +67,8 @@ static int write_frame(const char *dir, int frame, const hs_grid *g, const float
         const double dn = hypot(p.x - k.x, p.y - k.y);
         svg_circle(&c, k, "struck");
         if (dn > 0.0)
-            svg_arrow(&c, p, (hs_vec2){(float)((p.x - k.x) / dn), (float)((p.y - k.y) / dn)},
-                      1.5, "normal");
+            svg_arrow(&c, p, (hs_vec2){(float)((p.x - k.x) / dn), (float)((p.y - k.y) / dn)}, 1.5,
+                      "normal");
         svg_dot(&c, p, "hit");
     }
     char caption[64];
@@ -104,8 +103,7 @@ int main(int argc, char **argv)
     }
     /* borrowed: the set reads x, y, r in place, so moving them moves the particles */
     if (check(hs_circles_borrow(x, y, r, NULL, N, &cs, NULL), "circles") ||
-        check(hs_grid_build(cs, NULL, &g), "grid") ||
-        check(hs_workspace_create(&ws), "workspace"))
+        check(hs_grid_build(cs, NULL, &g), "grid") || check(hs_workspace_create(&ws), "workspace"))
         goto done;
     hs_queries qs = hs_queries_segments(ax, ay, dx, dy, M);
     hs_batch_opts o = hs_batch_opts_default();

@@ -19,15 +19,9 @@ static const char svg_style[] =
     "  .label{font:12px sans-serif;fill:#333333}\n"
     "  .name{font:12px sans-serif;fill:#333333;text-anchor:middle}\n";
 
-static double px(const svg_canvas *c, double x)
-{
-    return (x - c->x0) * c->scale;
-}
+static double px(const svg_canvas *c, double x) { return (x - c->x0) * c->scale; }
 
-static double py(const svg_canvas *c, double y)
-{
-    return (c->y1 - y) * c->scale;
-}
+static double py(const svg_canvas *c, double y) { return (c->y1 - y) * c->scale; }
 
 int svg_open(svg_canvas *c, const char *path, double x0, double y0, double x1, double y1,
              double width_px)

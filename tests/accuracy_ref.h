@@ -1,4 +1,5 @@
-/* Shared by tests/test_accuracy.c and tools/accuracy: case generators, long double reference, textbook quadratic. */
+/* Shared by tests/test_accuracy.c and tools/accuracy: case generators, long double reference,
+ * textbook quadratic. */
 #ifndef HS_ACCURACY_REF_H
 #define HS_ACCURACY_REF_H
 
@@ -36,10 +37,11 @@ static inline double acc_pow10(acc_rng *g, double lo_exp, double hi_exp)
 /* ---- the four case distributions ---- */
 
 typedef enum acc_dist {
-    ACC_NORMAL = 0,      /* |c| <= 100, R in [0.1, 10], query length ~ R * [0.3, 30] */
-    ACC_LONG_THIN = 1,   /* |c| <= 1000, R in [1e-3, 0.1], query length in [1e2, 1e4] */
-    ACC_HUGE = 2,        /* |c| ~ 1e6, R in [5e-4, 2e-3], query length in [1e-2, 10] */
-    ACC_NEAR_TANGENT = 3 /* normal scales, the line (or an end point) within R * 10^[-9,-2] of the rim */
+    ACC_NORMAL = 0,    /* |c| <= 100, R in [0.1, 10], query length ~ R * [0.3, 30] */
+    ACC_LONG_THIN = 1, /* |c| <= 1000, R in [1e-3, 0.1], query length in [1e2, 1e4] */
+    ACC_HUGE = 2,      /* |c| ~ 1e6, R in [5e-4, 2e-3], query length in [1e-2, 10] */
+    ACC_NEAR_TANGENT =
+        3 /* normal scales, the line (or an end point) within R * 10^[-9,-2] of the rim */
 } acc_dist;
 #define ACC_NDIST 4
 

@@ -1,4 +1,5 @@
-/* The batch API checked against itself and the scalar calls: every mode, engine and ISA level on one input. */
+/* The batch API checked against itself and the scalar calls: every mode, engine and ISA level on
+ * one input. */
 #ifndef HS_BATCH_CHECK_H
 #define HS_BATCH_CHECK_H
 
@@ -33,15 +34,15 @@ typedef struct bc_input {
     size_t n;
     hs_queries qs;
     hs_semantics sem;
-    float cell;     /* grid cell size (0: automatic) */
-    int threads;    /* batch and build threads (0: OpenMP's default) */
+    float cell;       /* grid cell size (0: automatic) */
+    int threads;      /* batch and build threads (0: OpenMP's default) */
     hs_workspace *ws; /* optional: every batch call is made with and without it */
 } bc_input;
 
-#define BC_FAIL(...)                                                                            \
-    do {                                                                                        \
-        snprintf(msg, cap, __VA_ARGS__);                                                        \
-        return 1;                                                                               \
+#define BC_FAIL(...)                                                                               \
+    do {                                                                                           \
+        snprintf(msg, cap, __VA_ARGS__);                                                           \
+        return 1;                                                                                  \
     } while (0)
 
 static inline hs_query bc_query_at(const hs_queries *qs, size_t i)
@@ -64,10 +65,7 @@ static inline uint32_t bc_qmask(const hs_queries *qs, size_t i)
 
 /* Equal values: bit for bit, except that -0 equals +0 (the kernels' min / max follow the x86
  * operand rule, fminf / fmaxf may pick either zero) and any NaN equals any NaN. */
-static inline int bc_same_bits(float a, float b)
-{
-    return a == b || (isnan(a) && isnan(b));
-}
+static inline int bc_same_bits(float a, float b) { return a == b || (isnan(a) && isnan(b)); }
 
 /* ---- the scalar reference: hs_intersect_circle on every pair ------------------------- */
 typedef struct bc_ref {
@@ -252,8 +250,8 @@ static inline int bc_run(const bc_input *in, const hs_circles *cs, const hs_grid
     o.stats = &stats[1];
     a->st[1] = g ? hs_grid_any(g, &in->qs, &o, a->any) : hs_brute_any(cs, &in->qs, &o, a->any);
     o.stats = &stats[2];
-    a->st[2] = g ? hs_grid_count_hits(g, &in->qs, &o, a->cnt)
-                 : hs_brute_count(cs, &in->qs, &o, a->cnt);
+    a->st[2] =
+        g ? hs_grid_count_hits(g, &in->qs, &o, a->cnt) : hs_brute_count(cs, &in->qs, &o, a->cnt);
     o.stats = &stats[3];
     a->st[3] = g ? hs_grid_all(g, &in->qs, &o, &a->all) : hs_brute_all(cs, &in->qs, &o, &a->all);
     for (int k = 0; k < 4; k++) {
@@ -541,8 +539,8 @@ static inline int bc_check_overlap(const float *x, const float *y, const float *
     hs_status want = hs_circle_validate(c);
     int fail = 0;
     if (s != want) {
-        snprintf(msg, cap, "overlap (%a, %a, %a): status %d, expected %d", (double)c.x,
-                 (double)c.y, (double)c.r, (int)s, (int)want);
+        snprintf(msg, cap, "overlap (%a, %a, %a): status %d, expected %d", (double)c.x, (double)c.y,
+                 (double)c.r, (int)s, (int)want);
         fail = 1;
     } else if (s == HS_OK) {
         size_t k = 0;

@@ -1,4 +1,5 @@
-/* Randomized accuracy test: hs_intersect_circle (float) against a long double reference on the same inputs. */
+/* Randomized accuracy test: hs_intersect_circle (float) against a long double reference on the same
+ * inputs. */
 /*
  * What is compared: >= 10^6 query-circle pairs (Release scale) in four distributions (normal,
  * long-thin, huge coordinates 1e6 with radii ~1e-3, near-tangent; see tests/accuracy_ref.h),
@@ -105,7 +106,8 @@ static void run_distribution(acc_dist dist, acc_stats *st)
                 }
                 if (band > HS_ACC_BAND_K) {
                     if (st->disagree_out_of_band++ < 5)
-                        report_case(got ? "false hit outside the band" : "false miss outside the band",
+                        report_case(got ? "false hit outside the band"
+                                        : "false miss outside the band",
                                     q, c, sem, band);
                 }
                 continue;
@@ -195,13 +197,12 @@ static void reference_sanity(void **state)
 int main(void)
 {
     print_message("test_accuracy: %zu pairs per distribution x 2 semantics%s\n", cases_per_dist(),
-                  cases_per_dist() < ((size_t)1 << HS_ACC_LOG2_CASES) ? " (scaled down: HS_TEST_QUICK or sanitizer)"
-                                                       : "");
+                  cases_per_dist() < ((size_t)1 << HS_ACC_LOG2_CASES)
+                      ? " (scaled down: HS_TEST_QUICK or sanitizer)"
+                      : "");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(reference_sanity),
-        cmocka_unit_test(accuracy_normal),
-        cmocka_unit_test(accuracy_long_thin),
-        cmocka_unit_test(accuracy_huge_coordinates),
+        cmocka_unit_test(reference_sanity),      cmocka_unit_test(accuracy_normal),
+        cmocka_unit_test(accuracy_long_thin),    cmocka_unit_test(accuracy_huge_coordinates),
         cmocka_unit_test(accuracy_near_tangent),
     };
     return cmocka_run_group_tests_name("accuracy", tests, NULL, NULL);

@@ -1,4 +1,5 @@
-/* Tests for brute-force batch queries: every ISA level vs the scalar narrowphase, thread-count independence, invalid queries, masks, ties, edge sizes. */
+/* Tests for brute-force batch queries: every ISA level vs the scalar narrowphase, thread-count
+ * independence, invalid queries, masks, ties, edge sizes. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -55,11 +56,17 @@ static batch make_batch(const scene *s, size_t m, int with_mask)
         b.tmax[i] = 1.0f;
         b.q[i] = 0.0f;
         switch (rnd() % 10) {
-        case 0: b.tmax[i] = unif(0.0f, 3.0f); break;                /* finite ray */
-        case 1: b.tmax[i] = INFINITY; break;                        /* infinite ray */
-        case 2: b.tmin[i] = -INFINITY; b.tmax[i] = INFINITY; break; /* line */
-        case 3: b.q[i] = unif(0.0f, 3.0f); break;                   /* capsule */
-        case 4: b.dx[i] = b.dy[i] = 0.0f; b.q[i] = unif(0.0f, 2.0f); break; /* point / disc */
+        case 0: b.tmax[i] = unif(0.0f, 3.0f); break; /* finite ray */
+        case 1: b.tmax[i] = INFINITY; break;         /* infinite ray */
+        case 2:
+            b.tmin[i] = -INFINITY;
+            b.tmax[i] = INFINITY;
+            break;                                /* line */
+        case 3: b.q[i] = unif(0.0f, 3.0f); break; /* capsule */
+        case 4:
+            b.dx[i] = b.dy[i] = 0.0f;
+            b.q[i] = unif(0.0f, 2.0f);
+            break; /* point / disc */
         case 5:
             if (s->n) { /* start inside (or on) some circle */
                 size_t c = rnd() % s->n;
@@ -67,7 +74,12 @@ static batch make_batch(const scene *s, size_t m, int with_mask)
                 b.ay[i] = s->y[c] + unif(-0.5f, 0.5f) * s->r[c];
             }
             break;
-        case 6: if (rnd() & 1) b.dx[i] = 0.0f; else b.dy[i] = 0.0f; break; /* axis-parallel */
+        case 6:
+            if (rnd() & 1)
+                b.dx[i] = 0.0f;
+            else
+                b.dy[i] = 0.0f;
+            break; /* axis-parallel */
         case 7:
             if (s->n) { /* grazing: the line passes at distance r from a centre */
                 size_t c = rnd() % s->n;
@@ -76,7 +88,10 @@ static batch make_batch(const scene *s, size_t m, int with_mask)
                 b.ay[i] = s->y[c] + ux * s->r[c] - uy * len * 0.5f;
             }
             break;
-        case 8: b.tmin[i] = unif(-1.0f, 0.5f); b.tmax[i] = b.tmin[i] + unif(0.0f, 2.0f); break;
+        case 8:
+            b.tmin[i] = unif(-1.0f, 0.5f);
+            b.tmax[i] = b.tmin[i] + unif(0.0f, 2.0f);
+            break;
         default: break;
         }
         if (with_mask)
@@ -229,8 +244,8 @@ static int ref_cmp(const void *pa, const void *pb)
 
 /* Compares one level's results with the reference query by query. Returns the number of
  * disagreements excused by the tangency band (each one checked to be near-tangent). */
-static size_t check_vs_reference(const scene *s, const batch *b, hs_semantics sem,
-                                 const results *r, int exact)
+static size_t check_vs_reference(const scene *s, const batch *b, hs_semantics sem, const results *r,
+                                 int exact)
 {
     size_t excused = 0;
     ref_hit *hits = xcalloc(s->n, sizeof(ref_hit));
@@ -394,7 +409,8 @@ static void test_random_vs_reference(void **state)
                         assert_true(r2.st[k].first_invalid == (size_t)-1);
                         assert_int_equal(r2.st[k].pair_tests, (uint64_t)m * lanes((hs_isa)isa, n));
                     }
-                    excused[isa] += check_vs_reference(&s, &b, (hs_semantics)sem, &r2, isa == HS_ISA_SCALAR);
+                    excused[isa] +=
+                        check_vs_reference(&s, &b, (hs_semantics)sem, &r2, isa == HS_ISA_SCALAR);
                     if (isa == HS_ISA_SCALAR) /* scalar is always there */
                         pairs += (uint64_t)n * m;
                     for (int th = 1; th <= 3; th += 2) {
@@ -462,7 +478,8 @@ static void test_invalid_queries(void **state)
                 uint32_t cnt = 0;
                 for (size_t c = 0; c < s.n; c++) {
                     hs_hit h;
-                    if (hs_intersect_circle(q, (hs_circle){s.x[c], s.y[c], s.r[c]}, HS_SOLID, &h) == 1) {
+                    if (hs_intersect_circle(q, (hs_circle){s.x[c], s.y[c], s.r[c]}, HS_SOLID, &h) ==
+                        1) {
                         cnt++;
                         if (h.t < bt) {
                             bt = h.t;
@@ -519,13 +536,15 @@ static void test_mask_skips_shooter(void **state)
         hs_batch_opts o = hs_batch_opts_default();
         o.isa = (hs_isa)isa;
         /* unfiltered: the shooter is hit at t = 0 */
-        assert_int_equal(hs_brute_closest(cs, &qs, &o, (hs_closest_out){idx, t, 0, 0, 0, 0}), HS_OK);
+        assert_int_equal(hs_brute_closest(cs, &qs, &o, (hs_closest_out){idx, t, 0, 0, 0, 0}),
+                         HS_OK);
         for (int i = 0; i < N; i++) {
             assert_int_equal(idx[i], (uint32_t)i);
             assert_true(t[i] == 0.0f);
         }
         qs.mask = qm;
-        assert_int_equal(hs_brute_closest(cs, &qs, &o, (hs_closest_out){idx, t, 0, 0, 0, 0}), HS_OK);
+        assert_int_equal(hs_brute_closest(cs, &qs, &o, (hs_closest_out){idx, t, 0, 0, 0, 0}),
+                         HS_OK);
         assert_int_equal(hs_brute_count(cs, &qs, &o, cnt), HS_OK);
         for (int i = 0; i < N; i++) {
             int col = i % 8;
@@ -565,7 +584,8 @@ static void test_ties(void **state)
         o.isa = (hs_isa)isa;
         uint32_t idx[3];
         float t[3];
-        assert_int_equal(hs_brute_closest(cs, &qs, &o, (hs_closest_out){idx, t, 0, 0, 0, 0}), HS_OK);
+        assert_int_equal(hs_brute_closest(cs, &qs, &o, (hs_closest_out){idx, t, 0, 0, 0, 0}),
+                         HS_OK);
         assert_int_equal(idx[0], 5); /* starts inside circle 5 only */
         assert_true(t[0] == 0.0f);
         assert_int_equal(idx[1], 1); /* starts inside 1, 2 and 4 (t = 0 for each) */
@@ -594,7 +614,8 @@ static void test_dense_all_hits(void **state)
 {
     (void)state;
     const size_t n = 300, m = test_quick() ? 300 : 1200;
-    float *x = xcalloc(n, sizeof(float)), *y = xcalloc(n, sizeof(float)), *r = xcalloc(n, sizeof(float));
+    float *x = xcalloc(n, sizeof(float)), *y = xcalloc(n, sizeof(float)),
+          *r = xcalloc(n, sizeof(float));
     float *ax = xcalloc(m, sizeof(float)), *ay = xcalloc(m, sizeof(float));
     float *dx = xcalloc(m, sizeof(float)), *dy = xcalloc(m, sizeof(float));
     rng_state = 5;
@@ -670,10 +691,12 @@ static void test_tiny_and_empty(void **state)
     uint32_t idx = 7, cnt = 7;
     float t = 0;
     uint8_t any = 7;
-    assert_int_equal(hs_brute_closest(one, &q1, NULL, (hs_closest_out){&idx, &t, 0, 0, 0, 0}), HS_OK);
+    assert_int_equal(hs_brute_closest(one, &q1, NULL, (hs_closest_out){&idx, &t, 0, 0, 0, 0}),
+                     HS_OK);
     assert_int_equal(idx, 0);
     assert_true(t == 0.25f);
-    assert_int_equal(hs_brute_closest(none, &q1, &o, (hs_closest_out){&idx, &t, 0, 0, 0, 0}), HS_OK);
+    assert_int_equal(hs_brute_closest(none, &q1, &o, (hs_closest_out){&idx, &t, 0, 0, 0, 0}),
+                     HS_OK);
     assert_int_equal(idx, HS_NONE);
     assert_true(isnan(t));
     assert_int_equal(st.pair_tests, 0);
@@ -756,12 +779,9 @@ static void test_argument_errors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_random_vs_reference),
-        cmocka_unit_test(test_invalid_queries),
-        cmocka_unit_test(test_mask_skips_shooter),
-        cmocka_unit_test(test_ties),
-        cmocka_unit_test(test_dense_all_hits),
-        cmocka_unit_test(test_tiny_and_empty),
+        cmocka_unit_test(test_random_vs_reference), cmocka_unit_test(test_invalid_queries),
+        cmocka_unit_test(test_mask_skips_shooter),  cmocka_unit_test(test_ties),
+        cmocka_unit_test(test_dense_all_hits),      cmocka_unit_test(test_tiny_and_empty),
         cmocka_unit_test(test_argument_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

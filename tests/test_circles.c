@@ -1,4 +1,5 @@
-/* Tests for circle sets: copy / borrow, validation errors with the offending index, empty sets, alignment and padding. */
+/* Tests for circle sets: copy / borrow, validation errors with the offending index, empty sets,
+ * alignment and padding. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -204,12 +205,9 @@ static void test_empty_sets(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_create_copies_and_pads),
-        cmocka_unit_test(test_create_without_mask),
-        cmocka_unit_test(test_borrow_keeps_pointers),
-        cmocka_unit_test(test_validation_errors),
-        cmocka_unit_test(test_argument_errors),
-        cmocka_unit_test(test_empty_sets),
+        cmocka_unit_test(test_create_copies_and_pads), cmocka_unit_test(test_create_without_mask),
+        cmocka_unit_test(test_borrow_keeps_pointers),  cmocka_unit_test(test_validation_errors),
+        cmocka_unit_test(test_argument_errors),        cmocka_unit_test(test_empty_sets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -89,8 +89,8 @@ static void expect_npy_error(const char *header, size_t len, const char *needle)
         fail_msg("header %s: message '%s' lacks '%s'", header, err, needle);
 }
 
-static int read_csv_hdr(const char *text, size_t cols, hsio_header header, hsio_table *t,
-                        char *err, size_t errlen)
+static int read_csv_hdr(const char *text, size_t cols, hsio_header header, hsio_table *t, char *err,
+                        size_t errlen)
 {
     FILE *f = mem(text, strlen(text));
     err[0] = '\0';
@@ -170,7 +170,8 @@ static void npy_empty_array(void **state)
     (void)state;
     hsio_table t;
     char err[256];
-    assert_int_equal(read_npy_case(1, 0, "{'descr': '<f4', 'fortran_order': False, 'shape': (0, 3), }\n",
+    assert_int_equal(read_npy_case(1, 0,
+                                   "{'descr': '<f4', 'fortran_order': False, 'shape': (0, 3), }\n",
                                    SIZE_MAX, NULL, 0, &t, err, sizeof err),
                      0);
     assert_int_equal(t.rows, 0);
@@ -197,8 +198,8 @@ static void npy_header_variants(void **state)
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         hsio_table t;
         char err[256];
-        int rc = read_npy_case(ok[i].major, 0, ok[i].h, SIZE_MAX, d12, sizeof d12, &t, err,
-                               sizeof err);
+        int rc =
+            read_npy_case(ok[i].major, 0, ok[i].h, SIZE_MAX, d12, sizeof d12, &t, err, sizeof err);
         if (rc != 0)
             fail_msg("header %zu rejected: %s", i, err);
         assert_int_equal(t.rows, 4);
@@ -235,9 +236,9 @@ static void npy_bad_magic_and_version(void **state)
     fclose(f);
     static const int bad[][2] = {{0, 0}, {4, 0}, {1, 1}, {2, 5}, {255, 255}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_int_equal(read_npy_case(bad[i][0], bad[i][1], h, SIZE_MAX, d12, sizeof d12, &t,
-                                       err, sizeof err),
-                         -1);
+        assert_int_equal(
+            read_npy_case(bad[i][0], bad[i][1], h, SIZE_MAX, d12, sizeof d12, &t, err, sizeof err),
+            -1);
         assert_non_null(strstr(err, "unsupported .npy format version"));
     }
 }
@@ -253,8 +254,9 @@ static void npy_bad_dtype(void **state)
                      "dtype '<i4'");
     expect_npy_error("{'descr': '|u1', 'fortran_order': False, 'shape': (4, 3), }", sizeof d12,
                      "dtype '|u1'");
-    expect_npy_error("{'descr': [('x', '<f4'), ('y', '<f4')], 'fortran_order': False, 'shape': (4,), }",
-                     sizeof d12, "structured dtype");
+    expect_npy_error(
+        "{'descr': [('x', '<f4'), ('y', '<f4')], 'fortran_order': False, 'shape': (4,), }",
+        sizeof d12, "structured dtype");
     expect_npy_error("{'descr': '<f4', 'fortran_order': True, 'shape': (4, 3), }", sizeof d12,
                      "fortran_order is True");
 }
@@ -266,18 +268,20 @@ static void npy_bad_shape(void **state)
                      "shape (6, 2) is not (N, 3)");
     expect_npy_error("{'descr': '<f4', 'fortran_order': False, 'shape': (12,), }", sizeof d12,
                      "shape (12,) is not (N, 3)");
-    expect_npy_error("{'descr': '<f4', 'fortran_order': False, 'shape': (4, 3, 1), }",
-                     sizeof d12, "shape (4, 3, 1) is not (N, 3)");
+    expect_npy_error("{'descr': '<f4', 'fortran_order': False, 'shape': (4, 3, 1), }", sizeof d12,
+                     "shape (4, 3, 1) is not (N, 3)");
     expect_npy_error("{'descr': '<f4', 'fortran_order': False, 'shape': (), }", sizeof d12,
                      "shape () is not (N, 3)");
     expect_npy_error("{'descr': '<f4', 'fortran_order': False, 'shape': (-4, 3), }", sizeof d12,
                      "non-negative integers");
-    expect_npy_error("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999, 3), }",
-                     sizeof d12, "non-negative integers");
+    expect_npy_error(
+        "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999, 3), }",
+        sizeof d12, "non-negative integers");
     expect_npy_error("{'descr': '<f4', 'fortran_order': False, 'shape': (5000000000, 3), }",
                      sizeof d12, "more than");
-    expect_npy_error("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2, 3, 4, 5, 6, 7, 8, 9), }",
-                     sizeof d12, "too many dimensions");
+    expect_npy_error(
+        "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2, 3, 4, 5, 6, 7, 8, 9), }",
+        sizeof d12, "too many dimensions");
     expect_npy_error("{'descr': '<f4', 'fortran_order': False, 'shape': [4, 3], }", sizeof d12,
                      "not a tuple");
     expect_npy_error("{'descr': '<f4', 'fortran_order': False, 'shape': (4 3), }", sizeof d12,
@@ -301,8 +305,7 @@ static void npy_truncated_and_trailing(void **state)
     assert_int_equal(read_npy_case(1, 0, h, SIZE_MAX, more, sizeof more, &t, err, sizeof err), -1);
     assert_non_null(strstr(err, "longer than shape (4, 3) needs"));
     /* declared header longer than the file */
-    assert_int_equal(read_npy_case(1, 0, "{'descr': '<f4'", 200, NULL, 0, &t, err, sizeof err),
-                     -1);
+    assert_int_equal(read_npy_case(1, 0, "{'descr': '<f4'", 200, NULL, 0, &t, err, sizeof err), -1);
     assert_non_null(strstr(err, "truncated .npy header (declares 200 bytes, file holds 15)"));
     /* a 4-byte length field from version 2 that is absurd */
     assert_int_equal(read_npy_case(2, 0, "{}", 0x7fffffff, NULL, 0, &t, err, sizeof err), -1);
@@ -445,7 +448,8 @@ static void csv_errors(void **state)
     expect_csv_error("1,2,3\n4,5,1 2\n", 3, "row 1 (line 2), column 3: '1 2' is not a number");
     expect_csv_error("1,,3\n", 3, "row 0 (line 1), column 2: empty field");
     expect_csv_error("1,2,3\n,2,3\n", 3, "row 1 (line 2), column 1: empty field");
-    expect_csv_error("1,2,\n3\n", 3, "row 0 (line 1), column 3: empty field"); /* never reads line 2 */
+    expect_csv_error("1,2,\n3\n", 3,
+                     "row 0 (line 1), column 3: empty field"); /* never reads line 2 */
     expect_csv_error("1,2,1e39\n", 3, "row 0 (line 1), column 3: '1e39' is out of float32 range");
     expect_csv_error("1,2,-1e39\n", 3, "out of float32 range");
     expect_csv_error("x;y;r\n1;2;3\n", 3, "header has 1 fields");
@@ -467,8 +471,9 @@ static void csv_errors(void **state)
                      "row 1 (line 2), column 2: '\\x1b[31m\xc3\xa9\\xc3' is not a number");
     expect_csv_error("1,2,3\n4,5\r6,7\n", 3, "column 2: '5\\x0d6' is not a number");
     /* a long excerpt is cut, with a mark */
-    expect_csv_error("1,2,3\n4,5,\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\n", 3,
-                     "column 3: '\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b...' is not");
+    expect_csv_error(
+        "1,2,3\n4,5,\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\n", 3,
+        "column 3: '\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b...' is not");
 }
 
 /* The header rule: a first row is a header only if every field is a non-empty non-number;
@@ -483,13 +488,17 @@ static void csv_header_rule(void **state)
         size_t rows;
         float first;
     } auto_ok[] = {
-        {"\xef\xbb\xbf" "1,2,3\n4,5,6\n", 2, 1},  /* BOM, no header */
-        {"\xef\xbb\xbf" "x,y,r\n4,5,6\n", 1, 4},  /* BOM, header */
-        {"x_1, y-2 ,r\n4,5,6\n", 1, 4},            /* names with digits inside */
-        {"-x,+y,e\n4,5,6\n", 1, 4},                /* a sign or an 'e' before a letter */
-        {"inference,nano,x\n4,5,6\n", 1, 4},       /* words that strtof reads a prefix of */
-        {"\xff\x1b,y,r\n4,5,6\n", 1, 4},           /* names are not checked */
-        {"\n  \nnan,inf,-inf\n4,5,6\n", 2, NAN},   /* number spellings are data */
+        {"\xef\xbb\xbf"
+         "1,2,3\n4,5,6\n",
+         2, 1}, /* BOM, no header */
+        {"\xef\xbb\xbf"
+         "x,y,r\n4,5,6\n",
+         1, 4},                                  /* BOM, header */
+        {"x_1, y-2 ,r\n4,5,6\n", 1, 4},          /* names with digits inside */
+        {"-x,+y,e\n4,5,6\n", 1, 4},              /* a sign or an 'e' before a letter */
+        {"inference,nano,x\n4,5,6\n", 1, 4},     /* words that strtof reads a prefix of */
+        {"\xff\x1b,y,r\n4,5,6\n", 1, 4},         /* names are not checked */
+        {"\n  \nnan,inf,-inf\n4,5,6\n", 2, NAN}, /* number spellings are data */
         {"0x1p-2,1,2\n", 1, 0.25f},
     };
     for (size_t i = 0; i < sizeof auto_ok / sizeof auto_ok[0]; i++) {
@@ -506,8 +515,11 @@ static void csv_header_rule(void **state)
     expect_csv_error(",2,3\n4,5,6\n", 3, "row 0 (line 1), column 1: empty field");
     expect_csv_error(",,\n4,5,6\n", 3, "row 0 (line 1), column 1: empty field");
     expect_csv_error("x,,r\n4,5,6\n", 3, "row 0 (line 1), column 1: 'x' is not a number");
-    expect_csv_error("1e39,2,3\n4,5,6\n", 3, "row 0 (line 1), column 1: '1e39' is out of float32 range");
-    expect_csv_error("\xef\xbb\xbf" "1e39,2,3\n", 3, "row 0 (line 1), column 1: '1e39' is out");
+    expect_csv_error("1e39,2,3\n4,5,6\n", 3,
+                     "row 0 (line 1), column 1: '1e39' is out of float32 range");
+    expect_csv_error("\xef\xbb\xbf"
+                     "1e39,2,3\n",
+                     3, "row 0 (line 1), column 1: '1e39' is out");
     expect_csv_error("-1e999,2,3\n", 3, "column 1: '-1e999' is out of float32 range");
     char longf[300];
     memset(longf, '7', 200);
@@ -699,7 +711,7 @@ static void write_any_count(void **state)
     char *s = contents(f, &len);
     const uint64_t shape1[1] = {4};
     const unsigned char *d = check_npy(s, len, "|b1", 1, shape1, 1);
-    assert_memory_equal(d, "\0\1\1\1", 4); /* numpy bools are exactly 0 or 1 */
+    assert_memory_equal(d, "\0\1\1\1", 4);               /* numpy bools are exactly 0 or 1 */
     assert_non_null(strstr(s + 10, "'shape': (4,), }")); /* past the version's NUL */
     free(s);
     fclose(f);
@@ -828,7 +840,8 @@ static void escape_bytes(void **state)
     expect_escape("\x1b[2J\x7f", 5, "\\x1b[2J\\x7f");
     expect_escape("a\0b", 3, "a\\x00b");
     /* well-formed UTF-8 is kept: 2, 3 and 4 bytes */
-    expect_escape("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+    expect_escape("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9,
+                  "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
     /* broken UTF-8: lone lead, stray continuation, overlong, surrogate, above U+10FFFF, cut */
     expect_escape("\xc3x", 2, "\\xc3x");
     expect_escape("\x80", 1, "\\x80");

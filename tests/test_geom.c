@@ -85,7 +85,8 @@ static void seed003_point_on_segment_basic(void **state)
     assert_int_equal(hs_point_on_segment(v2(2.0f, 2.0f), v2(0.0f, 0.0f), v2(2.0f, 2.0f), tol), 1);
     /* on the line but beyond either end: not on the segment */
     assert_int_equal(hs_point_on_segment(v2(3.0f, 3.0f), v2(0.0f, 0.0f), v2(2.0f, 2.0f), tol), 0);
-    assert_int_equal(hs_point_on_segment(v2(-0.01f, -0.01f), v2(0.0f, 0.0f), v2(2.0f, 2.0f), tol), 0);
+    assert_int_equal(hs_point_on_segment(v2(-0.01f, -0.01f), v2(0.0f, 0.0f), v2(2.0f, 2.0f), tol),
+                     0);
     /* a fixed 0.1 buffer would accept this point 0.05 off the segment; we do not */
     assert_int_equal(hs_point_on_segment(v2(1.0f, 1.05f), v2(0.0f, 1.0f), v2(2.0f, 1.0f), tol), 0);
     /* a point the float rounding put just off the segment is accepted */
@@ -136,21 +137,21 @@ static void point_on_segment_tolerance_and_degenerate(void **state)
     (void)state;
     /* rel_tol 0: exact test, done in double so a truly collinear float point is on it */
     assert_int_equal(hs_point_on_segment(v2(1.0f, 1.0f), v2(0.0f, 0.0f), v2(4.0f, 4.0f), 0.0f), 1);
-    assert_int_equal(hs_point_on_segment(v2(1.0f, nextafterf(1.0f, 2.0f)), v2(0.0f, 0.0f),
-                                         v2(4.0f, 4.0f), 0.0f),
-                     0);
+    assert_int_equal(
+        hs_point_on_segment(v2(1.0f, nextafterf(1.0f, 2.0f)), v2(0.0f, 0.0f), v2(4.0f, 4.0f), 0.0f),
+        0);
     /* explicit tolerance: distance 0.5 from a scene of scale 10 */
-    assert_int_equal(hs_point_on_segment(v2(5.0f, 0.5f), v2(0.0f, 0.0f), v2(10.0f, 0.0f), 0.05f), 1);
-    assert_int_equal(hs_point_on_segment(v2(5.0f, 0.5f), v2(0.0f, 0.0f), v2(10.0f, 0.0f), 0.049f), 0);
+    assert_int_equal(hs_point_on_segment(v2(5.0f, 0.5f), v2(0.0f, 0.0f), v2(10.0f, 0.0f), 0.05f),
+                     1);
+    assert_int_equal(hs_point_on_segment(v2(5.0f, 0.5f), v2(0.0f, 0.0f), v2(10.0f, 0.0f), 0.049f),
+                     0);
     /* a == b: a point */
     assert_int_equal(hs_point_on_segment(v2(2.0f, 3.0f), v2(2.0f, 3.0f), v2(2.0f, 3.0f), 0.0f), 1);
-    assert_int_equal(hs_point_on_segment(v2(2.0f, 3.5f), v2(2.0f, 3.0f), v2(2.0f, 3.0f),
-                                         HS_DEFAULT_REL_TOL),
-                     0);
+    assert_int_equal(
+        hs_point_on_segment(v2(2.0f, 3.5f), v2(2.0f, 3.0f), v2(2.0f, 3.0f), HS_DEFAULT_REL_TOL), 0);
     /* everything at the origin: scale floors at 1e-30, no 0 * inf */
-    assert_int_equal(hs_point_on_segment(v2(0.0f, 0.0f), v2(0.0f, 0.0f), v2(0.0f, 0.0f),
-                                         HS_DEFAULT_REL_TOL),
-                     1);
+    assert_int_equal(
+        hs_point_on_segment(v2(0.0f, 0.0f), v2(0.0f, 0.0f), v2(0.0f, 0.0f), HS_DEFAULT_REL_TOL), 1);
 }
 
 static void point_on_segment_invalid(void **state)
@@ -160,7 +161,8 @@ static void point_on_segment_invalid(void **state)
     assert_int_equal(hs_point_on_segment(v2(0, 0), v2(0, 0), v2(1, 0), NAN), HS_E_NONFINITE);
     assert_int_equal(hs_point_on_segment(v2(0, 0), v2(0, 0), v2(1, 0), INFINITY), HS_E_NONFINITE);
     assert_int_equal(hs_point_on_segment(v2(NAN, 0), v2(0, 0), v2(1, 0), 0.0f), HS_E_NONFINITE);
-    assert_int_equal(hs_point_on_segment(v2(0, 0), v2(0, INFINITY), v2(1, 0), 0.0f), HS_E_NONFINITE);
+    assert_int_equal(hs_point_on_segment(v2(0, 0), v2(0, INFINITY), v2(1, 0), 0.0f),
+                     HS_E_NONFINITE);
     assert_int_equal(hs_point_on_segment(v2(0, 0), v2(0, 0), v2(-INFINITY, 0), 0.0f),
                      HS_E_NONFINITE);
 }
@@ -380,17 +382,18 @@ static void segment_aabb_degenerate_box_and_scale(void **state)
     near(t0, 0.25, 1e-7, "t_enter");
     /* huge coordinates, small box */
     hs_aabb far = {{1e6f, 1e6f}, {1e6f + 0.5f, 1e6f + 0.5f}};
-    assert_int_equal(hs_segment_aabb(v2(1e6f - 10, 1e6f + 0.25f), v2(1e6f + 10, 1e6f + 0.25f),
-                                     far, &t0, &t1),
-                     1);
+    assert_int_equal(
+        hs_segment_aabb(v2(1e6f - 10, 1e6f + 0.25f), v2(1e6f + 10, 1e6f + 0.25f), far, &t0, &t1),
+        1);
     near(t0, 0.5, 1e-7, "t_enter");
     near(t1, 0.525, 1e-7, "t_exit");
-    assert_int_equal(hs_segment_aabb(v2(1e6f - 10, 1e6f + 0.75f), v2(1e6f + 10, 1e6f + 0.75f),
-                                     far, &t0, &t1),
-                     0);
+    assert_int_equal(
+        hs_segment_aabb(v2(1e6f - 10, 1e6f + 0.75f), v2(1e6f + 10, 1e6f + 0.75f), far, &t0, &t1),
+        0);
     /* tiny scale */
     hs_aabb tiny = {{1e-6f, 1e-6f}, {2e-6f, 2e-6f}};
-    assert_int_equal(hs_segment_aabb(v2(1.2e-6f, 1.2e-6f), v2(1.8e-6f, 1.7e-6f), tiny, &t0, &t1), 1);
+    assert_int_equal(hs_segment_aabb(v2(1.2e-6f, 1.2e-6f), v2(1.8e-6f, 1.7e-6f), tiny, &t0, &t1),
+                     1);
     near(t0, 0.0, 0.0, "t_enter");
     near(t1, 1.0, 0.0, "t_exit");
 }

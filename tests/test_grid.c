@@ -1,4 +1,5 @@
-/* Tests for the uniform grid: every query mode equals brute force (all ISA levels, 1/2/3 threads, awkward geometries), pairs, overlap, rebuild, scenes. */
+/* Tests for the uniform grid: every query mode equals brute force (all ISA levels, 1/2/3 threads,
+ * awkward geometries), pairs, overlap, rebuild, scenes. */
 #include <float.h>
 #include <math.h>
 #include <setjmp.h>
@@ -76,14 +77,9 @@ static void set_query(batch *b, size_t i, int kind, float lo, float hi, float ox
     b->tmax[i] = 1.0f;
     b->q[i] = 0.0f;
     switch (kind) {
-    case 0: /* plain segment */
-        break;
-    case 1: /* finite ray */
-        b->tmax[i] = unif(0.0f, 4.0f);
-        break;
-    case 2: /* infinite ray */
-        b->tmax[i] = INFINITY;
-        break;
+    case 0: /* plain segment */ break;
+    case 1: /* finite ray */ b->tmax[i] = unif(0.0f, 4.0f); break;
+    case 2: /* infinite ray */ b->tmax[i] = INFINITY; break;
     case 3: /* line */
         b->tmin[i] = -INFINITY;
         b->tmax[i] = INFINITY;
@@ -189,12 +185,13 @@ static void check_against_brute(const hs_grid *g, const hs_circles *cs, const ba
                 for (size_t i = 0; i < m; i++) {
                     if (gi[i] != bi[i] || !same_float(gt[i], bt[i]) ||
                         !same_float(gpx[i], bpx[i]) || !same_float(gny[i], bny[i]))
-                        fail_msg("closest differs: isa %s sem %d threads %d query %zu: grid %u t=%a, "
-                                 "brute %u t=%a (a=(%a,%a) d=(%a,%a) t=[%a,%a] q=%a)",
-                                 hs_isa_name((hs_isa)isa), sem, th, i, gi[i], (double)gt[i], bi[i],
-                                 (double)bt[i], (double)b->ax[i], (double)b->ay[i],
-                                 (double)b->dx[i], (double)b->dy[i], (double)b->tmin[i],
-                                 (double)b->tmax[i], (double)b->q[i]);
+                        fail_msg(
+                            "closest differs: isa %s sem %d threads %d query %zu: grid %u t=%a, "
+                            "brute %u t=%a (a=(%a,%a) d=(%a,%a) t=[%a,%a] q=%a)",
+                            hs_isa_name((hs_isa)isa), sem, th, i, gi[i], (double)gt[i], bi[i],
+                            (double)bt[i], (double)b->ax[i], (double)b->ay[i], (double)b->dx[i],
+                            (double)b->dy[i], (double)b->tmin[i], (double)b->tmax[i],
+                            (double)b->q[i]);
                 }
                 assert_int_equal(hs_grid_any(g, &b->qs, &go, ga), HS_OK);
                 for (size_t i = 0; i < m; i++)
@@ -321,13 +318,15 @@ static void test_far_from_origin(void **state)
         hs_grid *g = NULL;
         hs_grid_opts go = {h, 0};
         assert_int_equal(hs_grid_build(s.cs, &go, &g), HS_OK);
-        assert_true(hs_grid_cell_size(g) == h && g->lv[0].ox == (double)x0 && g->lv[0].oy == (double)y0);
+        assert_true(hs_grid_cell_size(g) == h && g->lv[0].ox == (double)x0 &&
+                    g->lv[0].oy == (double)y0);
         batch b;
         batch_alloc(&b, m);
         for (size_t i = 0; i < m; i++) {
             const size_t c = 1 + 2 * ((size_t)rnd() % (n / 2 - 1)); /* an edge circle */
             const float len = unif(0.1f, 6.0f), sgn = (rnd() & 1) ? 1.0f : -1.0f;
-            const int xedge = fabsf(s.x[c] - nextafterf(x0 + h * roundf((s.x[c] - x0) / h), -INFINITY)) == 0.0f;
+            const int xedge =
+                fabsf(s.x[c] - nextafterf(x0 + h * roundf((s.x[c] - x0) / h), -INFINITY)) == 0.0f;
             if (xedge) { /* vertical, grazing from the right of the edge */
                 b.ax[i] = s.x[c] + r;
                 b.ay[i] = s.y[c] - 0.5f * sgn * len;
@@ -381,22 +380,22 @@ static void test_awkward_geometry(void **state)
         /* explicit cases */
         const float ex[][7] = {
             /* ax, ay, dx, dy, tmin, tmax, q */
-            {-5.0f, 0.0f, 40.0f, 0.0f, 0.0f, 1.0f, 0.0f},        /* along a row of centres */
-            {-5.0f, 0.5f, 40.0f, 0.0f, 0.0f, 1.0f, 0.0f},        /* along the tangents */
-            {0.5f, -5.0f, 0.0f, 40.0f, 0.0f, 1.0f, 0.0f},        /* vertical tangent */
-            {30.0f, 0.5f, -1.0f, 0.0f, 0.0f, INFINITY, 0.0f},    /* infinite ray, from outside */
+            {-5.0f, 0.0f, 40.0f, 0.0f, 0.0f, 1.0f, 0.0f},     /* along a row of centres */
+            {-5.0f, 0.5f, 40.0f, 0.0f, 0.0f, 1.0f, 0.0f},     /* along the tangents */
+            {0.5f, -5.0f, 0.0f, 40.0f, 0.0f, 1.0f, 0.0f},     /* vertical tangent */
+            {30.0f, 0.5f, -1.0f, 0.0f, 0.0f, INFINITY, 0.0f}, /* infinite ray, from outside */
             {0.0f, 2.0f * h, 1.0f, 0.0f, -INFINITY, INFINITY, 0.0f}, /* line on a cell edge */
             {2.0f * h, 0.0f, 0.0f, -1.0f, -INFINITY, INFINITY, 0.0f},
-            {-3.0f, -3.0f, 1.0f, 1.0f, 0.0f, INFINITY, 0.0f},    /* diagonal through centres */
-            {5.0f, 5.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f},          /* zero-length on a centre */
-            {5.5f, 5.5f, 0.0f, 0.0f, 0.0f, 1.0f, 0.2f},          /* disc between four */
-            {3.0f, 3.0f, 2.0f, 0.0f, 0.0f, 1.0f, 0.0f},          /* starts inside the twins */
-            {-100.0f, 7.0f, 1.0f, 0.0f, 0.0f, 50.0f, 0.0f},      /* ends before the grid */
-            {100.0f, 7.0f, 1.0f, 0.0f, 0.0f, 50.0f, 0.0f},       /* starts after it */
-            {-10.0f, -10.0f, 60.0f, 61.0f, 0.0f, 1.0f, 3.0f},    /* thick diagonal */
+            {-3.0f, -3.0f, 1.0f, 1.0f, 0.0f, INFINITY, 0.0f},       /* diagonal through centres */
+            {5.0f, 5.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f},             /* zero-length on a centre */
+            {5.5f, 5.5f, 0.0f, 0.0f, 0.0f, 1.0f, 0.2f},             /* disc between four */
+            {3.0f, 3.0f, 2.0f, 0.0f, 0.0f, 1.0f, 0.0f},             /* starts inside the twins */
+            {-100.0f, 7.0f, 1.0f, 0.0f, 0.0f, 50.0f, 0.0f},         /* ends before the grid */
+            {100.0f, 7.0f, 1.0f, 0.0f, 0.0f, 50.0f, 0.0f},          /* starts after it */
+            {-10.0f, -10.0f, 60.0f, 61.0f, 0.0f, 1.0f, 3.0f},       /* thick diagonal */
             {12.0f, 12.0f, 0.3f, -0.1f, -INFINITY, INFINITY, 1.5f}, /* thick line */
-            {7.0f, 7.0f, 1e-3f, 0.0f, 0.0f, 1.0f, 0.0f},         /* very short */
-            {0.0f, 23.5f, 23.0f, 0.0f, 0.0f, 1.0f, 0.0f},        /* along the top edge */
+            {7.0f, 7.0f, 1e-3f, 0.0f, 0.0f, 1.0f, 0.0f},            /* very short */
+            {0.0f, 23.5f, 23.0f, 0.0f, 0.0f, 1.0f, 0.0f},           /* along the top edge */
         };
         for (size_t e = 0; e < sizeof ex / sizeof ex[0]; e++, m++) {
             b.ax[m] = ex[e][0];
@@ -500,7 +499,8 @@ static void test_sorted_batches(void **state)
                 size_t len = h2.offsets[i + 1] - h2.offsets[i];
                 assert_int_equal(h1.offsets[at + i + 1] - h1.offsets[at + i], len);
                 if (len) {
-                    assert_memory_equal(h1.idx + h1.offsets[at + i], h2.idx + h2.offsets[i], len * 4);
+                    assert_memory_equal(h1.idx + h1.offsets[at + i], h2.idx + h2.offsets[i],
+                                        len * 4);
                     assert_memory_equal(h1.t + h1.offsets[at + i], h2.t + h2.offsets[i], len * 4);
                 }
             }
@@ -519,7 +519,8 @@ static void test_sorted_batches(void **state)
         for (size_t i = 0; i < sb.m; i++) {
             size_t j = (i * 7919u) % (m - 8);
             sb.ax[i] = b.ax[j], sb.ay[i] = b.ay[j], sb.dx[i] = b.dx[j], sb.dy[i] = b.dy[j];
-            sb.tmin[i] = b.tmin[j], sb.tmax[i] = b.tmax[j], sb.q[i] = b.q[j], sb.mask[i] = b.mask[j];
+            sb.tmin[i] = b.tmin[j], sb.tmax[i] = b.tmax[j], sb.q[i] = b.q[j],
+            sb.mask[i] = b.mask[j];
         }
         batch_finish(&sb);
         uint32_t *bi = xcalloc(sb.m, 4);
@@ -584,9 +585,9 @@ static void test_empty_and_single(void **state)
         b.tmin[0] = 0.0f, b.tmax[0] = 1.0f, b.q[0] = 0.0f;
         check_against_brute(g, cs, &b);
         uint32_t ids[2] = {9, 9};
-        assert_int_equal(hs_grid_overlap_circle(g, (hs_circle){x + r + 1.0f, y, 1.0f}, 1u, ids, 2,
-                                                &found),
-                         HS_OK);
+        assert_int_equal(
+            hs_grid_overlap_circle(g, (hs_circle){x + r + 1.0f, y, 1.0f}, 1u, ids, 2, &found),
+            HS_OK);
         assert_int_equal(found, 1); /* touching counts */
         assert_int_equal(ids[0], 0);
         hs_grid_destroy(g);
@@ -595,7 +596,8 @@ static void test_empty_and_single(void **state)
     batch_free(&b);
 }
 
-/* ---- pairs and overlap ------------------------------------------------------------------------ */
+/* ---- pairs and overlap ------------------------------------------------------------------------
+ */
 static int ref_overlap(const scene *s, size_t i, size_t j)
 {
     float dx = s->x[i] - s->x[j], dy = s->y[i] - s->y[j], rr = s->r[i] + s->r[j];
@@ -620,7 +622,8 @@ static void check_pairs(const scene *s, const hs_grid *g)
             for (size_t j = i + 1; j < s->n; j++)
                 if (ref_overlap(s, i, j)) {
                     if (p.i[k] != i || p.j[k] != j)
-                        fail_msg("pair %zu: got (%u, %u), want (%zu, %zu)", k, p.i[k], p.j[k], i, j);
+                        fail_msg("pair %zu: got (%u, %u), want (%zu, %zu)", k, p.i[k], p.j[k], i,
+                                 j);
                     k++;
                 }
         if (th == 1) {
@@ -734,7 +737,8 @@ static void test_overlap_circle(void **state)
     }
 }
 
-/* ---- build: determinism, rebuild, memory ------------------------------------------------------ */
+/* ---- build: determinism, rebuild, memory ------------------------------------------------------
+ */
 static void assert_same_grid(const hs_grid *a, const hs_grid *b)
 {
     assert_int_equal(a->n, b->n);
@@ -973,12 +977,14 @@ static void test_workspace(void **state)
         batch b;
         batch_mixed(&b, m, 0.0f, hs_scene_side(n), g, 1);
         const size_t mm = m ? m : 1;
-        uint32_t *i1 = xcalloc(mm, 4), *i2 = xcalloc(mm, 4), *c1 = xcalloc(mm, 4), *c2 = xcalloc(mm, 4);
+        uint32_t *i1 = xcalloc(mm, 4), *i2 = xcalloc(mm, 4), *c1 = xcalloc(mm, 4),
+                 *c2 = xcalloc(mm, 4);
         float *t1 = xcalloc(mm, 4), *t2 = xcalloc(mm, 4);
         hs_batch_opts o = hs_batch_opts_default(), ow = o;
         o.threads = ow.threads = 1 + (int)(k % 2);
         ow.ws = ws;
-        hs_closest_out out1 = {i1, t1, NULL, NULL, NULL, NULL}, out2 = {i2, t2, NULL, NULL, NULL, NULL};
+        hs_closest_out out1 = {i1, t1, NULL, NULL, NULL, NULL},
+                       out2 = {i2, t2, NULL, NULL, NULL, NULL};
         assert_int_equal(hs_grid_closest(g, &b.qs, &o, out1), HS_OK);
         assert_int_equal(hs_grid_closest(g, &b.qs, &ow, out2), HS_OK);
         assert_memory_equal(i1, i2, m * 4);
@@ -1015,9 +1021,9 @@ static void test_workspace(void **state)
         batch_free(&b);
     }
     assert_true(hs_workspace_bytes(ws) > base + 6000 * 22); /* at least the largest order */
-    {   /* steady state: the same batch again and again holds the same memory (one thread:
-         * with more, the dynamic schedule may hand a thread more hits than before, and its
-         * buffer grows until it can hold what it gets) */
+    { /* steady state: the same batch again and again holds the same memory (one thread:
+       * with more, the dynamic schedule may hand a thread more hits than before, and its
+       * buffer grows until it can hold what it gets) */
         batch b;
         batch_mixed(&b, 5000, 0.0f, hs_scene_side(n), g, 0);
         hs_batch_opts ow = hs_batch_opts_default();
@@ -1205,22 +1211,14 @@ int main(void)
     quick = test_quick();
     printf("test_grid: %s scale\n", quick ? "quick (HS_TEST_QUICK or sanitizers)" : "full");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_scene_generators),
-        cmocka_unit_test(test_empty_and_single),
-        cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_build_deterministic),
-        cmocka_unit_test(test_bytes_per_circle),
-        cmocka_unit_test(test_awkward_geometry),
-        cmocka_unit_test(test_far_from_origin),
-        cmocka_unit_test(test_scenes_match_brute),
-        cmocka_unit_test(test_sorted_batches),
-        cmocka_unit_test(test_workspace),
-        cmocka_unit_test(test_all_large_batch),
-        cmocka_unit_test(test_closest_signed_zero_tie),
-        cmocka_unit_test(test_dense_cells),
-        cmocka_unit_test(test_pairs),
-        cmocka_unit_test(test_overlap_circle),
-        cmocka_unit_test(test_rebuild),
+        cmocka_unit_test(test_scene_generators), cmocka_unit_test(test_empty_and_single),
+        cmocka_unit_test(test_bad_input),        cmocka_unit_test(test_build_deterministic),
+        cmocka_unit_test(test_bytes_per_circle), cmocka_unit_test(test_awkward_geometry),
+        cmocka_unit_test(test_far_from_origin),  cmocka_unit_test(test_scenes_match_brute),
+        cmocka_unit_test(test_sorted_batches),   cmocka_unit_test(test_workspace),
+        cmocka_unit_test(test_all_large_batch),  cmocka_unit_test(test_closest_signed_zero_tie),
+        cmocka_unit_test(test_dense_cells),      cmocka_unit_test(test_pairs),
+        cmocka_unit_test(test_overlap_circle),   cmocka_unit_test(test_rebuild),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,5 @@
-/* Kernel tests: every ISA level agrees with core.h's hs_pair_hits / hs_pair_times; HITSCAN_ISA and hs_isa_resolve behave. */
+/* Kernel tests: every ISA level agrees with core.h's hs_pair_hits / hs_pair_times; HITSCAN_ISA and
+ * hs_isa_resolve behave. */
 #define _POSIX_C_SOURCE 200809L /* fork, pipe, setenv */
 #include <math.h>
 #include <setjmp.h>
@@ -58,11 +59,17 @@ static void make_query(kscene *s)
     }
     hs_query q = {{ax, ay}, {dx, dy}, 0.0f, 1.0f, 0.0f};
     switch (irand(6)) {
-    case 0: q.tmin = -INFINITY; q.tmax = INFINITY; break;     /* line */
-    case 1: q.tmax = INFINITY; break;                        /* infinite ray */
-    case 2: q.tmax = frange(0.0, 5.0); break;                /* finite ray */
-    case 3: q.tmin = frange(-2.0, 0.5); q.tmax = q.tmin + frange(0.0, 3.0); break;
-    default: break;                                          /* segment */
+    case 0:
+        q.tmin = -INFINITY;
+        q.tmax = INFINITY;
+        break;                                /* line */
+    case 1: q.tmax = INFINITY; break;         /* infinite ray */
+    case 2: q.tmax = frange(0.0, 5.0); break; /* finite ray */
+    case 3:
+        q.tmin = frange(-2.0, 0.5);
+        q.tmax = q.tmin + frange(0.0, 3.0);
+        break;
+    default: break; /* segment */
     }
     if (irand(4) == 0)
         q.q = (irand(2) == 0) ? frange(0.0, 2.0) : 1e-3f; /* thick */
@@ -96,23 +103,22 @@ static void make_circle(kscene *s, size_t i)
     }
     double cx, cy;
     switch (irand(7)) {
-    case 0: case 1: /* tangent to the query's side, within a few parts per million */
-        {
-            double e = (urand() * 2 - 1) * (irand(2) ? 1e-6 : 1e-3), side = irand(2) ? 1 : -1;
-            cx = px + side * nx * R * (1 + e);
-            cy = py + side * ny * R * (1 + e);
-        }
-        break;
+    case 0:
+    case 1: /* tangent to the query's side, within a few parts per million */
+    {
+        double e = (urand() * 2 - 1) * (irand(2) ? 1e-6 : 1e-3), side = irand(2) ? 1 : -1;
+        cx = px + side * nx * R * (1 + e);
+        cy = py + side * ny * R * (1 + e);
+    } break;
     case 2: /* tangent to an end point (cap tangency; decides boundary's "inside") */
-        {
-            double te = irand(2) ? q->tmin : q->tmax;
-            if (!isfinite(te))
-                te = t;
-            double e = (urand() * 2 - 1) * 1e-6;
-            cx = q->a.x + te * q->d.x + cos(ang) * R * (1 + e);
-            cy = q->a.y + te * q->d.y + sin(ang) * R * (1 + e);
-        }
-        break;
+    {
+        double te = irand(2) ? q->tmin : q->tmax;
+        if (!isfinite(te))
+            te = t;
+        double e = (urand() * 2 - 1) * 1e-6;
+        cx = q->a.x + te * q->d.x + cos(ang) * R * (1 + e);
+        cy = q->a.y + te * q->d.y + sin(ang) * R * (1 + e);
+    } break;
     case 3: /* contains the start (inside-start) or sits on the line exactly */
         cx = q->a.x + frange(-0.5, 0.5) * sc;
         cy = q->a.y + frange(-0.5, 0.5) * sc;
@@ -194,8 +200,13 @@ typedef struct stats {
 static void check_scene(const hs_kernel_set *ks, kscene *s, size_t off, stats *st)
 {
     hs_kq kq = hs_kq_make(s->q, s->sem, s->qmask);
-    hs_run run = {s->x + off, s->y + off, s->r + off, s->use_mask ? s->mask + off : NULL,
-                  s->use_ids ? s->ids + off : NULL, s->n, 1000u};
+    hs_run run = {s->x + off,
+                  s->y + off,
+                  s->r + off,
+                  s->use_mask ? s->mask + off : NULL,
+                  s->use_ids ? s->ids + off : NULL,
+                  s->n,
+                  1000u};
     const int exact = ks->isa == HS_ISA_SCALAR || ks->isa == HS_ISA_SSE4 || ks->isa == HS_ISA_NEON;
     uint32_t kid[MAXN];
     float kt[MAXN];
@@ -214,10 +225,11 @@ static void check_scene(const hs_kernel_set *ks, kscene *s, size_t off, stats *s
         if (got != ref) {
             double band = tangency_band(&kq, cx, cy, r);
             if (exact || band > BAND_MAX)
-                fail_msg("%s: pair %zu of %zu (off %zu) ref %d got %d, band %.3g; q=(%a,%a)+t(%a,%a)"
-                         " [%a,%a] q=%a sem=%d c=(%a,%a) r=%a",
-                         hs_isa_name(ks->isa), i, s->n, off, ref, got, band, kq.ax, kq.ay, kq.dx,
-                         kq.dy, kq.tmin, kq.tmax, kq.q, kq.sem, cx, cy, r);
+                fail_msg(
+                    "%s: pair %zu of %zu (off %zu) ref %d got %d, band %.3g; q=(%a,%a)+t(%a,%a)"
+                    " [%a,%a] q=%a sem=%d c=(%a,%a) r=%a",
+                    hs_isa_name(ks->isa), i, s->n, off, ref, got, band, kq.ax, kq.ay, kq.dx, kq.dy,
+                    kq.tmin, kq.tmax, kq.q, kq.sem, cx, cy, r);
             st->band_diffs++;
             if (band > st->max_band)
                 st->max_band = band;
@@ -405,7 +417,8 @@ static void test_isa_basics(void **state)
     assert_int_equal(hs_isa_from_env_("auto", 0), best);
     assert_int_equal(hs_isa_from_env_("scalar", 0), HS_ISA_SCALAR);
     assert_int_equal(hs_isa_from_env_("AVX2x", 0), best);
-    assert_int_equal(hs_isa_from_env_("avx2", 0), hs_isa_supported(HS_ISA_AVX2) ? HS_ISA_AVX2 : best);
+    assert_int_equal(hs_isa_from_env_("avx2", 0),
+                     hs_isa_supported(HS_ISA_AVX2) ? HS_ISA_AVX2 : best);
 }
 
 /* HITSCAN_ISA is read once per process, so each value is tried in a forked child that
@@ -510,10 +523,8 @@ int main(void)
     pick_scale();
     const struct CMUnitTest tests[] = {
         /* first: the forked children must not inherit an already-resolved AUTO */
-        cmocka_unit_test(test_isa_env),
-        cmocka_unit_test(test_isa_basics),
-        cmocka_unit_test(test_tails),
-        cmocka_unit_test(test_random_pairs),
+        cmocka_unit_test(test_isa_env),      cmocka_unit_test(test_isa_basics),
+        cmocka_unit_test(test_tails),        cmocka_unit_test(test_random_pairs),
         cmocka_unit_test(test_isa_env_self),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,4 +1,5 @@
-/* The accepted range at its edges: huge and tiny scenes through every call, engine and ISA level. */
+/* The accepted range at its edges: huge and tiny scenes through every call, engine and ISA level.
+ */
 #include <float.h>
 #include <math.h>
 #include <setjmp.h>
@@ -92,7 +93,8 @@ static float wide(int emax)
     case 1: return (irand(2) ? 1.0f : -1.0f) * MAXC * (irand(4) ? 1.0f : unif(0.0f, 1.0f));
     case 2: return (irand(2) ? 1.0f : -1.0f) * ldexpf(1.0f, (int)irand(120) - 60);
     case 3: return unif(-10.0f, 10.0f);
-    default: return (irand(2) ? 1.0f : -1.0f) * ldexpf(unif(1.0f, 2.0f), (int)irand((unsigned)emax));
+    default:
+        return (irand(2) ? 1.0f : -1.0f) * ldexpf(unif(1.0f, 2.0f), (int)irand((unsigned)emax));
     }
 }
 
@@ -135,10 +137,22 @@ static void fill_case(limits_case *c, double scale)
             c->q[i] = irand(3) ? 0.0f : fabsf(wide(59));
         }
         switch (irand(5)) {
-        case 0: c->t0[i] = -INFINITY; c->t1[i] = INFINITY; break; /* line */
-        case 1: c->t0[i] = 0.0f; c->t1[i] = INFINITY; break;      /* ray */
-        case 2: c->t0[i] = -unif(0.0f, 3.0f); c->t1[i] = unif(0.0f, 3.0f); break;
-        default: c->t0[i] = 0.0f; c->t1[i] = 1.0f; break;         /* segment */
+        case 0:
+            c->t0[i] = -INFINITY;
+            c->t1[i] = INFINITY;
+            break; /* line */
+        case 1:
+            c->t0[i] = 0.0f;
+            c->t1[i] = INFINITY;
+            break; /* ray */
+        case 2:
+            c->t0[i] = -unif(0.0f, 3.0f);
+            c->t1[i] = unif(0.0f, 3.0f);
+            break;
+        default:
+            c->t0[i] = 0.0f;
+            c->t1[i] = 1.0f;
+            break; /* segment */
         }
     }
 }
@@ -154,7 +168,7 @@ static void check_case(limits_case *c, hs_workspace *ws)
         if (irand(3) == 0)
             qs.mask_all = 1u << irand(4);
         bc_input in = {c->x, c->y, c->r, irand(2) ? c->mask : NULL, c->n, qs, (hs_semantics)sem,
-                       0.0f, 1, ws};
+                       0.0f, 1,    ws};
         if (bc_check(&in, msg, sizeof msg)) {
             fprintf(stderr, "limits case, %s semantics: %s\ncircles (x y r mask):\n",
                     sem ? "boundary" : "solid", msg);
@@ -223,15 +237,15 @@ static void test_overlap_probe_beyond_the_limit(void **state)
     assert_int_equal(hs_grid_build(cs, NULL, &g), HS_OK);
     uint32_t idx[4];
     size_t found = 99;
-    const hs_circle far[] = {{3e38f, 0.0f, 0.0f}, {0.0f, 1e19f, 0.0f}, {0.0f, 0.0f, 2e18f},
-                             {-3e38f, 3e38f, 3e38f}};
+    const hs_circle far[] = {
+        {3e38f, 0.0f, 0.0f}, {0.0f, 1e19f, 0.0f}, {0.0f, 0.0f, 2e18f}, {-3e38f, 3e38f, 3e38f}};
     for (size_t k = 0; k < sizeof far / sizeof *far; k++) {
         found = 99;
         assert_int_equal(hs_grid_overlap_circle(g, far[k], ~0u, idx, 4, &found), HS_E_RANGE);
         assert_int_equal(found, 0);
     }
     char msg[256];
-    const hs_circle edge[] = {{MAXC, MAXC, 0.0f},   {-MAXC, -MAXC, MAXC}, {0.0f, 0.0f, MAXC},
+    const hs_circle edge[] = {{MAXC, MAXC, 0.0f},  {-MAXC, -MAXC, MAXC}, {0.0f, 0.0f, MAXC},
                               {MAXC, -MAXC, MAXC}, {-MAXC, MAXC, 0.0f},  {0.5f, 0.0f, 0.5f}};
     for (size_t k = 0; k < sizeof edge / sizeof *edge; k++)
         if (bc_check_overlap(x, y, r, NULL, 3, g, edge[k], ~0u, 4, msg, sizeof msg)) {

@@ -1,4 +1,5 @@
-/* cmocka tests of the scalar narrowphase (narrow.h): seed lessons, semantics, degenerate and invalid input. */
+/* cmocka tests of the scalar narrowphase (narrow.h): seed lessons, semantics, degenerate and
+ * invalid input. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -256,9 +257,8 @@ static void seed001_collision_response(void **state)
     /* NULL out is allowed */
     assert_int_equal(hs_contact_circle(q, circ(7.0f, 4.0f, 1.0f), NULL), 0);
     /* capsule: thickness adds to the radius */
-    assert_int_equal(hs_contact_circle(hs_capsule(v2(0, 0), v2(4, 0), 4.5f), circ(7.0f, 4.0f, 1.0f),
-                                       &k),
-                     1);
+    assert_int_equal(
+        hs_contact_circle(hs_capsule(v2(0, 0), v2(4, 0), 4.5f), circ(7.0f, 4.0f, 1.0f), &k), 1);
     near(k.depth, 0.5, 1e-6, "capsule depth");
 }
 
@@ -352,8 +352,8 @@ static void capsule_end_cap_and_inside(void **state)
     /* a swept circle that starts overlapping */
     expect_hit(hs_capsule(v2(-1.2f, 0), v2(-5, 0), 0.5f), unit, HS_SOLID, 0.0, 0.3 / 3.8,
                HS_HIT_INSIDE);
-    expect_hit(hs_capsule(v2(-1.2f, 0), v2(-5, 0), 0.5f), unit, HS_BOUNDARY, 0.3 / 3.8,
-               0.3 / 3.8, HS_HIT_INSIDE);
+    expect_hit(hs_capsule(v2(-1.2f, 0), v2(-5, 0), 0.5f), unit, HS_BOUNDARY, 0.3 / 3.8, 0.3 / 3.8,
+               HS_HIT_INSIDE);
     /* a fat capsule wholly inside a big circle: solid yes, boundary no */
     hs_query in = hs_capsule(v2(-1, 0), v2(1, 0), 2.0f);
     expect_hit(in, circ(0, 0, 10), HS_SOLID, 0.0, 1.0, HS_HIT_INSIDE);
@@ -504,8 +504,10 @@ static void invalid_query_error_codes(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         assert_int_equal(hs_query_validate(cases[i].q), cases[i].want);
         for (int s = 0; s < 2; s++) {
-            assert_int_equal(hs_intersect_circle(cases[i].q, unit, (hs_semantics)s, &h), cases[i].want);
-            assert_int_equal(hs_query_hits_circle(cases[i].q, unit, (hs_semantics)s), cases[i].want);
+            assert_int_equal(hs_intersect_circle(cases[i].q, unit, (hs_semantics)s, &h),
+                             cases[i].want);
+            assert_int_equal(hs_query_hits_circle(cases[i].q, unit, (hs_semantics)s),
+                             cases[i].want);
         }
         hs_contact k;
         assert_int_equal(hs_contact_circle(cases[i].q, unit, &k), cases[i].want);
@@ -532,9 +534,9 @@ static void invalid_circle_error_codes(void **state)
         hs_circle c;
         int want;
     } cases[] = {
-        {{NAN, 0, 1}, HS_E_NONFINITE},     {{0, INFINITY, 1}, HS_E_NONFINITE},
-        {{0, 0, NAN}, HS_E_NONFINITE},     {{0, 0, INFINITY}, HS_E_NONFINITE},
-        {{0, 0, -1.0f}, HS_E_NEG_RADIUS},  {{0, 0, -FLT_MIN}, HS_E_NEG_RADIUS},
+        {{NAN, 0, 1}, HS_E_NONFINITE},    {{0, INFINITY, 1}, HS_E_NONFINITE},
+        {{0, 0, NAN}, HS_E_NONFINITE},    {{0, 0, INFINITY}, HS_E_NONFINITE},
+        {{0, 0, -1.0f}, HS_E_NEG_RADIUS}, {{0, 0, -FLT_MIN}, HS_E_NEG_RADIUS},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         hs_hit h;
@@ -595,7 +597,8 @@ static void huge_coordinates_tiny_radius(void **state)
     hs_query q = hs_segment(v2(1.0e6f - 8.0f, 1.0e6f + 0.5f), v2(1.0e6f + 8.0f, 1.0e6f + 0.5f));
     expect_hit(q, c, HS_SOLID, 0.5 - 1.0e-3 / 16.0, 0.5 + 1.0e-3 / 16.0, 0u);
     /* one float step (0.0625) above: misses by 62 radii */
-    hs_query q2 = hs_segment(v2(1.0e6f - 8.0f, 1.0e6f + 0.5625f), v2(1.0e6f + 8.0f, 1.0e6f + 0.5625f));
+    hs_query q2 =
+        hs_segment(v2(1.0e6f - 8.0f, 1.0e6f + 0.5625f), v2(1.0e6f + 8.0f, 1.0e6f + 0.5625f));
     expect_both_miss(q2, c);
     /* a long query (length 2e6) passing 0.5 from a circle: the answer is decided well outside
      * the tangency band (eps * 1e6 = 0.12, see test_accuracy.c) */

@@ -1,4 +1,5 @@
-/* Allocation failure: every allocation the library makes, failing in turn, gives HS_E_NOMEM and leaves things usable. */
+/* Allocation failure: every allocation the library makes, failing in turn, gives HS_E_NOMEM and
+ * leaves things usable. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -113,8 +114,8 @@ static void world_make(world *w, size_t n, size_t m, uint64_t seed)
     w->ay = xcalloc(m, sizeof(float));
     w->dx = xcalloc(m, sizeof(float));
     w->dy = xcalloc(m, sizeof(float));
-    assert_int_equal(hs_scene_segments(HS_SCENE_MIXED, n ? n : 1, m, seed, w->ax, w->ay, w->dx,
-                                       w->dy), HS_OK);
+    assert_int_equal(
+        hs_scene_segments(HS_SCENE_MIXED, n ? n : 1, m, seed, w->ax, w->ay, w->dx, w->dy), HS_OK);
     for (size_t i = 0; i < m; i += 37) { /* a few lines across the world, and an invalid one */
         w->dx[i] = side;
         w->dy[i] = side * 0.25f;
@@ -149,7 +150,7 @@ static hs_status set_op(void *p)
     c->out = (hs_circles *)(uintptr_t)0x1234; /* must come back NULL on failure */
     const scene *s = &c->w->s;
     return (c->borrow ? hs_circles_borrow : hs_circles_create)(s->x, s->y, s->r, s->mask, s->n,
-                                                                &c->out, NULL);
+                                                               &c->out, NULL);
 }
 
 static void set_check(void *p, hs_status s, int failed)
@@ -203,7 +204,8 @@ static void assert_grid_answers(const hs_grid *g, const world *w)
     hs_batch_opts o = hs_batch_opts_default();
     o.threads = 1;
     hs_closest_out go = {gi, gt, NULL, NULL, NULL, NULL}, bo = {bi, bt, NULL, NULL, NULL, NULL};
-    hs_status sg = hs_grid_closest(g, &w->qs, &o, go), sb = hs_brute_closest(w->s.cs, &w->qs, &o, bo);
+    hs_status sg = hs_grid_closest(g, &w->qs, &o, go),
+              sb = hs_brute_closest(w->s.cs, &w->qs, &o, bo);
     assert_int_equal(sg, sb);
     assert_memory_equal(gi, bi, m * sizeof *gi);
     free(gi);
@@ -329,7 +331,8 @@ static hs_status batch_call(batch_ctx *c, uint32_t *idx, float *t, float *px, fl
     hs_closest_out out = {idx, t, px, NULL, NULL, ny};
     switch (c->mode) {
     case M_CLOSEST:
-        return c->g ? hs_grid_closest(c->g, qs, &c->o, out) : hs_brute_closest(c->w->s.cs, qs, &c->o, out);
+        return c->g ? hs_grid_closest(c->g, qs, &c->o, out)
+                    : hs_brute_closest(c->w->s.cs, qs, &c->o, out);
     case M_ANY:
         return c->g ? hs_grid_any(c->g, qs, &c->o, hit) : hs_brute_any(c->w->s.cs, qs, &c->o, hit);
     case M_COUNT:
@@ -450,8 +453,8 @@ static void run_batch_case(const char *name, const world *w, const hs_grid *g, i
     c.ref_hit = xcalloc(m, 1);
     /* the reference goes to the caller-owned form (no workspace) so it survives the calls */
     c.o.ws = NULL;
-    c.ref_status = batch_call(&c, c.ref_idx, c.ref_t, c.ref_px, c.ref_ny, c.ref_hit, c.ref_cnt,
-                              &c.ref_all);
+    c.ref_status =
+        batch_call(&c, c.ref_idx, c.ref_t, c.ref_px, c.ref_ny, c.ref_hit, c.ref_cnt, &c.ref_all);
     assert_true(c.ref_status == HS_E_INVALID_QUERY); /* query 5 is invalid */
     c.o.ws = ws;
     fill_outputs(&c);
@@ -480,8 +483,8 @@ static void test_batch_calls(void **state)
 {
     (void)state;
     world small, big;
-    world_make(&small, 2000, 3000, 5);  /* brute and grid, parallel by work */
-    world_make(&big, 40000, 6000, 6);   /* the grid's locality order (>= 4096 on >= 32768) */
+    world_make(&small, 2000, 3000, 5); /* brute and grid, parallel by work */
+    world_make(&big, 40000, 6000, 6);  /* the grid's locality order (>= 4096 on >= 32768) */
     hs_grid *gs, *gb;
     assert_int_equal(hs_grid_build(small.s.cs, NULL, &gs), HS_OK);
     assert_int_equal(hs_grid_build(big.s.cs, NULL, &gb), HS_OK);
@@ -558,8 +561,8 @@ static void test_pairs_and_overlap(void **state)
     uint32_t idx[8];
     size_t found;
     arm(0);
-    hs_status s = hs_grid_overlap_circle(g, (hs_circle){w.s.x[0], w.s.y[0], 30.0f}, ~0u, idx, 8,
-                                         &found);
+    hs_status s =
+        hs_grid_overlap_circle(g, (hs_circle){w.s.x[0], w.s.y[0], 30.0f}, ~0u, idx, 8, &found);
     assert_false(disarm());
     assert_int_equal(s, HS_OK);
     assert_true(found >= 1);

@@ -1,4 +1,5 @@
-/* Helpers shared by the randomized tests: sanitizer detection, quick scale, a reproducible PRNG, checked calloc. */
+/* Helpers shared by the randomized tests: sanitizer detection, quick scale, a reproducible PRNG,
+ * checked calloc. */
 #ifndef HS_TEST_UTIL_H
 #define HS_TEST_UTIL_H
 

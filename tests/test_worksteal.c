@@ -1,4 +1,5 @@
-/* Tests for the work-stealing chunk schedule (src/batch/worksteal.h): every chunk exactly once for any team and slot count, owners sweep forward, thieves take from the back. */
+/* Tests for the work-stealing chunk schedule (src/batch/worksteal.h): every chunk exactly once for
+ * any team and slot count, owners sweep forward, thieves take from the back. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>

@@ -84,7 +84,8 @@ int main(int argc, char **argv)
     hs_mpi_set *s = NULL;
     MPI_Barrier(MPI_COMM_WORLD);
     double tb = MPI_Wtime();
-    hs_status st = hs_mpi_build(MPI_COMM_WORLD, x + lo, y + lo, r + lo, NULL, NULL, NULL, hi - lo, &mo, &s);
+    hs_status st =
+        hs_mpi_build(MPI_COMM_WORLD, x + lo, y + lo, r + lo, NULL, NULL, NULL, hi - lo, &mo, &s);
     double build_s = MPI_Wtime() - tb;
     if (st != HS_OK) {
         fprintf(stderr, "build failed: %d\n", (int)st);
@@ -101,7 +102,8 @@ int main(int argc, char **argv)
     report("build: move s", in.build_move_s);
     report("build: local grid s", in.build_grid_s);
     report("build: owned circles", (double)in.owned);
-    report("build: bytes sent per circle", (double)in.build_bytes_sent / (double)(hi - lo ? hi - lo : 1));
+    report("build: bytes sent per circle",
+           (double)in.build_bytes_sent / (double)(hi - lo ? hi - lo : 1));
 
     /* a frame: every circle moves by up to 0.5 (about a radius), then rebuilds */
     {
@@ -120,11 +122,13 @@ int main(int argc, char **argv)
         report("rebuild: move s", in.build_move_s);
         report("rebuild: local grid s", in.build_grid_s);
         report("rebuild: circles moved out", (double)in.moved_out);
-        report("rebuild: bytes sent per owned", (double)in.build_bytes_sent / (double)(in.owned ? in.owned : 1));
+        report("rebuild: bytes sent per owned",
+               (double)in.build_bytes_sent / (double)(in.owned ? in.owned : 1));
     }
 
     /* queries */
-    float *ax = malloc(m * 4 + 4), *ay = malloc(m * 4 + 4), *dx = malloc(m * 4 + 4), *dy = malloc(m * 4 + 4);
+    float *ax = malloc(m * 4 + 4), *ay = malloc(m * 4 + 4), *dx = malloc(m * 4 + 4),
+          *dy = malloc(m * 4 + 4);
     hs_scene_segments(kind, n, m, 2, ax, ay, dx, dy);
     size_t qlo = 0, qn = 0;
     if (local_origin) {
@@ -202,7 +206,8 @@ int main(int argc, char **argv)
         report("pairs: median call s", median_s);
         report("pairs: ghosts held", (double)in.ghosts);
         report("pairs: ghosts / owned", (double)in.ghosts / (double)(in.owned ? in.owned : 1));
-        report("pairs: ghost bytes sent per owned", (double)in.ghost_bytes_sent / (double)(in.owned ? in.owned : 1));
+        report("pairs: ghost bytes sent per owned",
+               (double)in.ghost_bytes_sent / (double)(in.owned ? in.owned : 1));
         report("pairs: pairs reported", hits);
     } else {
         report("query: queries submitted", q);
@@ -216,16 +221,18 @@ int main(int argc, char **argv)
         report("query: bytes sent per query", (double)in.bytes_sent / (q ? q : 1));
         report("query: ranks asked per query", (double)in.sends / (q ? q : 1));
         report("query: share sent to >1 rank", (double)in.multi_rank / (q ? q : 1));
-        report("query: share of sends remote", (double)in.remote_sends / (double)(in.sends ? in.sends : 1));
+        report("query: share of sends remote",
+               (double)in.remote_sends / (double)(in.sends ? in.sends : 1));
         report("query: queries answered here", (double)in.answered);
-        const double all_q = sum_all(q), all_ans = sum_all((double)in.answered), all_hits = sum_all(hits);
+        const double all_q = sum_all(q), all_ans = sum_all((double)in.answered),
+                     all_hits = sum_all(hits);
         if (rank_ == 0)
             printf("  answers per query %.4f, hits %.0f, queries/s (fastest) %.4g\n",
                    all_ans / (all_q ? all_q : 1), all_hits, all_q / best_s);
     }
     hs_mpi_destroy(s);
-    free(x), free(y), free(r), free(ax), free(ay), free(dx), free(dy), free(idx), free(cnt), free(t),
-        free(hit), free(tot);
+    free(x), free(y), free(r), free(ax), free(ay), free(dx), free(dy), free(idx), free(cnt),
+        free(t), free(hit), free(tot);
     MPI_Finalize();
     return 0;
 }

@@ -14,7 +14,7 @@ extern "C" {
  * at the first query). A level can also be forced per call through hs_batch_opts.isa, so
  * there is no process-wide mutable switch. */
 typedef enum hs_isa {
-    HS_ISA_AUTO = 0,   /* zero, so a zero-initialised hs_batch_opts means "auto" */
+    HS_ISA_AUTO = 0, /* zero, so a zero-initialised hs_batch_opts means "auto" */
     HS_ISA_SCALAR = 1,
     HS_ISA_SSE4 = 2,   /* SSE4.2 */
     HS_ISA_AVX2 = 3,   /* AVX2 + FMA */
@@ -23,10 +23,10 @@ typedef enum hs_isa {
     HS_ISA_COUNT_ = 6
 } hs_isa;
 
-HS_API const char *hs_isa_name(hs_isa isa);       /* "scalar", "sse4", ...; "auto"; "?" if out of range */
-HS_API int hs_isa_supported(hs_isa isa);          /* compiled in and the CPU has it */
-HS_API hs_isa hs_isa_resolve(hs_isa isa);         /* AUTO -> env or best; an explicit level -> itself */
-HS_API int hs_isa_width(hs_isa isa);              /* float lanes of that level's kernels */
+HS_API const char *hs_isa_name(hs_isa isa); /* "scalar", "sse4", ...; "auto"; "?" if out of range */
+HS_API int hs_isa_supported(hs_isa isa);    /* compiled in and the CPU has it */
+HS_API hs_isa hs_isa_resolve(hs_isa isa);   /* AUTO -> env or best; an explicit level -> itself */
+HS_API int hs_isa_width(hs_isa isa);        /* float lanes of that level's kernels */
 
 /* ---- Circle sets ------------------------------------------------------------------------
  * SoA x[], y[], r[] and optional filter mask[] (a query with mask m tests only circles with
@@ -36,10 +36,12 @@ HS_API int hs_isa_width(hs_isa isa);              /* float lanes of that level's
  * return HS_E_NONFINITE or HS_E_NEG_RADIUS and, if bad_index != NULL, its index. */
 typedef struct hs_circles hs_circles;
 
-HS_API hs_status hs_circles_create(const float *x, const float *y, const float *r, const uint32_t *mask,
-                                   size_t n, hs_circles **out, size_t *bad_index);
-HS_API hs_status hs_circles_borrow(const float *x, const float *y, const float *r, const uint32_t *mask,
-                                   size_t n, hs_circles **out, size_t *bad_index);
+HS_API hs_status hs_circles_create(const float *x, const float *y, const float *r,
+                                   const uint32_t *mask, size_t n, hs_circles **out,
+                                   size_t *bad_index);
+HS_API hs_status hs_circles_borrow(const float *x, const float *y, const float *r,
+                                   const uint32_t *mask, size_t n, hs_circles **out,
+                                   size_t *bad_index);
 HS_API void hs_circles_destroy(hs_circles *cs);
 HS_API size_t hs_circles_count(const hs_circles *cs);
 /* The set's own arrays (aligned copies, or the borrowed ones). mask may be NULL. */
@@ -61,8 +63,8 @@ typedef struct hs_queries {
 } hs_queries;
 
 /* Segments a -> a + d: tmin 0, tmax 1, q 0, all mask bits. */
-HS_API hs_queries hs_queries_segments(const float *ax, const float *ay, const float *dx, const float *dy,
-                                      size_t count);
+HS_API hs_queries hs_queries_segments(const float *ax, const float *ay, const float *dx,
+                                      const float *dy, size_t count);
 
 typedef struct hs_batch_stats {
     size_t invalid;       /* queries that failed hs_query_validate (answered as misses) */
@@ -91,8 +93,8 @@ typedef struct hs_batch_stats {
  *     the result. */
 typedef struct hs_workspace hs_workspace;
 HS_API hs_status hs_workspace_create(hs_workspace **out);
-HS_API void hs_workspace_destroy(hs_workspace *ws);       /* NULL is a no-op */
-HS_API hs_status hs_workspace_trim(hs_workspace *ws);     /* frees its memory; HS_E_BUSY while in use */
+HS_API void hs_workspace_destroy(hs_workspace *ws);   /* NULL is a no-op */
+HS_API hs_status hs_workspace_trim(hs_workspace *ws); /* frees its memory; HS_E_BUSY while in use */
 HS_API size_t hs_workspace_bytes(const hs_workspace *ws); /* memory held (not during a call) */
 
 typedef struct hs_batch_opts {
@@ -122,8 +124,8 @@ typedef struct hs_hits {
     size_t *offsets; /* count + 1 entries */
     uint32_t *idx;
     float *t;
-    size_t count;    /* number of queries */
-    size_t total;    /* offsets[count] */
+    size_t count;           /* number of queries */
+    size_t total;           /* offsets[count] */
     const hs_workspace *ws; /* non-NULL: the arrays are this workspace's */
 } hs_hits;
 HS_API void hs_hits_free(hs_hits *h);
@@ -131,12 +133,12 @@ HS_API void hs_hits_free(hs_hits *h);
 /* Every batch call returns HS_OK, HS_E_INVALID_QUERY (some queries invalid: they are answered
  * as misses and counted in stats), or another negative status with nothing answered.
  * A NULL opts means hs_batch_opts_default(). */
-HS_API hs_status hs_brute_closest(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
-                                  hs_closest_out out);
+HS_API hs_status hs_brute_closest(const hs_circles *cs, const hs_queries *qs,
+                                  const hs_batch_opts *opts, hs_closest_out out);
 HS_API hs_status hs_brute_any(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
                               uint8_t *hit);
-HS_API hs_status hs_brute_count(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
-                                uint32_t *count);
+HS_API hs_status hs_brute_count(const hs_circles *cs, const hs_queries *qs,
+                                const hs_batch_opts *opts, uint32_t *count);
 HS_API hs_status hs_brute_all(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
                               hs_hits *out);
 

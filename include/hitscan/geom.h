@@ -1,4 +1,5 @@
-/* Small exact predicates around the main query: point vs circle / segment, segment vs segment / rectangle. */
+/* Small exact predicates around the main query: point vs circle / segment, segment vs segment /
+ * rectangle. */
 #ifndef HITSCAN_GEOM_H
 #define HITSCAN_GEOM_H
 
@@ -22,16 +23,16 @@ HS_API int hs_point_on_segment(hs_vec2 p, hs_vec2 a, hs_vec2 b, float rel_tol);
 
 /* Segment a0-a1 vs segment b0-b1 (closed). */
 typedef enum hs_segseg_kind {
-    HS_SEGSEG_NONE = 0,    /* disjoint */
-    HS_SEGSEG_POINT = 1,   /* one common point: t0 (on a) and u0 (on b) */
-    HS_SEGSEG_OVERLAP = 2  /* collinear with a common sub-segment: a(t0)..a(t1), t0 <= t1 */
+    HS_SEGSEG_NONE = 0,   /* disjoint */
+    HS_SEGSEG_POINT = 1,  /* one common point: t0 (on a) and u0 (on b) */
+    HS_SEGSEG_OVERLAP = 2 /* collinear with a common sub-segment: a(t0)..a(t1), t0 <= t1 */
 } hs_segseg_kind;
 
 typedef struct hs_segseg {
     hs_segseg_kind kind;
-    float t0, t1;   /* parameters along a (0 at a0, 1 at a1) */
-    float u0, u1;   /* matching parameters along b */
-    hs_vec2 point;  /* a(t0) */
+    float t0, t1;  /* parameters along a (0 at a0, 1 at a1) */
+    float u0, u1;  /* matching parameters along b */
+    hs_vec2 point; /* a(t0) */
 } hs_segseg;
 
 /* Returns 1 if they share at least one point (out filled when non-NULL), 0 if disjoint,

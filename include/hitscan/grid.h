@@ -56,8 +56,8 @@ HS_API hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, h
 HS_API hs_status hs_grid_rebuild(hs_grid *g, const hs_circles *cs);
 HS_API void hs_grid_destroy(hs_grid *g);
 
-HS_API size_t hs_grid_count(const hs_grid *g);  /* circles */
-HS_API size_t hs_grid_bytes(const hs_grid *g);  /* heap bytes held, for bytes-per-circle */
+HS_API size_t hs_grid_count(const hs_grid *g); /* circles */
+HS_API size_t hs_grid_bytes(const hs_grid *g); /* heap bytes held, for bytes-per-circle */
 HS_API float hs_grid_cell_size(const hs_grid *g);
 
 /* Same contracts and outputs as the hs_brute_* calls in batch.h, and the same answers. */
@@ -65,8 +65,8 @@ HS_API hs_status hs_grid_closest(const hs_grid *g, const hs_queries *qs, const h
                                  hs_closest_out out);
 HS_API hs_status hs_grid_any(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
                              uint8_t *hit);
-HS_API hs_status hs_grid_count_hits(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
-                                    uint32_t *count);
+HS_API hs_status hs_grid_count_hits(const hs_grid *g, const hs_queries *qs,
+                                    const hs_batch_opts *opts, uint32_t *count);
 HS_API hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
                              hs_hits *out);
 

@@ -48,8 +48,8 @@ typedef struct hs_mpi_opts {
  * x, y, r: this rank's n circles (validated as hs_circles_create; the first bad one fails the
  * call on every rank). mask, ids and payload (n * payload_size bytes) may be NULL. */
 HS_MPI_API hs_status hs_mpi_build(MPI_Comm comm, const float *x, const float *y, const float *r,
-                       const uint32_t *mask, const uint32_t *ids, const void *payload, size_t n,
-                       const hs_mpi_opts *opts, hs_mpi_set **out);
+                                  const uint32_t *mask, const uint32_t *ids, const void *payload,
+                                  size_t n, const hs_mpi_opts *opts, hs_mpi_set **out);
 HS_MPI_API void hs_mpi_destroy(hs_mpi_set *s); /* local, not collective; NULL is a no-op */
 
 /* The circles this rank owns, sorted by id, in arrays the set keeps. A frame loop writes new
@@ -57,9 +57,9 @@ HS_MPI_API void hs_mpi_destroy(hs_mpi_set *s); /* local, not collective; NULL is
  * hs_mpi_rebuild. Valid until the next hs_mpi_rebuild or hs_mpi_destroy. */
 typedef struct hs_mpi_owned {
     float *x, *y, *r;
-    uint32_t *mask;   /* NULL when the set has no mask */
+    uint32_t *mask; /* NULL when the set has no mask */
     const uint32_t *id;
-    void *payload;    /* count * payload_size bytes, NULL when payload_size is 0 */
+    void *payload; /* count * payload_size bytes, NULL when payload_size is 0 */
     size_t count;
 } hs_mpi_owned;
 HS_MPI_API hs_mpi_owned hs_mpi_owned_circles(hs_mpi_set *s);
@@ -86,13 +86,13 @@ HS_MPI_API hs_status hs_mpi_rebuild(hs_mpi_set *s, int rebalance);
  * hit lies before the next rank's entry (any: at its first hit), so a long ray is answered by
  * the ranks near its first hit, not by every rank it crosses. */
 HS_MPI_API hs_status hs_mpi_closest(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *opts,
-                         hs_closest_out out);
+                                    hs_closest_out out);
 HS_MPI_API hs_status hs_mpi_any(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *opts,
-                     uint8_t *hit);
-HS_MPI_API hs_status hs_mpi_count_hits(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *opts,
-                            uint32_t *count);
+                                uint8_t *hit);
+HS_MPI_API hs_status hs_mpi_count_hits(hs_mpi_set *s, const hs_queries *qs,
+                                       const hs_batch_opts *opts, uint32_t *count);
 HS_MPI_API hs_status hs_mpi_all(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *opts,
-                     hs_hits *out);
+                                hs_hits *out);
 
 /* Collective. Overlapping pairs (touching counts) of the whole set as ids i < j: each pair is
  * returned by exactly one rank, the owner of i, ordered by i then j; the union over the ranks
@@ -104,27 +104,27 @@ HS_MPI_API hs_status hs_mpi_pairs(hs_mpi_set *s, const hs_batch_opts *opts, hs_p
 /* What decides scaling, for measurement (local, not collective). */
 typedef struct hs_mpi_info {
     int rank, ranks;
-    size_t owned;          /* circles owned here */
-    size_t total;          /* circles over all ranks */
-    size_t ghosts;         /* ghost copies held here (0 before the first hs_mpi_pairs) */
-    hs_aabb domain;        /* this rank's domain (infinite on the outer sides) */
-    hs_aabb reach;         /* box of the owned discs (min > max when nothing is owned) */
+    size_t owned;   /* circles owned here */
+    size_t total;   /* circles over all ranks */
+    size_t ghosts;  /* ghost copies held here (0 before the first hs_mpi_pairs) */
+    hs_aabb domain; /* this rank's domain (infinite on the outer sides) */
+    hs_aabb reach;  /* box of the owned discs (min > max when nothing is owned) */
     /* last build / rebuild */
-    size_t moved_out, moved_in;  /* circles sent to / received from other ranks */
-    uint64_t build_bytes_sent;   /* bytes this rank sent to others (decomposition sample, moves) */
+    size_t moved_out, moved_in; /* circles sent to / received from other ranks */
+    uint64_t build_bytes_sent;  /* bytes this rank sent to others (decomposition sample, moves) */
     double build_decompose_s, build_move_s, build_grid_s;
-    size_t ghost_bytes_sent;     /* last ghost exchange */
+    size_t ghost_bytes_sent; /* last ghost exchange */
     /* last query call */
-    size_t queries;        /* this rank's batch */
-    size_t sends;          /* (query, rank) pairs this rank routed, itself included */
-    size_t remote_sends;   /* those to other ranks */
-    size_t multi_rank;     /* queries sent to more than one rank */
-    size_t answered;       /* queries this rank's grid answered, for every rank */
-    int rounds;            /* exchange rounds */
-    uint64_t bytes_sent;   /* to other ranks: queries out, answers back */
+    size_t queries;      /* this rank's batch */
+    size_t sends;        /* (query, rank) pairs this rank routed, itself included */
+    size_t remote_sends; /* those to other ranks */
+    size_t multi_rank;   /* queries sent to more than one rank */
+    size_t answered;     /* queries this rank's grid answered, for every rank */
+    int rounds;          /* exchange rounds */
+    uint64_t bytes_sent; /* to other ranks: queries out, answers back */
     uint64_t bytes_received;
     double route_s, exchange_s, local_s, return_s; /* routing, query exchange, local grid
-                                                      * calls, answer exchange + merge */
+                                                    * calls, answer exchange + merge */
 } hs_mpi_info;
 HS_MPI_API void hs_mpi_get_info(const hs_mpi_set *s, hs_mpi_info *info);
 

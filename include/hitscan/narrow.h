@@ -1,4 +1,5 @@
-/* Scalar narrowphase: one query against one circle, the exact reference every SIMD kernel matches. */
+/* Scalar narrowphase: one query against one circle, the exact reference every SIMD kernel matches.
+ */
 #ifndef HITSCAN_NARROW_H
 #define HITSCAN_NARROW_H
 
@@ -10,10 +11,10 @@ extern "C" {
 
 /* Query builders. They never fail; hs_query_validate() says whether the result is usable.
  * segment a->b: t in [0, 1], d = b - a.
- * ray from a along dir: t in [0, tmax]; tmax = INFINITY for an infinite ray. t is in units of |dir|.
- * line through a and b: t in (-inf, +inf), d = b - a.
- * capsule a->b with half-width q: a segment with thickness (equivalently a circle of radius q swept
- * from a to b). Any query can be thickened with hs_query_thick(). */
+ * ray from a along dir: t in [0, tmax]; tmax = INFINITY for an infinite ray. t is in units of
+ * |dir|. line through a and b: t in (-inf, +inf), d = b - a. capsule a->b with half-width q: a
+ * segment with thickness (equivalently a circle of radius q swept from a to b). Any query can be
+ * thickened with hs_query_thick(). */
 HS_API hs_query hs_segment(hs_vec2 a, hs_vec2 b);
 HS_API hs_query hs_ray(hs_vec2 a, hs_vec2 dir, float tmax);
 HS_API hs_query hs_line(hs_vec2 a, hs_vec2 b);

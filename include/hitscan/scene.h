@@ -1,4 +1,5 @@
-/* Reproducible benchmark scenes (uniform, clustered, mixed radii) shared by benchmarks, tests, the CLI and the demo. */
+/* Reproducible benchmark scenes (uniform, clustered, mixed radii) shared by benchmarks, tests, the
+ * CLI and the demo. */
 #ifndef HITSCAN_SCENE_H
 #define HITSCAN_SCENE_H
 

@@ -16,13 +16,13 @@ extern "C" {
  * HS_OK (0) or a negative hs_status. Nothing in hitscan aborts on bad input. */
 typedef enum hs_status {
     HS_OK = 0,
-    HS_E_NULL = -1,         /* a required pointer was NULL */
-    HS_E_NONFINITE = -2,    /* NaN anywhere, or Inf where only finite values make sense */
-    HS_E_NEG_RADIUS = -3,   /* radius or thickness < 0 */
-    HS_E_RANGE = -4,        /* tmin > tmax, or an enum / option out of range */
-    HS_E_TOO_MANY = -5,     /* count above HS_MAX_COUNT */
-    HS_E_NOMEM = -6,        /* allocation failed; outputs untouched or freed */
-    HS_E_UNSUPPORTED = -7,  /* requested ISA level not available on this CPU / build */
+    HS_E_NULL = -1,          /* a required pointer was NULL */
+    HS_E_NONFINITE = -2,     /* NaN anywhere, or Inf where only finite values make sense */
+    HS_E_NEG_RADIUS = -3,    /* radius or thickness < 0 */
+    HS_E_RANGE = -4,         /* tmin > tmax, or an enum / option out of range */
+    HS_E_TOO_MANY = -5,      /* count above HS_MAX_COUNT */
+    HS_E_NOMEM = -6,         /* allocation failed; outputs untouched or freed */
+    HS_E_UNSUPPORTED = -7,   /* requested ISA level not available on this CPU / build */
     HS_E_INVALID_QUERY = -8, /* batch: some queries were invalid; they were answered as misses */
     HS_E_BUSY = -9           /* a workspace passed to a call is in use by another call */
 } hs_status;
@@ -65,19 +65,18 @@ typedef struct hs_query {
 
 /* solid: the closed disc counts (a query starting inside hits at tmin).
  * boundary: only the rim counts (a query wholly inside misses). */
-typedef enum hs_semantics {
-    HS_SOLID = 0,
-    HS_BOUNDARY = 1
-} hs_semantics;
+typedef enum hs_semantics { HS_SOLID = 0, HS_BOUNDARY = 1 } hs_semantics;
 
 /* hs_hit.flags */
 #define HS_HIT_INSIDE 1u /* the query's start P(tmin) lies in the closed inflated disc */
 
 typedef struct hs_hit {
-    float t;        /* entry parameter (solid) or first rim crossing (boundary) */
-    float t_exit;   /* last parameter inside the closed disc, clipped to [tmin, tmax] */
-    hs_vec2 point;  /* P(t): on the query's centre line; the circle's surface point is c + r*normal */
-    hs_vec2 normal; /* unit, from the circle centre towards point; defined even when they coincide */
+    float t;      /* entry parameter (solid) or first rim crossing (boundary) */
+    float t_exit; /* last parameter inside the closed disc, clipped to [tmin, tmax] */
+    hs_vec2
+        point; /* P(t): on the query's centre line; the circle's surface point is c + r*normal */
+    hs_vec2
+        normal; /* unit, from the circle centre towards point; defined even when they coincide */
     uint32_t flags; /* HS_HIT_* */
 } hs_hit;
 
@@ -85,11 +84,11 @@ typedef struct hs_hit {
  * collision response needs (how deep, and which way out), defined even when the centre lies
  * on the query. */
 typedef struct hs_contact {
-    float t;          /* parameter of the query point closest to the centre */
-    hs_vec2 closest;  /* P(t) */
-    hs_vec2 normal;   /* unit, from closest towards the centre: push the circle along +normal */
-    float distance;   /* |centre - closest| */
-    float depth;      /* r + q - distance: > 0 overlapping, 0 touching, < 0 separated by -depth */
+    float t;         /* parameter of the query point closest to the centre */
+    hs_vec2 closest; /* P(t) */
+    hs_vec2 normal;  /* unit, from closest towards the centre: push the circle along +normal */
+    float distance;  /* |centre - closest| */
+    float depth;     /* r + q - distance: > 0 overlapping, 0 touching, < 0 separated by -depth */
 } hs_contact;
 
 #ifdef __cplusplus

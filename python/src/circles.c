@@ -57,14 +57,13 @@ static int split_xyr(hspy_circles *self, PyObject *obj)
     const float *src = (const float *)PyArray_DATA(xyr);
     float *x = (float *)PyArray_DATA(self->x), *y = (float *)PyArray_DATA(self->y),
           *r = (float *)PyArray_DATA(self->r);
-    Py_BEGIN_ALLOW_THREADS
-    for (npy_intp i = 0; i < n; i++) {
+    Py_BEGIN_ALLOW_THREADS for (npy_intp i = 0; i < n; i++)
+    {
         x[i] = src[3 * i];
         y[i] = src[3 * i + 1];
         r[i] = src[3 * i + 2];
     }
-    Py_END_ALLOW_THREADS
-    Py_DECREF(xyr);
+    Py_END_ALLOW_THREADS Py_DECREF(xyr);
     for (int k = 0; k < 3; k++)
         PyArray_CLEARFLAGS(*dst[k], NPY_ARRAY_WRITEABLE);
     return 0;
@@ -123,15 +122,15 @@ static PyObject *circles_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             goto fail;
     }
 
-    const float *x = (const float *)PyArray_DATA(self->x), *y = (const float *)PyArray_DATA(self->y),
+    const float *x = (const float *)PyArray_DATA(self->x),
+                *y = (const float *)PyArray_DATA(self->y),
                 *r = (const float *)PyArray_DATA(self->r);
     const uint32_t *m = self->mask ? (const uint32_t *)PyArray_DATA(self->mask) : NULL;
     size_t bad = (size_t)-1;
     hs_status s;
-    Py_BEGIN_ALLOW_THREADS
-    s = hs_circles_borrow(x, y, r, m, (size_t)n, &self->cs, &bad);
-    Py_END_ALLOW_THREADS
-    if (s != HS_OK) {
+    Py_BEGIN_ALLOW_THREADS s = hs_circles_borrow(x, y, r, m, (size_t)n, &self->cs, &bad);
+    Py_END_ALLOW_THREADS if (s != HS_OK)
+    {
         if (bad < (size_t)n) {
             PyObject *v[3] = {PyFloat_FromDouble(x[bad]), PyFloat_FromDouble(y[bad]),
                               PyFloat_FromDouble(r[bad])};
@@ -141,8 +140,8 @@ static PyObject *circles_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
                                  hspy_status_text(s), v[0], v[1], v[2]);
                 else
                     PyErr_Format(PyExc_ValueError, "%s: element %zu: %s (x=%R, y=%R, r=%R)",
-                                 bad_array(s, x[bad], y[bad]), bad, hspy_status_text(s),
-                                 v[0], v[1], v[2]);
+                                 bad_array(s, x[bad], y[bad]), bad, hspy_status_text(s), v[0], v[1],
+                                 v[2]);
             }
             for (int k = 0; k < 3; k++)
                 Py_XDECREF(v[k]);
@@ -167,10 +166,7 @@ static void circles_dealloc(hspy_circles *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static Py_ssize_t circles_len(hspy_circles *self)
-{
-    return (Py_ssize_t)hs_circles_count(self->cs);
-}
+static Py_ssize_t circles_len(hspy_circles *self) { return (Py_ssize_t)hs_circles_count(self->cs); }
 
 static PyObject *circles_repr(hspy_circles *self)
 {
@@ -190,13 +186,30 @@ static PyObject *get_array(PyArrayObject *a)
     Py_INCREF(o);
     return o;
 }
-static PyObject *circles_x(hspy_circles *self, void *c) { (void)c; return get_array(self->x); }
-static PyObject *circles_y(hspy_circles *self, void *c) { (void)c; return get_array(self->y); }
-static PyObject *circles_r(hspy_circles *self, void *c) { (void)c; return get_array(self->r); }
-static PyObject *circles_mask(hspy_circles *self, void *c) { (void)c; return get_array(self->mask); }
+static PyObject *circles_x(hspy_circles *self, void *c)
+{
+    (void)c;
+    return get_array(self->x);
+}
+static PyObject *circles_y(hspy_circles *self, void *c)
+{
+    (void)c;
+    return get_array(self->y);
+}
+static PyObject *circles_r(hspy_circles *self, void *c)
+{
+    (void)c;
+    return get_array(self->r);
+}
+static PyObject *circles_mask(hspy_circles *self, void *c)
+{
+    (void)c;
+    return get_array(self->mask);
+}
 
 static PyGetSetDef circles_getset[] = {
-    {"x", (getter)circles_x, NULL, "Centres' x (float32): the caller's array when it was borrowed.", NULL},
+    {"x", (getter)circles_x, NULL, "Centres' x (float32): the caller's array when it was borrowed.",
+     NULL},
     {"y", (getter)circles_y, NULL, "Centres' y (float32).", NULL},
     {"r", (getter)circles_r, NULL, "Radii (float32).", NULL},
     {"mask", (getter)circles_mask, NULL, "Filter bits (uint32) or None.", NULL},
@@ -211,25 +224,23 @@ static PyMethodDef circles_methods[] = {
 static PySequenceMethods circles_as_sequence = {.sq_length = (lenfunc)circles_len};
 
 PyTypeObject hspy_CirclesType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "hitscan.Circles",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "hitscan.Circles",
     .tp_basicsize = sizeof(hspy_circles),
     .tp_dealloc = (destructor)circles_dealloc,
     .tp_repr = (reprfunc)circles_repr,
     .tp_as_sequence = &circles_as_sequence,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc =
-        "Circles(xyr, mask=None) or Circles(x, y, r, mask=None)\n\n"
-        "A set of circles (centre x, y and radius r >= 0), validated once.\n\n"
-        "xyr: an (N, 3) array; its columns are copied once into the set's own float32\n"
-        "arrays. x, y, r: three length-N arrays; float32 C-contiguous ones (read-only and\n"
-        "views of larger buffers too) are used in place, never copied, and must not change\n"
-        "while the set is in use (make a new Circles after changing them); other dtypes or\n"
-        "layouts are converted once. mask: optional per-circle filter bits (uint32 used in\n"
-        "place; other integer arrays converted once): a query with mask m tests only\n"
-        "circles with (mask & m) != 0.\n\n"
-        "ValueError on a NaN / infinite value or a negative radius, naming the argument,\n"
-        "the circle and the reason.",
+    .tp_doc = "Circles(xyr, mask=None) or Circles(x, y, r, mask=None)\n\n"
+              "A set of circles (centre x, y and radius r >= 0), validated once.\n\n"
+              "xyr: an (N, 3) array; its columns are copied once into the set's own float32\n"
+              "arrays. x, y, r: three length-N arrays; float32 C-contiguous ones (read-only and\n"
+              "views of larger buffers too) are used in place, never copied, and must not change\n"
+              "while the set is in use (make a new Circles after changing them); other dtypes or\n"
+              "layouts are converted once. mask: optional per-circle filter bits (uint32 used in\n"
+              "place; other integer arrays converted once): a query with mask m tests only\n"
+              "circles with (mask & m) != 0.\n\n"
+              "ValueError on a NaN / infinite value or a negative radius, naming the argument,\n"
+              "the circle and the reason.",
     .tp_methods = circles_methods,
     .tp_getset = circles_getset,
     .tp_new = circles_new,
@@ -242,8 +253,8 @@ hspy_circles *hspy_as_circles(PyObject *obj, const char *arg)
         return (hspy_circles *)obj;
     }
     if (!PyArray_Check(obj) && !PySequence_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: need a hitscan.Circles or an (N, 3) array, got %s",
-                     arg, Py_TYPE(obj)->tp_name);
+        PyErr_Format(PyExc_TypeError, "%s: need a hitscan.Circles or an (N, 3) array, got %s", arg,
+                     Py_TYPE(obj)->tp_name);
         return NULL;
     }
     return (hspy_circles *)PyObject_CallOneArg((PyObject *)&hspy_CirclesType, obj);

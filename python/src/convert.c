@@ -7,8 +7,7 @@
 
 /* obj as an array whose dtype kind is one of `kinds` ("fiu": float, int, uint), or NULL with
  * a TypeError naming `arg` and what it needs. */
-static PyArrayObject *as_array(PyObject *obj, const char *arg, const char *kinds,
-                               const char *need)
+static PyArrayObject *as_array(PyObject *obj, const char *arg, const char *kinds, const char *need)
 {
     PyArrayObject *a;
     if (PyArray_Check(obj)) {
@@ -29,9 +28,9 @@ static PyArrayObject *as_array(PyObject *obj, const char *arg, const char *kinds
 /* One converted copy of a, C-contiguous and of dtype `type` (a's reference is taken). */
 static PyArrayObject *convert(PyArrayObject *a, int type)
 {
-    PyArrayObject *c = (PyArrayObject *)PyArray_FromAny(
-        (PyObject *)a, PyArray_DescrFromType(type), 0, 0,
-        NPY_ARRAY_CARRAY_RO | NPY_ARRAY_FORCECAST, NULL);
+    PyArrayObject *c =
+        (PyArrayObject *)PyArray_FromAny((PyObject *)a, PyArray_DescrFromType(type), 0, 0,
+                                         NPY_ARRAY_CARRAY_RO | NPY_ARRAY_FORCECAST, NULL);
     Py_DECREF(a);
     return c;
 }
@@ -43,8 +42,7 @@ static int in_place(PyArrayObject *a, int type)
 
 PyArrayObject *hspy_float32(PyObject *obj, const char *arg)
 {
-    PyArrayObject *a =
-        as_array(obj, arg, "fiu", "real numbers (float32 is used without a copy)");
+    PyArrayObject *a = as_array(obj, arg, "fiu", "real numbers (float32 is used without a copy)");
     if (!a || in_place(a, NPY_FLOAT32))
         return a;
     return convert(a, NPY_FLOAT32);

@@ -7,21 +7,18 @@
 #include <time.h>
 
 typedef struct hspy_engine {
-    PyObject_HEAD
-    hspy_circles *circles; /* Brute queries it; Grid keeps it as .circles (it has its own copy) */
-    hs_grid *grid;         /* Grid only */
-    PyObject *cell_size;   /* Grid's arguments, for rebuild and pickling */
+    PyObject_HEAD hspy_circles
+        *circles;        /* Brute queries it; Grid keeps it as .circles (it has its own copy) */
+    hs_grid *grid;       /* Grid only */
+    PyObject *cell_size; /* Grid's arguments, for rebuild and pickling */
     PyObject *threads;
-    hspy_scratch scratch;  /* lent to one call at a time */
+    hspy_scratch scratch; /* lent to one call at a time */
     int scratch_busy;
-    int calls;             /* queries running with the GIL released (changed with the GIL held) */
+    int calls; /* queries running with the GIL released (changed with the GIL held) */
     int rebuilding;
 } hspy_engine;
 
-static int is_grid(const hspy_engine *self)
-{
-    return Py_TYPE(self) == &hspy_GridType;
-}
+static int is_grid(const hspy_engine *self) { return Py_TYPE(self) == &hspy_GridType; }
 
 /* ---- construction ------------------------------------------------------------------------ */
 
@@ -51,10 +48,9 @@ static int build(hspy_engine *self, hspy_circles *circles)
     hs_status s;
     self->rebuilding = 1;
     hs_grid *g = self->grid;
-    Py_BEGIN_ALLOW_THREADS
-    s = g ? hs_grid_rebuild(g, circles->cs) : hs_grid_build(circles->cs, &o, &g);
-    Py_END_ALLOW_THREADS
-    self->rebuilding = 0;
+    Py_BEGIN_ALLOW_THREADS s =
+        g ? hs_grid_rebuild(g, circles->cs) : hs_grid_build(circles->cs, &o, &g);
+    Py_END_ALLOW_THREADS self->rebuilding = 0;
     if (s != HS_OK) {
         hspy_raise_status(s, "circles");
         return -1;
@@ -170,8 +166,7 @@ static int failed(hs_status s)
 /* The caller's output array `o` (out=) if it fits what new_out would make: the dtype, the
  * queries' shape (+ a last axis of 2 for pairs, laid out as a (2, ...) C-contiguous array
  * seen through moveaxis, which is what closest returns), writeable. A new reference. */
-static PyObject *given_out(PyObject *o, const hspy_batch *b, int type, int pairs,
-                           const char *name)
+static PyObject *given_out(PyObject *o, const hspy_batch *b, int type, int pairs, const char *name)
 {
     if (!PyArray_Check(o)) {
         PyErr_Format(PyExc_TypeError, "out: %s must be a NumPy array, got %s", name,
@@ -200,7 +195,10 @@ static PyObject *given_out(PyObject *o, const hspy_batch *b, int type, int pairs
         PyErr_Format(PyExc_ValueError,
                      "out: %s must be a writeable %s array shaped like the result (as a "
                      "previous call returned it)",
-                     name, type == NPY_INT64 ? "int64" : type == NPY_BOOL ? "bool" : "float32");
+                     name,
+                     type == NPY_INT64  ? "int64"
+                     : type == NPY_BOOL ? "bool"
+                                        : "float32");
         return NULL;
     }
     Py_INCREF(o);
@@ -262,8 +260,8 @@ static PyObject *engine_closest(hspy_engine *self, PyObject *args, PyObject *kwd
         const Py_ssize_t want = b.details ? 4 : 2;
         if (!PyTuple_Check(b.out) || PyTuple_GET_SIZE(b.out) != want) {
             PyErr_Format(PyExc_TypeError,
-                         "out: need a tuple of %zd arrays (index, t%s), as closest returns",
-                         want, b.details ? ", point, normal" : "");
+                         "out: need a tuple of %zd arrays (index, t%s), as closest returns", want,
+                         b.details ? ", point, normal" : "");
             goto done;
         }
         for (Py_ssize_t k = 0; k < want; k++)
@@ -290,14 +288,12 @@ static PyObject *engine_closest(hspy_engine *self, PyObject *args, PyObject *kwd
         out.ny = out.nx + b.m;
     }
     hs_status s;
-    Py_BEGIN_ALLOW_THREADS
-    hs_queries qs = hspy_batch_soa(&b, c.s);
+    Py_BEGIN_ALLOW_THREADS hs_queries qs = hspy_batch_soa(&b, c.s);
     s = run_closest(self, &qs, &b, out);
     if (s == HS_OK || s == HS_E_INVALID_QUERY)
         hspy_widen_u32(out.idx, (int64_t *)PyArray_DATA((PyArrayObject *)idx), b.m, 1,
                        b.opts.threads);
-    Py_END_ALLOW_THREADS
-    call_end(self, &c);
+    Py_END_ALLOW_THREADS call_end(self, &c);
     if (failed(s))
         goto done;
     if (b.details) {
@@ -328,8 +324,7 @@ done:
 }
 
 /* any and count: one array per query, written by the library (count widened in place). */
-static PyObject *engine_per_query(hspy_engine *self, hspy_mode mode, PyObject *args,
-                                  PyObject *kwds)
+static PyObject *engine_per_query(hspy_engine *self, hspy_mode mode, PyObject *args, PyObject *kwds)
 {
     hspy_batch b;
     if (hspy_batch_parse(&b, mode, args, kwds))
@@ -344,8 +339,7 @@ static PyObject *engine_per_query(hspy_engine *self, hspy_mode mode, PyObject *a
     b.opts.ws = c.s->ws;
     void *data = PyArray_DATA((PyArrayObject *)out);
     hs_status s;
-    Py_BEGIN_ALLOW_THREADS
-    hs_queries qs = hspy_batch_soa(&b, c.s);
+    Py_BEGIN_ALLOW_THREADS hs_queries qs = hspy_batch_soa(&b, c.s);
     if (mode == HSPY_ANY)
         s = self->grid ? hs_grid_any(self->grid, &qs, &b.opts, (uint8_t *)data)
                        : hs_brute_any(self->circles->cs, &qs, &b.opts, (uint8_t *)data);
@@ -354,8 +348,7 @@ static PyObject *engine_per_query(hspy_engine *self, hspy_mode mode, PyObject *a
                        : hs_brute_count(self->circles->cs, &qs, &b.opts, c.s->u32);
     if (mode == HSPY_COUNT && (s == HS_OK || s == HS_E_INVALID_QUERY))
         hspy_widen_u32(c.s->u32, (int64_t *)data, b.m, 0, b.opts.threads);
-    Py_END_ALLOW_THREADS
-    call_end(self, &c);
+    Py_END_ALLOW_THREADS call_end(self, &c);
     if (failed(s) || (s == HS_E_INVALID_QUERY && hspy_warn_invalid(&b)))
         Py_CLEAR(out);
     hspy_batch_clear(&b);
@@ -386,12 +379,10 @@ static PyObject *engine_all(hspy_engine *self, PyObject *args, PyObject *kwds)
     hs_hits h;
     memset(&h, 0, sizeof h);
     hs_status s;
-    Py_BEGIN_ALLOW_THREADS
-    hs_queries qs = hspy_batch_soa(&b, c.s);
+    Py_BEGIN_ALLOW_THREADS hs_queries qs = hspy_batch_soa(&b, c.s);
     s = self->grid ? hs_grid_all(self->grid, &qs, &b.opts, &h)
                    : hs_brute_all(self->circles->cs, &qs, &b.opts, &h);
-    Py_END_ALLOW_THREADS
-    PyObject *res = NULL;
+    Py_END_ALLOW_THREADS PyObject *res = NULL;
     if (!failed(s)) /* copied out while the call still holds the workspace that owns h */
         res = hspy_hits_result(&h, b.csr, b.opts.threads);
     hs_hits_free(&h);
@@ -452,8 +443,7 @@ static PyObject *engine_c_call(hspy_engine *self, PyObject *args)
     o.ws = c.s->ws;
     hs_status s;
     double seconds;
-    Py_BEGIN_ALLOW_THREADS
-    struct timespec t0, t1;
+    Py_BEGIN_ALLOW_THREADS struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     if (all) {
         hs_hits h;
@@ -468,8 +458,7 @@ static PyObject *engine_c_call(hspy_engine *self, PyObject *args)
         clock_gettime(CLOCK_MONOTONIC, &t1);
     }
     seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    Py_END_ALLOW_THREADS
-    call_end(self, &c);
+    Py_END_ALLOW_THREADS call_end(self, &c);
     if (failed(s))
         return NULL;
     return PyFloat_FromDouble(seconds);
@@ -511,10 +500,8 @@ static PyObject *grid_pairs(hspy_engine *self, PyObject *args, PyObject *kwds)
     memset(&p, 0, sizeof p);
     hs_status s;
     self->calls++;
-    Py_BEGIN_ALLOW_THREADS
-    s = hs_grid_pairs(self->grid, &o, &p);
-    Py_END_ALLOW_THREADS
-    self->calls--;
+    Py_BEGIN_ALLOW_THREADS s = hs_grid_pairs(self->grid, &o, &p);
+    Py_END_ALLOW_THREADS self->calls--;
     if (s != HS_OK) {
         hspy_raise_status(s, NULL);
         return NULL;
@@ -523,8 +510,8 @@ static PyObject *grid_pairs(hspy_engine *self, PyObject *args, PyObject *kwds)
     PyObject *out = PyArray_SimpleNew(2, shape, NPY_INT64);
     if (out) {
         int64_t *ij = (int64_t *)PyArray_DATA((PyArrayObject *)out);
-        Py_BEGIN_ALLOW_THREADS
-        for (size_t k = 0; k < p.count; k++) {
+        Py_BEGIN_ALLOW_THREADS for (size_t k = 0; k < p.count; k++)
+        {
             ij[2 * k] = p.i[k];
             ij[2 * k + 1] = p.j[k];
         }
@@ -589,8 +576,8 @@ static PyObject *grid_overlap(hspy_engine *self, PyObject *args, PyObject *kwds)
     hs_status bad_status = HS_OK;
     int nomem = offsets == NULL || u32vec_room(&hits, 64);
     self->calls++;
-    Py_BEGIN_ALLOW_THREADS
-    for (size_t i = 0; i < n && !nomem; i++) {
+    Py_BEGIN_ALLOW_THREADS for (size_t i = 0; i < n && !nomem; i++)
+    {
         offsets[i] = hits.len;
         const hs_circle c = {v[w * i], v[w * i + 1], w == 3 ? v[w * i + 2] : 0.0f};
         size_t found = 0;
@@ -601,8 +588,8 @@ static PyObject *grid_overlap(hspy_engine *self, PyObject *args, PyObject *kwds)
                 nomem = 1;
                 break;
             }
-            s = hs_grid_overlap_circle(self->grid, c, mask, hits.v + hits.len,
-                                       hits.cap - hits.len, &found);
+            s = hs_grid_overlap_circle(self->grid, c, mask, hits.v + hits.len, hits.cap - hits.len,
+                                       &found);
         }
         if (s != HS_OK) {
             if (invalid++ == 0) {
@@ -615,8 +602,7 @@ static PyObject *grid_overlap(hspy_engine *self, PyObject *args, PyObject *kwds)
     }
     if (!nomem)
         offsets[n] = hits.len;
-    Py_END_ALLOW_THREADS
-    self->calls--;
+    Py_END_ALLOW_THREADS self->calls--;
     PyObject *res = NULL;
     if (nomem) {
         PyErr_NoMemory();
@@ -626,8 +612,8 @@ static PyObject *grid_overlap(hspy_engine *self, PyObject *args, PyObject *kwds)
         hspy_raise_status(bad_status, "points_or_circles");
         goto done;
     }
-    PyArrayObject *circle = (PyArrayObject *)PyArray_SimpleNew(1, (npy_intp[]){(npy_intp)hits.len},
-                                                               NPY_INT64);
+    PyArrayObject *circle =
+        (PyArrayObject *)PyArray_SimpleNew(1, (npy_intp[]){(npy_intp)hits.len}, NPY_INT64);
     if (!circle)
         goto done;
     int64_t *ci = (int64_t *)PyArray_DATA(circle);
@@ -713,55 +699,54 @@ static PyObject *engine_reduce(hspy_engine *self, PyObject *Py_UNUSED(ignored))
     return Py_BuildValue("O(O)", (PyObject *)Py_TYPE(self), self->circles);
 }
 
-#define QUERY_DOC_ARGS                                                                          \
-    "queries: (M, 4) array of ax, ay, bx, by (any (..., 4) shape; results take its shape\n"     \
-    "without the last axis). Query i is P(t) = A + t (B - A), D = B - A computed in float32:\n" \
-    "kind 'segment' t in [0, 1], 'ray' t in [0, inf), 'line' t in (-inf, inf).\n"              \
-    "A float32 C-contiguous array is read in place; another dtype or layout is converted\n"   \
-    "once (float32). The library's SoA layout is filled from it in a buffer the object reuses.\n" \
-    "thickness: half-width q >= 0 (capsule / swept circle), a scalar or one per query.\n"      \
-    "semantics: 'solid' (discs; a query starting inside hits at its start) or 'boundary'\n"    \
-    "(rims only). mask: None (every circle), an int, or one uint32 per query: circles with\n"  \
-    "(circle mask & query mask) == 0 are skipped. threads: None or -1 for every core, or a\n" \
-    "count; results never depend on it. isa: None / 'auto', or a level from isa_levels().\n"  \
-    "The GIL is released while the library works. Invalid queries (NaN, B - A overflowing,\n" \
-    "a negative per-query thickness) are answered as misses and reported once per call by\n"  \
+#define QUERY_DOC_ARGS                                                                             \
+    "queries: (M, 4) array of ax, ay, bx, by (any (..., 4) shape; results take its shape\n"        \
+    "without the last axis). Query i is P(t) = A + t (B - A), D = B - A computed in float32:\n"    \
+    "kind 'segment' t in [0, 1], 'ray' t in [0, inf), 'line' t in (-inf, inf).\n"                  \
+    "A float32 C-contiguous array is read in place; another dtype or layout is converted\n"        \
+    "once (float32). The library's SoA layout is filled from it in a buffer the object reuses.\n"  \
+    "thickness: half-width q >= 0 (capsule / swept circle), a scalar or one per query.\n"          \
+    "semantics: 'solid' (discs; a query starting inside hits at its start) or 'boundary'\n"        \
+    "(rims only). mask: None (every circle), an int, or one uint32 per query: circles with\n"      \
+    "(circle mask & query mask) == 0 are skipped. threads: None or -1 for every core, or a\n"      \
+    "count; results never depend on it. isa: None / 'auto', or a level from isa_levels().\n"       \
+    "The GIL is released while the library works. Invalid queries (NaN, B - A overflowing,\n"      \
+    "a negative per-query thickness) are answered as misses and reported once per call by\n"       \
     "an InvalidQueryWarning (count, first, reason).\n"
 
 /* The batch query methods Grid and Brute share. */
-#define QUERY_METHODS \
-    {"closest", (PyCFunction)(void (*)(void))engine_closest, METH_VARARGS | METH_KEYWORDS, \
-     "closest($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
-     "        threads=None, isa=None, details=False, out=None)\n--\n\n" \
-     "Closest hit per query: (index, t), index int64 (-1 for a miss), t float32 (NaN).\n" \
-     "details=True adds point and normal, float32 (..., 2) arrays. out: the arrays to\n" \
-     "write (a previous result of the same call), for loops that allocate nothing.\n\n" \
-     QUERY_DOC_ARGS}, \
-    {"any", (PyCFunction)(void (*)(void))engine_any, METH_VARARGS | METH_KEYWORDS, \
-     "any($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
-     "    threads=None, isa=None, out=None)\n--\n\n" \
-     "Whether each query hits any circle: a bool array (or out).\n\n" QUERY_DOC_ARGS}, \
-    {"count", (PyCFunction)(void (*)(void))engine_count, METH_VARARGS | METH_KEYWORDS, \
-     "count($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
-     "      threads=None, isa=None, out=None)\n--\n\n" \
-     "Number of circles each query hits: an int64 array (or out).\n\n" QUERY_DOC_ARGS}, \
-    {"all", (PyCFunction)(void (*)(void))engine_all, METH_VARARGS | METH_KEYWORDS, \
-     "all($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
-     "    threads=None, isa=None, csr=False)\n--\n\n" \
-     "Every hit: (query, circle, t) arrays (int64, int64, float32) ordered by query, then t,\n" \
-     "then circle. csr=True returns (offsets, circle, t) instead, offsets int64 of length\n" \
-     "M + 1.\n\n" QUERY_DOC_ARGS}, \
+#define QUERY_METHODS                                                                              \
+    {"closest", (PyCFunction)(void (*)(void))engine_closest, METH_VARARGS | METH_KEYWORDS,         \
+     "closest($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n"   \
+     "        threads=None, isa=None, details=False, out=None)\n--\n\n"                            \
+     "Closest hit per query: (index, t), index int64 (-1 for a miss), t float32 (NaN).\n"          \
+     "details=True adds point and normal, float32 (..., 2) arrays. out: the arrays to\n"           \
+     "write (a previous result of the same call), for loops that allocate "                        \
+     "nothing.\n\n" QUERY_DOC_ARGS},                                                               \
+        {"any", (PyCFunction)(void (*)(void))engine_any, METH_VARARGS | METH_KEYWORDS,             \
+         "any($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n"   \
+         "    threads=None, isa=None, out=None)\n--\n\n"                                           \
+         "Whether each query hits any circle: a bool array (or out).\n\n" QUERY_DOC_ARGS},         \
+        {"count", (PyCFunction)(void (*)(void))engine_count, METH_VARARGS | METH_KEYWORDS,         \
+         "count($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
+         "      threads=None, isa=None, out=None)\n--\n\n"                                         \
+         "Number of circles each query hits: an int64 array (or out).\n\n" QUERY_DOC_ARGS},        \
+        {"all", (PyCFunction)(void (*)(void))engine_all, METH_VARARGS | METH_KEYWORDS,             \
+         "all($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n"   \
+         "    threads=None, isa=None, csr=False)\n--\n\n"                                          \
+         "Every hit: (query, circle, t) arrays (int64, int64, float32) ordered by query, then "    \
+         "t,\n"                                                                                    \
+         "then circle. csr=True returns (offsets, circle, t) instead, offsets int64 of length\n"   \
+         "M + 1.\n\n" QUERY_DOC_ARGS},
 
 static PyMethodDef engine_methods[] = {
-    QUERY_METHODS
-    {"_c_call", (PyCFunction)engine_c_call, METH_VARARGS, NULL},
+    QUERY_METHODS{"_c_call", (PyCFunction)engine_c_call, METH_VARARGS, NULL},
     {"__reduce__", (PyCFunction)engine_reduce, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
 static PyMethodDef grid_methods[] = {
-    QUERY_METHODS
-    {"_c_call", (PyCFunction)engine_c_call, METH_VARARGS, NULL},
+    QUERY_METHODS{"_c_call", (PyCFunction)engine_c_call, METH_VARARGS, NULL},
     {"rebuild", (PyCFunction)grid_rebuild, METH_O,
      "rebuild($self, circles, /)\n--\n\n"
      "Rebuilds the grid in place (reusing its memory) from a Circles or an (N, 3) array: the\n"
@@ -797,8 +782,7 @@ static PyGetSetDef grid_getset[] = {
 static PySequenceMethods engine_as_sequence = {.sq_length = (lenfunc)engine_len};
 
 PyTypeObject hspy_GridType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "hitscan.Grid",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "hitscan.Grid",
     .tp_basicsize = sizeof(hspy_engine),
     .tp_dealloc = (destructor)engine_dealloc,
     .tp_repr = (reprfunc)engine_repr,
@@ -815,8 +799,7 @@ PyTypeObject hspy_GridType = {
 };
 
 PyTypeObject hspy_BruteType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "hitscan.Brute",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "hitscan.Brute",
     .tp_basicsize = sizeof(hspy_engine),
     .tp_dealloc = (destructor)engine_dealloc,
     .tp_repr = (reprfunc)engine_repr,

@@ -47,9 +47,8 @@ int hspy_semantics(PyObject *obj, hs_semantics *out);
 
 /* ---- circles.c -------------------------------------------------------------------------- */
 typedef struct hspy_circles {
-    PyObject_HEAD
-    PyArrayObject *x, *y, *r; /* float32, C-contiguous, length n: borrowed by cs */
-    PyArrayObject *mask;      /* uint32 or NULL */
+    PyObject_HEAD PyArrayObject *x, *y, *r; /* float32, C-contiguous, length n: borrowed by cs */
+    PyArrayObject *mask;                    /* uint32 or NULL */
     hs_circles *cs;
 } hspy_circles;
 extern PyTypeObject hspy_CirclesType;
@@ -81,13 +80,13 @@ typedef struct hspy_batch {
     int out_ndim;             /* the queries' shape without its last axis */
     npy_intp out_shape[NPY_MAXDIMS];
     size_t m;
-    int kind;                 /* 0 segment, 1 ray, 2 line */
+    int kind; /* 0 segment, 1 ray, 2 line */
     float thickness_all;
     uint32_t mask_all;
     hs_batch_opts opts;
     hs_batch_stats stats;
     int details, csr;
-    PyObject *out;            /* borrowed: the caller's out= (closest: a tuple), or NULL */
+    PyObject *out; /* borrowed: the caller's out= (closest: a tuple), or NULL */
 } hspy_batch;
 
 /* Parses queries and keyword arguments of a query method (closest / any / count / all). */
@@ -101,12 +100,11 @@ int hspy_warn_invalid(const hspy_batch *b);
 
 /* ---- results.c: library outputs as NumPy arrays ----------------------------------------- */
 /* out[i] = in[i] as int64 (HS_NONE -> -1 when none_to_minus1), one parallel loop. */
-void hspy_widen_u32(const uint32_t *in, int64_t *out, size_t n, int none_to_minus1,
-                    int threads);
+void hspy_widen_u32(const uint32_t *in, int64_t *out, size_t n, int none_to_minus1, int threads);
 /* New arrays from an all-hits result: (query, circle, t) or, with csr, (offsets, circle, t). */
 PyObject *hspy_hits_result(const hs_hits *h, int csr, int threads);
-extern PyTypeObject *hspy_ClosestType, *hspy_ClosestDetailsType, *hspy_HitsType,
-    *hspy_HitsCSRType, *hspy_OverlapsType, *hspy_OverlapsCSRType, *hspy_HitType;
+extern PyTypeObject *hspy_ClosestType, *hspy_ClosestDetailsType, *hspy_HitsType, *hspy_HitsCSRType,
+    *hspy_OverlapsType, *hspy_OverlapsCSRType, *hspy_HitType;
 int hspy_results_init(PyObject *module);
 
 /* ---- engine.c: Grid and Brute ----------------------------------------------------------- */

@@ -130,10 +130,7 @@ static int small_vector(PyObject *obj, const char *arg, const char *what, npy_in
     return 0;
 }
 
-static PyObject *xy(hs_vec2 v)
-{
-    return Py_BuildValue("(dd)", (double)v.x, (double)v.y);
-}
+static PyObject *xy(hs_vec2 v) { return Py_BuildValue("(dd)", (double)v.x, (double)v.y); }
 
 static PyObject *intersect(PyObject *mod, PyObject *args, PyObject *kwds)
 {
@@ -208,8 +205,7 @@ static PyObject *scene(PyObject *mod, PyObject *args, PyObject *kwds)
         return NULL;
     const hs_scene_kind k = hs_scene_kind_from_name(kind);
     if (k == HS_SCENE_INVALID) {
-        PyErr_Format(PyExc_ValueError, "kind: '%s' is not 'uniform', 'clustered' or 'mixed'",
-                     kind);
+        PyErr_Format(PyExc_ValueError, "kind: '%s' is not 'uniform', 'clustered' or 'mixed'", kind);
         return NULL;
     }
     if (n < 0 || m < 0) {
@@ -224,8 +220,7 @@ static PyObject *scene(PyObject *mod, PyObject *args, PyObject *kwds)
     hs_status s = HS_E_NOMEM;
     if (c && q && buf) {
         float *f = (float *)PyArray_DATA(c), *g = (float *)PyArray_DATA(q);
-        Py_BEGIN_ALLOW_THREADS
-        float *x = buf, *y = buf + nn, *r = buf + 2 * nn;
+        Py_BEGIN_ALLOW_THREADS float *x = buf, *y = buf + nn, *r = buf + 2 * nn;
         s = hs_scene_circles(k, nn, seed, x, y, r);
         for (size_t i = 0; s == HS_OK && i < nn; i++) {
             f[3 * i] = x[i];
@@ -314,9 +309,9 @@ PyMODINIT_FUNC PyInit__hitscan(void)
     }
     if (hspy_results_init(m) < 0)
         goto fail;
-    if (PyModule_AddStringConstant(m, "version", HSPY_STR(HS_VERSION_MAJOR) "." HSPY_STR(
-                                                     HS_VERSION_MINOR) "." HSPY_STR(HS_VERSION_PATCH)) <
-        0)
+    if (PyModule_AddStringConstant(m, "version",
+                                   HSPY_STR(HS_VERSION_MAJOR) "." HSPY_STR(
+                                       HS_VERSION_MINOR) "." HSPY_STR(HS_VERSION_PATCH)) < 0)
         goto fail;
     return m;
 fail:

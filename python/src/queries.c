@@ -126,17 +126,15 @@ int hspy_batch_parse(hspy_batch *b, hspy_mode mode, PyObject *args, PyObject *kw
     memset(b, 0, sizeof *b);
     int ok;
     if (mode == HSPY_CLOSEST)
-        ok = PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOOOOpO:closest", kw_closest, &q,
-                                         &kind, &thick, &sem, &mask, &threads, &isa, &flag,
-                                         &b->out);
+        ok = PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOOOOpO:closest", kw_closest, &q, &kind,
+                                         &thick, &sem, &mask, &threads, &isa, &flag, &b->out);
     else if (mode == HSPY_ALL)
         ok = PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOOOOp:all", kw_all, &q, &kind, &thick,
                                          &sem, &mask, &threads, &isa, &flag);
     else
-        ok = PyArg_ParseTupleAndKeywords(args, kwds,
-                                         mode == HSPY_ANY ? "O|$OOOOOOO:any" : "O|$OOOOOOO:count",
-                                         kw_plain, &q, &kind, &thick, &sem, &mask, &threads, &isa,
-                                         &b->out);
+        ok = PyArg_ParseTupleAndKeywords(
+            args, kwds, mode == HSPY_ANY ? "O|$OOOOOOO:any" : "O|$OOOOOOO:count", kw_plain, &q,
+            &kind, &thick, &sem, &mask, &threads, &isa, &b->out);
     if (!ok)
         return -1;
     if (b->out == Py_None)
@@ -175,8 +173,7 @@ static void interval(int kind, float *tmin, float *tmax)
 hs_queries hspy_batch_soa(const hspy_batch *b, hspy_scratch *s)
 {
     const float *q = (const float *)PyArray_DATA(b->queries);
-    float *ax = s->soa, *ay = s->soa + s->cap, *dx = s->soa + 2 * s->cap,
-          *dy = s->soa + 3 * s->cap;
+    float *ax = s->soa, *ay = s->soa + s->cap, *dx = s->soa + 2 * s->cap, *dy = s->soa + 3 * s->cap;
     const ptrdiff_t m = (ptrdiff_t)b->m;
     const int threads = b->opts.threads > 0 ? b->opts.threads : omp_get_max_threads();
 #pragma omp parallel for schedule(static) num_threads(threads) if (m >= 65536)
@@ -212,6 +209,6 @@ int hspy_warn_invalid(const hspy_batch *b)
     one.q = b->thickness ? ((const float *)PyArray_DATA(b->thickness))[i] : b->thickness_all;
     const char *reason = hspy_status_text(hs_query_validate(one));
 
-    return hspy_warn_invalid_rows("queries", "were answered as misses", b->stats.invalid, b->m,
-                                  i, reason);
+    return hspy_warn_invalid_rows("queries", "were answered as misses", b->stats.invalid, b->m, i,
+                                  reason);
 }

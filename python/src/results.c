@@ -8,10 +8,7 @@
 PyTypeObject *hspy_ClosestType, *hspy_ClosestDetailsType, *hspy_HitsType, *hspy_HitsCSRType,
     *hspy_OverlapsType, *hspy_OverlapsCSRType, *hspy_HitType;
 
-static int pool(int threads)
-{
-    return threads > 0 ? threads : omp_get_max_threads();
-}
+static int pool(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
 
 /* Below this many elements a loop runs on the calling thread (a parallel region costs more). */
 #define HSPY_PAR_MIN 65536
@@ -21,8 +18,7 @@ static inline int64_t widen_one(uint32_t v, int none_to_minus1)
     return none_to_minus1 && v == HS_NONE ? -1 : (int64_t)v;
 }
 
-void hspy_widen_u32(const uint32_t *in, int64_t *out, size_t n, int none_to_minus1,
-                    int threads)
+void hspy_widen_u32(const uint32_t *in, int64_t *out, size_t n, int none_to_minus1, int threads)
 {
     const ptrdiff_t m = (ptrdiff_t)n;
 #pragma omp parallel for schedule(static) num_threads(pool(threads)) if (m >= HSPY_PAR_MIN)
@@ -70,8 +66,7 @@ PyObject *hspy_hits_result(const hs_hits *h, int csr, int threads)
     }
     if (k > 0)
         memcpy(tt, h->t, (size_t)k * sizeof(float));
-    Py_END_ALLOW_THREADS
-    PyTypeObject *type = csr ? hspy_HitsCSRType : hspy_HitsType;
+    Py_END_ALLOW_THREADS PyTypeObject *type = csr ? hspy_HitsCSRType : hspy_HitsType;
     PyObject *res = PyStructSequence_New(type);
     if (!res) {
         Py_DECREF(first);
@@ -136,14 +131,14 @@ static PyStructSequence_Desc descs[] = {
     {"hitscan.HitsCSR", "All hits in CSR form: (offsets, circle, t).", csr_fields, 3},
     {"hitscan.Overlaps", "Overlaps as parallel arrays: (query, circle).", overlaps_fields, 2},
     {"hitscan.OverlapsCSR", "Overlaps in CSR form: (offsets, circle).", overlaps_csr_fields, 2},
-    {"hitscan.Hit", "One query against one circle: (t, t_exit, point, normal, inside).",
-     hit_fields, 5},
+    {"hitscan.Hit", "One query against one circle: (t, t_exit, point, normal, inside).", hit_fields,
+     5},
 };
 
 int hspy_results_init(PyObject *module)
 {
-    PyTypeObject **types[] = {&hspy_ClosestType,   &hspy_ClosestDetailsType, &hspy_HitsType,
-                              &hspy_HitsCSRType,   &hspy_OverlapsType,       &hspy_OverlapsCSRType,
+    PyTypeObject **types[] = {&hspy_ClosestType, &hspy_ClosestDetailsType, &hspy_HitsType,
+                              &hspy_HitsCSRType, &hspy_OverlapsType,       &hspy_OverlapsCSRType,
                               &hspy_HitType};
     for (size_t i = 0; i < sizeof descs / sizeof descs[0]; i++) {
         *types[i] = PyStructSequence_NewType(&descs[i]);

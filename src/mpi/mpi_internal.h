@@ -10,7 +10,7 @@
 /* One node of the recursive coordinate bisection: a leaf names its rank, an inner node sends
  * a centre with coordinate[axis] < split to child[0], else to child[1]. */
 typedef struct hs_rcb_node {
-    int32_t rank;     /* >= 0: leaf */
+    int32_t rank; /* >= 0: leaf */
     int32_t axis;
     float split;
     int32_t child[2];
@@ -64,8 +64,8 @@ struct hs_mpi_set {
 
     hs_circles *cs;
     hs_grid *grid;
-    hs_dbox *reach;  /* per rank: box of its owned discs */
-    float *rmax;     /* per rank: largest owned radius (-1 when nothing is owned) */
+    hs_dbox *reach; /* per rank: box of its owned discs */
+    float *rmax;    /* per rank: largest owned radius (-1 when nothing is owned) */
 
     /* ghosts for pairs: owned and ghost circles together, sorted by id */
     int ghosts_valid;
@@ -98,10 +98,7 @@ hs_status hs_mx_agree(MPI_Comm comm, hs_status local);
 hs_status hs_mpi_refresh(hs_mpi_set *s);
 
 /* Pad that covers float rounding in box tests at coordinates of magnitude mag. */
-static inline double hs_mx_pad(double mag)
-{
-    return mag * (1.0 / 65536.0) + 1e-30;
-}
+static inline double hs_mx_pad(double mag) { return mag * (1.0 / 65536.0) + 1e-30; }
 
 /* Routing (route.c). A query's wire record is 8 floats: ax, ay, dx, dy, tmin, tmax, q, mask. */
 /* Does the query's capsule reach box b, and from which t on (*t_enter)? 1 if it does. */

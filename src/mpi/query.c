@@ -25,18 +25,18 @@ typedef struct qcall {
     hs_mpi_set *s;
     qmode mode;
     const hs_queries *qs;
-    hs_batch_opts lo;     /* the local grid calls' options */
+    hs_batch_opts lo; /* the local grid calls' options */
     uint64_t tests;
-    int want_pn;          /* closest: some rank asked for points / normals */
+    int want_pn; /* closest: some rank asked for points / normals */
     size_t n;
-    float *rec;           /* n query records (valid ones) */
+    float *rec; /* n query records (valid ones) */
     uint8_t *valid;
     /* targets of query i: tg_rank / tg_t [off[i], off[i + 1]), by entry t then rank */
     size_t *off;
     int32_t *tg_rank;
     double *tg_t;
-    uint32_t *pos;        /* targets asked so far */
-    uint32_t *slot_q;     /* query of each send slot this round (grouped by rank) */
+    uint32_t *pos;    /* targets asked so far */
+    uint32_t *slot_q; /* query of each send slot this round (grouped by rank) */
     int *scnt, *rcnt, *rdsp, *acnt, *adsp;
     /* answers kept between rounds */
     hs_closest_out cout;
@@ -123,8 +123,8 @@ static hs_status answer(qcall *c, size_t nr, const int *rcnt, size_t *unit, int 
         return HS_E_NOMEM;
     }
     const float *rec = s->rbuf.p;
-    float *ax = f, *ay = f + m, *dx = f + 2 * m, *dy = f + 3 * m, *t0 = f + 4 * m,
-          *t1 = f + 5 * m, *qq = f + 6 * m;
+    float *ax = f, *ay = f + m, *dx = f + 2 * m, *dy = f + 3 * m, *t0 = f + 4 * m, *t1 = f + 5 * m,
+          *qq = f + 6 * m;
     for (size_t k = 0; k < m; k++) {
         const float *r = rec + k * 8;
         ax[k] = r[0], ay[k] = r[1], dx[k] = r[2], dy[k] = r[3];
@@ -245,10 +245,14 @@ static hs_status merge(qcall *c, const int *scnt, const int *adsp)
                     continue;
                 o->idx[i] = g;
                 o->t[i] = t;
-                if (o->px) memcpy(&o->px[i], a + 8, 4);
-                if (o->py) memcpy(&o->py[i], a + 12, 4);
-                if (o->nx) memcpy(&o->nx[i], a + 16, 4);
-                if (o->ny) memcpy(&o->ny[i], a + 20, 4);
+                if (o->px)
+                    memcpy(&o->px[i], a + 8, 4);
+                if (o->py)
+                    memcpy(&o->py[i], a + 12, 4);
+                if (o->nx)
+                    memcpy(&o->nx[i], a + 16, 4);
+                if (o->ny)
+                    memcpy(&o->ny[i], a + 20, 4);
             }
         return HS_OK;
     }
@@ -361,10 +365,14 @@ static hs_status run(hs_mpi_set *s, qmode mode, const hs_queries *qs, const hs_b
             if (mode == QM_CLOSEST) {
                 c->cout.idx[i] = HS_NONE;
                 c->cout.t[i] = NAN;
-                if (c->cout.px) c->cout.px[i] = NAN;
-                if (c->cout.py) c->cout.py[i] = NAN;
-                if (c->cout.nx) c->cout.nx[i] = NAN;
-                if (c->cout.ny) c->cout.ny[i] = NAN;
+                if (c->cout.px)
+                    c->cout.px[i] = NAN;
+                if (c->cout.py)
+                    c->cout.py[i] = NAN;
+                if (c->cout.nx)
+                    c->cout.nx[i] = NAN;
+                if (c->cout.ny)
+                    c->cout.ny[i] = NAN;
             } else if (mode == QM_ANY)
                 c->any[i] = 0;
             else if (mode == QM_COUNT)
@@ -523,20 +531,18 @@ hs_status hs_mpi_closest(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opt
     c.cout = out;
     const int pn = out.px || out.py || out.nx || out.ny;
     return call_mode(s, QM_CLOSEST, qs, opts,
-                     qs && qs->count > 0 && (out.idx == NULL || out.t == NULL) ? HS_E_NULL
-                                                                               : HS_OK,
+                     qs && qs->count > 0 && (out.idx == NULL || out.t == NULL) ? HS_E_NULL : HS_OK,
                      pn, &c);
 }
 
-hs_status hs_mpi_any(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *opts,
-                     uint8_t *hit)
+hs_status hs_mpi_any(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *opts, uint8_t *hit)
 {
     if (s == NULL)
         return HS_E_NULL;
     qcall c = {0};
     c.any = hit;
-    return call_mode(s, QM_ANY, qs, opts, qs && qs->count > 0 && hit == NULL ? HS_E_NULL : HS_OK,
-                     0, &c);
+    return call_mode(s, QM_ANY, qs, opts, qs && qs->count > 0 && hit == NULL ? HS_E_NULL : HS_OK, 0,
+                     &c);
 }
 
 hs_status hs_mpi_count_hits(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *opts,
@@ -550,8 +556,7 @@ hs_status hs_mpi_count_hits(hs_mpi_set *s, const hs_queries *qs, const hs_batch_
                      qs && qs->count > 0 && count == NULL ? HS_E_NULL : HS_OK, 0, &c);
 }
 
-hs_status hs_mpi_all(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *opts,
-                     hs_hits *out)
+hs_status hs_mpi_all(hs_mpi_set *s, const hs_queries *qs, const hs_batch_opts *opts, hs_hits *out)
 {
     if (s == NULL)
         return HS_E_NULL;

@@ -79,7 +79,10 @@ static int32_t cut(rcb_ctx *C, rcb_pt *pt, size_t n, int rank0, int k, hs_dbox b
     } else {
         /* no points: halve the region where it is finite, else cut at its finite side or 0 */
         double lo = box.lo[axis], hi = box.hi[axis];
-        double s = isfinite(lo) && isfinite(hi) ? 0.5 * (lo + hi) : isfinite(lo) ? lo : isfinite(hi) ? hi : 0.0;
+        double s = isfinite(lo) && isfinite(hi) ? 0.5 * (lo + hi)
+                   : isfinite(lo)               ? lo
+                   : isfinite(hi)               ? hi
+                                                : 0.0;
         split = (float)s;
         if ((double)split < lo)
             split = nextafterf(split, INFINITY);

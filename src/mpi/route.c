@@ -16,7 +16,8 @@ int hs_mpi_reach_entry(const hs_dbox *b, const float *qv, double *t_enter)
         return 0;
     const double ax = qv[0], ay = qv[1], dx = qv[2], dy = qv[3], q = qv[6];
     double t0 = qv[4], t1 = qv[5];
-    const double mag = fmax(fmax(fabs(b->lo[0]), fabs(b->hi[0])), fmax(fabs(b->lo[1]), fabs(b->hi[1])));
+    const double mag =
+        fmax(fmax(fabs(b->lo[0]), fabs(b->hi[0])), fmax(fabs(b->lo[1]), fabs(b->hi[1])));
     const double g = q + hs_mx_pad(mag + fabs(ax) + fabs(ay) + q);
     const double a[2] = {ax, ay}, d[2] = {dx, dy};
     for (int k = 0; k < 2; k++) {

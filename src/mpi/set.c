@@ -212,7 +212,8 @@ static hs_status decompose(hs_mpi_set *s)
     unsigned long long n = s->count, total = 0;
     MPI_Allreduce(&n, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, s->comm);
     s->total = (size_t)total;
-    const size_t stride = total > HS_MPI_SAMPLE ? (size_t)((total + HS_MPI_SAMPLE - 1) / HS_MPI_SAMPLE) : 1;
+    const size_t stride =
+        total > HS_MPI_SAMPLE ? (size_t)((total + HS_MPI_SAMPLE - 1) / HS_MPI_SAMPLE) : 1;
     const size_t mine = (s->count + stride - 1) / stride;
     int *cnt = calloc((size_t)K, sizeof *cnt), *dsp = calloc((size_t)K, sizeof *dsp);
     float *loc = malloc((2 * mine + 1) * sizeof *loc);
@@ -265,8 +266,8 @@ static hs_status build_grid(hs_mpi_set *s)
 {
     hs_circles_destroy(s->cs);
     s->cs = NULL;
-    hs_status st = hs_circles_borrow(s->x, s->y, s->r, s->has_mask ? s->mask : NULL, s->count,
-                                     &s->cs, NULL);
+    hs_status st =
+        hs_circles_borrow(s->x, s->y, s->r, s->has_mask ? s->mask : NULL, s->count, &s->cs, NULL);
     if (st != HS_OK)
         return st;
     if (s->grid) {
@@ -476,10 +477,7 @@ hs_mpi_owned hs_mpi_owned_circles(hs_mpi_set *s)
     return o;
 }
 
-const hs_grid *hs_mpi_local_grid(const hs_mpi_set *s)
-{
-    return s ? s->grid : NULL;
-}
+const hs_grid *hs_mpi_local_grid(const hs_mpi_set *s) { return s ? s->grid : NULL; }
 
 void hs_mpi_get_info(const hs_mpi_set *s, hs_mpi_info *info)
 {

@@ -29,10 +29,17 @@ static int hs_consumer_check(const char *who)
     hs_status st = hs_grid_closest(g, &qs, NULL, out);
 
     hs_query seg;
-    seg.a.x = ax; seg.a.y = ay; seg.d.x = dx; seg.d.y = dy;
-    seg.tmin = 0.0f; seg.tmax = 1.0f; seg.q = 0.0f;
+    seg.a.x = ax;
+    seg.a.y = ay;
+    seg.d.x = dx;
+    seg.d.y = dy;
+    seg.tmin = 0.0f;
+    seg.tmax = 1.0f;
+    seg.q = 0.0f;
     hs_circle c0;
-    c0.x = x[0]; c0.y = y[0]; c0.r = r[0];
+    c0.x = x[0];
+    c0.y = y[0];
+    c0.r = r[0];
     hs_hit hit;
     int scalar = hs_intersect_circle(seg, c0, HS_SOLID, &hit);
 

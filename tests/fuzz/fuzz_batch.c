@@ -1,4 +1,5 @@
-/* Fuzz target: the batch calls, brute force and grid, every mode and ISA level, against each other and the scalar calls. */
+/* Fuzz target: the batch calls, brute force and grid, every mode and ISA level, against each other
+ * and the scalar calls. */
 #include "../batch_check.h"
 #include "fuzz_input.h"
 

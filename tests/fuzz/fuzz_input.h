@@ -1,4 +1,5 @@
-/* Turns a fuzzer's bytes into hitscan input: floats that are often small exact values (tangencies), sometimes the limits, sometimes any bit pattern. */
+/* Turns a fuzzer's bytes into hitscan input: floats that are often small exact values (tangencies),
+ * sometimes the limits, sometimes any bit pattern. */
 #ifndef HS_FUZZ_INPUT_H
 #define HS_FUZZ_INPUT_H
 
@@ -40,9 +41,8 @@ static inline uint32_t fz_u32(fz *f)
 static inline float fz_float(fz *f)
 {
     static const float special[16] = {
-        0.0f,         -0.0f,        HS_MAX_COORD, -HS_MAX_COORD, 1.8e19f,  -1.8e19f,
-        FLT_MIN,      1e-30f,       1e-45f,       1.1e-19f,      INFINITY, -INFINITY,
-        NAN,          FLT_MAX,      2e18f,        1.0f};
+        0.0f,   -0.0f,    HS_MAX_COORD, -HS_MAX_COORD, 1.8e19f, -1.8e19f, FLT_MIN, 1e-30f,
+        1e-45f, 1.1e-19f, INFINITY,     -INFINITY,     NAN,     FLT_MAX,  2e18f,   1.0f};
     const uint8_t sel = fz_u8(f);
     switch (sel >> 5) {
     case 0: {
@@ -51,12 +51,10 @@ static inline float fz_float(fz *f)
         memcpy(&v, &u, sizeof v);
         return v;
     }
-    case 1:
-        return special[sel & 15];
+    case 1: return special[sel & 15];
     case 2: /* a quarter-integer scaled by 2^(8k - 64): the same shapes at other scales */
         return ldexpf((float)(int8_t)fz_u8(f) * 0.25f, (int)(sel & 15) * 8 - 64);
-    default:
-        return (float)(int8_t)fz_u8(f) * 0.25f;
+    default: return (float)(int8_t)fz_u8(f) * 0.25f;
     }
 }
 
@@ -102,10 +100,22 @@ static inline void fz_scene_read(fz *f, fz_scene *s, size_t nmax, size_t mmax)
         s->dy[i] = fz_float(f);
         if (per_t) {
             switch (fz_u8(f) & 3) { /* line, ray, segment, or any interval */
-            case 0: s->t0[i] = -INFINITY; s->t1[i] = INFINITY; break;
-            case 1: s->t0[i] = 0.0f; s->t1[i] = INFINITY; break;
-            case 2: s->t0[i] = 0.0f; s->t1[i] = 1.0f; break;
-            default: s->t0[i] = fz_float(f); s->t1[i] = fz_float(f); break;
+            case 0:
+                s->t0[i] = -INFINITY;
+                s->t1[i] = INFINITY;
+                break;
+            case 1:
+                s->t0[i] = 0.0f;
+                s->t1[i] = INFINITY;
+                break;
+            case 2:
+                s->t0[i] = 0.0f;
+                s->t1[i] = 1.0f;
+                break;
+            default:
+                s->t0[i] = fz_float(f);
+                s->t1[i] = fz_float(f);
+                break;
             }
         }
         if (per_q)

@@ -1,4 +1,5 @@
-/* Fuzz target: every ISA level's kernels on the same query and run of circles: scalar and SSE4.2 / NEON exactly as core.h, AVX2 / AVX-512 within the tangency band. */
+/* Fuzz target: every ISA level's kernels on the same query and run of circles: scalar and SSE4.2 /
+ * NEON exactly as core.h, AVX2 / AVX-512 within the tangency band. */
 #include "../batch_check.h"
 #include "core.h"
 #include "fuzz_input.h"
@@ -23,10 +24,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     q.d.x = fz_float(&f);
     q.d.y = fz_float(&f);
     switch (fz_u8(&f) & 3) {
-    case 0: q.tmin = -INFINITY; q.tmax = INFINITY; break;
-    case 1: q.tmin = 0.0f; q.tmax = INFINITY; break;
-    case 2: q.tmin = 0.0f; q.tmax = 1.0f; break;
-    default: q.tmin = fz_float(&f); q.tmax = fz_float(&f); break;
+    case 0:
+        q.tmin = -INFINITY;
+        q.tmax = INFINITY;
+        break;
+    case 1:
+        q.tmin = 0.0f;
+        q.tmax = INFINITY;
+        break;
+    case 2:
+        q.tmin = 0.0f;
+        q.tmax = 1.0f;
+        break;
+    default:
+        q.tmin = fz_float(&f);
+        q.tmax = fz_float(&f);
+        break;
     }
     q.q = (fz_u8(&f) & 1) ? fz_radius(&f) : 0.0f;
     const uint32_t qmask = use_mask ? (uint32_t)(fz_u8(&f) & 15) : UINT32_MAX;
@@ -43,8 +56,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ids[off + j] = 1000u + (uint32_t)((j * 7u) % RUN_MAX); /* distinct, not in order */
     }
     const hs_kq kq = hs_kq_make(q, sem, qmask);
-    const hs_run run = {x + off, y + off, r + off, use_mask ? mask + off : NULL,
-                        use_ids ? ids + off : NULL, n, 500u};
+    const hs_run run = {
+        x + off, y + off, r + off, use_mask ? mask + off : NULL, use_ids ? ids + off : NULL,
+        n,       500u};
     /* core.h's answers, pair by pair */
     uint32_t rid[RUN_MAX];
     float rt[RUN_MAX];
@@ -111,8 +125,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     continue;
                 }
                 double dt = fabs((double)xt[k] - (double)yt[u]) * hypot(q.d.x, q.d.y);
-                if (exact ? !bc_same_bits(xt[k], yt[u])
-                          : (dt > 3e-4 * bc_scale(q, c) + 0x1p-36 && !(band && sem == HS_BOUNDARY))) {
+                if (exact
+                        ? !bc_same_bits(xt[k], yt[u])
+                        : (dt > 3e-4 * bc_scale(q, c) + 0x1p-36 && !(band && sem == HS_BOUNDARY))) {
                     snprintf(msg, sizeof msg, "%s: circle %zu entry t %a, core.h %a", name, j,
                              (double)at[side ? u : k], (double)rt[side ? k : u]);
                     fz_fail("isa", msg);

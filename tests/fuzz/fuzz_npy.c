@@ -1,4 +1,5 @@
-/* Fuzz target: the hitscan tool's .npy reader on any bytes: an error with *out zeroed, or a table that writes back to the same bytes' values. */
+/* Fuzz target: the hitscan tool's .npy reader on any bytes: an error with *out zeroed, or a table
+ * that writes back to the same bytes' values. */
 #define _POSIX_C_SOURCE 200809L /* fmemopen */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2)
-        return 0; /* fmemopen wants a non-empty buffer */
+        return 0;                        /* fmemopen wants a non-empty buffer */
     const size_t cols = 1 + data[0] % 5; /* the column count the caller asks for */
     FILE *f = fmemopen((void *)(uintptr_t)(data + 1), size - 1, "rb");
     if (f == NULL)

@@ -1,4 +1,5 @@
-/* Fuzz target: hs_grid_overlap_circle (any probe, mask and buffer size) against brute force in double. */
+/* Fuzz target: hs_grid_overlap_circle (any probe, mask and buffer size) against brute force in
+ * double. */
 #include "../batch_check.h"
 #include "fuzz_input.h"
 

@@ -1,4 +1,5 @@
-/* Fuzz target: hs_grid_pairs against brute force in double, on one and two threads, any cell size. */
+/* Fuzz target: hs_grid_pairs against brute force in double, on one and two threads, any cell size.
+ */
 #include "../batch_check.h"
 #include "fuzz_input.h"
 

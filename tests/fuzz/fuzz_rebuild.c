@@ -1,4 +1,5 @@
-/* Fuzz target: a grid rebuilt in place (grown, shrunk, emptied) answers as brute force on the new set. */
+/* Fuzz target: a grid rebuilt in place (grown, shrunk, emptied) answers as brute force on the new
+ * set. */
 #include "../batch_check.h"
 #include "fuzz_input.h"
 

@@ -1,4 +1,5 @@
-/* Fuzz target: the scalar calls (narrow.h, geom.h): statuses as validation says, answers finite and inside their documented ranges. */
+/* Fuzz target: the scalar calls (narrow.h, geom.h): statuses as validation says, answers finite and
+ * inside their documented ranges. */
 #include "fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -18,10 +19,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     q.d.x = fz_float(&f);
     q.d.y = fz_float(&f);
     switch (fz_u8(&f) & 3) {
-    case 0: q.tmin = -INFINITY; q.tmax = INFINITY; break;
-    case 1: q.tmin = 0.0f; q.tmax = INFINITY; break;
-    case 2: q.tmin = 0.0f; q.tmax = 1.0f; break;
-    default: q.tmin = fz_float(&f); q.tmax = fz_float(&f); break;
+    case 0:
+        q.tmin = -INFINITY;
+        q.tmax = INFINITY;
+        break;
+    case 1:
+        q.tmin = 0.0f;
+        q.tmax = INFINITY;
+        break;
+    case 2:
+        q.tmin = 0.0f;
+        q.tmax = 1.0f;
+        break;
+    default:
+        q.tmin = fz_float(&f);
+        q.tmax = fz_float(&f);
+        break;
     }
     q.q = (fz_u8(&f) & 1) ? fz_radius(&f) : 0.0f;
     hs_circle c = {fz_float(&f), fz_float(&f), fz_radius(&f)};
@@ -77,8 +90,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fz_fail("geom", "hs_point_on_segment out of range");
     hs_segseg ss;
     int sg = hs_segment_segment(q.a, p, b0, b1, &ss);
-    if (sg > 1 || (sg == 1 && (ss.kind == HS_SEGSEG_NONE || !(ss.t0 >= 0.0f && ss.t1 <= 1.0f &&
-                                                               ss.t0 <= ss.t1))))
+    if (sg > 1 || (sg == 1 && (ss.kind == HS_SEGSEG_NONE ||
+                               !(ss.t0 >= 0.0f && ss.t1 <= 1.0f && ss.t0 <= ss.t1))))
         fz_fail("geom", "hs_segment_segment result out of range");
     hs_aabb box = {b0, b1};
     float te = NAN, tx = NAN;

@@ -1,4 +1,5 @@
-/* Fuzz target: a sequence of batch calls of varying size, mode and engine through one workspace (trimmed at times) answers as without it. */
+/* Fuzz target: a sequence of batch calls of varying size, mode and engine through one workspace
+ * (trimmed at times) answers as without it. */
 #include "../batch_check.h"
 #include "fuzz_input.h"
 
@@ -35,7 +36,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const hs_grid *eng = (op & 0x40) ? NULL : g;
         if (bc_run(&in, cs, eng, isa, ws, &with) || bc_run(&in, cs, eng, isa, NULL, &without))
             fz_fail("workspace", "out of memory");
-        int bad = bc_same_answers(&with, &without, in.qs.count, "workspace vs none", msg, sizeof msg);
+        int bad =
+            bc_same_answers(&with, &without, in.qs.count, "workspace vs none", msg, sizeof msg);
         if (!bad && in.qs.count > 0 && with.all.ws != ws)
             bad = 1, snprintf(msg, sizeof msg, "all-hits arrays are not the workspace's");
         if (bad)

@@ -1,4 +1,5 @@
-/* Soak test: thousands of random rebuild / query cycles through one grid and one workspace, grid == brute force on sampled queries, memory bounded. */
+/* Soak test: thousands of random rebuild / query cycles through one grid and one workspace, grid ==
+ * brute force on sampled queries, memory bounded. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdint.h>
@@ -45,14 +46,17 @@ static size_t rss_kb(void)
     return (size_t)res * (size_t)sysconf(_SC_PAGESIZE) / 1024;
 }
 
-static int same_f(float a, float b) { return memcmp(&a, &b, sizeof a) == 0 || (isnan(a) && isnan(b)); }
+static int same_f(float a, float b)
+{
+    return memcmp(&a, &b, sizeof a) == 0 || (isnan(a) && isnan(b));
+}
 
-#define FAIL(...)                                                                               \
-    do {                                                                                        \
-        fprintf(stderr, "soak: cycle %zu: ", cycle);                                            \
-        fprintf(stderr, __VA_ARGS__);                                                           \
-        fprintf(stderr, "\n");                                                                  \
-        exit(1);                                                                                \
+#define FAIL(...)                                                                                  \
+    do {                                                                                           \
+        fprintf(stderr, "soak: cycle %zu: ", cycle);                                               \
+        fprintf(stderr, __VA_ARGS__);                                                              \
+        fprintf(stderr, "\n");                                                                     \
+        exit(1);                                                                                   \
     } while (0)
 
 int main(int argc, char **argv)
@@ -87,8 +91,9 @@ int main(int argc, char **argv)
     size_t peak1 = 0, peak2 = 0, queries = 0, compared = 0, cycle = 0;
     const clock_t c0 = clock();
     for (cycle = 0; cycle < cycles; cycle++) {
-        size_t n = irand(4) == 0 ? 0 : irand(2) ? irand(nmax + 1)
-                                                : (size_t)exp(urand() * log((double)nmax + 1));
+        size_t n = irand(4) == 0 ? 0
+                   : irand(2)    ? irand(nmax + 1)
+                                 : (size_t)exp(urand() * log((double)nmax + 1));
         if (n > nmax)
             n = nmax;
         hs_scene_kind kind = (hs_scene_kind)irand(HS_SCENE_COUNT_);
@@ -116,11 +121,17 @@ int main(int argc, char **argv)
             t1[i] = 1.0f;
             qq[i] = 0.0f;
             switch (irand(16)) {
-            case 0: t0[i] = -INFINITY; t1[i] = INFINITY; break; /* a line */
-            case 1: t1[i] = INFINITY; break;                    /* a ray */
-            case 2: qq[i] = (float)(urand() * 3.0); break;      /* a capsule */
+            case 0:
+                t0[i] = -INFINITY;
+                t1[i] = INFINITY;
+                break;                                     /* a line */
+            case 1: t1[i] = INFINITY; break;               /* a ray */
+            case 2: qq[i] = (float)(urand() * 3.0); break; /* a capsule */
             case 3: dx[i] = side * (float)(urand() - 0.5); break;
-            case 4: if (irand(8) == 0) ax[i] = NAN; break;      /* invalid: a miss */
+            case 4:
+                if (irand(8) == 0)
+                    ax[i] = NAN;
+                break; /* invalid: a miss */
             default: break;
             }
         }
@@ -171,7 +182,8 @@ int main(int argc, char **argv)
                 FAIL("brute mode %d returned %d", mode, (int)bs);
             for (size_t k = 0; k < S; k++) {
                 size_t i = pick[k];
-                int bad = mode == 0   ? idx[i] != bidx[k] || !same_f(t[i], bt[k]) || !same_f(px[i], bpx[k])
+                int bad = mode == 0
+                              ? idx[i] != bidx[k] || !same_f(t[i], bt[k]) || !same_f(px[i], bpx[k])
                           : mode == 1 ? hit[i] != bhit[k]
                           : mode == 2 ? cnt[i] != bcnt[k]
                                       : all.offsets[i + 1] - all.offsets[i] !=

@@ -26,11 +26,11 @@ static void fail(const char *fmt, ...)
     g_fail++;
 }
 
-#define CHECK(cond, ...)                                                                       \
-    do {                                                                                       \
-        g_checks++;                                                                            \
-        if (!(cond))                                                                           \
-            fail(__VA_ARGS__);                                                                 \
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        g_checks++;                                                                                \
+        if (!(cond))                                                                               \
+            fail(__VA_ARGS__);                                                                     \
     } while (0)
 
 static void same_bytes(const void *a, const void *b, size_t n, const char *what)
@@ -147,8 +147,8 @@ static qset qset_scene(size_t n_scene, size_t m, uint64_t seed, int kind, int ma
 }
 
 /* ---- comparisons -------------------------------------------------------------------------- */
-static void check_queries(hs_mpi_set *s, const hs_grid *ref, const hs_queries *qs,
-                          hs_semantics sem, int threads)
+static void check_queries(hs_mpi_set *s, const hs_grid *ref, const hs_queries *qs, hs_semantics sem,
+                          int threads)
 {
     const size_t m = qs->count;
     hs_batch_opts o = hs_batch_opts_default();
@@ -163,7 +163,8 @@ static void check_queries(hs_mpi_set *s, const hs_grid *ref, const hs_queries *q
     for (int pn = 0; pn < 2; pn++) {
         uint32_t *ri = malloc((m + 1) * 4), *di = malloc((m + 1) * 4);
         float *rf = malloc((5 * m + 1) * 4), *df = malloc((5 * m + 1) * 4);
-        hs_closest_out ro = {ri, rf, NULL, NULL, NULL, NULL}, dout = {di, df, NULL, NULL, NULL, NULL};
+        hs_closest_out ro = {ri, rf, NULL, NULL, NULL, NULL},
+                       dout = {di, df, NULL, NULL, NULL, NULL};
         if (pn) {
             ro.px = rf + m, ro.py = rf + 2 * m, ro.nx = rf + 3 * m, ro.ny = rf + 4 * m;
             dout.px = df + m, dout.py = df + 2 * m, dout.nx = df + 3 * m, dout.ny = df + 4 * m;
@@ -244,10 +245,12 @@ static void check_pairs(hs_mpi_set *s, const hs_grid *ref)
         while (k < own.count && own.id[k] < dp.i[e])
             k++;
         bad += k == own.count || own.id[k] != dp.i[e] || dp.i[e] >= dp.j[e] ||
-               (e > 0 && cmp_pair((uint32_t[2]){dp.i[e - 1], dp.j[e - 1]}, (uint32_t[2]){dp.i[e], dp.j[e]}) >= 0);
+               (e > 0 && cmp_pair((uint32_t[2]){dp.i[e - 1], dp.j[e - 1]},
+                                  (uint32_t[2]){dp.i[e], dp.j[e]}) >= 0);
     }
     CHECK(bad == 0, "%zu pairs not from the owner of i, or out of order", bad);
-    int n = (int)dp.count, *cnt = malloc((size_t)g_size * sizeof *cnt), *dsp = malloc((size_t)g_size * sizeof *dsp);
+    int n = (int)dp.count, *cnt = malloc((size_t)g_size * sizeof *cnt),
+        *dsp = malloc((size_t)g_size * sizeof *dsp);
     MPI_Gather(&n, 1, MPI_INT, cnt, 1, MPI_INT, 0, MPI_COMM_WORLD);
     uint32_t *mine = malloc((2 * dp.count + 1) * 4), *all = NULL;
     for (size_t e = 0; e < dp.count; e++)
@@ -265,7 +268,8 @@ static void check_pairs(hs_mpi_set *s, const hs_grid *ref)
     if (g_rank == 0) {
         qsort(all, tot / 2, 8, cmp_pair);
         hs_status a = hs_grid_pairs(ref, NULL, &rp);
-        CHECK(a == HS_OK && rp.count == tot / 2, "pairs: %zu distributed vs %zu", tot / 2, rp.count);
+        CHECK(a == HS_OK && rp.count == tot / 2, "pairs: %zu distributed vs %zu", tot / 2,
+              rp.count);
         if (a == HS_OK && rp.count == tot / 2) {
             uint32_t *flat = malloc((2 * rp.count + 1) * 4);
             for (size_t e = 0; e < rp.count; e++)
@@ -333,7 +337,8 @@ static hs_status build_spread(const scene *sc, spread how, const hs_mpi_opts *op
             m[k] = sc->mask ? sc->mask[i] : 0;
             id[k++] = (uint32_t)i;
         }
-    hs_status st = hs_mpi_build(MPI_COMM_WORLD, x, y, r, sc->mask ? m : NULL, id, NULL, k, opts, out);
+    hs_status st =
+        hs_mpi_build(MPI_COMM_WORLD, x, y, r, sc->mask ? m : NULL, id, NULL, k, opts, out);
     free(x), free(y), free(r), free(m), free(id);
     return st;
 }
@@ -353,14 +358,16 @@ static void battery(const scene *sc, hs_mpi_set *s, const hs_grid *ref, size_t m
 {
     int masks = sc->mask != NULL;
     for (int threads = 1; threads <= 2; threads++) {
-        qset q = qset_scene(sc->n, m, seed + (uint64_t)g_rank * 1000 + (uint64_t)threads, -1, masks);
+        qset q =
+            qset_scene(sc->n, m, seed + (uint64_t)g_rank * 1000 + (uint64_t)threads, -1, masks);
         check_queries(s, ref, &q.qs, HS_SOLID, threads);
         if (threads == 1)
             check_queries(s, ref, &q.qs, HS_BOUNDARY, threads);
         qset_free(&q);
     }
     for (int kind = 0; kind < 4; kind++) {
-        qset q = qset_scene(sc->n, m / 2, seed + 77 + (uint64_t)g_rank * 1000 + (uint64_t)kind, kind, 0);
+        qset q =
+            qset_scene(sc->n, m / 2, seed + 77 + (uint64_t)g_rank * 1000 + (uint64_t)kind, kind, 0);
         hs_queries qs = q.qs;
         qs.tmin = qs.tmax = qs.q = NULL;
         qs.mask = NULL;
@@ -394,11 +401,15 @@ static void battery(const scene *sc, hs_mpi_set *s, const hs_grid *ref, size_t m
         qset q = qset_alloc(k);
         const float L = sc->side;
         for (size_t i = 0; i < k; i++) {
-            float u = unit(seed + 901 + (uint64_t)g_rank, i), v = unit(seed + 902 + (uint64_t)g_rank, i);
+            float u = unit(seed + 901 + (uint64_t)g_rank, i),
+                  v = unit(seed + 902 + (uint64_t)g_rank, i);
             switch (i % 4) {
             case 0: q.ax[i] = 0, q.ay[i] = u * L, q.dx[i] = L, q.dy[i] = (v - u) * L; break;
             case 1: q.ax[i] = u * L, q.ay[i] = 0, q.dx[i] = (v - u) * L, q.dy[i] = L; break;
-            case 2: q.ax[i] = -0.1f * L, q.ay[i] = -0.1f * L, q.dx[i] = 1.2f * L, q.dy[i] = (1.0f + v) * L; break;
+            case 2:
+                q.ax[i] = -0.1f * L, q.ay[i] = -0.1f * L, q.dx[i] = 1.2f * L,
+                q.dy[i] = (1.0f + v) * L;
+                break;
             default: q.ax[i] = L * 0.5f, q.ay[i] = u * L, q.dx[i] = v - 0.5f, q.dy[i] = 1.0f; break;
             }
             int kind = (int)(i / 4 % 4);
@@ -506,7 +517,8 @@ static void run_errors(void)
     st = hs_mpi_count_hits(s, &q.qs, &o, c);
     CHECK(g_size == 1 ? st == HS_OK : st == HS_E_RANGE, "mixed semantics: %d", (int)st);
     hs_closest_out none = {NULL, NULL, NULL, NULL, NULL, NULL};
-    st = hs_mpi_closest(s, &q.qs, NULL, g_rank == 0 ? none : (hs_closest_out){ci, ct, NULL, NULL, NULL, NULL});
+    st = hs_mpi_closest(s, &q.qs, NULL,
+                        g_rank == 0 ? none : (hs_closest_out){ci, ct, NULL, NULL, NULL, NULL});
     CHECK(st == HS_E_NULL, "NULL output on one rank: %d", (int)st);
     qset_free(&q);
     hs_mpi_destroy(s);

@@ -1,4 +1,5 @@
-/* hs_accuracy: markdown table of entry-t error (ulps) and hit/miss disagreements, robust form vs textbook quadratic. */
+/* hs_accuracy: markdown table of entry-t error (ulps) and hit/miss disagreements, robust form vs
+ * textbook quadratic. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +68,8 @@ int main(int argc, char **argv)
     if (argc > 1) {
         log2n = atoi(argv[1]);
         if (log2n < 4 || log2n > 28) {
-            fprintf(stderr, "usage: %s [log2 pairs per distribution, 4..28 (default 18)]\n", argv[0]);
+            fprintf(stderr, "usage: %s [log2 pairs per distribution, 4..28 (default 18)]\n",
+                    argv[0]);
             return 2;
         }
     }
@@ -79,14 +81,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "out of memory\n");
         return 1;
     }
-    printf("Entry-t error of hs_intersect_circle (robust float32) and of the textbook float32 "
-           "quadratic (b*b - 4ac), vs a long double reference on the same float inputs; "
-           "solid semantics, %zu pairs per distribution. ulps = |t - t_ref| / ulp(t_ref) over pairs "
-           "both call a hit, leaving out starts within the tangency band. Large max ulps come from "
-           "grazing hits (t ill-conditioned) and from t near 0 (ulp(t) tiny). Disagreements = hit/miss answers differing from the reference "
-           "(in parentheses: outside the tangency band |dist - R| <= %.0f eps (|a - c| + R)). "
-           "K = position-error model constant of tests/test_accuracy.c (test bound: 2).\n\n",
-           n, band_k);
+    printf(
+        "Entry-t error of hs_intersect_circle (robust float32) and of the textbook float32 "
+        "quadratic (b*b - 4ac), vs a long double reference on the same float inputs; "
+        "solid semantics, %zu pairs per distribution. ulps = |t - t_ref| / ulp(t_ref) over pairs "
+        "both call a hit, leaving out starts within the tangency band. Large max ulps come from "
+        "grazing hits (t ill-conditioned) and from t near 0 (ulp(t) tiny). Disagreements = "
+        "hit/miss answers differing from the reference "
+        "(in parentheses: outside the tangency band |dist - R| <= %.0f eps (|a - c| + R)). "
+        "K = position-error model constant of tests/test_accuracy.c (test bound: 2).\n\n",
+        n, band_k);
     printf("| distribution | ref hits | robust max ulps | robust p99 ulps | robust max K | robust "
            "disagreements | textbook max ulps | textbook p99 ulps | textbook max K | textbook "
            "disagreements |\n");

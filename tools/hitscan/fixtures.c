@@ -1,4 +1,5 @@
-/* Writes the hitscan tool's end-to-end test files: a tiny scene with hand-derived answers, and one malformed file per error case. */
+/* Writes the hitscan tool's end-to-end test files: a tiny scene with hand-derived answers, and one
+ * malformed file per error case. */
 #define _XOPEN_SOURCE 700 /* symlink, link */
 #include <math.h>
 #include <stdio.h>
@@ -53,15 +54,22 @@ static void make_link(const char *name, const char *target, int hard)
 }
 
 /* A .npy with any version bytes and header text (the length field is filled in), then data. */
-static void raw_npy_len(const char *name, int major, int minor, const char *header,
-                        size_t declared, const void *data, size_t len)
+static void raw_npy_len(const char *name, int major, int minor, const char *header, size_t declared,
+                        const void *data, size_t len)
 {
     FILE *f = open_out(name);
     if (!f)
         return;
     size_t h = strlen(header);
-    unsigned char pre[12] = {0x93, 'N', 'U', 'M', 'P', 'Y', (unsigned char)major,
-                             (unsigned char)minor, (unsigned char)(declared & 0xff),
+    unsigned char pre[12] = {0x93,
+                             'N',
+                             'U',
+                             'M',
+                             'P',
+                             'Y',
+                             (unsigned char)major,
+                             (unsigned char)minor,
+                             (unsigned char)(declared & 0xff),
                              (unsigned char)(declared >> 8 & 0xff),
                              (unsigned char)(declared >> 16 & 0xff),
                              (unsigned char)(declared >> 24 & 0xff)};
@@ -129,11 +137,11 @@ static void expected(void)
         const char *ext = fmt == HSIO_NPY ? "npy" : "csv";
         char name[64];
         FILE *f;
-#define EXPECT(stem, call)                                                                   \
-    do {                                                                                     \
-        snprintf(name, sizeof name, "exp_%s.%s", stem, ext);                                 \
-        if ((f = open_out(name)) != NULL)                                                    \
-            close_out(f, call, name);                                                        \
+#define EXPECT(stem, call)                                                                         \
+    do {                                                                                           \
+        snprintf(name, sizeof name, "exp_%s.%s", stem, ext);                                       \
+        if ((f = open_out(name)) != NULL)                                                          \
+            close_out(f, call, name);                                                              \
     } while (0)
         EXPECT("closest", hsio_write_closest(f, (hsio_format)fmt, NQ, idx, t, px, py, nx, ny));
         EXPECT("any", hsio_write_any(f, (hsio_format)fmt, NQ, any));
@@ -158,8 +166,10 @@ static void inputs(void)
     text("empty_queries.csv", "ax,ay,bx,by\n");
     /* the header rule: the same circles with a UTF-8 byte order mark and no header; the same
      * queries under a header of numbers, read with --header */
-    text("bom_circles.csv", "\xef\xbb\xbf" "10,0,2\n20,0,2\n0,10,1\n5,5,0\n-10,-5,1\n");
-    text("bom_header_circles.csv", "\xef\xbb\xbf" "x,y,r\n10,0,2\n20,0,2\n0,10,1\n5,5,0\n-10,-5,1\n");
+    text("bom_circles.csv", "\xef\xbb\xbf"
+                            "10,0,2\n20,0,2\n0,10,1\n5,5,0\n-10,-5,1\n");
+    text("bom_header_circles.csv", "\xef\xbb\xbf"
+                                   "x,y,r\n10,0,2\n20,0,2\n0,10,1\n5,5,0\n-10,-5,1\n");
     text("numeric_header_queries.csv",
          "1,2,3,4\n0,0,16,0\n0,10,0,20\n-5,-5,-1,-5\n0,5,1e1,5\n9.5,0,10.5,0\n");
     /* outputs that are inputs: a copy of the circles (and a reference copy to compare it
@@ -186,12 +196,12 @@ static void malformed(void)
             "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }\n", d12, sizeof d12);
     raw_npy("bad_dtype_be.npy", 1, 0,
             "{'descr': '>f4', 'fortran_order': False, 'shape': (4, 3), }\n", d12, sizeof d12);
-    raw_npy("bad_fortran.npy", 1, 0,
-            "{'descr': '<f4', 'fortran_order': True, 'shape': (4, 3), }\n", d12, sizeof d12);
-    raw_npy("bad_shape.npy", 1, 0,
-            "{'descr': '<f4', 'fortran_order': False, 'shape': (6, 2), }\n", d12, sizeof d12);
-    raw_npy("bad_shape1d.npy", 1, 0,
-            "{'descr': '<f4', 'fortran_order': False, 'shape': (12,), }\n", d12, sizeof d12);
+    raw_npy("bad_fortran.npy", 1, 0, "{'descr': '<f4', 'fortran_order': True, 'shape': (4, 3), }\n",
+            d12, sizeof d12);
+    raw_npy("bad_shape.npy", 1, 0, "{'descr': '<f4', 'fortran_order': False, 'shape': (6, 2), }\n",
+            d12, sizeof d12);
+    raw_npy("bad_shape1d.npy", 1, 0, "{'descr': '<f4', 'fortran_order': False, 'shape': (12,), }\n",
+            d12, sizeof d12);
     raw_npy("truncated.npy", 1, 0, hdr_ok, d12, sizeof d12 - 6);
     unsigned char longer[sizeof d12 + 4];
     memcpy(longer, d12, sizeof d12);

@@ -178,8 +178,8 @@ int hsio_write_count(FILE *f, hsio_format fmt, size_t m, const uint32_t *count)
     return hsio_write_npy(f, "<u4", 1, shape, count, sizeof(uint32_t));
 }
 
-int hsio_write_all(FILE *f, hsio_format fmt, size_t m, const size_t *offsets,
-                   const uint32_t *idx, const float *t)
+int hsio_write_all(FILE *f, hsio_format fmt, size_t m, const size_t *offsets, const uint32_t *idx,
+                   const float *t)
 {
     size_t total = m ? offsets[m] - offsets[0] : 0;
     if (fmt == HSIO_CSV) {

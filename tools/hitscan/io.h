@@ -102,7 +102,7 @@ int hsio_write_closest(FILE *f, hsio_format fmt, size_t m, const uint32_t *idx, 
 int hsio_write_any(FILE *f, hsio_format fmt, size_t m, const uint8_t *hit);
 int hsio_write_count(FILE *f, hsio_format fmt, size_t m, const uint32_t *count);
 /* CSR: hits of query i are offsets[i] .. offsets[i+1]-1. */
-int hsio_write_all(FILE *f, hsio_format fmt, size_t m, const size_t *offsets,
-                   const uint32_t *idx, const float *t);
+int hsio_write_all(FILE *f, hsio_format fmt, size_t m, const size_t *offsets, const uint32_t *idx,
+                   const float *t);
 
 #endif

@@ -238,9 +238,9 @@ static int parse_args(int argc, char **argv, options *o)
         } else {
             strcpy(name, a);
             static const char *const valued[] = {
-                "--circles", "--queries", "--mode", "--kind", "--thickness", "--isa",
-                "--threads", "--cell-size", "--out", "--format", "--scene", "--n", "--m",
-                "--seed", "--write-scene", "--repeat"};
+                "--circles", "--queries",   "--mode",        "--kind",   "--thickness", "--isa",
+                "--threads", "--cell-size", "--out",         "--format", "--scene",     "--n",
+                "--m",       "--seed",      "--write-scene", "--repeat"};
             if (pick(name, valued, (int)(sizeof valued / sizeof valued[0])) < 0)
                 return usage_error("unknown option '%s'", a);
             if (i + 1 >= argc)
@@ -277,7 +277,8 @@ static int parse_args(int argc, char **argv, options *o)
                     break;
             if (k == HS_ISA_COUNT_)
                 return usage_error("--isa must be auto, scalar, sse4, avx2, avx512 or neon "
-                                   "(got '%s')", val);
+                                   "(got '%s')",
+                                   val);
             o->isa = (hs_isa)k;
         } else if (strcmp(name, "--threads") == 0) {
             size_t k;
@@ -342,7 +343,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->format = strcmp(o->out, "-") == 0 ? HSIO_CSV : hsio_format_of_path(o->out);
         if (o->format == HSIO_NONE)
             return usage_error("cannot tell the output format of '%s': name it .npy or .csv, "
-                               "or give --format", o->out);
+                               "or give --format",
+                               o->out);
     } else if (o->format != HSIO_NONE) {
         return usage_error("--format needs --out");
     }
@@ -563,14 +565,11 @@ static hs_status results_alloc(const options *o, size_t m, results *res)
         c->ny = malloc(mm * sizeof(float));
         return c->idx && c->t && c->px && c->py && c->nx && c->ny ? HS_OK : HS_E_NOMEM;
     }
-    case MODE_ANY:
-        res->hit = malloc(mm);
-        return res->hit ? HS_OK : HS_E_NOMEM;
+    case MODE_ANY: res->hit = malloc(mm); return res->hit ? HS_OK : HS_E_NOMEM;
     case MODE_COUNT:
         res->count = malloc(mm * sizeof(uint32_t));
         return res->count ? HS_OK : HS_E_NOMEM;
-    case MODE_ALL:
-        return HS_OK;
+    case MODE_ALL: return HS_OK;
     }
     return HS_E_RANGE;
 }
@@ -580,16 +579,16 @@ static hs_status run_queries(const options *o, const hs_grid *g, const hs_circle
                              const hs_queries *qs, const hs_batch_opts *bo, results *res)
 {
 #ifdef HS_CLI_MPI
-    return hscli_mpi_run((int)o->mode, o->brute ? cs : NULL, qs, bo, &res->cl, res->hit,
-                         res->count, &res->all);
+    return hscli_mpi_run((int)o->mode, o->brute ? cs : NULL, qs, bo, &res->cl, res->hit, res->count,
+                         &res->all);
 #endif
     switch (o->mode) {
     case MODE_CLOSEST:
         return g ? hs_grid_closest(g, qs, bo, res->cl) : hs_brute_closest(cs, qs, bo, res->cl);
-    case MODE_ANY:
-        return g ? hs_grid_any(g, qs, bo, res->hit) : hs_brute_any(cs, qs, bo, res->hit);
+    case MODE_ANY: return g ? hs_grid_any(g, qs, bo, res->hit) : hs_brute_any(cs, qs, bo, res->hit);
     case MODE_COUNT:
-        return g ? hs_grid_count_hits(g, qs, bo, res->count) : hs_brute_count(cs, qs, bo, res->count);
+        return g ? hs_grid_count_hits(g, qs, bo, res->count)
+                 : hs_brute_count(cs, qs, bo, res->count);
     case MODE_ALL:
         if (res->all.offsets) /* a repeated call: the previous result goes first */
             hs_hits_free(&res->all);
@@ -615,8 +614,7 @@ static size_t results_hits(const options *o, size_t m, const results *res)
         for (size_t i = 0; i < m; i++)
             hits += res->count[i];
         return hits;
-    case MODE_ALL:
-        return res->all.total;
+    case MODE_ALL: return res->all.total;
     }
     return 0;
 }
@@ -640,8 +638,8 @@ static int write_results(const options *o, const problem *p, const results *r)
     errno = 0;
     switch (o->mode) {
     case MODE_CLOSEST:
-        w = hsio_write_closest(f, o->format, p->m, r->cl.idx, r->cl.t, r->cl.px, r->cl.py,
-                               r->cl.nx, r->cl.ny);
+        w = hsio_write_closest(f, o->format, p->m, r->cl.idx, r->cl.t, r->cl.px, r->cl.py, r->cl.nx,
+                               r->cl.ny);
         break;
     case MODE_ANY: w = hsio_write_any(f, o->format, p->m, r->hit); break;
     case MODE_COUNT: w = hsio_write_count(f, o->format, p->m, r->count); break;
@@ -691,8 +689,10 @@ static void report_bad_circle(const problem *p, hs_status s, size_t bad)
 static const char *query_fault(hs_status s, char *buf, size_t cap)
 {
     if (s == HS_E_RANGE)
-        snprintf(buf, cap, "out of range (|ax|, |ay| and the thickness at most %g, |B - A|^2 a "
-                 "normal float)", (double)HS_MAX_COORD);
+        snprintf(buf, cap,
+                 "out of range (|ax|, |ay| and the thickness at most %g, |B - A|^2 a "
+                 "normal float)",
+                 (double)HS_MAX_COORD);
     else
         snprintf(buf, cap, "%s", s == HS_E_NEG_RADIUS ? "negative thickness" : status_text(s));
     return buf;
@@ -837,7 +837,7 @@ int main(int argc, char **argv)
             hscli_mpi_print_build(h, build_ms);
         else
 #endif
-        if (g)
+            if (g)
             fprintf(h, "  build  %10.3f ms  grid, %.1f M circles/s, cell %.3g, %.1f bytes/circle\n",
                     build_ms, build_ms > 0 ? (double)p.n / build_ms * 1e-3 : 0.0,
                     (double)hs_grid_cell_size(g),
@@ -847,7 +847,8 @@ int main(int argc, char **argv)
         fprintf(h, "  query  %10.3f ms  %s, %.2f M queries/s (%s, %d thread%s)\n", query_ms,
                 mode_names[o.mode], qps * 1e-6, isa, threads, threads == 1 ? "" : "s");
         if (o.repeat)
-            fprintf(h, "         median of %d calls through one workspace; the first took %.3f ms\n",
+            fprintf(h,
+                    "         median of %d calls through one workspace; the first took %.3f ms\n",
                     reps, first_ms);
         if (o.mode == MODE_CLOSEST || o.mode == MODE_ANY)
             fprintf(h, "  hits   %zu of %zu queries hit a circle (%.1f%%)\n", res.hits, p.m,

@@ -178,7 +178,9 @@ static int parse_dict(const char *s, size_t n, hsio_npy_header *h, char *err, si
         return hsio_fail(err, errlen, "bad .npy header: text after the dictionary");
     if (seen != 7)
         return hsio_fail(err, errlen, "bad .npy header: missing key '%s'",
-                         !(seen & 1) ? "descr" : !(seen & 2) ? "fortran_order" : "shape");
+                         !(seen & 1)   ? "descr"
+                         : !(seen & 2) ? "fortran_order"
+                                       : "shape");
     return 0;
 }
 
@@ -251,8 +253,9 @@ int hsio_read_npy(FILE *f, size_t cols, hsio_table *out, char *err, size_t errle
                          "(numpy: a.astype('<f4'))",
                          h.descr);
     if (h.fortran_order)
-        return hsio_fail(err, errlen,
-                         "fortran_order is True: need a C-order array (numpy: np.ascontiguousarray(a))");
+        return hsio_fail(
+            err, errlen,
+            "fortran_order is True: need a C-order array (numpy: np.ascontiguousarray(a))");
     shape_str(&h, shp, sizeof shp);
     if (h.ndim != 2 || h.shape[1] != cols)
         return hsio_fail(err, errlen, "shape %s is not (N, %zu)", shp, cols);
@@ -267,9 +270,10 @@ int hsio_read_npy(FILE *f, size_t cols, hsio_table *out, char *err, size_t errle
         if (fseek(f, here, SEEK_SET) != 0)
             return hsio_fail(err, errlen, "seek error");
         if (end >= here && (uint64_t)(end - here) < (uint64_t)bytes)
-            return hsio_fail(err, errlen,
-                             "truncated data: shape %s needs %zu bytes after the header, file holds %ld",
-                             shp, bytes, end - here);
+            return hsio_fail(
+                err, errlen,
+                "truncated data: shape %s needs %zu bytes after the header, file holds %ld", shp,
+                bytes, end - here);
     }
     float *v = NULL;
     if (rows) {
@@ -279,9 +283,10 @@ int hsio_read_npy(FILE *f, size_t cols, hsio_table *out, char *err, size_t errle
         size_t got = fread(v, 1, bytes, f);
         if (got != bytes) {
             free(v);
-            return hsio_fail(err, errlen,
-                             "truncated data: shape %s needs %zu bytes after the header, file holds %zu",
-                             shp, bytes, got);
+            return hsio_fail(
+                err, errlen,
+                "truncated data: shape %s needs %zu bytes after the header, file holds %zu", shp,
+                bytes, got);
         }
     }
     if (fgetc(f) != EOF) {

@@ -11,15 +11,9 @@ static int g_rank, g_ranks;
 
 int hitscan_main(int argc, char **argv);
 
-int hscli_mpi_root(void)
-{
-    return g_rank == 0;
-}
+int hscli_mpi_root(void) { return g_rank == 0; }
 
-int hscli_mpi_ranks(void)
-{
-    return g_ranks;
-}
+int hscli_mpi_ranks(void) { return g_ranks; }
 
 static void slice(size_t n, size_t *lo, size_t *hi)
 {
@@ -101,8 +95,8 @@ static hs_status gather_all(const hs_hits *mine, size_t m, size_t lo, hs_hits *a
 }
 
 hs_status hscli_mpi_run(int mode, const hs_circles *cs, const hs_queries *qs,
-                        const hs_batch_opts *bo, hs_closest_out *cl, uint8_t *hit,
-                        uint32_t *count, hs_hits *all)
+                        const hs_batch_opts *bo, hs_closest_out *cl, uint8_t *hit, uint32_t *count,
+                        hs_hits *all)
 {
     const size_t m = qs->count;
     size_t lo, hi;
@@ -121,8 +115,8 @@ hs_status hscli_mpi_run(int mode, const hs_circles *cs, const hs_queries *qs,
     o.ws = NULL; /* all-hits' arrays are gathered into the caller's own */
     hs_status s = HS_E_RANGE;
     if (mode == 0) {
-        hs_closest_out part = {cl->idx + lo, cl->t + lo, cl->px + lo, cl->py + lo, cl->nx + lo,
-                               cl->ny + lo};
+        hs_closest_out part = {cl->idx + lo, cl->t + lo,  cl->px + lo,
+                               cl->py + lo,  cl->nx + lo, cl->ny + lo};
         s = cs ? hs_brute_closest(cs, &sub, &o, part) : hs_mpi_closest(g_set, &sub, &o, part);
     } else if (mode == 1)
         s = cs ? hs_brute_any(cs, &sub, &o, hit + lo) : hs_mpi_any(g_set, &sub, &o, hit + lo);
@@ -144,7 +138,8 @@ hs_status hscli_mpi_run(int mode, const hs_circles *cs, const hs_queries *qs,
         return (hs_status)worst;
     }
     unsigned long long inv = st.invalid, inv_all = 0;
-    unsigned long long first = st.invalid ? (unsigned long long)(lo + st.first_invalid) : ~0ull, first_all = 0;
+    unsigned long long first = st.invalid ? (unsigned long long)(lo + st.first_invalid) : ~0ull,
+                       first_all = 0;
     unsigned long long tests = st.pair_tests, tests_all = 0;
     MPI_Allreduce(&inv, &inv_all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(&first, &first_all, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);

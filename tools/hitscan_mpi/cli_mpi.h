@@ -6,7 +6,7 @@
 
 #include "hitscan/hitscan.h"
 
-int hscli_mpi_root(void);  /* 1 on rank 0, the rank that writes and prints */
+int hscli_mpi_root(void); /* 1 on rank 0, the rank that writes and prints */
 int hscli_mpi_ranks(void);
 /* Collective: every rank passes the whole circle set and builds from its own slice (the
  * library moves circles to their owners). */
@@ -17,8 +17,8 @@ hs_status hscli_mpi_build(const float *x, const float *y, const float *r, size_t
  * on every rank into the whole-batch outputs. stats (when bo has them) cover the whole batch.
  * mode: 0 closest, 1 any, 2 count, 3 all. */
 hs_status hscli_mpi_run(int mode, const hs_circles *cs, const hs_queries *qs,
-                        const hs_batch_opts *bo, hs_closest_out *cl, uint8_t *hit,
-                        uint32_t *count, hs_hits *all);
+                        const hs_batch_opts *bo, hs_closest_out *cl, uint8_t *hit, uint32_t *count,
+                        hs_hits *all);
 void hscli_mpi_print_build(FILE *h, double build_ms);
 
 #endif
