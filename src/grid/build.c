@@ -121,8 +121,6 @@ static hs_status grid_fill(hs_grid *g, const hs_circles *cs)
         s = alloc_storage(g, cs->mask != NULL);
     if (s == HS_OK)
         s = hs_grid_sort(g, cs, threads);
-    if (s == HS_OK)
-        s = hs_grid_empty_distances(g);
     if (s == HS_OK && g->x != NULL) {
         memset(g->x + g->n, 0, HS_PAD_FLOATS * sizeof(float));
         memset(g->y + g->n, 0, HS_PAD_FLOATS * sizeof(float));
@@ -183,7 +181,6 @@ void hs_grid_destroy(hs_grid *g)
     free(g->id);
     free(g->mask);
     free(g->cell_start);
-    free(g->empty);
     free(g->scratch);
     free(g->spill);
     free(g);
@@ -196,8 +193,8 @@ size_t hs_grid_bytes(const hs_grid *g)
     if (g == NULL)
         return 0;
     return sizeof *g + g->cap * (3 * sizeof(float) + sizeof(uint32_t)) +
-           g->mask_cap * sizeof(uint32_t) + g->cells_cap * sizeof(uint32_t) + g->empty_cap +
-           g->scratch_bytes + g->spill_cap * sizeof(uint32_t);
+           g->mask_cap * sizeof(uint32_t) + g->cells_cap * sizeof(uint32_t) + g->scratch_bytes +
+           g->spill_cap * sizeof(uint32_t);
 }
 
 float hs_grid_cell_size(const hs_grid *g)

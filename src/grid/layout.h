@@ -40,11 +40,6 @@ struct hs_grid {
      * cell_start[c + 1] - 1 */
     uint32_t *cell_start;
     size_t ncells, cells_cap;
-    /* per cell, like cell_start: the Chebyshev distance in cells to the nearest non-empty cell
-     * of the level (0 when the cell holds circles, at most 255): the cells fewer than that many
-     * rows and columns away are empty (grid/empty.c) */
-    uint8_t *empty;
-    size_t empty_cap;
     /* the build's working memory (band tables, per-thread band buffers), kept for rebuilds;
      * spill: one index per circle, only grown when a band outgrows the band buffer */
     void *scratch;

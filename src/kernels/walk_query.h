@@ -66,8 +66,7 @@ typedef struct hs_walk_span {
     double ax, ay, dx, dy;
     double reach;
     double t0, t1;
-    const uint32_t *cs;   /* the level's cell_start */
-    const uint8_t *empty; /* the level's empty distances (layout.h) */
+    const uint32_t *cs; /* the level's cell_start */
     size_t nx;
 } hs_walk_span;
 
@@ -86,7 +85,6 @@ HS_INLINE hs_walk_span hs_walk_span_make(const hs_walk *w, const hs_kq *k, const
     s.t0 = k->tmin;
     s.t1 = k->tmax;
     s.cs = w->g->cell_start + L->cell0;
-    s.empty = w->g->empty + L->cell0;
     s.nx = (size_t)L->nx;
     return s;
 }
@@ -278,52 +276,13 @@ HS_INLINE int hs_walk_slab_reachable(const hs_walk *w, const hs_walk_axes *a, do
     return !((double)w->best_t < (edge - a->au) * a->inv_du);
 }
 
-/* Empty-space skipping. A slab's cells lie within a window [j0, j1] across the slab, the
- * window of the slab i slabs of `width` cells further moves by at most ((i + 1) width + 2 reach
- * / h) |slope| cells (the query's part within reach of a slab spans at most its width plus
- * twice the reach along u), plus a cell of truncation. So when the cell `cell` at the slab's
- * middle (j = (j0 + j1) / 2) has empty distance D (every cell fewer than D rows and columns
- * away is empty), slab i is empty while its window stays within D - 1 of that cell, and so is
- * every slab before it: returns how many slabs, from the current one on, are empty (at least
- * `known`: the current one's run was seen empty). A cell of margin covers the rounding. */
-typedef struct hs_walk_skip {
-    double inv_as; /* 1 / |slope| (infinite along an axis) */
-    double ra;     /* 2 reach / h: the reach's share of a window, in cells */
-} hs_walk_skip;
-
-HS_INLINE hs_walk_skip hs_walk_skip_make(const hs_walk_span *s, const hs_walk_axes *a,
-                                         const hs_glevel *L)
-{
-    hs_walk_skip k;
-    k.inv_as = 1.0 / fmax(fabs(a->slope), 1e-30); /* finite: 0 x inv_as must be 0 */
-    k.ra = 2.0 * s->reach * L->inv_h;
-    return k;
-}
-
-HS_INLINE int32_t hs_walk_empty_slabs(const hs_walk_span *s, const hs_walk_skip *k, size_t cell,
-                                      int32_t j0, int32_t j1, int32_t width, int32_t known)
-{
-    const int32_t d = s->empty[cell], half = (j1 - j0 + 1) / 2 + 1;
-    /* the current slab: its window and its own width within D - 1 */
-    if (!(half < d && width / 2 + 1 < d))
-        return known;
-    /* slab i >= 1: half + 1 + ((i + 1) width + ra) |slope| < d and i width + width < d */
-    const double by_rows = ((double)(d - 1 - half) * k->inv_as - k->ra) / (double)width - 1.0;
-    const double by_cols = (double)(d - width) / (double)width;
-    const double lim = by_rows < by_cols ? by_rows : by_cols; /* slabs 1 .. i with i < lim */
-    return lim > 1.0 ? (int32_t)ceil(lim) : 1;
-}
-
 /* A long y-dominant query: slabs are rows, and the cells of a row that the query can reach
- * are one contiguous run. After an empty run, the rows hs_walk_empty_slabs proves empty are
- * stepped over. */
+ * are one contiguous run. */
 HS_INLINE int hs_walk_row_slabs(hs_walk *w, const int mode, const hs_walk_span *s,
                                 const hs_walk_axes *a, const hs_glevel *L)
 {
     const double reach = s->reach, h = L->h, inv_h = L->inv_h;
-    const hs_walk_skip sk = hs_walk_skip_make(s, a, L);
-    for (int32_t k = a->kfirst;;) {
-        int32_t skip = 1;
+    for (int32_t k = a->kfirst;; k += a->step) {
         double lo = hs_walk_max(a->ou + (double)k * h - reach, a->umin);
         double hi = hs_walk_min(a->ou + (double)(k + 1) * h + reach, a->umax);
         if (lo <= hi) {
@@ -332,15 +291,10 @@ HS_INLINE int hs_walk_row_slabs(hs_walk *w, const int mode, const hs_walk_span *
             int32_t j1 = hs_walk_cell(hs_walk_max(va, vb) + reach, a->ov, inv_h, a->nv);
             size_t base = (size_t)k * s->nx;
             uint32_t b = s->cs[base + (size_t)j0], e = s->cs[base + (size_t)j1 + 1];
-            if (b != e) {
-                if (hs_walk_run(w, mode, b, e))
-                    return 1;
-            } else {
-                const size_t mid = base + (size_t)((j0 + j1) / 2);
-                skip = hs_walk_empty_slabs(s, &sk, mid, j0, j1, 1, 1);
-            }
+            if (b != e && hs_walk_run(w, mode, b, e))
+                return 1;
         }
-        if ((a->klast - k) * a->step < skip)
+        if (k == a->klast)
             break;
         if (mode == HS_WALK_CLOSEST && w->best_id != HS_NONE) {
             /* centres of later slabs lie beyond this boundary */
@@ -349,7 +303,6 @@ HS_INLINE int hs_walk_row_slabs(hs_walk *w, const int mode, const hs_walk_span *
             if (!hs_walk_slab_reachable(w, a, edge))
                 break;
         }
-        k += skip * a->step;
     }
     return 0;
 }
@@ -394,9 +347,7 @@ HS_INLINE int hs_walk_column_blocks(hs_walk *w, const int mode, const hs_walk_sp
     const int tiny_dv = !(fabs(a->dv) > fabs(a->du) * 1e-12);
     const double inv_slope = tiny_dv ? 0.0 : a->du / a->dv;
     const int step = a->step;
-    const hs_walk_skip sk = hs_walk_skip_make(s, a, L);
-    for (int32_t k = a->kfirst;;) {
-        int32_t skip = 1; /* blocks */
+    for (int32_t k = a->kfirst;; k += step * HS_WALK_SLAB_COLUMNS) {
         /* the block's columns [sa, sb], clamped to the grid */
         int32_t sa = step > 0 ? k : k - (HS_WALK_SLAB_COLUMNS - 1);
         int32_t sb = step > 0 ? k + (HS_WALK_SLAB_COLUMNS - 1) : k;
@@ -410,23 +361,16 @@ HS_INLINE int hs_walk_column_blocks(hs_walk *w, const int mode, const hs_walk_sp
             double va = a->av + (lo - a->au) * a->slope, vb = a->av + (hi - a->au) * a->slope;
             int32_t j0 = hs_walk_cell(hs_walk_min(va, vb) - reach, a->ov, inv_h, a->nv);
             int32_t j1 = hs_walk_cell(hs_walk_max(va, vb) + reach, a->ov, inv_h, a->nv);
-            /* here the slabs are blocks of columns: the empty distance is read at the
-             * block's middle column */
-            const size_t mid = (size_t)((j0 + j1) / 2) * s->nx + (size_t)((sa + sb) / 2);
-            const int32_t n = hs_walk_empty_slabs(s, &sk, mid, j0, j1, HS_WALK_SLAB_COLUMNS, 0);
-            skip = n > 1 ? n : 1;
             int32_t jstep = a->dv >= 0.0 ? 1 : -1;
             int32_t j = jstep > 0 ? j0 : j1, jend = jstep > 0 ? j1 : j0;
-            for (; n < 1; j += jstep) {
+            for (;; j += jstep) {
                 if (hs_walk_block_row(w, mode, s, a, L, j, sa, sb, lo, hi, tiny_dv, inv_slope))
                     return 1;
                 if (j == jend)
                     break;
             }
         }
-        /* the last block stepped over ends at sb (or starts at sa) moved by skip - 1 blocks */
-        const int32_t over = (skip - 1) * HS_WALK_SLAB_COLUMNS;
-        if (step > 0 ? sb + over >= a->klast : sa - over <= a->klast)
+        if (step > 0 ? sb >= a->klast : sa <= a->klast)
             break;
         if (mode == HS_WALK_CLOSEST && w->best_id != HS_NONE) {
             double edge =
@@ -434,7 +378,6 @@ HS_INLINE int hs_walk_column_blocks(hs_walk *w, const int mode, const hs_walk_sp
             if (!hs_walk_slab_reachable(w, a, edge))
                 break;
         }
-        k += step * HS_WALK_SLAB_COLUMNS * skip;
     }
     return 0;
 }
