@@ -99,6 +99,10 @@ hs_queries hspy_batch_soa(const hspy_batch *b, hspy_scratch *s);
 int hspy_warn_invalid(const hspy_batch *b);
 
 /* ---- results.c: library outputs as NumPy arrays ----------------------------------------- */
+/* Below this many elements a pass runs on the calling thread (a parallel region costs more). */
+#define HSPY_PAR_MIN 65536
+/* threads=0 (every core): OpenMP's default team size; else itself. */
+int hspy_pool(int threads);
 /* out[i] = in[i] as int64 (HS_NONE -> -1 when none_to_minus1), one parallel loop. */
 void hspy_widen_u32(const uint32_t *in, int64_t *out, size_t n, int none_to_minus1, int threads);
 /* New arrays from an all-hits result: (query, circle, t) or, with csr, (offsets, circle, t). */

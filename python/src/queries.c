@@ -170,18 +170,34 @@ static void interval(int kind, float *tmin, float *tmax)
     *tmax = kind == 0 ? 1.0f : INFINITY;
 }
 
+/* Rows lo .. hi-1 of the (M, 4) queries into the SoA arrays, D = B - A. */
+static void soa_rows(const float *restrict q, float *restrict ax, float *restrict ay,
+                     float *restrict dx, float *restrict dy, ptrdiff_t lo, ptrdiff_t hi)
+{
+    for (ptrdiff_t i = lo; i < hi; i++) {
+        ax[i] = q[4 * i];
+        ay[i] = q[4 * i + 1];
+        dx[i] = q[4 * i + 2] - q[4 * i];
+        dy[i] = q[4 * i + 3] - q[4 * i + 1];
+    }
+}
+
 hs_queries hspy_batch_soa(const hspy_batch *b, hspy_scratch *s)
 {
     const float *q = (const float *)PyArray_DATA(b->queries);
     float *ax = s->soa, *ay = s->soa + s->cap, *dx = s->soa + 2 * s->cap, *dy = s->soa + 3 * s->cap;
     const ptrdiff_t m = (ptrdiff_t)b->m;
-    const int threads = b->opts.threads > 0 ? b->opts.threads : omp_get_max_threads();
-#pragma omp parallel for schedule(static) num_threads(threads) if (m >= 65536)
-    for (ptrdiff_t i = 0; i < m; i++) {
-        ax[i] = q[4 * i];
-        ay[i] = q[4 * i + 1];
-        dx[i] = q[4 * i + 2] - q[4 * i];
-        dy[i] = q[4 * i + 3] - q[4 * i + 1];
+    const int threads = hspy_pool(b->opts.threads);
+    /* small batches and one thread never enter a parallel region: even an inactive one makes
+     * and frees a team */
+    if (threads <= 1 || m < HSPY_PAR_MIN) {
+        soa_rows(q, ax, ay, dx, dy, 0, m);
+    } else {
+#pragma omp parallel num_threads(threads)
+        {
+            const ptrdiff_t nt = omp_get_num_threads(), k = omp_get_thread_num();
+            soa_rows(q, ax, ay, dx, dy, m * k / nt, m * (k + 1) / nt);
+        }
     }
     hs_queries qs = hs_queries_segments(ax, ay, dx, dy, b->m);
     interval(b->kind, &qs.tmin_all, &qs.tmax_all);
