@@ -187,7 +187,7 @@ hs_queries hspy_batch_soa(const hspy_batch *b, hspy_scratch *s)
     const float *q = (const float *)PyArray_DATA(b->queries);
     float *ax = s->soa, *ay = s->soa + s->cap, *dx = s->soa + 2 * s->cap, *dy = s->soa + 3 * s->cap;
     const ptrdiff_t m = (ptrdiff_t)b->m;
-    const int threads = hspy_pool(b->opts.threads);
+    const int threads = hspy_team(b->opts.threads);
     /* small batches and one thread never enter a parallel region: even an inactive one makes
      * and frees a team */
     if (threads <= 1 || m < HSPY_PAR_MIN) {

@@ -8,7 +8,7 @@
 PyTypeObject *hspy_ClosestType, *hspy_ClosestDetailsType, *hspy_HitsType, *hspy_HitsCSRType,
     *hspy_OverlapsType, *hspy_OverlapsCSRType, *hspy_HitType;
 
-int hspy_pool(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
+int hspy_team(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
 
 static inline int64_t widen_one(uint32_t v, int none_to_minus1)
 {
@@ -29,7 +29,7 @@ static void widen_range(const uint32_t *restrict in, int64_t *restrict out, ptrd
 void hspy_widen_u32(const uint32_t *in, int64_t *out, size_t n, int none_to_minus1, int threads)
 {
     const ptrdiff_t m = (ptrdiff_t)n;
-    const int nt = hspy_pool(threads);
+    const int nt = hspy_team(threads);
     if (nt <= 1 || m < HSPY_PAR_MIN) { /* no parallel region, not even an inactive one */
         widen_range(in, out, 0, m, none_to_minus1);
         return;
@@ -41,9 +41,9 @@ void hspy_widen_u32(const uint32_t *in, int64_t *out, size_t n, int none_to_minu
     }
 }
 
-static PyArrayObject *new_array(npy_intp n, int type)
+static PyArrayObject *new_array(hspy_bin *bin, npy_intp n, int type)
 {
-    return (PyArrayObject *)PyArray_SimpleNew(1, &n, type);
+    return (PyArrayObject *)hspy_bin_array(bin, 1, &n, type);
 }
 
 typedef struct hits_parts {
@@ -74,12 +74,12 @@ static void hits_slice(const hits_parts *p, npy_intp lo, npy_intp hi)
     }
 }
 
-PyObject *hspy_hits_result(const hs_hits *h, int csr, int threads)
+PyObject *hspy_hits_result(const hs_hits *h, int csr, int threads, hspy_bin *bin)
 {
     const npy_intp k = (npy_intp)h->total, m = (npy_intp)h->count;
-    PyArrayObject *first = new_array(csr ? m + 1 : k, NPY_INT64);
-    PyArrayObject *circle = new_array(k, NPY_INT64);
-    PyArrayObject *t = new_array(k, NPY_FLOAT32);
+    PyArrayObject *first = new_array(bin, csr ? m + 1 : k, NPY_INT64);
+    PyArrayObject *circle = new_array(bin, k, NPY_INT64);
+    PyArrayObject *t = new_array(bin, k, NPY_FLOAT32);
     if (!first || !circle || !t) {
         Py_XDECREF(first);
         Py_XDECREF(circle);
@@ -88,7 +88,7 @@ PyObject *hspy_hits_result(const hs_hits *h, int csr, int threads)
     }
     hits_parts p = {h, csr, (int64_t *)PyArray_DATA(first), (int64_t *)PyArray_DATA(circle),
                     (float *)PyArray_DATA(t)};
-    const int nt = hspy_pool(threads);
+    const int nt = hspy_team(threads);
     Py_BEGIN_ALLOW_THREADS if (nt <= 1 || k + m < HSPY_PAR_MIN)
     {
         hits_slice(&p, 0, m); /* no parallel region, not even an inactive one */
