@@ -230,6 +230,38 @@ static PyObject *out_array(hspy_engine *self, const hspy_batch *b, int type, int
     return given ? given_out(given, b, type, pairs, name) : new_out(self->bin, b, type, pairs);
 }
 
+/* The bytes an array spans (every array here is one contiguous block, maybe permuted). */
+static int spans_overlap(PyArrayObject *a, PyArrayObject *b)
+{
+    const char *a0 = PyArray_BYTES(a), *b0 = PyArray_BYTES(b);
+    return PyArray_NBYTES(a) > 0 && PyArray_NBYTES(b) > 0 && a0 < b0 + PyArray_NBYTES(b) &&
+           b0 < a0 + PyArray_NBYTES(a);
+}
+
+/* out= arrays may not share memory with the inputs the library reads while it writes them
+ * (queries, per-query thickness and mask) nor with each other: ValueError naming both. */
+static int out_aliases(const hspy_batch *b, PyObject *const *outs, const char *const *names, int n)
+{
+    PyArrayObject *in[3] = {b->queries, b->thickness, b->mask};
+    static const char *const in_names[3] = {"queries", "thickness", "mask"};
+    for (int i = 0; i < n; i++) {
+        if (!outs[i])
+            continue;
+        for (int k = 0; k < 3; k++)
+            if (in[k] && spans_overlap((PyArrayObject *)outs[i], in[k])) {
+                PyErr_Format(PyExc_ValueError, "out: %s shares memory with %s", names[i],
+                             in_names[k]);
+                return -1;
+            }
+        for (int j = 0; j < i; j++)
+            if (outs[j] && spans_overlap((PyArrayObject *)outs[i], (PyArrayObject *)outs[j])) {
+                PyErr_Format(PyExc_ValueError, "out: %s shares memory with %s", names[i], names[j]);
+                return -1;
+            }
+    }
+    return 0;
+}
+
 /* (2, ...) as (..., 2): a view, no copy. */
 static PyObject *last_axis_pairs(PyObject *a2)
 {
@@ -278,8 +310,12 @@ static PyObject *engine_closest(hspy_engine *self, PyObject *args, PyObject *kwd
         pt = out_array(self, &b, NPY_FLOAT32, 1, given[2], "point");
         nrm = pt ? out_array(self, &b, NPY_FLOAT32, 1, given[3], "normal") : NULL;
     }
+    static const char *const names[4] = {"index", "t", "point", "normal"};
+    PyObject *const outs[4] = {given[0] ? idx : NULL, given[1] ? t : NULL, given[2] ? pt : NULL,
+                               given[3] ? nrm : NULL};
     call c;
-    if (!idx || !t || (b.details && (!pt || !nrm)) || call_begin(self, &c, b.m))
+    if (!idx || !t || (b.details && (!pt || !nrm)) || out_aliases(&b, outs, names, 4) ||
+        call_begin(self, &c, b.m))
         goto done;
     b.opts.ws = c.s->ws;
     hs_closest_out out;
@@ -335,8 +371,10 @@ static PyObject *engine_per_query(hspy_engine *self, hspy_mode mode, PyObject *a
     if (hspy_batch_parse(&b, mode, args, kwds))
         return NULL;
     PyObject *out = out_array(self, &b, mode == HSPY_ANY ? NPY_BOOL : NPY_INT64, 0, b.out, "out");
+    static const char *const names[1] = {"out"};
+    PyObject *const outs[1] = {b.out ? out : NULL};
     call c;
-    if (!out || call_begin(self, &c, b.m)) {
+    if (!out || out_aliases(&b, outs, names, 1) || call_begin(self, &c, b.m)) {
         Py_XDECREF(out);
         hspy_batch_clear(&b);
         return NULL;
