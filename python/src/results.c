@@ -4,6 +4,9 @@
 #include <string.h>
 
 #include <omp.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 PyTypeObject *hspy_ClosestType, *hspy_ClosestDetailsType, *hspy_HitsType, *hspy_HitsCSRType,
     *hspy_OverlapsType, *hspy_OverlapsCSRType, *hspy_HitType;
@@ -15,15 +18,23 @@ static inline int64_t widen_one(uint32_t v, int none_to_minus1)
     return none_to_minus1 && v == HS_NONE ? -1 : (int64_t)v;
 }
 
+/* out[i] = in[i] as int64, HS_NONE (all ones) as -1 when asked: four at a time with SSE2,
+ * the upper half of each int64 being zero, or all ones for HS_NONE (then the value is -1). */
 static void widen_range(const uint32_t *restrict in, int64_t *restrict out, ptrdiff_t lo,
                         ptrdiff_t hi, int none_to_minus1)
 {
-    if (none_to_minus1)
-        for (ptrdiff_t i = lo; i < hi; i++)
-            out[i] = widen_one(in[i], 1);
-    else
-        for (ptrdiff_t i = lo; i < hi; i++)
-            out[i] = (int64_t)in[i];
+    ptrdiff_t i = lo;
+#if defined(__SSE2__)
+    const __m128i none = _mm_set1_epi32(-1), zero = _mm_setzero_si128();
+    for (; i + 4 <= hi; i += 4) {
+        const __m128i v = _mm_loadu_si128((const __m128i *)(in + i));
+        const __m128i up = none_to_minus1 ? _mm_cmpeq_epi32(v, none) : zero;
+        _mm_storeu_si128((__m128i *)(out + i), _mm_unpacklo_epi32(v, up));
+        _mm_storeu_si128((__m128i *)(out + i + 2), _mm_unpackhi_epi32(v, up));
+    }
+#endif
+    for (; i < hi; i++)
+        out[i] = widen_one(in[i], none_to_minus1);
 }
 
 void hspy_widen_u32(const uint32_t *in, int64_t *out, size_t n, int none_to_minus1, int threads)
