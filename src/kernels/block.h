@@ -64,6 +64,7 @@ typedef struct hs_block {
     size_t base, nq; /* slot j is batch position base + j, the caller's query idx[j] */
     size_t answered; /* slots below are answered */
     size_t nitems;   /* items listed */
+    int skip;        /* skip-start (types.h) for every slot */
     /* the slots' prepared queries (hs_kq field by field; ninv = -inv_dd) */
     float ax[HS_BLOCK_Q], ay[HS_BLOCK_Q], dx[HS_BLOCK_Q], dy[HS_BLOCK_Q];
     float tmin[HS_BLOCK_Q], tmax[HS_BLOCK_Q];
@@ -176,6 +177,7 @@ HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder 
     B->nq = n;
     B->answered = 0;
     B->nitems = 0;
+    B->skip = (sem & HS_SKIP_START) != 0;
     const int perm = ord != NULL;
     if (perm)
         hs_block_gather(B, qs, ord, lo, n);
