@@ -41,9 +41,9 @@ hs_status hs_rebase_points(const double *x, const double *y, size_t n, hs_dvec2 
     return HS_OK;
 }
 
-hs_status hs_rebase_segments(const double *ax, const double *ay, const double *bx,
-                             const double *by, size_t n, hs_dvec2 origin, float *out_ax,
-                             float *out_ay, float *out_dx, float *out_dy, size_t *bad_index)
+hs_status hs_rebase_segments(const double *ax, const double *ay, const double *bx, const double *by,
+                             size_t n, hs_dvec2 origin, float *out_ax, float *out_ay, float *out_dx,
+                             float *out_dy, size_t *bad_index)
 {
     if (n > 0 && (!bx || !by || !out_dx || !out_dy))
         return HS_E_NULL;

@@ -9,7 +9,7 @@
 #include "hitscan/hitscan.h"
 
 typedef struct far_case {
-    double cx, cy, r;     /* the circle, world */
+    double cx, cy, r;      /* the circle, world */
     double ax, ay, bx, by; /* the segment a -> b, world; it enters the circle */
 } far_case;
 
@@ -57,8 +57,8 @@ typedef struct far_err {
 static inline far_err far_answer_plain(const far_case *k)
 {
     far_err e = {INFINITY, INFINITY, 0};
-    hs_query q = hs_segment((hs_vec2){(float)k->ax, (float)k->ay},
-                            (hs_vec2){(float)k->bx, (float)k->by});
+    hs_query q =
+        hs_segment((hs_vec2){(float)k->ax, (float)k->ay}, (hs_vec2){(float)k->bx, (float)k->by});
     hs_circle c = {(float)k->cx, (float)k->cy, (float)k->r};
     hs_hit h;
     long double px, py, t = far_ref_t(k, &px, &py);
@@ -76,8 +76,8 @@ static inline far_err far_answer_origin(const far_case *k, hs_dvec2 origin)
 {
     far_err e = {INFINITY, INFINITY, 0};
     float ax, ay, dx, dy, cx, cy;
-    if (hs_rebase_segments(&k->ax, &k->ay, &k->bx, &k->by, 1, origin, &ax, &ay, &dx, &dy,
-                           NULL) != HS_OK ||
+    if (hs_rebase_segments(&k->ax, &k->ay, &k->bx, &k->by, 1, origin, &ax, &ay, &dx, &dy, NULL) !=
+            HS_OK ||
         hs_rebase_points(&k->cx, &k->cy, 1, origin, &cx, &cy, NULL) != HS_OK)
         return e;
     hs_query q = {{ax, ay}, {dx, dy}, 0.0f, 1.0f, 0.0f};

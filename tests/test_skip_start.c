@@ -72,9 +72,9 @@ typedef struct world {
 #define BAND 4e-6L
 
 typedef struct ref_answer {
-    int idx;           /* reference closest circle, -1: none */
-    int ambiguous;     /* the float answer may be any circle in ok[] */
-    int ok[64], nok;   /* acceptable circles (the reference's, ties, band pairs) */
+    int idx;         /* reference closest circle, -1: none */
+    int ambiguous;   /* the float answer may be any circle in ok[] */
+    int ok[64], nok; /* acceptable circles (the reference's, ties, band pairs) */
 } ref_answer;
 
 static ref_answer reference(const world *w, long double ax, long double ay, long double dx,
@@ -197,15 +197,15 @@ static void run_chain(const world *w, int how, hs_isa isa, hs_vec2 a, hs_vec2 d,
         int got = cast(w, how, isa, sem, a, d, &t, &p, &nrm);
         ref_answer ref = reference(w, a.x, a.y, d.x, d.y, scale, prev >= 0);
         if (prev >= 0 && got == prev)
-            fail_msg("%s how %d bounce %d: re-hit circle %d at t %a", hs_isa_name(isa), how, k,
-                     got, (double)t);
+            fail_msg("%s how %d bounce %d: re-hit circle %d at t %a", hs_isa_name(isa), how, k, got,
+                     (double)t);
         int fine = got == ref.idx;
         for (int j = 0; j < ref.nok && !fine; j++)
             fine = got == ref.ok[j];
         if (!fine)
             fail_msg("%s how %d bounce %d: hit %d, reference %d (from (%a,%a) along (%a,%a))",
-                     hs_isa_name(isa), how, k, got, ref.idx, (double)a.x, (double)a.y,
-                     (double)d.x, (double)d.y);
+                     hs_isa_name(isa), how, k, got, ref.idx, (double)a.x, (double)a.y, (double)d.x,
+                     (double)d.y);
         if (prev >= 0) { /* the same cast without skip-start */
             float t2;
             hs_vec2 p2, n2;
@@ -243,8 +243,8 @@ static void world_free(world *w)
     hs_circles_destroy(w->cs);
 }
 
-static void chains_everywhere(const world *w, hs_vec2 (*start)(hs_vec2 *d), int chains,
-                              int bounces, long double scale, const char *what, size_t *rehits)
+static void chains_everywhere(const world *w, hs_vec2 (*start)(hs_vec2 *d), int chains, int bounces,
+                              long double scale, const char *what, size_t *rehits)
 {
     for (int how = 0; how < 4; how++)
         for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT_; isa++) {
@@ -259,7 +259,10 @@ static void chains_everywhere(const world *w, hs_vec2 (*start)(hs_vec2 *d), int 
             printf("  %s %-6s %s: %zu casts, %zu ambiguous (%zu chains stopped there); without "
                    "skip-start %zu re-hit the circle just left at t <= 1e-3\n",
                    what, hs_isa_name((hs_isa)isa),
-                   how == 0 ? "scalar call" : how == 1 ? "brute" : how == 2 ? "grid" : "grid all",
+                   how == 0   ? "scalar call"
+                   : how == 1 ? "brute"
+                   : how == 2 ? "grid"
+                              : "grid all",
                    st.bounces, st.ambiguous, st.stopped, st.rehits_without_skip);
             assert_true(st.bounces > 0);
             *rehits += st.rehits_without_skip;

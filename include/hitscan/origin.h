@@ -31,8 +31,7 @@ HS_API hs_status hs_rebase_points(const double *x, const double *y, size_t n, hs
  * Errors as hs_rebase_points, and HS_E_RANGE when |d|^2 is not a normal float. */
 HS_API hs_status hs_rebase_segments(const double *ax, const double *ay, const double *bx,
                                     const double *by, size_t n, hs_dvec2 origin, float *out_ax,
-                                    float *out_ay, float *out_dx, float *out_dy,
-                                    size_t *bad_index);
+                                    float *out_ay, float *out_dx, float *out_dy, size_t *bad_index);
 
 /* A circle set whose centres are given in world coordinates: hs_circles_create on the centres
  * relative to origin (radii and masks as they are). Errors as hs_circles_create, plus
