@@ -64,7 +64,6 @@ typedef struct hs_block {
     size_t base, nq; /* slot j is batch position base + j, the caller's query idx[j] */
     size_t answered; /* slots below are answered */
     size_t nitems;   /* items listed */
-    int skip;        /* skip-start (types.h) for every slot */
     /* the slots' prepared queries (hs_kq field by field; ninv = -inv_dd) */
     float ax[HS_BLOCK_Q], ay[HS_BLOCK_Q], dx[HS_BLOCK_Q], dy[HS_BLOCK_Q];
     float tmin[HS_BLOCK_Q], tmax[HS_BLOCK_Q];
@@ -90,6 +89,7 @@ typedef struct hs_block {
 #else
     uint32_t list_id[HS_BLOCK_HITS + HS_W]; /* the hits' caller ids */
 #endif
+    int skip; /* skip-start (types.h) for every slot; last, so the arrays keep their offsets */
 } hs_block;
 
 /* Where a block's answers go: closest's arrays, any's flags or count's counts at the caller's
