@@ -98,23 +98,18 @@ static void scene_make(gscene *s, hs_scene_kind kind, int masks)
     for (size_t i = 0; i < s->m; i++) {
         float t0 = 0.0f, t1 = 1.0f, q = 0.0f;
         switch (i % 5) {
-        case 1: /* infinite ray */
-            t1 = INFINITY;
-            break;
+        case 1: /* infinite ray */ t1 = INFINITY; break;
         case 2: /* line */
             t0 = -INFINITY;
             t1 = INFINITY;
             break;
-        case 3: /* capsule */
-            q = 0.125f * (float)(1 + i % 7);
-            break;
+        case 3: /* capsule */ q = 0.125f * (float)(1 + i % 7); break;
         case 4: /* thick ray over a custom interval */
             t0 = -0.5f;
             t1 = 0.25f * (float)(1 + i % 13);
             q = 0.5f;
             break;
-        default: /* segment */
-            break;
+        default: /* segment */ break;
         }
         s->tmin[i] = t0;
         s->tmax[i] = t1;
@@ -272,9 +267,9 @@ static void golden_hash(void **state)
     hs_circles *cs[3 + ACC_NDIST];
     hs_grid *gs[3 + ACC_NDIST];
     for (size_t k = 0; k < ns; k++) {
-        assert_int_equal(hs_circles_create(sc[k].x, sc[k].y, sc[k].r, sc[k].cmask, sc[k].n, &cs[k],
-                                           NULL),
-                         HS_OK);
+        assert_int_equal(
+            hs_circles_create(sc[k].x, sc[k].y, sc[k].r, sc[k].cmask, sc[k].n, &cs[k], NULL),
+            HS_OK);
         assert_int_equal(hs_grid_build(cs[k], NULL, &gs[k]), HS_OK);
     }
 
@@ -291,8 +286,8 @@ static void golden_hash(void **state)
             print_message("  %-7s threads %d: answers 0x%016" PRIx64 "\n", hs_isa_name(lv[l]), t,
                           got[l][t - 1]);
             if (got[l][t - 1] != got[l][0]) {
-                print_error("%s: %d threads answer differently from 1 thread\n",
-                            hs_isa_name(lv[l]), t);
+                print_error("%s: %d threads answer differently from 1 thread\n", hs_isa_name(lv[l]),
+                            t);
                 fails++;
             }
         }
@@ -300,8 +295,7 @@ static void golden_hash(void **state)
          * deterministic build */
         const int no_fma = lv[l] == HS_ISA_SSE4 || lv[l] == HS_ISA_NEON;
         if ((HS_DETERMINISTIC || no_fma) && got[l][0] != got[0][0]) {
-            print_error("%s answers differently from %s\n", hs_isa_name(lv[l]),
-                        hs_isa_name(lv[0]));
+            print_error("%s answers differently from %s\n", hs_isa_name(lv[l]), hs_isa_name(lv[0]));
             fails++;
         }
     }
