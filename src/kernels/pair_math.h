@@ -3,13 +3,15 @@
  * simd.h; part of the per-ISA code (instantiate.h).
  *
  * Agreement with core.h (tests/test_kernels.c checks it per level on tangent-heavy scenes):
- *  - scalar, sse4, neon: no FMA, the same IEEE operations in the same order: hit sets and
- *    entry t are bit-identical to hs_pair_hits / hs_pair_times.
- *  - avx2, avx512: a*b + c is fused, so a pair may flip only within the tangency band, about
- *    one float ulp of the coordinates wide (the test allows a relative 1e-6 of
- *    max(|a|, |c|, |t d|, r + q)). Entry t then differs by at most the square root of that
- *    rounding, at grazing incidence, and in boundary semantics a start point within the band
- *    may switch entry and exit wound. */
+ *  - scalar, sse4, neon, and avx2 / avx512 in a deterministic build (HS_DETERMINISTIC, the
+ *    default): no FMA, the same IEEE operations in the same order: hit sets and entry t are
+ *    bit-identical to hs_pair_hits / hs_pair_times on every level and machine.
+ *  - avx2, avx512 built with -DHS_DETERMINISTIC=OFF: a*b + c is fused, so a pair may flip only
+ *    within the tangency band, about one float ulp of the coordinates wide (the test allows a
+ *    relative 1e-6 of max(|a|, |c|, |t d|, r + q)). Entry t then differs by at most the square
+ *    root of that rounding, at grazing incidence, and in boundary semantics a start point within
+ *    the band may switch entry and exit wound.
+ * |f|^2 - R^2 is computed in double on every level and in both builds (hs_v_csq). */
 #ifndef HS_KNAME
 #error "include instantiate.h, not this file"
 #endif
@@ -78,7 +80,8 @@ HS_INLINE hs_vm hs_v_hits2(const hs_vq *Q, hs_vs s, const int boundary)
 }
 
 /* hs_pair_hits, lane-wise, same operations in the same order; a*b + c becomes one FMA on
- * levels that have it (the only source of differences, confined to the tangency band).
+ * levels that have it unless the build is deterministic (the only source of differences,
+ * confined to the tangency band).
  * thick / boundary are compile-time constants after inlining: the branch is per call. */
 HS_INLINE hs_vm hs_v_hits(const hs_vq *Q, hs_vc c, const int thick, const int boundary)
 {
@@ -114,6 +117,17 @@ HS_INLINE hs_vm hs_v_keep_split(const hs_vq *Q, hs_vs s, hs_vm m)
     return Q->skip && hs_vm_bits(m) ? hs_v_skip_start(Q, s.fx, s.fy, s.R2, m) : m;
 }
 
+/* hs_pair_csq lane-wise: |f|^2 - R^2 in double, rounded once to float. */
+HS_INLINE hs_vf hs_v_csq(const hs_vq *Q, hs_vc c, const int thick)
+{
+    const hs_vd2 fx = hs_vd2_sub(hs_vd2_of(Q->ax), hs_vd2_of(c.cx));
+    const hs_vd2 fy = hs_vd2_sub(hs_vd2_of(Q->ay), hs_vd2_of(c.cy));
+    /* r + 0 == r exactly, as core.h's r + q for q = 0 */
+    const hs_vd2 R = thick ? hs_vd2_add(hs_vd2_of(c.r), hs_vd2_of(Q->q)) : hs_vd2_of(c.r);
+    return hs_vd2_to_vf(
+        hs_vd2_sub(hs_vd2_add(hs_vd2_mul(fx, fx), hs_vd2_mul(fy, fy)), hs_vd2_mul(R, R)));
+}
+
 /* hs_pair_times' entry parameter, lane-wise (lanes that do not hit compute garbage that
  * the caller masks off; the division is guarded so no lane divides by zero). */
 HS_INLINE hs_vf hs_v_entry(const hs_vq *Q, hs_vc c, const int thick, const int boundary)
@@ -123,7 +137,7 @@ HS_INLINE hs_vf hs_v_entry(const hs_vq *Q, hs_vc c, const int thick, const int b
     hs_vf R = thick ? hs_vf_add(c.r, Q->q) : c.r;
     hs_vf R2 = hs_vf_mul(R, R);
     hs_vf b = hs_vf_fmadd(fy, Q->dy, hs_vf_mul(fx, Q->dx));
-    hs_vf cc = hs_vf_sub(hs_vf_fmadd(fy, fy, hs_vf_mul(fx, fx)), R2);
+    hs_vf cc = hs_v_csq(Q, c, thick);
     hs_vf tc = hs_vf_mul(b, Q->ninv);
     hs_vf hx = hs_vf_fmadd(tc, Q->dx, fx), hy = hs_vf_fmadd(tc, Q->dy, fy);
     hs_vf disc = hs_vf_max(hs_vf_sub(R2, hs_vf_fmadd(hy, hy, hs_vf_mul(hx, hx))), zero);

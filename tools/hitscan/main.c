@@ -85,7 +85,7 @@ static const char usage_text[] =
     "     idx is the circle's 0-based row; a miss is idx -1 with NaN fields. all-hits rows are\n"
     "     ordered by query, then entry t, then idx.\n"
     "\n"
-    "  -h, --help         this text;  --version  the library version\n"
+    "  -h, --help         this text;  --version  the library version and determinism\n"
     "options take their value as --opt VALUE or --opt=VALUE. --scene's queries are segments;\n"
     "--kind ray / line extends them through the same A and B.\n"
     "exit status: 0 ok, 1 bad input data or failure, 2 bad command line (or --out naming\n"
@@ -219,7 +219,11 @@ static int parse_args(int argc, char **argv, options *o)
         }
         if (strcmp(a, "--version") == 0) {
             /* The tool's headers and the library it runs with (they differ under a newer .so). */
-            printf("hitscan %s (library %s)\n", HS_VERSION_STRING, hs_version());
+            printf("hitscan %s (library %s)\n%s\n", HS_VERSION_STRING, hs_version(),
+                   HS_DETERMINISTIC ? "deterministic: the same answers on every ISA level and "
+                                      "machine (no FMA)"
+                                    : "not deterministic: AVX2 / AVX-512 use FMA "
+                                      "(-DHS_DETERMINISTIC=OFF)");
             return 0;
         }
         if (strcmp(a, "--boundary") == 0) {
