@@ -2,66 +2,50 @@
  *
  * Circles are visited in storage order (cell by cell), so a circle's neighbourhood is the one
  * its predecessor just touched (in caller order every circle would cost a few cache misses).
- * Each overlapping pair is found from both of its circles (the
- * search box of a circle is grown by the largest radius of the other level, so it holds every
- * partner) and kept from the side with the smaller caller index. The pairs found are then put
- * in (i, j) order by a counting sort on i and a sort of each i's few partners: a total order,
- * so the output does not depend on the thread count or the schedule. */
+ * Who finds which pair:
+ * - two circles of one level: both find the pair (each one's search box is grown by its
+ *   level's largest radius, so it holds every partner), the one with the smaller caller index
+ *   keeps it;
+ * - a small circle (level 0) and a big one (level 1): only the big circle looks, with one box
+ *   grown by level 0's largest radius. A small circle searching level 1 would test each of
+ *   the dozens of big circles near it, mostly in vain; the big circle's box holds exactly the
+ *   small circles within reach. The pair is kept by its smaller index: the big circle's list,
+ *   or a cross list that goes to the block of the small circle's storage position.
+ * Each caller index thus owns entries in one block only (its own block's list and, for a small
+ * circle, that block's cross entries), which the assembly (grid/pairs_assemble.c) relies on. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <omp.h>
 
-#include "batch/prefix_sums.h"
 #include "batch/worksteal.h"
 #include "grid/layout.h"
 #include "grid/overlap.h"
+#include "grid/pairs.h"
 #include "tuning.h"
-
-/* Pairs found by one block of storage positions. */
-typedef struct pair_block {
-    uint32_t *i, *j;
-    size_t len, cap;
-    int oom;
-} pair_block;
 
 typedef struct pair_scan {
     const hs_grid *g;
     uint32_t i; /* caller's index of the circle whose partners are collected */
     float x, y, r;
-    pair_block *B;
+    hs_pair_list *B; /* (i, j) with j > i */
+    hs_pair_list *X; /* big circle against level 0: (storage position of s, i) for id[s] < i */
 } pair_scan;
 
-static int pair_grow(pair_block *B, size_t need)
-{
-    size_t c = B->cap ? B->cap * 2 : 1024;
-    while (c - B->len < need)
-        c *= 2;
-    uint32_t *pi = realloc(B->i, c * sizeof *pi);
-    if (pi == NULL)
-        return 0;
-    B->i = pi;
-    uint32_t *pj = realloc(B->j, c * sizeof *pj);
-    if (pj == NULL)
-        return 0;
-    B->j = pj;
-    B->cap = c;
-    return 1;
-}
+/* Candidates per chunk of a run: written to small buffers that stay in L1, whose lengths
+ * only advance over the kept ones, then copied out. Without branches: whether a neighbour has
+ * the larger index is a coin toss, and a branch on it mispredicted about every other
+ * candidate (and writing every candidate to the list instead made dense clusters bound by
+ * memory writes). */
+enum { CH = 64 };
 
 static int pair_run(void *st, uint32_t b, uint32_t e)
 {
     pair_scan *p = st;
     const hs_grid *g = p->g;
-    pair_block *B = p->B;
+    hs_pair_list *B = p->B;
     const uint32_t i = p->i, *id = g->id;
-    /* Without branches: whether a neighbour has the larger index is a coin toss, and the
-     * branch on it mispredicted about every other candidate. Every candidate is written to a
-     * small buffer that stays in L1, whose length only advances over the kept ones; the kept
-     * ones are then copied out (writing every candidate to the block's buffer instead made
-     * dense clusters bound by memory writes). */
-    enum { CH = 64 };
     uint32_t keep_j[CH];
     for (uint32_t c0 = b; c0 < e; c0 += CH) {
         const uint32_t c1 = e - c0 > CH ? c0 + CH : e;
@@ -73,10 +57,8 @@ static int pair_run(void *st, uint32_t b, uint32_t e)
         }
         if (nk == 0)
             continue;
-        if (B->cap - B->len < nk && !pair_grow(B, nk)) {
-            B->oom = 1;
+        if (!hs_pair_list_reserve(B, nk))
             return 1;
-        }
         for (size_t k = 0; k < nk; k++) {
             B->i[B->len + k] = i;
             B->j[B->len + k] = keep_j[k];
@@ -86,92 +68,132 @@ static int pair_run(void *st, uint32_t b, uint32_t e)
     return 0;
 }
 
-/* Sorts one circle's partners in place: insertion sort for the usual handful, qsort for a
- * circle that covers many others (a big one among particles). */
-static void sort_small_u32(uint32_t *v, size_t n)
+/* A big circle against a run of small ones: every overlapping one is kept, in the big
+ * circle's list when its index is larger, else in the cross list. */
+static int cross_run(void *st, uint32_t b, uint32_t e)
 {
-    if (n > 32) {
-        qsort(v, n, sizeof *v, hs_cmp_u32);
-        return;
-    }
-    for (size_t a = 1; a < n; a++) {
-        uint32_t x = v[a];
-        size_t b = a;
-        while (b > 0 && v[b - 1] > x) {
-            v[b] = v[b - 1];
-            b--;
+    pair_scan *p = st;
+    const hs_grid *g = p->g;
+    hs_pair_list *B = p->B, *X = p->X;
+    const uint32_t i = p->i, *id = g->id;
+    uint32_t keep_j[CH], keep_s[CH];
+    for (uint32_t c0 = b; c0 < e; c0 += CH) {
+        const uint32_t c1 = e - c0 > CH ? c0 + CH : e;
+        size_t nk = 0, nx = 0;
+        for (uint32_t k = c0; k < c1; k++) {
+            int ov = hs_discs_overlap(p->x, p->y, p->r, g->x[k], g->y[k], g->r[k]);
+            int up = id[k] > i;
+            keep_j[nk] = id[k];
+            nk += (size_t)(ov & up);
+            keep_s[nx] = k;
+            nx += (size_t)(ov & !up);
         }
-        v[b] = x;
+        if (!hs_pair_list_reserve(B, nk) || !hs_pair_list_reserve(X, nx))
+            return 1;
+        for (size_t k = 0; k < nk; k++) {
+            B->i[B->len + k] = i;
+            B->j[B->len + k] = keep_j[k];
+        }
+        B->len += nk;
+        for (size_t k = 0; k < nx; k++) {
+            X->i[X->len + k] = keep_s[k];
+            X->j[X->len + k] = i;
+        }
+        X->len += nx;
     }
+    return 0;
 }
 
-/* The partners of the circle at storage position pos with a larger caller index, appended to
- * B: every level's box around it, grown by that level's largest radius. */
-static void find_partners(const hs_grid *g, size_t pos, pair_block *B)
+/* The partners of the circle at storage position pos that it keeps (see the top): a small
+ * circle searches its own level, a big one both. */
+static void find_partners(const hs_grid *g, size_t pos, int big, hs_pair_list *B,
+                          hs_pair_list *X)
 {
-    pair_scan ps = {g, g->id[pos], g->x[pos], g->y[pos], g->r[pos], B};
-    for (int l = 0; l < g->nlevels && !B->oom; l++) {
+    pair_scan ps = {g, g->id[pos], g->x[pos], g->y[pos], g->r[pos], B, X};
+    for (int l = 0; l < (big ? g->nlevels : 1); l++) {
         const hs_glevel *L = &g->lv[l];
         double reach = (double)ps.r + (double)L->rmax;
         reach += hs_gpad(L->mag + fabs((double)ps.x) + fabs((double)ps.y), reach);
-        hs_grid_box(g, L, ps.x - reach, ps.y - reach, ps.x + reach, ps.y + reach, pair_run, &ps);
+        hs_grun_fn fn = big && l == 0 ? cross_run : pair_run;
+        if (hs_grid_box(g, L, ps.x - reach, ps.y - reach, ps.x + reach, ps.y + reach, fn, &ps))
+            return;
     }
 }
 
-/* Every block of HS_PAIR_BLOCK storage positions scanned on the team. Blocks are consecutive
- * storage positions, so neighbours in space: each thread keeps a contiguous share of them
- * (batch/worksteal.h). Returns 1 if an allocation failed. */
-static int find_pairs(const hs_grid *g, pair_block *blocks, size_t nb, int threads)
+/* The blocks of storage positions: nb0 of HS_PAIR_BLOCK small circles, then blocks of
+ * HS_PAIR_BIG_BLOCK big ones (each searches thousands of small circles). */
+typedef struct pair_blocks {
+    size_t n0, nb0, nb;
+} pair_blocks;
+
+static void block_span(const hs_grid *g, const pair_blocks *pb, size_t k, size_t *p0, size_t *p1)
 {
-    const size_t n = g->n;
+    if (k < pb->nb0) {
+        *p0 = k * HS_PAIR_BLOCK;
+        *p1 = *p0 + HS_PAIR_BLOCK < pb->n0 ? *p0 + HS_PAIR_BLOCK : pb->n0;
+    } else {
+        *p0 = pb->n0 + (k - pb->nb0) * HS_PAIR_BIG_BLOCK;
+        *p1 = *p0 + HS_PAIR_BIG_BLOCK < g->n ? *p0 + HS_PAIR_BIG_BLOCK : g->n;
+    }
+}
+
+/* Every block scanned on the team. Blocks are consecutive storage positions, so neighbours in
+ * space: each thread keeps a contiguous share of them (batch/worksteal.h). Returns 1 if an
+ * allocation failed. */
+static int find_pairs(const hs_grid *g, const pair_blocks *pb, hs_pair_list *lists,
+                      hs_pair_list *cross, int threads)
+{
     int oom = 0;
     hs_sched sc;
-    hs_sched_init(&sc, nb, threads);
+    hs_sched_init(&sc, pb->nb, threads);
 #pragma omp parallel num_threads(threads) reduction(| : oom)
     {
         const unsigned home = hs_sched_home(&sc);
         for (ptrdiff_t k; (k = hs_sched_next(&sc, home)) >= 0;) {
-            pair_block *B = &blocks[k];
-            const size_t p0 = (size_t)k * HS_PAIR_BLOCK;
-            const size_t p1 = p0 + HS_PAIR_BLOCK < n ? p0 + HS_PAIR_BLOCK : n;
-            for (size_t pos = p0; pos < p1 && !B->oom; pos++)
-                find_partners(g, pos, B);
-            oom |= B->oom;
+            hs_pair_list *B = &lists[k], *X = &cross[k];
+            size_t p0, p1;
+            block_span(g, pb, (size_t)k, &p0, &p1);
+            const int big = (size_t)k >= pb->nb0;
+            for (size_t pos = p0; pos < p1 && !B->oom && !X->oom; pos++)
+                find_partners(g, pos, big, B, X);
+            oom |= B->oom | X->oom;
         }
     }
     return oom;
 }
 
-/* The blocks' pairs in (i, j) order into out (arrays allocated; start: n + 1 zeroed counters,
- * part: one per thread). A circle's partners are all found while its own position is
- * scanned, so caller index i owns one run of consecutive entries in exactly one block, and
- * its count and its slice of the output are written by one thread: the assembly runs on the
- * team, with no atomics and no branch on the data (a branch per entry to find runs would
- * mispredict often enough to serialise the random start[] misses). */
-static void assemble_pairs(const pair_block *blocks, size_t nb, size_t n, int threads,
-                           size_t *start, size_t *part, hs_pairs *out)
+/* The big blocks' cross entries (storage position of s, big index) as pairs (id[s], big)
+ * into extra[b], b the block of s: views into one allocation, *mem. Returns 1 if it failed. */
+static int route_cross(const hs_grid *g, const pair_blocks *pb, const hs_pair_list *cross,
+                       hs_pair_list *extra, uint32_t *mem[2])
 {
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (ptrdiff_t bb = 0; bb < (ptrdiff_t)nb; bb++)
-        for (size_t k = 0; k < blocks[bb].len; k++)
-            start[blocks[bb].i[k] + 1]++;
-    hs_prefix_sums(start, n, threads, part);
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (ptrdiff_t bb = 0; bb < (ptrdiff_t)nb; bb++) {
-        const pair_block *B = &blocks[bb];
-        for (size_t k = 0; k < B->len; k++) {
-            const size_t at = start[B->i[k]]++;
-            out->i[at] = B->i[k];
-            out->j[at] = B->j[k];
+    size_t total = 0;
+    for (size_t k = pb->nb0; k < pb->nb; k++) {
+        total += cross[k].len;
+        for (size_t e = 0; e < cross[k].len; e++)
+            extra[cross[k].i[e] / HS_PAIR_BLOCK].len++;
+    }
+    if (total == 0)
+        return 0;
+    uint32_t *ci = mem[0] = malloc(total * sizeof *ci), *cj = mem[1] = malloc(total * sizeof *cj);
+    if (ci == NULL || cj == NULL)
+        return 1;
+    size_t at = 0;
+    for (size_t b = 0; b < pb->nb0; b++) {
+        extra[b].i = ci + at;
+        extra[b].j = cj + at;
+        at += extra[b].len;
+        extra[b].len = 0;
+    }
+    for (size_t k = pb->nb0; k < pb->nb; k++)
+        for (size_t e = 0; e < cross[k].len; e++) {
+            const uint32_t s = cross[k].i[e];
+            hs_pair_list *E = &extra[s / HS_PAIR_BLOCK];
+            E->i[E->len] = g->id[s];
+            E->j[E->len] = cross[k].j[e];
+            E->len++;
         }
-    }
-    /* start[i] is now the end of i's partners, i.e. the start of i + 1's */
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (ptrdiff_t ii = 0; ii < (ptrdiff_t)n; ii++) {
-        const size_t lo = ii ? start[ii - 1] : 0, hi = start[ii];
-        if (hi - lo > 1)
-            sort_small_u32(out->j + lo, hi - lo);
-    }
+    return 0;
 }
 
 hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_pairs *out)
@@ -187,16 +209,23 @@ hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_pairs *o
     const size_t n = g->n;
     if (n < 2)
         return HS_OK;
-    const size_t nb = (n + HS_PAIR_BLOCK - 1) / HS_PAIR_BLOCK;
-    if (nb < 2)
+    pair_blocks pb;
+    pb.n0 = g->nlevels > 1 ? g->lv[0].n : n;
+    pb.nb0 = (pb.n0 + HS_PAIR_BLOCK - 1) / HS_PAIR_BLOCK;
+    pb.nb = pb.nb0 + (n - pb.n0 + HS_PAIR_BIG_BLOCK - 1) / HS_PAIR_BIG_BLOCK;
+    if (pb.nb < 2)
         threads = 1; /* one block: a team would only wait */
-    pair_block *blocks = calloc(nb, sizeof *blocks);
-    if (blocks == NULL)
-        return HS_E_NOMEM;
-    int oom = find_pairs(g, blocks, nb, threads);
+    hs_pair_list *lists = calloc(pb.nb, sizeof *lists), *cross = calloc(pb.nb, sizeof *cross);
+    hs_pair_list *extra = calloc(pb.nb, sizeof *extra);
+    uint32_t *extra_mem[2] = {NULL, NULL};
+    int oom = lists == NULL || cross == NULL || extra == NULL;
+    if (!oom)
+        oom = find_pairs(g, &pb, lists, cross, threads);
+    if (!oom)
+        oom = route_cross(g, &pb, cross, extra, extra_mem);
     size_t total = 0;
-    for (size_t b = 0; b < nb; b++)
-        total += blocks[b].len;
+    for (size_t b = 0; !oom && b < pb.nb; b++)
+        total += lists[b].len + extra[b].len;
     size_t *start = NULL, *part = NULL; /* start by caller index: counts, starts, ends */
     if (!oom && total > 0) {
         out->i = malloc(total * sizeof *out->i);
@@ -206,16 +235,20 @@ hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_pairs *o
         oom = out->i == NULL || out->j == NULL || start == NULL || part == NULL;
     }
     if (!oom && total > 0) {
-        assemble_pairs(blocks, nb, n, threads, start, part, out);
+        hs_pairs_assemble(lists, extra, pb.nb, n, threads, start, part, out->i, out->j);
         out->count = total;
     }
     free(part);
     free(start);
-    for (size_t b = 0; b < nb; b++) {
-        free(blocks[b].i);
-        free(blocks[b].j);
+    for (size_t b = 0; lists && cross && b < pb.nb; b++) {
+        hs_pair_list_free(&lists[b]);
+        hs_pair_list_free(&cross[b]);
     }
-    free(blocks);
+    free(extra_mem[0]);
+    free(extra_mem[1]);
+    free(extra);
+    free(cross);
+    free(lists);
     if (oom) {
         hs_pairs_free(out);
         return HS_E_NOMEM;
