@@ -9,10 +9,10 @@
  * - a small circle (level 0) and a big one (level 1): only the big circle looks, with one box
  *   grown by level 0's largest radius. A small circle searching level 1 would test each of
  *   the dozens of big circles near it, mostly in vain; the big circle's box holds exactly the
- *   small circles within reach. The pair is kept by its smaller index: the big circle's list,
- *   or a cross list that goes to the block of the small circle's storage position.
- * Each caller index thus owns entries in one block only (its own block's list and, for a small
- * circle, that block's cross entries), which the assembly (grid/pairs_assemble.c) relies on. */
+ *   small circles within reach. The pair is kept by its smaller index: in the big circle's
+ *   list, or in its block's cross list (storage position of the small circle, big index).
+ * Each block's list thus holds the pairs of its own circles only; the cross lists are merged
+ * in by the assembly (grid/pairs_assemble.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +120,29 @@ static void find_partners(const hs_grid *g, size_t pos, int big, hs_pair_list *B
     }
 }
 
+static int count_run(void *st, uint32_t b, uint32_t e)
+{
+    *(size_t *)st += e - b;
+    return 0;
+}
+
+/* Room in B and X for the pairs of the big circles [p0, p1) against level 0: half the
+ * candidates each (a disc fills about 3/4 of its box, split between the lists by index), so
+ * that thousands of partners per circle do not grow the lists by
+ * copying. The lists still grow if the estimate is short. */
+static void reserve_big(const hs_grid *g, size_t p0, size_t p1, hs_pair_list *B,
+                        hs_pair_list *X)
+{
+    const hs_glevel *L = &g->lv[0];
+    size_t cand = 0;
+    for (size_t pos = p0; pos < p1; pos++) {
+        const double x = g->x[pos], y = g->y[pos], reach = (double)g->r[pos] + L->rmax;
+        hs_grid_box(g, L, x - reach, y - reach, x + reach, y + reach, count_run, &cand);
+    }
+    if (hs_pair_list_reserve(B, cand / 2 + 64))
+        hs_pair_list_reserve(X, cand / 2 + 64);
+}
+
 /* The blocks of storage positions: nb0 of HS_PAIR_BLOCK small circles, then blocks of
  * HS_PAIR_BIG_BLOCK big ones (each searches thousands of small circles). */
 typedef struct pair_blocks {
@@ -154,46 +177,14 @@ static int find_pairs(const hs_grid *g, const pair_blocks *pb, hs_pair_list *lis
             size_t p0, p1;
             block_span(g, pb, (size_t)k, &p0, &p1);
             const int big = (size_t)k >= pb->nb0;
+            if (big)
+                reserve_big(g, p0, p1, B, X);
             for (size_t pos = p0; pos < p1 && !B->oom && !X->oom; pos++)
                 find_partners(g, pos, big, B, X);
             oom |= B->oom | X->oom;
         }
     }
     return oom;
-}
-
-/* The big blocks' cross entries (storage position of s, big index) as pairs (id[s], big)
- * into extra[b], b the block of s: views into one allocation, *mem. Returns 1 if it failed. */
-static int route_cross(const hs_grid *g, const pair_blocks *pb, const hs_pair_list *cross,
-                       hs_pair_list *extra, uint32_t *mem[2])
-{
-    size_t total = 0;
-    for (size_t k = pb->nb0; k < pb->nb; k++) {
-        total += cross[k].len;
-        for (size_t e = 0; e < cross[k].len; e++)
-            extra[cross[k].i[e] / HS_PAIR_BLOCK].len++;
-    }
-    if (total == 0)
-        return 0;
-    uint32_t *ci = mem[0] = malloc(total * sizeof *ci), *cj = mem[1] = malloc(total * sizeof *cj);
-    if (ci == NULL || cj == NULL)
-        return 1;
-    size_t at = 0;
-    for (size_t b = 0; b < pb->nb0; b++) {
-        extra[b].i = ci + at;
-        extra[b].j = cj + at;
-        at += extra[b].len;
-        extra[b].len = 0;
-    }
-    for (size_t k = pb->nb0; k < pb->nb; k++)
-        for (size_t e = 0; e < cross[k].len; e++) {
-            const uint32_t s = cross[k].i[e];
-            hs_pair_list *E = &extra[s / HS_PAIR_BLOCK];
-            E->i[E->len] = g->id[s];
-            E->j[E->len] = cross[k].j[e];
-            E->len++;
-        }
-    return 0;
 }
 
 hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_pairs *out)
@@ -216,16 +207,12 @@ hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_pairs *o
     if (pb.nb < 2)
         threads = 1; /* one block: a team would only wait */
     hs_pair_list *lists = calloc(pb.nb, sizeof *lists), *cross = calloc(pb.nb, sizeof *cross);
-    hs_pair_list *extra = calloc(pb.nb, sizeof *extra);
-    uint32_t *extra_mem[2] = {NULL, NULL};
-    int oom = lists == NULL || cross == NULL || extra == NULL;
+    int oom = lists == NULL || cross == NULL;
     if (!oom)
         oom = find_pairs(g, &pb, lists, cross, threads);
-    if (!oom)
-        oom = route_cross(g, &pb, cross, extra, extra_mem);
     size_t total = 0;
     for (size_t b = 0; !oom && b < pb.nb; b++)
-        total += lists[b].len + extra[b].len;
+        total += lists[b].len + cross[b].len;
     size_t *start = NULL, *part = NULL; /* start by caller index: counts, starts, ends */
     if (!oom && total > 0) {
         out->i = malloc(total * sizeof *out->i);
@@ -235,7 +222,7 @@ hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_pairs *o
         oom = out->i == NULL || out->j == NULL || start == NULL || part == NULL;
     }
     if (!oom && total > 0) {
-        hs_pairs_assemble(lists, extra, pb.nb, n, threads, start, part, out->i, out->j);
+        hs_pairs_assemble(g->id, lists, cross, pb.nb, n, threads, start, part, out->i, out->j);
         out->count = total;
     }
     free(part);
@@ -244,9 +231,6 @@ hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_pairs *o
         hs_pair_list_free(&lists[b]);
         hs_pair_list_free(&cross[b]);
     }
-    free(extra_mem[0]);
-    free(extra_mem[1]);
-    free(extra);
     free(cross);
     free(lists);
     if (oom) {

@@ -17,12 +17,11 @@ typedef struct hs_pair_list {
 int hs_pair_list_reserve(hs_pair_list *B, size_t need);
 void hs_pair_list_free(hs_pair_list *B);
 
-/* The lists' pairs in (i, j) order into out->i, out->j (allocated, room for every pair).
- * Every caller index i must own entries in lists[b] and extra[b] of one b only, so the count
- * and the placement of i's pairs are done by one thread. start: n + 1 zeroed counters; part:
- * one per thread. extra may be NULL. */
-void hs_pairs_assemble(const hs_pair_list *lists, const hs_pair_list *extra, size_t nb, size_t n,
-                       int threads, size_t *start, size_t *part, uint32_t *out_i,
-                       uint32_t *out_j);
+/* The pairs in (i, j) order into out_i, out_j (room for every pair): lists[b] holds pairs
+ * (i, j) whose i belong to block b alone; cross[b] pairs (storage position of i, j), any
+ * position (id maps it to i). start: n + 1 zeroed counters; part: one per thread. */
+void hs_pairs_assemble(const uint32_t *id, const hs_pair_list *lists, const hs_pair_list *cross,
+                       size_t nb, size_t n, int threads, size_t *start, size_t *part,
+                       uint32_t *out_i, uint32_t *out_j);
 
 #endif

@@ -118,25 +118,58 @@ static void place_list(const hs_pair_list *B, size_t *start, uint32_t *out_i, ui
     }
 }
 
-/* The count and the placement run on the team with no atomics and no branch on the data (a
- * branch per entry to find runs would mispredict often enough to serialise the random
- * start[] misses): i's entries all lie in lists[b] and extra[b] of one b, handled by one
- * thread. */
-void hs_pairs_assemble(const hs_pair_list *lists, const hs_pair_list *extra, size_t nb, size_t n,
-                       int threads, size_t *start, size_t *part, uint32_t *out_i, uint32_t *out_j)
+/* A cross list's pairs: their i may belong to any block, so on a team every counter update
+ * is atomic (relaxed: the phases are ordered by the loops' barriers). */
+static void count_cross(const uint32_t *id, const hs_pair_list *X, size_t *start, int shared)
 {
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (ptrdiff_t bb = 0; bb < (ptrdiff_t)nb; bb++) {
-        count_list(&lists[bb], start);
-        if (extra)
-            count_list(&extra[bb], start);
+    if (!shared) {
+        for (size_t k = 0; k < X->len; k++)
+            start[id[X->i[k]] + 1]++;
+        return;
+    }
+    for (size_t k = 0; k < X->len; k++)
+        __atomic_fetch_add(&start[id[X->i[k]] + 1], 1, __ATOMIC_RELAXED);
+}
+
+static void place_cross(const uint32_t *id, const hs_pair_list *X, size_t *start, int shared,
+                        uint32_t *out_i, uint32_t *out_j)
+{
+    for (size_t k = 0; k < X->len; k++) {
+        const uint32_t i = id[X->i[k]];
+        const size_t at = shared ? __atomic_fetch_add(&start[i], 1, __ATOMIC_RELAXED) : start[i]++;
+        out_i[at] = i;
+        out_j[at] = X->j[k];
+    }
+}
+
+/* The count and the placement of the lists run on the team with no atomics and no branch on
+ * the data (a branch per entry to find runs would mispredict often enough to serialise the
+ * random start[] misses): i's entries in the lists all lie in one list, handled by one
+ * thread. The cross lists follow in loops of their own. A partner list's order of placement
+ * does not matter: each is sorted at the end. */
+void hs_pairs_assemble(const uint32_t *id, const hs_pair_list *lists, const hs_pair_list *cross,
+                       size_t nb, size_t n, int threads, size_t *start, size_t *part,
+                       uint32_t *out_i, uint32_t *out_j)
+{
+    const int shared = threads > 1;
+#pragma omp parallel num_threads(threads)
+    {
+#pragma omp for schedule(dynamic, 1)
+        for (ptrdiff_t bb = 0; bb < (ptrdiff_t)nb; bb++)
+            count_list(&lists[bb], start);
+#pragma omp for schedule(dynamic, 1)
+        for (ptrdiff_t bb = 0; bb < (ptrdiff_t)nb; bb++)
+            count_cross(id, &cross[bb], start, shared);
     }
     hs_prefix_sums(start, n, threads, part);
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (ptrdiff_t bb = 0; bb < (ptrdiff_t)nb; bb++) {
-        place_list(&lists[bb], start, out_i, out_j);
-        if (extra)
-            place_list(&extra[bb], start, out_i, out_j);
+#pragma omp parallel num_threads(threads)
+    {
+#pragma omp for schedule(dynamic, 1)
+        for (ptrdiff_t bb = 0; bb < (ptrdiff_t)nb; bb++)
+            place_list(&lists[bb], start, out_i, out_j);
+#pragma omp for schedule(dynamic, 1)
+        for (ptrdiff_t bb = 0; bb < (ptrdiff_t)nb; bb++)
+            place_cross(id, &cross[bb], start, shared, out_i, out_j);
     }
     /* start[i] is now the end of i's partners, i.e. the start of i + 1's */
 #pragma omp parallel num_threads(threads)
