@@ -9,10 +9,9 @@
  * - a small circle (level 0) and a big one (level 1): only the big circle looks, with one box
  *   grown by level 0's largest radius. A small circle searching level 1 would test each of
  *   the dozens of big circles near it, mostly in vain; the big circle's box holds exactly the
- *   small circles within reach. The pair is kept by its smaller index: in the big circle's
- *   list, or in its block's cross list (storage position of the small circle, big index).
- * Each block's list thus holds the pairs of its own circles only; the cross lists are merged
- * in by the assembly (grid/pairs_assemble.c). */
+ *   small circles within reach. The pair is kept by its smaller index: (big, small) in the
+ *   block's list, or (small, big) in the block's cross list.
+ * The assembly (grid/pairs_assemble.c) puts them in order, wherever they were found. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +29,7 @@ typedef struct pair_scan {
     uint32_t i; /* caller's index of the circle whose partners are collected */
     float x, y, r;
     hs_pair_list *B; /* (i, j) with j > i */
-    hs_pair_list *X; /* big circle against level 0: (storage position of s, i) for id[s] < i */
+    hs_pair_list *X; /* big circle against level 0: (j, i) for j < i */
 } pair_scan;
 
 /* Candidates per chunk of a run: written to small buffers that stay in L1, whose lengths
@@ -85,7 +84,7 @@ static int cross_run(void *st, uint32_t b, uint32_t e)
             int up = id[k] > i;
             keep_j[nk] = id[k];
             nk += (size_t)(ov & up);
-            keep_s[nx] = k;
+            keep_s[nx] = id[k];
             nx += (size_t)(ov & !up);
         }
         if (!hs_pair_list_reserve(B, nk) || !hs_pair_list_reserve(X, nx))
@@ -206,32 +205,24 @@ hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_pairs *o
     pb.nb = pb.nb0 + (n - pb.n0 + HS_PAIR_BIG_BLOCK - 1) / HS_PAIR_BIG_BLOCK;
     if (pb.nb < 2)
         threads = 1; /* one block: a team would only wait */
-    hs_pair_list *lists = calloc(pb.nb, sizeof *lists), *cross = calloc(pb.nb, sizeof *cross);
-    int oom = lists == NULL || cross == NULL;
+    /* lists[k]: block k's pairs; lists[nb + k]: its cross pairs */
+    hs_pair_list *lists = calloc(2 * pb.nb, sizeof *lists);
+    int oom = lists == NULL;
     if (!oom)
-        oom = find_pairs(g, &pb, lists, cross, threads);
+        oom = find_pairs(g, &pb, lists, lists + pb.nb, threads);
     size_t total = 0;
-    for (size_t b = 0; !oom && b < pb.nb; b++)
-        total += lists[b].len + cross[b].len;
-    size_t *start = NULL, *part = NULL; /* start by caller index: counts, starts, ends */
+    for (size_t b = 0; !oom && b < 2 * pb.nb; b++)
+        total += lists[b].len;
     if (!oom && total > 0) {
         out->i = malloc(total * sizeof *out->i);
         out->j = malloc(total * sizeof *out->j);
-        start = calloc(n + 1, sizeof *start);
-        part = malloc((size_t)threads * sizeof *part);
-        oom = out->i == NULL || out->j == NULL || start == NULL || part == NULL;
-    }
-    if (!oom && total > 0) {
-        hs_pairs_assemble(g->id, lists, cross, pb.nb, n, threads, start, part, out->i, out->j);
+        oom = out->i == NULL || out->j == NULL;
+        if (!oom)
+            oom = hs_pairs_assemble(lists, 2 * pb.nb, n, threads, out->i, out->j);
         out->count = total;
     }
-    free(part);
-    free(start);
-    for (size_t b = 0; lists && cross && b < pb.nb; b++) {
+    for (size_t b = 0; lists && b < 2 * pb.nb; b++)
         hs_pair_list_free(&lists[b]);
-        hs_pair_list_free(&cross[b]);
-    }
-    free(cross);
     free(lists);
     if (oom) {
         hs_pairs_free(out);

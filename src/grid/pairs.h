@@ -17,11 +17,10 @@ typedef struct hs_pair_list {
 int hs_pair_list_reserve(hs_pair_list *B, size_t need);
 void hs_pair_list_free(hs_pair_list *B);
 
-/* The pairs in (i, j) order into out_i, out_j (room for every pair): lists[b] holds pairs
- * (i, j) whose i belong to block b alone; cross[b] pairs (storage position of i, j), any
- * position (id maps it to i). start: n + 1 zeroed counters; part: one per thread. */
-void hs_pairs_assemble(const uint32_t *id, const hs_pair_list *lists, const hs_pair_list *cross,
-                       size_t nb, size_t n, int threads, size_t *start, size_t *part,
-                       uint32_t *out_i, uint32_t *out_j);
+/* The pairs of lists[0 .. nl) in (i, j) order into out_i, out_j (room for every pair; i < n):
+ * the result does not depend on how the pairs are spread over the lists. Returns 0, or 1 when
+ * scratch memory ran out. */
+int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, int threads,
+                      uint32_t *out_i, uint32_t *out_j);
 
 #endif

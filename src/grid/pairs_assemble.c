@@ -1,12 +1,17 @@
-/* hs_grid_pairs' assembly: the pairs found block by block into (i, j) order, by a counting
- * sort on i and a sort of each i's partners. A total order, so the output does not depend on
- * the thread count or the schedule. */
+/* hs_grid_pairs' assembly: the pairs found block by block into (i, j) order. A total order,
+ * so the output does not depend on the thread count, the schedule or the lists.
+ *
+ * Two counting sorts on i instead of one: the pairs first go to buckets of 2^BUCKET_BITS
+ * consecutive indices (each thread writes a few hundred sequential streams into the output,
+ * at offsets from per-thread histograms), then each bucket is sorted on its own inside L2:
+ * copied to the thread's scratch, counted and placed back by index, and each index's partners
+ * sorted. One counting sort over all n indices would read, increment and write a random
+ * counter and a random output slot per pair, out of cache at 10^6 circles. */
 #include <stdlib.h>
 #include <string.h>
 
 #include <omp.h>
 
-#include "batch/prefix_sums.h"
 #include "grid/overlap.h"
 #include "grid/pairs.h"
 
@@ -103,85 +108,135 @@ static void sort_partners(uint32_t *v, size_t n, uint32_t **tmp, size_t *tmp_cap
         sort_radix_u32(v, *tmp, n);
 }
 
-static void count_list(const hs_pair_list *B, size_t *start)
-{
-    for (size_t k = 0; k < B->len; k++)
-        start[B->i[k] + 1]++;
-}
+enum { BUCKET_BITS = 12 };
 
-static void place_list(const hs_pair_list *B, size_t *start, uint32_t *out_i, uint32_t *out_j)
+/* The lists taken as one sequence of entries: list index and offset of entry e0. */
+static void seek(const hs_pair_list *lists, size_t nl, size_t e0, size_t *l, size_t *k)
 {
-    for (size_t k = 0; k < B->len; k++) {
-        const size_t at = start[B->i[k]]++;
-        out_i[at] = B->i[k];
-        out_j[at] = B->j[k];
+    *l = 0;
+    while (*l < nl && e0 >= lists[*l].len && e0 > 0) {
+        e0 -= lists[*l].len;
+        ++*l;
     }
+    *k = e0;
 }
 
-/* A cross list's pairs: their i may belong to any block, so on a team every counter update
- * is atomic (relaxed: the phases are ordered by the loops' barriers). */
-static void count_cross(const uint32_t *id, const hs_pair_list *X, size_t *start, int shared)
+/* Bucket sizes of this thread's share of the entries, [e0, e1), into h. */
+static void count_share(const hs_pair_list *lists, size_t nl, size_t e0, size_t e1, size_t *h)
 {
-    if (!shared) {
-        for (size_t k = 0; k < X->len; k++)
-            start[id[X->i[k]] + 1]++;
-        return;
-    }
-    for (size_t k = 0; k < X->len; k++)
-        __atomic_fetch_add(&start[id[X->i[k]] + 1], 1, __ATOMIC_RELAXED);
-}
-
-static void place_cross(const uint32_t *id, const hs_pair_list *X, size_t *start, int shared,
-                        uint32_t *out_i, uint32_t *out_j)
-{
-    for (size_t k = 0; k < X->len; k++) {
-        const uint32_t i = id[X->i[k]];
-        const size_t at = shared ? __atomic_fetch_add(&start[i], 1, __ATOMIC_RELAXED) : start[i]++;
-        out_i[at] = i;
-        out_j[at] = X->j[k];
+    size_t l, k;
+    seek(lists, nl, e0, &l, &k);
+    for (size_t left = e1 - e0; left > 0 && l < nl; l++, k = 0) {
+        const hs_pair_list *B = &lists[l];
+        const size_t m = B->len - k < left ? B->len - k : left;
+        for (size_t q = k; q < k + m; q++)
+            h[B->i[q] >> BUCKET_BITS]++;
+        left -= m;
     }
 }
 
-/* The count and the placement of the lists run on the team with no atomics and no branch on
- * the data (a branch per entry to find runs would mispredict often enough to serialise the
- * random start[] misses): i's entries in the lists all lie in one list, handled by one
- * thread. The cross lists follow in loops of their own. A partner list's order of placement
- * does not matter: each is sorted at the end. */
-void hs_pairs_assemble(const uint32_t *id, const hs_pair_list *lists, const hs_pair_list *cross,
-                       size_t nb, size_t n, int threads, size_t *start, size_t *part,
-                       uint32_t *out_i, uint32_t *out_j)
+/* The same share written to its buckets' slices of the output (at[] the next slot of each). */
+static void scatter_share(const hs_pair_list *lists, size_t nl, size_t e0, size_t e1,
+                          size_t *at, uint32_t *out_i, uint32_t *out_j)
 {
-    const int shared = threads > 1;
-#pragma omp parallel num_threads(threads)
-    {
-#pragma omp for schedule(dynamic, 1)
-        for (ptrdiff_t bb = 0; bb < (ptrdiff_t)nb; bb++)
-            count_list(&lists[bb], start);
-#pragma omp for schedule(dynamic, 1)
-        for (ptrdiff_t bb = 0; bb < (ptrdiff_t)nb; bb++)
-            count_cross(id, &cross[bb], start, shared);
-    }
-    hs_prefix_sums(start, n, threads, part);
-#pragma omp parallel num_threads(threads)
-    {
-#pragma omp for schedule(dynamic, 1)
-        for (ptrdiff_t bb = 0; bb < (ptrdiff_t)nb; bb++)
-            place_list(&lists[bb], start, out_i, out_j);
-#pragma omp for schedule(dynamic, 1)
-        for (ptrdiff_t bb = 0; bb < (ptrdiff_t)nb; bb++)
-            place_cross(id, &cross[bb], start, shared, out_i, out_j);
-    }
-    /* start[i] is now the end of i's partners, i.e. the start of i + 1's */
-#pragma omp parallel num_threads(threads)
-    {
-        uint32_t *tmp = NULL;
-        size_t tmp_cap = 0;
-#pragma omp for schedule(static)
-        for (ptrdiff_t ii = 0; ii < (ptrdiff_t)n; ii++) {
-            const size_t lo = ii ? start[ii - 1] : 0, hi = start[ii];
-            if (hi - lo > 1)
-                sort_partners(out_j + lo, hi - lo, &tmp, &tmp_cap);
+    size_t l, k;
+    seek(lists, nl, e0, &l, &k);
+    for (size_t left = e1 - e0; left > 0 && l < nl; l++, k = 0) {
+        const hs_pair_list *B = &lists[l];
+        const size_t m = B->len - k < left ? B->len - k : left;
+        for (size_t q = k; q < k + m; q++) {
+            const size_t a = at[B->i[q] >> BUCKET_BITS]++;
+            out_i[a] = B->i[q];
+            out_j[a] = B->j[q];
         }
-        free(tmp);
+        left -= m;
     }
+}
+
+/* One bucket's slice [lo, hi) of the output, in any order, into (i, j) order; si, sj: scratch
+ * of hi - lo entries. */
+static void sort_bucket(uint32_t *out_i, uint32_t *out_j, size_t lo, size_t hi, uint32_t base,
+                        uint32_t *si, uint32_t *sj, uint32_t **tmp, size_t *tmp_cap)
+{
+    static const size_t NB = (size_t)1 << BUCKET_BITS;
+    uint32_t cnt[(size_t)1 << BUCKET_BITS];
+    const size_t m = hi - lo;
+    memcpy(si, out_i + lo, m * sizeof *si);
+    memcpy(sj, out_j + lo, m * sizeof *sj);
+    memset(cnt, 0, sizeof cnt);
+    for (size_t q = 0; q < m; q++)
+        cnt[si[q] - base]++;
+    uint32_t at = 0;
+    for (size_t d = 0; d < NB; d++) {
+        const uint32_t c = cnt[d];
+        cnt[d] = at;
+        at += c;
+    }
+    for (size_t q = 0; q < m; q++) {
+        const size_t a = lo + cnt[si[q] - base]++;
+        out_i[a] = si[q];
+        out_j[a] = sj[q];
+    }
+    /* cnt[d] is now the end of index base + d's partners */
+    for (size_t d = 0, s0 = 0; d < NB; d++) {
+        if (cnt[d] - s0 > 1)
+            sort_partners(out_j + lo + s0, cnt[d] - s0, tmp, tmp_cap);
+        s0 = cnt[d];
+    }
+}
+
+int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, int threads,
+                      uint32_t *out_i, uint32_t *out_j)
+{
+    size_t total = 0;
+    for (size_t l = 0; l < nl; l++)
+        total += lists[l].len;
+    const size_t nbk = ((n - 1) >> BUCKET_BITS) + 1, T = (size_t)threads;
+    /* hist[t * nbk + b]: pairs of bucket b in thread t's share; then where t writes them */
+    size_t *hist = calloc(T * nbk, sizeof *hist), *bstart = malloc((nbk + 1) * sizeof *bstart);
+    int oom = hist == NULL || bstart == NULL;
+    if (oom)
+        goto done;
+#pragma omp parallel num_threads(threads) reduction(| : oom)
+    {
+        const size_t t = (size_t)omp_get_thread_num(), nt = (size_t)omp_get_num_threads();
+        for (size_t u = t; u < T; u += nt) /* a smaller team: each thread takes more shares */
+            count_share(lists, nl, total * u / T, total * (u + 1) / T, hist + u * nbk);
+#pragma omp barrier
+#pragma omp single
+        {
+            size_t at = 0;
+            for (size_t b = 0; b < nbk; b++) {
+                bstart[b] = at;
+                for (size_t u = 0; u < T; u++) {
+                    const size_t c = hist[u * nbk + b];
+                    hist[u * nbk + b] = at;
+                    at += c;
+                }
+            }
+            bstart[nbk] = at;
+        }
+        for (size_t u = t; u < T; u += nt)
+            scatter_share(lists, nl, total * u / T, total * (u + 1) / T, hist + u * nbk, out_i,
+                          out_j);
+#pragma omp barrier
+        size_t big = 0;
+        for (size_t b = 0; b < nbk; b++)
+            big = bstart[b + 1] - bstart[b] > big ? bstart[b + 1] - bstart[b] : big;
+        uint32_t *si = malloc(big * sizeof *si), *sj = malloc(big * sizeof *sj), *tmp = NULL;
+        size_t tmp_cap = 0;
+        oom = big > 0 && (si == NULL || sj == NULL);
+#pragma omp for schedule(dynamic, 1)
+        for (ptrdiff_t b = 0; b < (ptrdiff_t)nbk; b++)
+            if (!oom)
+                sort_bucket(out_i, out_j, bstart[b], bstart[b + 1], (uint32_t)b << BUCKET_BITS,
+                            si, sj, &tmp, &tmp_cap);
+        free(tmp);
+        free(sj);
+        free(si);
+    }
+done:
+    free(bstart);
+    free(hist);
+    return oom;
 }
