@@ -22,6 +22,7 @@
 #include "grid/layout.h"
 #include "grid/overlap.h"
 #include "grid/pairs.h"
+#include "grid/vectorize.h"
 #include "tuning.h"
 
 typedef struct pair_scan {
@@ -39,20 +40,30 @@ typedef struct pair_scan {
  * memory writes). */
 enum { CH = 64 };
 
+/* Overlap of the circle of p with candidates [c0, c0 + m), m <= CH, as 0/1 bytes: a loop
+ * the compiler vectorises (no branch, no store that depends on the data). */
+static void overlap_mask(const pair_scan *p, uint32_t c0, uint32_t m, uint32_t *restrict ov)
+{
+    const float *restrict x = p->g->x + c0, *restrict y = p->g->y + c0, *restrict r = p->g->r + c0;
+    const float px = p->x, py = p->y, pr = p->r;
+    for (uint32_t k = 0; k < m; k++)
+        ov[k] = (uint32_t)hs_discs_overlap(px, py, pr, x[k], y[k], r[k]);
+}
+
 static int pair_run(void *st, uint32_t b, uint32_t e)
 {
     pair_scan *p = st;
-    const hs_grid *g = p->g;
     hs_pair_list *B = p->B;
-    const uint32_t i = p->i, *id = g->id;
+    const uint32_t i = p->i, *id = p->g->id;
+    uint32_t ov[CH];
     uint32_t keep_j[CH];
     for (uint32_t c0 = b; c0 < e; c0 += CH) {
-        const uint32_t c1 = e - c0 > CH ? c0 + CH : e;
+        const uint32_t m = e - c0 > CH ? CH : e - c0;
+        overlap_mask(p, c0, m, ov);
         size_t nk = 0;
-        for (uint32_t k = c0; k < c1; k++) {
-            int keep = (id[k] > i) & hs_discs_overlap(p->x, p->y, p->r, g->x[k], g->y[k], g->r[k]);
-            keep_j[nk] = id[k];
-            nk += (size_t)keep;
+        for (uint32_t k = 0; k < m; k++) {
+            keep_j[nk] = id[c0 + k];
+            nk += (size_t)(ov[k] & (id[c0 + k] > i));
         }
         if (nk == 0)
             continue;
@@ -72,20 +83,21 @@ static int pair_run(void *st, uint32_t b, uint32_t e)
 static int cross_run(void *st, uint32_t b, uint32_t e)
 {
     pair_scan *p = st;
-    const hs_grid *g = p->g;
     hs_pair_list *B = p->B, *X = p->X;
-    const uint32_t i = p->i, *id = g->id;
+    const uint32_t i = p->i, *id = p->g->id;
+    uint32_t ov[CH];
     uint32_t keep_j[CH], keep_s[CH];
     for (uint32_t c0 = b; c0 < e; c0 += CH) {
-        const uint32_t c1 = e - c0 > CH ? c0 + CH : e;
+        const uint32_t m = e - c0 > CH ? CH : e - c0;
+        overlap_mask(p, c0, m, ov);
         size_t nk = 0, nx = 0;
-        for (uint32_t k = c0; k < c1; k++) {
-            int ov = hs_discs_overlap(p->x, p->y, p->r, g->x[k], g->y[k], g->r[k]);
-            int up = id[k] > i;
-            keep_j[nk] = id[k];
-            nk += (size_t)(ov & up);
-            keep_s[nx] = id[k];
-            nx += (size_t)(ov & !up);
+        for (uint32_t k = 0; k < m; k++) {
+            const uint32_t j = id[c0 + k];
+            const int up = j > i;
+            keep_j[nk] = j;
+            nk += (size_t)(ov[k] & up);
+            keep_s[nx] = j;
+            nx += (size_t)(ov[k] & !up);
         }
         if (!hs_pair_list_reserve(B, nk) || !hs_pair_list_reserve(X, nx))
             return 1;
@@ -104,8 +116,9 @@ static int cross_run(void *st, uint32_t b, uint32_t e)
 }
 
 /* The partners of the circle at storage position pos that it keeps (see the top): a small
- * circle searches its own level, a big one both. */
-static void find_partners(const hs_grid *g, size_t pos, int big, hs_pair_list *B,
+ * circle searches its own level, a big one both. Cloned for AVX-512 and AVX2, where the
+ * overlap loop (floats widened to double) vectorises; the results are the same bits. */
+HS_GRID_CLONES static void find_partners(const hs_grid *g, size_t pos, int big, hs_pair_list *B,
                           hs_pair_list *X)
 {
     pair_scan ps = {g, g->id[pos], g->x[pos], g->y[pos], g->r[pos], B, X};
