@@ -634,8 +634,8 @@ static void check_pairs(const scene *s, const hs_grid *g)
         assert_int_equal(p.count, nref);
         for (size_t k = 0; k < nref; k++)
             if (p.i[k] != ri[k] || p.j[k] != rj[k])
-                fail_msg("threads %d, pair %zu: got (%u, %u), want (%u, %u)", th, k, p.i[k],
-                         p.j[k], ri[k], rj[k]);
+                fail_msg("threads %d, pair %zu: got (%u, %u), want (%u, %u)", th, k, p.i[k], p.j[k],
+                         ri[k], rj[k]);
         hs_pairs_free(&p);
     }
     free(ri);

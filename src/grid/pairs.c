@@ -119,7 +119,7 @@ static int cross_run(void *st, uint32_t b, uint32_t e)
  * circle searches its own level, a big one both. Cloned for AVX-512 and AVX2, where the
  * overlap loop (floats widened to double) vectorises; the results are the same bits. */
 HS_GRID_CLONES static void find_partners(const hs_grid *g, size_t pos, int big, hs_pair_list *B,
-                          hs_pair_list *X)
+                                         hs_pair_list *X)
 {
     pair_scan ps = {g, g->id[pos], g->x[pos], g->y[pos], g->r[pos], B, X};
     for (int l = 0; l < (big ? g->nlevels : 1); l++) {
@@ -142,8 +142,7 @@ static int count_run(void *st, uint32_t b, uint32_t e)
  * candidates each (a disc fills about 3/4 of its box, split between the lists by index), so
  * that thousands of partners per circle do not grow the lists by
  * copying. The lists still grow if the estimate is short. */
-static void reserve_big(const hs_grid *g, size_t p0, size_t p1, hs_pair_list *B,
-                        hs_pair_list *X)
+static void reserve_big(const hs_grid *g, size_t p0, size_t p1, hs_pair_list *B, hs_pair_list *X)
 {
     const hs_glevel *L = &g->lv[0];
     size_t cand = 0;

@@ -20,7 +20,7 @@ void hs_pair_list_free(hs_pair_list *B);
 /* The pairs of lists[0 .. nl) in (i, j) order into out_i, out_j (room for every pair; i < n):
  * the result does not depend on how the pairs are spread over the lists. Returns 0, or 1 when
  * scratch memory ran out. */
-int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, int threads,
-                      uint32_t *out_i, uint32_t *out_j);
+int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, int threads, uint32_t *out_i,
+                      uint32_t *out_j);
 
 #endif

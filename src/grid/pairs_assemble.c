@@ -136,8 +136,8 @@ static void count_share(const hs_pair_list *lists, size_t nl, size_t e0, size_t 
 }
 
 /* The same share written to its buckets' slices of the output (at[] the next slot of each). */
-static void scatter_share(const hs_pair_list *lists, size_t nl, size_t e0, size_t e1,
-                          size_t *at, uint32_t *out_i, uint32_t *out_j)
+static void scatter_share(const hs_pair_list *lists, size_t nl, size_t e0, size_t e1, size_t *at,
+                          uint32_t *out_i, uint32_t *out_j)
 {
     size_t l, k;
     seek(lists, nl, e0, &l, &k);
@@ -185,8 +185,8 @@ static void sort_bucket(uint32_t *out_i, uint32_t *out_j, size_t lo, size_t hi, 
     }
 }
 
-int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, int threads,
-                      uint32_t *out_i, uint32_t *out_j)
+int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, int threads, uint32_t *out_i,
+                      uint32_t *out_j)
 {
     size_t total = 0;
     for (size_t l = 0; l < nl; l++)
@@ -229,8 +229,8 @@ int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, int thread
 #pragma omp for schedule(dynamic, 1)
         for (ptrdiff_t b = 0; b < (ptrdiff_t)nbk; b++)
             if (!oom)
-                sort_bucket(out_i, out_j, bstart[b], bstart[b + 1], (uint32_t)b << BUCKET_BITS,
-                            si, sj, &tmp, &tmp_cap);
+                sort_bucket(out_i, out_j, bstart[b], bstart[b + 1], (uint32_t)b << BUCKET_BITS, si,
+                            sj, &tmp, &tmp_cap);
         free(tmp);
         free(sj);
         free(si);
