@@ -40,9 +40,19 @@ typedef struct pair_scan {
  * memory writes). */
 enum { CH = 64 };
 
-/* Overlap of the circle of p with candidates [c0, c0 + m), m <= CH, as 0/1 bytes: a loop
- * the compiler vectorises (no branch, no store that depends on the data). */
-static void overlap_mask(const pair_scan *p, uint32_t c0, uint32_t m, uint32_t *restrict ov)
+/* The overlap loop is inlined into each clone of the run functions, so that it is compiled
+ * for its instruction set. */
+#if defined(__GNUC__) || defined(__clang__)
+#define HS_PAIRS_INLINE static inline __attribute__((always_inline))
+#else
+#define HS_PAIRS_INLINE static inline
+#endif
+
+/* Overlap of the circle of p with candidates [c0, c0 + m), m <= CH, as 0/1 words: a loop
+ * without branches or data-dependent stores, vectorised in the AVX2 and AVX-512 clones of the
+ * run functions (floats widened to double; the same bits on every clone). */
+HS_PAIRS_INLINE void overlap_mask(const pair_scan *p, uint32_t c0, uint32_t m,
+                                  uint32_t *restrict ov)
 {
     const float *restrict x = p->g->x + c0, *restrict y = p->g->y + c0, *restrict r = p->g->r + c0;
     const float px = p->x, py = p->y, pr = p->r;
@@ -50,7 +60,7 @@ static void overlap_mask(const pair_scan *p, uint32_t c0, uint32_t m, uint32_t *
         ov[k] = (uint32_t)hs_discs_overlap(px, py, pr, x[k], y[k], r[k]);
 }
 
-static int pair_run(void *st, uint32_t b, uint32_t e)
+HS_GRID_CLONES static int pair_run(void *st, uint32_t b, uint32_t e)
 {
     pair_scan *p = st;
     hs_pair_list *B = p->B;
@@ -80,7 +90,7 @@ static int pair_run(void *st, uint32_t b, uint32_t e)
 
 /* A big circle against a run of small ones: every overlapping one is kept, in the big
  * circle's list when its index is larger, else in the cross list. */
-static int cross_run(void *st, uint32_t b, uint32_t e)
+HS_GRID_CLONES static int cross_run(void *st, uint32_t b, uint32_t e)
 {
     pair_scan *p = st;
     hs_pair_list *B = p->B, *X = p->X;
@@ -116,18 +126,17 @@ static int cross_run(void *st, uint32_t b, uint32_t e)
 }
 
 /* The partners of the circle at storage position pos that it keeps (see the top): a small
- * circle searches its own level, a big one both. Cloned for AVX-512 and AVX2, where the
- * overlap loop (floats widened to double) vectorises; the results are the same bits. */
-HS_GRID_CLONES static void find_partners(const hs_grid *g, size_t pos, int big, hs_pair_list *B,
-                                         hs_pair_list *X)
+ * circle searches its own level, a big one both. */
+static void find_partners(const hs_grid *g, size_t pos, int big, hs_pair_list *B, hs_pair_list *X)
 {
     pair_scan ps = {g, g->id[pos], g->x[pos], g->y[pos], g->r[pos], B, X};
     for (int l = 0; l < (big ? g->nlevels : 1); l++) {
         const hs_glevel *L = &g->lv[l];
         double reach = (double)ps.r + (double)L->rmax;
         reach += hs_gpad(L->mag + fabs((double)ps.x) + fabs((double)ps.y), reach);
-        hs_grun_fn fn = big && l == 0 ? cross_run : pair_run;
-        if (hs_grid_box(g, L, ps.x - reach, ps.y - reach, ps.x + reach, ps.y + reach, fn, &ps))
+        const double x0 = ps.x - reach, y0 = ps.y - reach, x1 = ps.x + reach, y1 = ps.y + reach;
+        if (big && l == 0 ? hs_grid_box(g, L, x0, y0, x1, y1, cross_run, &ps)
+                          : hs_grid_box(g, L, x0, y0, x1, y1, pair_run, &ps))
             return;
     }
 }
@@ -138,10 +147,9 @@ static int count_run(void *st, uint32_t b, uint32_t e)
     return 0;
 }
 
-/* Room in B and X for the pairs of the big circles [p0, p1) against level 0: half the
- * candidates each (a disc fills about 3/4 of its box, split between the lists by index), so
- * that thousands of partners per circle do not grow the lists by
- * copying. The lists still grow if the estimate is short. */
+/* Room in B and X for the pairs of the big circles [p0, p1) against level 0, so that their
+ * thousands of partners do not grow the lists by copying: half the candidates each (a disc
+ * fills about 3/4 of its box, split between the lists by index); short, the lists grow. */
 static void reserve_big(const hs_grid *g, size_t p0, size_t p1, hs_pair_list *B, hs_pair_list *X)
 {
     const hs_glevel *L = &g->lv[0];
