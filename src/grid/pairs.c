@@ -19,6 +19,7 @@
 #include <omp.h>
 
 #include "batch/worksteal.h"
+#include "grid/build.h"
 #include "grid/layout.h"
 #include "grid/overlap.h"
 #include "grid/pairs.h"
@@ -206,6 +207,16 @@ static int find_pairs(const hs_grid *g, const pair_blocks *pb, hs_pair_list *lis
     return oom;
 }
 
+/* An output array. From megabytes up on 2 MB pages where the system allows it
+ * (hs_grid_alloc_lines): fresh memory faults page by page, and the assembly writes it in a
+ * few hundred streams at once. Smaller ones from malloc, which reuses freed memory. */
+static uint32_t *alloc_out(size_t n)
+{
+    if (n * sizeof(uint32_t) >= ((size_t)2 << 20))
+        return hs_grid_alloc_lines(n, sizeof(uint32_t));
+    return malloc(n * sizeof(uint32_t));
+}
+
 hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_pairs *out)
 {
     if (g == NULL || out == NULL)
@@ -234,8 +245,8 @@ hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_pairs *o
     for (size_t b = 0; !oom && b < 2 * pb.nb; b++)
         total += lists[b].len;
     if (!oom && total > 0) {
-        out->i = malloc(total * sizeof *out->i);
-        out->j = malloc(total * sizeof *out->j);
+        out->i = alloc_out(total);
+        out->j = alloc_out(total);
         oom = out->i == NULL || out->j == NULL;
         if (!oom)
             oom = hs_pairs_assemble(lists, 2 * pb.nb, n, threads, out->i, out->j);
