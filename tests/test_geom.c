@@ -76,7 +76,7 @@ static void point_in_circle_invalid(void **state)
 
 /* ---- point on segment (scale-aware tolerance, not a fixed 0.1 buffer) ---- */
 
-static void seed003_point_on_segment_basic(void **state)
+static void point_on_segment_basic(void **state)
 {
     (void)state;
     float tol = HS_DEFAULT_REL_TOL;
@@ -109,7 +109,7 @@ static void check_scaled(float s)
         fail_msg("scale %g: a point off the segment was accepted", (double)s);
 }
 
-static void seed003_point_on_segment_scale_aware(void **state)
+static void point_on_segment_scale_aware(void **state)
 {
     (void)state;
     /* The same scene at 1e-6, 1, 1e6 (and beyond) gives the same answers: a fixed buffer like
@@ -213,7 +213,7 @@ static void segseg_disjoint_and_touching(void **state)
         hs_segment_segment(v2(0, 0), v2(4, 0), v2(1, nextafterf(0.0f, 1.0f)), v2(1, 3), &o), 0);
 }
 
-static void seed003_parallel_lines(void **state)
+static void parallel_lines(void **state)
 {
     (void)state;
     hs_segseg o = {HS_SEGSEG_OVERLAP, -1, -1, -1, -1, {-1, -1}};
@@ -229,7 +229,7 @@ static void seed003_parallel_lines(void **state)
     assert_int_equal(hs_segment_segment(v2(0, 0), v2(1, 0), v2(-3, 0), v2(-0.5f, 0), &o), 0);
 }
 
-static void seed003_collinear_overlap(void **state)
+static void collinear_overlap(void **state)
 {
     (void)state;
     hs_segseg o;
@@ -312,7 +312,7 @@ static void segseg_invalid(void **state)
 
 static const hs_aabb box1 = {{1.0f, 1.0f}, {3.0f, 2.0f}};
 
-static void seed003_segment_inside_rectangle(void **state)
+static void segment_inside_rectangle(void **state)
 {
     (void)state;
     float t0 = -1, t1 = -1;
@@ -415,17 +415,17 @@ int main(void)
         cmocka_unit_test(point_in_circle_zero_radius),
         cmocka_unit_test(point_in_circle_huge_coordinates_tiny_radius),
         cmocka_unit_test(point_in_circle_invalid),
-        cmocka_unit_test(seed003_point_on_segment_basic),
-        cmocka_unit_test(seed003_point_on_segment_scale_aware),
+        cmocka_unit_test(point_on_segment_basic),
+        cmocka_unit_test(point_on_segment_scale_aware),
         cmocka_unit_test(point_on_segment_tolerance_and_degenerate),
         cmocka_unit_test(point_on_segment_invalid),
         cmocka_unit_test(segseg_crossing),
         cmocka_unit_test(segseg_disjoint_and_touching),
-        cmocka_unit_test(seed003_parallel_lines),
-        cmocka_unit_test(seed003_collinear_overlap),
+        cmocka_unit_test(parallel_lines),
+        cmocka_unit_test(collinear_overlap),
         cmocka_unit_test(segseg_zero_length),
         cmocka_unit_test(segseg_invalid),
-        cmocka_unit_test(seed003_segment_inside_rectangle),
+        cmocka_unit_test(segment_inside_rectangle),
         cmocka_unit_test(segment_aabb_crossing),
         cmocka_unit_test(segment_aabb_miss),
         cmocka_unit_test(segment_aabb_degenerate_box_and_scale),

@@ -95,7 +95,7 @@ static void expect_both_miss(hs_query q, hs_circle c)
 
 /* ---- the six cases of the quadratic, segment [0, 1] vs the unit circle ---- */
 
-static void seed002_impale(void **state)
+static void impale(void **state)
 {
     (void)state;
     hs_query q = hs_segment(v2(-2, 0), v2(2, 0));
@@ -111,7 +111,7 @@ static void seed002_impale(void **state)
     expect_hit(q2, unit, HS_BOUNDARY, 0.3, 0.7, 0u);
 }
 
-static void seed002_poke(void **state)
+static void poke(void **state)
 {
     (void)state;
     hs_query q = hs_segment(v2(-2, 0), v2(0, 0)); /* enters at t = 0.5, second root 1.5 */
@@ -119,7 +119,7 @@ static void seed002_poke(void **state)
     expect_hit(q, unit, HS_BOUNDARY, 0.5, 1.0, 0u);
 }
 
-static void seed002_exit_wound(void **state)
+static void exit_wound(void **state)
 {
     (void)state;
     hs_query q = hs_segment(v2(0, 0), v2(2, 0)); /* starts at the centre, leaves at t = 0.5 */
@@ -139,21 +139,21 @@ static void seed002_exit_wound(void **state)
     expect_hit(q2, unit, HS_BOUNDARY, t1, t1, HS_HIT_INSIDE);
 }
 
-static void seed002_fall_short(void **state)
+static void fall_short(void **state)
 {
     (void)state;
     expect_both_miss(hs_segment(v2(-3, 0), v2(-2, 0)), unit);
     expect_both_miss(hs_segment(v2(-3, 0.5f), v2(-1.5f, 0.5f)), unit);
 }
 
-static void seed002_past(void **state)
+static void past(void **state)
 {
     (void)state;
     expect_both_miss(hs_segment(v2(2, 0), v2(3, 0)), unit);
     expect_both_miss(hs_segment(v2(1.5f, -0.5f), v2(4, -0.5f)), unit);
 }
 
-static void seed002_completely_inside(void **state)
+static void completely_inside(void **state)
 {
     (void)state;
     hs_query q = hs_segment(v2(-0.5f, 0), v2(0.5f, 0));
@@ -164,7 +164,7 @@ static void seed002_completely_inside(void **state)
 
 /* ---- a laser is a ray, not a line: nothing behind its start ---- */
 
-static void seed004_asteroid_behind_ship_ray_misses(void **state)
+static void asteroid_behind_ship_ray_misses(void **state)
 {
     (void)state;
     hs_vec2 ship = v2(0, 0), dir = v2(1, 0);
@@ -176,7 +176,7 @@ static void seed004_asteroid_behind_ship_ray_misses(void **state)
     expect_both_miss(hs_ray(v2(5, 5), v2(0.6f, 0.8f), INFINITY), circ(2.0f, 1.0f, 1.5f));
 }
 
-static void seed004_line_hits_asteroid_behind(void **state)
+static void line_hits_asteroid_behind(void **state)
 {
     (void)state;
     hs_circle behind = circ(-10.0f, 0.0f, 2.0f);
@@ -185,7 +185,7 @@ static void seed004_line_hits_asteroid_behind(void **state)
     expect_hit(line, behind, HS_BOUNDARY, -12.0, -8.0, 0u);
 }
 
-static void seed004_ray_hits_asteroid_ahead(void **state)
+static void ray_hits_asteroid_ahead(void **state)
 {
     (void)state;
     hs_circle ahead = circ(10.0f, 0.0f, 2.0f);
@@ -204,7 +204,7 @@ static void seed004_ray_hits_asteroid_ahead(void **state)
 
 /* ---- centre on the segment, zero-length segment: defined answers ---- */
 
-static void seed001_centre_on_segment_contact(void **state)
+static void centre_on_segment_contact(void **state)
 {
     (void)state;
     hs_contact k;
@@ -232,7 +232,7 @@ static void seed001_centre_on_segment_contact(void **state)
     expect_hit(q, circ(2.0f, 0.0f, 1.0f), HS_SOLID, 0.25, 0.75, 0u);
 }
 
-static void seed001_collision_response(void **state)
+static void collision_response(void **state)
 {
     (void)state;
     hs_contact k;
@@ -262,7 +262,7 @@ static void seed001_collision_response(void **state)
     near(k.depth, 0.5, 1e-6, "capsule depth");
 }
 
-static void seed001_zero_length_segment(void **state)
+static void zero_length_segment(void **state)
 {
     (void)state;
     hs_contact k;
@@ -293,7 +293,7 @@ static void seed001_zero_length_segment(void **state)
 
 /* ---- a line through P and Q with P == Q: no division by |PQ| ---- */
 
-static void seed000_line_p_equals_q(void **state)
+static void line_p_equals_q(void **state)
 {
     (void)state;
     hs_vec2 P = v2(3.0f, -2.0f);
@@ -610,19 +610,19 @@ static void huge_coordinates_tiny_radius(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(seed002_impale),
-        cmocka_unit_test(seed002_poke),
-        cmocka_unit_test(seed002_exit_wound),
-        cmocka_unit_test(seed002_fall_short),
-        cmocka_unit_test(seed002_past),
-        cmocka_unit_test(seed002_completely_inside),
-        cmocka_unit_test(seed004_asteroid_behind_ship_ray_misses),
-        cmocka_unit_test(seed004_line_hits_asteroid_behind),
-        cmocka_unit_test(seed004_ray_hits_asteroid_ahead),
-        cmocka_unit_test(seed001_centre_on_segment_contact),
-        cmocka_unit_test(seed001_collision_response),
-        cmocka_unit_test(seed001_zero_length_segment),
-        cmocka_unit_test(seed000_line_p_equals_q),
+        cmocka_unit_test(impale),
+        cmocka_unit_test(poke),
+        cmocka_unit_test(exit_wound),
+        cmocka_unit_test(fall_short),
+        cmocka_unit_test(past),
+        cmocka_unit_test(completely_inside),
+        cmocka_unit_test(asteroid_behind_ship_ray_misses),
+        cmocka_unit_test(line_hits_asteroid_behind),
+        cmocka_unit_test(ray_hits_asteroid_ahead),
+        cmocka_unit_test(centre_on_segment_contact),
+        cmocka_unit_test(collision_response),
+        cmocka_unit_test(zero_length_segment),
+        cmocka_unit_test(line_p_equals_q),
         cmocka_unit_test(zero_length_query_interval),
         cmocka_unit_test(capsule_tangent_side),
         cmocka_unit_test(capsule_end_cap_and_inside),
