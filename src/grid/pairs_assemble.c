@@ -158,17 +158,17 @@ static void scatter_share(const hs_pair_list *lists, size_t nl, size_t e0, size_
 static void sort_bucket(uint32_t *out_i, uint32_t *out_j, size_t lo, size_t hi, uint32_t base,
                         uint32_t *si, uint32_t *sj, uint32_t **tmp, size_t *tmp_cap)
 {
-    static const size_t NB = (size_t)1 << BUCKET_BITS;
-    uint32_t cnt[(size_t)1 << BUCKET_BITS];
+    enum { NB = 1 << BUCKET_BITS };
+    size_t cnt[NB];
     const size_t m = hi - lo;
     memcpy(si, out_i + lo, m * sizeof *si);
     memcpy(sj, out_j + lo, m * sizeof *sj);
     memset(cnt, 0, sizeof cnt);
     for (size_t q = 0; q < m; q++)
         cnt[si[q] - base]++;
-    uint32_t at = 0;
+    size_t at = 0;
     for (size_t d = 0; d < NB; d++) {
-        const uint32_t c = cnt[d];
+        const size_t c = cnt[d];
         cnt[d] = at;
         at += c;
     }
