@@ -51,11 +51,20 @@ typedef struct hs_pair {
     uint32_t flags;
 } hs_pair;
 
+/* Skip-start (types.h): the start P(tmin) in the closed inflated disc, heading outward.
+ * f = a - c; an infinite tmin gives inf or NaN, and both compare false. */
+static inline int hs_pair_skips_start(const hs_kq *k, float fx, float fy, float R2)
+{
+    float sx = fx + k->tmin * k->dx, sy = fy + k->tmin * k->dy;
+    return sx * sx + sy * sy <= R2 && sx * k->dx + sy * k->dy >= 0.0f;
+}
+
 /* Hit decision, shared by every mode (any, count, closest, all) so they never disagree:
  * solid    — the point of the interval closest to the centre lies in the closed inflated disc;
  *            measured directly (the robust perpendicular form), no discriminant involved.
  * boundary — solid, and not both ends strictly inside. An infinite end gives inf or NaN
- *            there, and both compare false with '<', so lines and infinite rays need no case. */
+ *            there, and both compare false with '<', so lines and infinite rays need no case.
+ * skip-start — then not a circle the query starts in and leaves (hs_pair_skips_start). */
 static inline int hs_pair_hits(const hs_kq *k, float cx, float cy, float r)
 {
     float fx = k->ax - cx, fy = k->ay - cy;
@@ -65,13 +74,13 @@ static inline int hs_pair_hits(const hs_kq *k, float cx, float cy, float r)
     float px = fx + tcl * k->dx, py = fy + tcl * k->dy;
     if (!(px * px + py * py <= R2))
         return 0;
-    if (k->sem == HS_BOUNDARY) {
+    if (k->sem & HS_BOUNDARY) {
         float sx = fx + k->tmin * k->dx, sy = fy + k->tmin * k->dy;
         float ex = fx + k->tmax * k->dx, ey = fy + k->tmax * k->dy;
         if (sx * sx + sy * sy < R2 && ex * ex + ey * ey < R2)
             return 0;
     }
-    return 1;
+    return !((k->sem & HS_SKIP_START) && hs_pair_skips_start(k, fx, fy, R2));
 }
 
 /* Entry / exit parameters of a pair already known to hit (hs_pair_hits). Roots of
@@ -100,7 +109,7 @@ static inline hs_pair hs_pair_times(const hs_kq *k, float cx, float cy, float r)
     float sx = fx + k->tmin * k->dx, sy = fy + k->tmin * k->dy;
     float s2 = sx * sx + sy * sy;
     o.flags = (s2 <= R2) ? HS_HIT_INSIDE : 0u;
-    if (k->sem == HS_BOUNDARY && s2 < R2)
+    if ((k->sem & HS_BOUNDARY) && s2 < R2)
         o.t = hs_clampf(t1, k->tmin, k->tmax); /* started strictly inside: the exit wound */
     else if (o.flags)
         o.t = k->tmin;

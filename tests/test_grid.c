@@ -136,8 +136,16 @@ static void batch_mixed(batch *b, size_t m, float lo, float hi, const hs_grid *g
     batch_alloc(b, m);
     float ox = g->nlevels ? (float)g->lv[0].ox : 0.0f, oy = g->nlevels ? (float)g->lv[0].oy : 0.0f;
     float h = g->nlevels ? (float)g->lv[0].h : 1.0f;
-    for (size_t i = 0; i < m; i++)
+    for (size_t i = 0; i < m; i++) {
         set_query(b, i, (int)(rnd() % 9), lo, hi, ox, oy, h, masks);
+        if (g->n && rnd() % 8 == 0) { /* from a circle's rim, as a reflection starts */
+            const size_t k = (size_t)(rnd() % g->n);
+            const float ang = unif(0.0f, 6.2831853f);
+            const float t0 = isfinite(b->tmin[i]) ? b->tmin[i] : 0.0f;
+            b->ax[i] = g->x[k] + (g->r[k] + b->q[i]) * cosf(ang) - t0 * b->dx[i];
+            b->ay[i] = g->y[k] + (g->r[k] + b->q[i]) * sinf(ang) - t0 * b->dy[i];
+        }
+    }
     batch_finish(b);
 }
 
@@ -159,7 +167,7 @@ static void check_against_brute(const hs_grid *g, const hs_circles *cs, const ba
     float *bt = xcalloc(m, 4), *gt = xcalloc(m, 4);
     float *bpx = xcalloc(m, 4), *gpx = xcalloc(m, 4), *bny = xcalloc(m, 4), *gny = xcalloc(m, 4);
     uint8_t *ba = xcalloc(m, 1), *ga = xcalloc(m, 1);
-    for (int sem = HS_SOLID; sem <= HS_BOUNDARY; sem++) {
+    for (int sem = HS_SOLID; sem <= HS_BOUNDARY_SKIP_START; sem++) {
         for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT_; isa++) {
             if (!hs_isa_supported((hs_isa)isa))
                 continue;
@@ -174,7 +182,10 @@ static void check_against_brute(const hs_grid *g, const hs_circles *cs, const ba
             hs_hits bh;
             assert_int_equal(hs_brute_all(cs, &b->qs, &bo, &bh), HS_OK);
             total_hits_seen += bh.total;
-            for (int th = 1; th <= 3; th++) {
+            /* skip-start changes which pairs hit, not how threads share the work: its two
+             * values run on 2 threads only (the shared workspace), which keeps the test's time */
+            const int th0 = sem & HS_SKIP_START ? 2 : 1, th1 = sem & HS_SKIP_START ? 2 : 3;
+            for (int th = th0; th <= th1; th++) {
                 hs_batch_opts go = bo;
                 go.threads = th;
                 go.ws = th == 2 ? ws : NULL;
@@ -246,7 +257,7 @@ static void test_scenes_match_brute(void **state)
             hs_grid_opts go = {0.0f, 2};
             assert_int_equal(hs_grid_build(s.cs, &go, &g), HS_OK);
             assert_int_equal(hs_grid_count(g), n);
-            float side = hs_scene_side(n);
+            float side = hs_scene_world_side((hs_scene_kind)kind, n);
             batch b;
             batch_mixed(&b, scale(1500), 0.0f, side, g, masks);
             check_against_brute(g, s.cs, &b);
@@ -442,7 +453,8 @@ static void test_sorted_batches(void **state)
         hs_grid *g = NULL;
         assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
         batch b;
-        batch_mixed(&b, m, 0.0f, hs_scene_side(n), g, kind == HS_SCENE_MIXED);
+        batch_mixed(&b, m, 0.0f, hs_scene_world_side((hs_scene_kind)kind, n), g,
+                    kind == HS_SCENE_MIXED);
         b.ax[m - 7] = NAN; /* invalid ones, late in the caller's order */
         b.q[m - 3] = -1.0f;
         uint32_t *i1 = xcalloc(m, 4), *i2 = xcalloc(m, 4), *c1 = xcalloc(m, 4), *c2 = xcalloc(m, 4);
@@ -708,7 +720,7 @@ static void test_overlap_circle(void **state)
         scene_kind(&s, (hs_scene_kind)kind, n, 3u, 1);
         hs_grid *g = NULL;
         assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
-        float side = hs_scene_side(n);
+        float side = hs_scene_world_side((hs_scene_kind)kind, n);
         uint32_t *ref = xcalloc(n, 4), *got = xcalloc(n, 4);
         for (int qn = 0; qn < (int)scale(400); qn++) {
             hs_circle c = {unif(-10.0f, side + 10.0f), unif(-10.0f, side + 10.0f),
@@ -911,8 +923,9 @@ static void test_scene_generators(void **state)
     size_t n = 100000;
     float *x = xcalloc(n, 4), *y = xcalloc(n, 4), *r = xcalloc(n, 4);
     float *x2 = xcalloc(n, 4), *y2 = xcalloc(n, 4), *r2 = xcalloc(n, 4);
-    float side = hs_scene_side(n);
+    assert_float_equal(hs_scene_world_side(HS_SCENE_SPARSE, n), 5.0f * hs_scene_side(n), 1e-3f);
     for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++) {
+        const float side = hs_scene_world_side((hs_scene_kind)kind, n);
         assert_int_equal(hs_scene_circles((hs_scene_kind)kind, n, 42u, x, y, r), HS_OK);
         assert_int_equal(hs_scene_circles((hs_scene_kind)kind, n, 42u, x2, y2, r2), HS_OK);
         assert_memory_equal(x, x2, n * 4); /* reproducible */
@@ -922,7 +935,8 @@ static void test_scene_generators(void **state)
         for (size_t i = 0; i < n; i++) {
             assert_true(x[i] >= 0.0f && x[i] <= side && y[i] >= 0.0f && y[i] <= side);
             if (r[i] > 1.5f) {
-                assert_true(kind == HS_SCENE_MIXED && r[i] >= 50.0f && r[i] <= 150.0f);
+                assert_true((kind == HS_SCENE_MIXED && r[i] >= 50.0f && r[i] <= 150.0f) ||
+                            (kind == HS_SCENE_LASERS && r[i] >= 10.0f && r[i] <= 40.0f));
                 big++;
             } else {
                 assert_true(r[i] >= 0.5f);
@@ -930,7 +944,7 @@ static void test_scene_generators(void **state)
             mx += x[i];
             my += y[i];
         }
-        if (kind == HS_SCENE_MIXED)
+        if (kind == HS_SCENE_MIXED || kind == HS_SCENE_LASERS)
             assert_true(big > n / 2000 && big < n / 500); /* about 0.1% */
         if (kind == HS_SCENE_UNIFORM) {
             assert_true(fabs(mx / (double)n - side / 2.0) < side * 0.01);
@@ -947,10 +961,25 @@ static void test_scene_generators(void **state)
     for (size_t i = 0; i < n; i++) {
         float len = sqrtf(x2[i] * x2[i] + y2[i] * y2[i]);
         assert_true(len >= 4.999f && len <= 50.001f);
-        assert_true(x[i] >= 0.0f && x[i] <= side);
+        assert_true(x[i] >= 0.0f && x[i] <= hs_scene_side(n));
         mean += len;
     }
     assert_true(fabs(mean / (double)n - 27.5) < 0.5);
+    /* lasers' segments are 1.6 times longer, sparse's span its larger world */
+    const float len_lo[2] = {8.0f, 200.0f}, len_hi[2] = {80.0f, 1200.0f};
+    const hs_scene_kind longer[2] = {HS_SCENE_LASERS, HS_SCENE_SPARSE};
+    for (int k = 0; k < 2; k++) {
+        const float side = hs_scene_world_side(longer[k], n);
+        assert_int_equal(hs_scene_segments(longer[k], n, n, 42u, x, y, x2, y2), HS_OK);
+        mean = 0;
+        for (size_t i = 0; i < n; i++) {
+            float len = sqrtf(x2[i] * x2[i] + y2[i] * y2[i]);
+            assert_true(len >= len_lo[k] * 0.9999f && len <= len_hi[k] * 1.0001f);
+            assert_true(x[i] >= 0.0f && x[i] <= side && y[i] >= 0.0f && y[i] <= side);
+            mean += len;
+        }
+        assert_true(fabs(mean / (double)n - 0.5 * (len_lo[k] + len_hi[k])) < len_hi[k] * 0.01);
+    }
     free(x);
     free(y);
     free(r);

@@ -19,6 +19,7 @@
 typedef struct hs_vq {
     hs_vf ax, ay, dx, dy, tmin, tmax, q, dd, inv_dd, ninv;
     hs_vi kmask;
+    int skip; /* skip-start (types.h), applied by hs_v_keep */
 } hs_vq;
 
 HS_INLINE hs_vq hs_vq_make(const hs_kq *k)
@@ -35,6 +36,7 @@ HS_INLINE hs_vq hs_vq_make(const hs_kq *k)
     v.inv_dd = hs_vf_set1(k->inv_dd);
     v.ninv = hs_vf_set1(-k->inv_dd);
     v.kmask = hs_vi_set1(k->mask);
+    v.skip = (k->sem & HS_SKIP_START) != 0;
     return v;
 }
 
@@ -81,6 +83,35 @@ HS_INLINE hs_vm hs_v_hits2(const hs_vq *Q, hs_vs s, const int boundary)
 HS_INLINE hs_vm hs_v_hits(const hs_vq *Q, hs_vc c, const int thick, const int boundary)
 {
     return hs_v_hits2(Q, hs_v_hits1(Q, c, thick), boundary);
+}
+
+/* hs_pair_skips_start, lane-wise, same operations in the same order: m without the lanes
+ * whose query starts in the circle's closed inflated disc heading outward. */
+HS_INLINE hs_vm hs_v_skip_start(const hs_vq *Q, hs_vf fx, hs_vf fy, hs_vf R2, hs_vm m)
+{
+    hs_vf sx = hs_vf_fmadd(Q->tmin, Q->dx, fx), sy = hs_vf_fmadd(Q->tmin, Q->dy, fy);
+    hs_vm in = hs_vm_le(hs_vf_fmadd(sy, sy, hs_vf_mul(sx, sx)), R2);
+    hs_vm out = hs_vm_le(hs_vf_set1(0.0f), hs_vf_fmadd(sy, Q->dy, hs_vf_mul(sx, Q->dx)));
+    return hs_vm_andnot(m, hs_vm_and(in, out));
+}
+
+/* The hit lanes m of the circles c, with skip-start applied when the query asks for it. The
+ * flag is tested first: it is the same for every vector of a call, so the branch is always
+ * predicted, where a branch on the hit lanes would mispredict in the loops that have none
+ * (count, the block's tests). Without the flag nothing else runs. */
+HS_INLINE hs_vm hs_v_keep(const hs_vq *Q, hs_vc c, hs_vm m, const int thick)
+{
+    if (Q->skip && hs_vm_bits(m)) {
+        hs_vf R = thick ? hs_vf_add(c.r, Q->q) : c.r;
+        m = hs_v_skip_start(Q, hs_vf_sub(Q->ax, c.cx), hs_vf_sub(Q->ay, c.cy), hs_vf_mul(R, R), m);
+    }
+    return m;
+}
+
+/* hs_v_keep for the split test (hs_v_hits1's half). */
+HS_INLINE hs_vm hs_v_keep_split(const hs_vq *Q, hs_vs s, hs_vm m)
+{
+    return Q->skip && hs_vm_bits(m) ? hs_v_skip_start(Q, s.fx, s.fy, s.R2, m) : m;
 }
 
 /* hs_pair_times' entry parameter, lane-wise (lanes that do not hit compute garbage that
@@ -169,7 +200,7 @@ HS_INLINE hs_vm hs_v_block_al(const hs_vq *Q, const hs_run *run, size_t i, size_
         if (usemask)
             m = hs_vm_and(m, hs_vm_test_i(hs_vi_load_part_n(run->mask + i, n), Q->kmask));
     }
-    return m;
+    return hs_v_keep(Q, *c, m, thick);
 }
 
 HS_INLINE hs_vm hs_v_block(const hs_vq *Q, const hs_run *run, size_t i, size_t n, hs_vc *c,

@@ -32,7 +32,8 @@
 
 static const char usage_text[] =
     "usage: hitscan --circles FILE --queries FILE [options]\n"
-    "       hitscan --scene uniform|clustered|mixed [--n N] [--m M] [--seed S] [options]\n"
+    "       hitscan --scene uniform|clustered|mixed|sparse|lasers [--n N] [--m M] [--seed S] "
+    "[options]\n"
     "       hitscan --scene KIND [--n N] [--m M] [--seed S] --write-scene PREFIX\n"
     "\n"
     "Answers one batch of queries against a set of circles and prints a one-line timing\n"
@@ -45,7 +46,8 @@ static const char usage_text[] =
     "  --header           the first line of a CSV input is a header, whatever it holds\n"
     "  --no-header        the first line of a CSV input is data (default: a header only if\n"
     "                     none of its fields is empty, a number or starts like one)\n"
-    "  --scene KIND       built-in scene instead of files: uniform, clustered, mixed\n"
+    "  --scene KIND       built-in scene instead of files: uniform, clustered, mixed, sparse,\n"
+    "                     lasers\n"
     "  --n N, --m M       scene circles and segments (default 1000000 each)\n"
     "  --seed S           scene seed (default 1)\n"
     "  --write-scene P    write the scene to P_circles.npy and P_queries.npy, then exit\n"
@@ -56,6 +58,11 @@ static const char usage_text[] =
     "                     segment t in [0,1] (default), ray t >= 0, line any t\n"
     "  --thickness Q      query half-width Q >= 0 (capsule / swept circle), default 0\n"
     "  --boundary         only circle rims count (default: solid discs)\n"
+    "  --skip-start       casting from a surface: ignore a circle the query starts in or on\n"
+    "                     and heads out of ((A - centre) . (B - A) >= 0)\n"
+    "  --origin X,Y       large worlds: CSV coordinates are read as doubles and taken\n"
+    "                     relative to (X, Y) before rounding to float; closest's px, py are\n"
+    "                     written back in world coordinates (files only, not --scene)\n"
     "\n"
     "engine:\n"
     "  --brute            test every circle (default: uniform grid)\n"
@@ -98,7 +105,9 @@ typedef struct options {
     mode mode;
     kind kind;
     float thickness;
-    int boundary, brute;
+    int boundary, skip_start, brute;
+    int have_origin;
+    double origin[2];
     hs_isa isa;
     int threads;
     int repeat; /* 0: not given (one call, summary line as without the option) */
@@ -217,6 +226,10 @@ static int parse_args(int argc, char **argv, options *o)
             o->boundary = 1;
             continue;
         }
+        if (strcmp(a, "--skip-start") == 0) {
+            o->skip_start = 1;
+            continue;
+        }
         if (strcmp(a, "--brute") == 0) {
             o->brute = 1;
             continue;
@@ -240,7 +253,7 @@ static int parse_args(int argc, char **argv, options *o)
             static const char *const valued[] = {
                 "--circles", "--queries",   "--mode",        "--kind",   "--thickness", "--isa",
                 "--threads", "--cell-size", "--out",         "--format", "--scene",     "--n",
-                "--m",       "--seed",      "--write-scene", "--repeat"};
+                "--m",       "--seed",      "--write-scene", "--repeat", "--origin"};
             if (pick(name, valued, (int)(sizeof valued / sizeof valued[0])) < 0)
                 return usage_error("unknown option '%s'", a);
             if (i + 1 >= argc)
@@ -300,8 +313,24 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (strcmp(name, "--scene") == 0) {
             o->scene = hs_scene_kind_from_name(val);
             if (o->scene == HS_SCENE_INVALID)
-                return usage_error("--scene must be uniform, clustered or mixed (got '%s')", val);
+                return usage_error(
+                    "--scene must be uniform, clustered, mixed, sparse or lasers (got '%s')", val);
             o->have_scene = 1;
+        } else if (strcmp(name, "--origin") == 0) {
+            char *end;
+            errno = 0;
+            o->origin[0] = strtod(val, &end);
+            if (end != val && *end == ',') {
+                const char *y = end + 1;
+                o->origin[1] = strtod(y, &end);
+                if (end == y)
+                    end = (char *)val;
+            } else {
+                end = (char *)val;
+            }
+            if (end == val || *end || errno || !isfinite(o->origin[0]) || !isfinite(o->origin[1]))
+                return usage_error("--origin must be two finite numbers X,Y (got '%s')", val);
+            o->have_origin = 1;
         } else if (strcmp(name, "--n") == 0) {
             if (!parse_size(val, &o->n))
                 return usage_error("--n must be an integer in 0..%zu (got '%s')",
@@ -328,6 +357,8 @@ static int parse_args(int argc, char **argv, options *o)
     if (o->have_scene) {
         if (o->circles || o->queries)
             return usage_error("--scene replaces --circles / --queries: give one or the other");
+        if (o->have_origin)
+            return usage_error("--origin applies to --circles / --queries files, not --scene");
         if (o->header != HSIO_HEADER_AUTO)
             return usage_error("--header and --no-header are about CSV input files, not --scene");
     } else {
@@ -434,11 +465,15 @@ static int set_queries(problem *p, const float *rows4)
 static int load_files(const options *o, problem *p, hsio_table *ct, hsio_table *qt)
 {
     char err[512];
-    if (hsio_read_table_opt(o->circles, 3, o->header, ct, err, sizeof err) != 0) {
+    const double ox = o->origin[0], oy = o->origin[1]; /* zero without --origin */
+    const double cshift[3] = {ox, oy, 0.0}, qshift[4] = {ox, oy, ox, oy};
+    if (hsio_read_table_at(o->circles, 3, o->header, o->have_origin ? cshift : NULL, ct, err,
+                           sizeof err) != 0) {
         error("%s: %s", o->circles, err);
         return -1;
     }
-    if (hsio_read_table_opt(o->queries, 4, o->header, qt, err, sizeof err) != 0) {
+    if (hsio_read_table_at(o->queries, 4, o->header, o->have_origin ? qshift : NULL, qt, err,
+                           sizeof err) != 0) {
         error("%s: %s", o->queries, err);
         return -1;
     }
@@ -638,8 +673,8 @@ static int write_results(const options *o, const problem *p, const results *r)
     errno = 0;
     switch (o->mode) {
     case MODE_CLOSEST:
-        w = hsio_write_closest(f, o->format, p->m, r->cl.idx, r->cl.t, r->cl.px, r->cl.py, r->cl.nx,
-                               r->cl.ny);
+        w = hsio_write_closest_at(f, o->format, p->m, r->cl.idx, r->cl.t, r->cl.px, r->cl.py,
+                                  r->cl.nx, r->cl.ny, o->origin[0], o->origin[1]);
         break;
     case MODE_ANY: w = hsio_write_any(f, o->format, p->m, r->hit); break;
     case MODE_COUNT: w = hsio_write_count(f, o->format, p->m, r->count); break;
@@ -778,7 +813,8 @@ int main(int argc, char **argv)
     hs_batch_stats stats;
     memset(&stats, 0, sizeof stats);
     hs_batch_opts bo = hs_batch_opts_default();
-    bo.sem = o.boundary ? HS_BOUNDARY : HS_SOLID;
+    bo.sem =
+        (hs_semantics)((o.boundary ? HS_BOUNDARY : HS_SOLID) | (o.skip_start ? HS_SKIP_START : 0));
     bo.isa = o.isa;
     bo.threads = o.threads;
     bo.stats = &stats;
@@ -831,7 +867,8 @@ int main(int argc, char **argv)
                 hs_scene_kind_name(o.scene), o.seed, p.n, p.m, kind_names[o.kind]);
         if (o.thickness > 0.0f)
             fprintf(h, " of thickness %g", (double)o.thickness);
-        fprintf(h, "%s\n", o.boundary ? ", boundary semantics" : "");
+        fprintf(h, "%s%s\n", o.boundary ? ", boundary semantics" : "",
+                o.skip_start ? ", skip-start" : "");
 #ifdef HS_CLI_MPI
         if (!o.brute)
             hscli_mpi_print_build(h, build_ms);
