@@ -80,5 +80,7 @@
 #define HS_BLOCK_HITS 1024
 /* Pairs: storage positions per scheduling block. */
 #define HS_PAIR_BLOCK 4096
+/* Pairs: big circles (level 1) per scheduling block; each searches thousands of small ones. */
+#define HS_PAIR_BIG_BLOCK 16
 
 #endif

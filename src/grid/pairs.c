@@ -2,81 +2,84 @@
  *
  * Circles are visited in storage order (cell by cell), so a circle's neighbourhood is the one
  * its predecessor just touched (in caller order every circle would cost a few cache misses).
- * Each overlapping pair is found from both of its circles (the
- * search box of a circle is grown by the largest radius of the other level, so it holds every
- * partner) and kept from the side with the smaller caller index. The pairs found are then put
- * in (i, j) order by a counting sort on i and a sort of each i's few partners: a total order,
- * so the output does not depend on the thread count or the schedule. */
+ * Who finds which pair:
+ * - two circles of one level: both find the pair (each one's search box is grown by its
+ *   level's largest radius, so it holds every partner), the one with the smaller caller index
+ *   keeps it;
+ * - a small circle (level 0) and a big one (level 1): only the big circle looks, with one box
+ *   grown by level 0's largest radius. A small circle searching level 1 would test each of
+ *   the dozens of big circles near it, mostly in vain; the big circle's box holds exactly the
+ *   small circles within reach. The pair is kept by its smaller index: (big, small) in the
+ *   block's list, or (small, big) in the block's cross list.
+ * The assembly (grid/pairs_assemble.c) puts them in order, wherever they were found. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <omp.h>
 
-#include "batch/prefix_sums.h"
 #include "batch/worksteal.h"
+#include "grid/build.h"
 #include "grid/layout.h"
 #include "grid/overlap.h"
+#include "grid/pairs.h"
+#include "grid/vectorize.h"
 #include "tuning.h"
-
-/* Pairs found by one block of storage positions. */
-typedef struct pair_block {
-    uint32_t *i, *j;
-    size_t len, cap;
-    int oom;
-} pair_block;
 
 typedef struct pair_scan {
     const hs_grid *g;
     uint32_t i; /* caller's index of the circle whose partners are collected */
     float x, y, r;
-    pair_block *B;
+    hs_pair_list *B; /* (i, j) with j > i */
+    hs_pair_list *X; /* big circle against level 0: (j, i) for j < i */
 } pair_scan;
 
-static int pair_grow(pair_block *B, size_t need)
+/* Candidates per chunk of a run: written to small buffers that stay in L1, whose lengths
+ * only advance over the kept ones, then copied out. Without branches: whether a neighbour has
+ * the larger index is a coin toss, and a branch on it mispredicted about every other
+ * candidate (and writing every candidate to the list instead made dense clusters bound by
+ * memory writes). */
+enum { CH = 64 };
+
+/* The overlap loop is inlined into each clone of the run functions, so that it is compiled
+ * for its instruction set. */
+#if defined(__GNUC__) || defined(__clang__)
+#define HS_PAIRS_INLINE static inline __attribute__((always_inline))
+#else
+#define HS_PAIRS_INLINE static inline
+#endif
+
+/* Overlap of the circle of p with candidates [c0, c0 + m), m <= CH, as 0/1 words: a loop
+ * without branches or data-dependent stores, vectorised in the AVX2 and AVX-512 clones of the
+ * run functions (floats widened to double; the same bits on every clone). */
+HS_PAIRS_INLINE void overlap_mask(const pair_scan *p, uint32_t c0, uint32_t m,
+                                  uint32_t *restrict ov)
 {
-    size_t c = B->cap ? B->cap * 2 : 1024;
-    while (c - B->len < need)
-        c *= 2;
-    uint32_t *pi = realloc(B->i, c * sizeof *pi);
-    if (pi == NULL)
-        return 0;
-    B->i = pi;
-    uint32_t *pj = realloc(B->j, c * sizeof *pj);
-    if (pj == NULL)
-        return 0;
-    B->j = pj;
-    B->cap = c;
-    return 1;
+    const float *restrict x = p->g->x + c0, *restrict y = p->g->y + c0, *restrict r = p->g->r + c0;
+    const float px = p->x, py = p->y, pr = p->r;
+    for (uint32_t k = 0; k < m; k++)
+        ov[k] = (uint32_t)hs_discs_overlap(px, py, pr, x[k], y[k], r[k]);
 }
 
-static int pair_run(void *st, uint32_t b, uint32_t e)
+HS_GRID_CLONES static int pair_run(void *st, uint32_t b, uint32_t e)
 {
     pair_scan *p = st;
-    const hs_grid *g = p->g;
-    pair_block *B = p->B;
-    const uint32_t i = p->i, *id = g->id;
-    /* Without branches: whether a neighbour has the larger index is a coin toss, and the
-     * branch on it mispredicted about every other candidate. Every candidate is written to a
-     * small buffer that stays in L1, whose length only advances over the kept ones; the kept
-     * ones are then copied out (writing every candidate to the block's buffer instead made
-     * dense clusters bound by memory writes). */
-    enum { CH = 64 };
+    hs_pair_list *B = p->B;
+    const uint32_t i = p->i, *id = p->g->id;
+    uint32_t ov[CH];
     uint32_t keep_j[CH];
     for (uint32_t c0 = b; c0 < e; c0 += CH) {
-        const uint32_t c1 = e - c0 > CH ? c0 + CH : e;
+        const uint32_t m = e - c0 > CH ? CH : e - c0;
+        overlap_mask(p, c0, m, ov);
         size_t nk = 0;
-        for (uint32_t k = c0; k < c1; k++) {
-            int keep = (id[k] > i) & hs_discs_overlap(p->x, p->y, p->r, g->x[k], g->y[k], g->r[k]);
-            keep_j[nk] = id[k];
-            nk += (size_t)keep;
+        for (uint32_t k = 0; k < m; k++) {
+            keep_j[nk] = id[c0 + k];
+            nk += (size_t)(ov[k] & (id[c0 + k] > i));
         }
         if (nk == 0)
             continue;
-        if (B->cap - B->len < nk && !pair_grow(B, nk)) {
-            B->oom = 1;
+        if (!hs_pair_list_reserve(B, nk))
             return 1;
-        }
         for (size_t k = 0; k < nk; k++) {
             B->i[B->len + k] = i;
             B->j[B->len + k] = keep_j[k];
@@ -86,92 +89,132 @@ static int pair_run(void *st, uint32_t b, uint32_t e)
     return 0;
 }
 
-/* Sorts one circle's partners in place: insertion sort for the usual handful, qsort for a
- * circle that covers many others (a big one among particles). */
-static void sort_small_u32(uint32_t *v, size_t n)
+/* A big circle against a run of small ones: every overlapping one is kept, in the big
+ * circle's list when its index is larger, else in the cross list. */
+HS_GRID_CLONES static int cross_run(void *st, uint32_t b, uint32_t e)
 {
-    if (n > 32) {
-        qsort(v, n, sizeof *v, hs_cmp_u32);
-        return;
-    }
-    for (size_t a = 1; a < n; a++) {
-        uint32_t x = v[a];
-        size_t b = a;
-        while (b > 0 && v[b - 1] > x) {
-            v[b] = v[b - 1];
-            b--;
+    pair_scan *p = st;
+    hs_pair_list *B = p->B, *X = p->X;
+    const uint32_t i = p->i, *id = p->g->id;
+    uint32_t ov[CH];
+    uint32_t keep_j[CH], keep_s[CH];
+    for (uint32_t c0 = b; c0 < e; c0 += CH) {
+        const uint32_t m = e - c0 > CH ? CH : e - c0;
+        overlap_mask(p, c0, m, ov);
+        size_t nk = 0, nx = 0;
+        for (uint32_t k = 0; k < m; k++) {
+            const uint32_t j = id[c0 + k];
+            const int up = j > i;
+            keep_j[nk] = j;
+            nk += (size_t)(ov[k] & up);
+            keep_s[nx] = j;
+            nx += (size_t)(ov[k] & !up);
         }
-        v[b] = x;
+        if (!hs_pair_list_reserve(B, nk) || !hs_pair_list_reserve(X, nx))
+            return 1;
+        for (size_t k = 0; k < nk; k++) {
+            B->i[B->len + k] = i;
+            B->j[B->len + k] = keep_j[k];
+        }
+        B->len += nk;
+        for (size_t k = 0; k < nx; k++) {
+            X->i[X->len + k] = keep_s[k];
+            X->j[X->len + k] = i;
+        }
+        X->len += nx;
     }
+    return 0;
 }
 
-/* The partners of the circle at storage position pos with a larger caller index, appended to
- * B: every level's box around it, grown by that level's largest radius. */
-static void find_partners(const hs_grid *g, size_t pos, pair_block *B)
+/* The partners of the circle at storage position pos that it keeps (see the top): a small
+ * circle searches its own level, a big one both. */
+static void find_partners(const hs_grid *g, size_t pos, int big, hs_pair_list *B, hs_pair_list *X)
 {
-    pair_scan ps = {g, g->id[pos], g->x[pos], g->y[pos], g->r[pos], B};
-    for (int l = 0; l < g->nlevels && !B->oom; l++) {
+    pair_scan ps = {g, g->id[pos], g->x[pos], g->y[pos], g->r[pos], B, X};
+    for (int l = 0; l < (big ? g->nlevels : 1); l++) {
         const hs_glevel *L = &g->lv[l];
         double reach = (double)ps.r + (double)L->rmax;
         reach += hs_gpad(L->mag + fabs((double)ps.x) + fabs((double)ps.y), reach);
-        hs_grid_box(g, L, ps.x - reach, ps.y - reach, ps.x + reach, ps.y + reach, pair_run, &ps);
+        const double x0 = ps.x - reach, y0 = ps.y - reach, x1 = ps.x + reach, y1 = ps.y + reach;
+        if (big && l == 0 ? hs_grid_box(g, L, x0, y0, x1, y1, cross_run, &ps)
+                          : hs_grid_box(g, L, x0, y0, x1, y1, pair_run, &ps))
+            return;
     }
 }
 
-/* Every block of HS_PAIR_BLOCK storage positions scanned on the team. Blocks are consecutive
- * storage positions, so neighbours in space: each thread keeps a contiguous share of them
- * (batch/worksteal.h). Returns 1 if an allocation failed. */
-static int find_pairs(const hs_grid *g, pair_block *blocks, size_t nb, int threads)
+static int count_run(void *st, uint32_t b, uint32_t e)
 {
-    const size_t n = g->n;
+    *(size_t *)st += e - b;
+    return 0;
+}
+
+/* Room in B and X for the pairs of the big circles [p0, p1) against level 0, so that their
+ * thousands of partners do not grow the lists by copying: half the candidates each (a disc
+ * fills about 3/4 of its box, split between the lists by index); short, the lists grow. */
+static void reserve_big(const hs_grid *g, size_t p0, size_t p1, hs_pair_list *B, hs_pair_list *X)
+{
+    const hs_glevel *L = &g->lv[0];
+    size_t cand = 0;
+    for (size_t pos = p0; pos < p1; pos++) {
+        const double x = g->x[pos], y = g->y[pos], reach = (double)g->r[pos] + L->rmax;
+        hs_grid_box(g, L, x - reach, y - reach, x + reach, y + reach, count_run, &cand);
+    }
+    if (hs_pair_list_reserve(B, cand / 2 + 64))
+        hs_pair_list_reserve(X, cand / 2 + 64);
+}
+
+/* The blocks of storage positions: nb0 of HS_PAIR_BLOCK small circles, then blocks of
+ * HS_PAIR_BIG_BLOCK big ones (each searches thousands of small circles). */
+typedef struct pair_blocks {
+    size_t n0, nb0, nb;
+} pair_blocks;
+
+static void block_span(const hs_grid *g, const pair_blocks *pb, size_t k, size_t *p0, size_t *p1)
+{
+    if (k < pb->nb0) {
+        *p0 = k * HS_PAIR_BLOCK;
+        *p1 = *p0 + HS_PAIR_BLOCK < pb->n0 ? *p0 + HS_PAIR_BLOCK : pb->n0;
+    } else {
+        *p0 = pb->n0 + (k - pb->nb0) * HS_PAIR_BIG_BLOCK;
+        *p1 = *p0 + HS_PAIR_BIG_BLOCK < g->n ? *p0 + HS_PAIR_BIG_BLOCK : g->n;
+    }
+}
+
+/* Every block scanned on the team. Blocks are consecutive storage positions, so neighbours in
+ * space: each thread keeps a contiguous share of them (batch/worksteal.h). Returns 1 if an
+ * allocation failed. */
+static int find_pairs(const hs_grid *g, const pair_blocks *pb, hs_pair_list *lists,
+                      hs_pair_list *cross, int threads)
+{
     int oom = 0;
     hs_sched sc;
-    hs_sched_init(&sc, nb, threads);
+    hs_sched_init(&sc, pb->nb, threads);
 #pragma omp parallel num_threads(threads) reduction(| : oom)
     {
         const unsigned home = hs_sched_home(&sc);
         for (ptrdiff_t k; (k = hs_sched_next(&sc, home)) >= 0;) {
-            pair_block *B = &blocks[k];
-            const size_t p0 = (size_t)k * HS_PAIR_BLOCK;
-            const size_t p1 = p0 + HS_PAIR_BLOCK < n ? p0 + HS_PAIR_BLOCK : n;
-            for (size_t pos = p0; pos < p1 && !B->oom; pos++)
-                find_partners(g, pos, B);
-            oom |= B->oom;
+            hs_pair_list *B = &lists[k], *X = &cross[k];
+            size_t p0, p1;
+            block_span(g, pb, (size_t)k, &p0, &p1);
+            const int big = (size_t)k >= pb->nb0;
+            if (big)
+                reserve_big(g, p0, p1, B, X);
+            for (size_t pos = p0; pos < p1 && !B->oom && !X->oom; pos++)
+                find_partners(g, pos, big, B, X);
+            oom |= B->oom | X->oom;
         }
     }
     return oom;
 }
 
-/* The blocks' pairs in (i, j) order into out (arrays allocated; start: n + 1 zeroed counters,
- * part: one per thread). A circle's partners are all found while its own position is
- * scanned, so caller index i owns one run of consecutive entries in exactly one block, and
- * its count and its slice of the output are written by one thread: the assembly runs on the
- * team, with no atomics and no branch on the data (a branch per entry to find runs would
- * mispredict often enough to serialise the random start[] misses). */
-static void assemble_pairs(const pair_block *blocks, size_t nb, size_t n, int threads,
-                           size_t *start, size_t *part, hs_pairs *out)
+/* An output array. From megabytes up on 2 MB pages where the system allows it
+ * (hs_grid_alloc_lines): fresh memory faults page by page, and the assembly writes it in a
+ * few hundred streams at once. Smaller ones from malloc, which reuses freed memory. */
+static uint32_t *alloc_out(size_t n)
 {
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (ptrdiff_t bb = 0; bb < (ptrdiff_t)nb; bb++)
-        for (size_t k = 0; k < blocks[bb].len; k++)
-            start[blocks[bb].i[k] + 1]++;
-    hs_prefix_sums(start, n, threads, part);
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (ptrdiff_t bb = 0; bb < (ptrdiff_t)nb; bb++) {
-        const pair_block *B = &blocks[bb];
-        for (size_t k = 0; k < B->len; k++) {
-            const size_t at = start[B->i[k]]++;
-            out->i[at] = B->i[k];
-            out->j[at] = B->j[k];
-        }
-    }
-    /* start[i] is now the end of i's partners, i.e. the start of i + 1's */
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (ptrdiff_t ii = 0; ii < (ptrdiff_t)n; ii++) {
-        const size_t lo = ii ? start[ii - 1] : 0, hi = start[ii];
-        if (hi - lo > 1)
-            sort_small_u32(out->j + lo, hi - lo);
-    }
+    if (n * sizeof(uint32_t) >= ((size_t)2 << 20))
+        return hs_grid_alloc_lines(n, sizeof(uint32_t));
+    return malloc(n * sizeof(uint32_t));
 }
 
 hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_pairs *out)
@@ -187,35 +230,31 @@ hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_pairs *o
     const size_t n = g->n;
     if (n < 2)
         return HS_OK;
-    const size_t nb = (n + HS_PAIR_BLOCK - 1) / HS_PAIR_BLOCK;
-    if (nb < 2)
+    pair_blocks pb;
+    pb.n0 = g->nlevels > 1 ? g->lv[0].n : n;
+    pb.nb0 = (pb.n0 + HS_PAIR_BLOCK - 1) / HS_PAIR_BLOCK;
+    pb.nb = pb.nb0 + (n - pb.n0 + HS_PAIR_BIG_BLOCK - 1) / HS_PAIR_BIG_BLOCK;
+    if (pb.nb < 2)
         threads = 1; /* one block: a team would only wait */
-    pair_block *blocks = calloc(nb, sizeof *blocks);
-    if (blocks == NULL)
-        return HS_E_NOMEM;
-    int oom = find_pairs(g, blocks, nb, threads);
+    /* lists[k]: block k's pairs; lists[nb + k]: its cross pairs */
+    hs_pair_list *lists = calloc(2 * pb.nb, sizeof *lists);
+    int oom = lists == NULL;
+    if (!oom)
+        oom = find_pairs(g, &pb, lists, lists + pb.nb, threads);
     size_t total = 0;
-    for (size_t b = 0; b < nb; b++)
-        total += blocks[b].len;
-    size_t *start = NULL, *part = NULL; /* start by caller index: counts, starts, ends */
+    for (size_t b = 0; !oom && b < 2 * pb.nb; b++)
+        total += lists[b].len;
     if (!oom && total > 0) {
-        out->i = malloc(total * sizeof *out->i);
-        out->j = malloc(total * sizeof *out->j);
-        start = calloc(n + 1, sizeof *start);
-        part = malloc((size_t)threads * sizeof *part);
-        oom = out->i == NULL || out->j == NULL || start == NULL || part == NULL;
-    }
-    if (!oom && total > 0) {
-        assemble_pairs(blocks, nb, n, threads, start, part, out);
+        out->i = alloc_out(total);
+        out->j = alloc_out(total);
+        oom = out->i == NULL || out->j == NULL;
+        if (!oom)
+            oom = hs_pairs_assemble(lists, 2 * pb.nb, n, threads, out->i, out->j);
         out->count = total;
     }
-    free(part);
-    free(start);
-    for (size_t b = 0; b < nb; b++) {
-        free(blocks[b].i);
-        free(blocks[b].j);
-    }
-    free(blocks);
+    for (size_t b = 0; lists && b < 2 * pb.nb; b++)
+        hs_pair_list_free(&lists[b]);
+    free(lists);
     if (oom) {
         hs_pairs_free(out);
         return HS_E_NOMEM;

@@ -1,0 +1,242 @@
+/* hs_grid_pairs' assembly: the pairs found block by block into (i, j) order. A total order,
+ * so the output does not depend on the thread count, the schedule or the lists.
+ *
+ * Two counting sorts on i instead of one: the pairs first go to buckets of 2^BUCKET_BITS
+ * consecutive indices (each thread writes a few hundred sequential streams into the output,
+ * at offsets from per-thread histograms), then each bucket is sorted on its own inside L2:
+ * copied to the thread's scratch, counted and placed back by index, and each index's partners
+ * sorted. One counting sort over all n indices would read, increment and write a random
+ * counter and a random output slot per pair, out of cache at 10^6 circles. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "grid/overlap.h"
+#include "grid/pairs.h"
+
+int hs_pair_list_reserve(hs_pair_list *B, size_t need)
+{
+    if (B->cap - B->len >= need)
+        return 1;
+    size_t c = B->cap ? B->cap * 2 : 1024;
+    while (c - B->len < need)
+        c *= 2;
+    uint32_t *pi = realloc(B->i, c * sizeof *pi);
+    if (pi == NULL) {
+        B->oom = 1;
+        return 0;
+    }
+    B->i = pi;
+    uint32_t *pj = realloc(B->j, c * sizeof *pj);
+    if (pj == NULL) {
+        B->oom = 1;
+        return 0;
+    }
+    B->j = pj;
+    B->cap = c;
+    return 1;
+}
+
+void hs_pair_list_free(hs_pair_list *B)
+{
+    free(B->i);
+    free(B->j);
+    memset(B, 0, sizeof *B);
+}
+
+/* Partner lists longer than this are sorted by radix, a byte at a time (a big circle among
+ * particles has thousands of partners); shorter ones by insertion sort. */
+enum { RADIX_FROM = 64 };
+
+static void sort_insertion_u32(uint32_t *v, size_t n)
+{
+    for (size_t a = 1; a < n; a++) {
+        uint32_t x = v[a];
+        size_t b = a;
+        while (b > 0 && v[b - 1] > x) {
+            v[b] = v[b - 1];
+            b--;
+        }
+        v[b] = x;
+    }
+}
+
+/* Stable LSD radix sort of v through tmp (n entries each); bytes on which every value agrees
+ * are skipped. */
+static void sort_radix_u32(uint32_t *v, uint32_t *tmp, size_t n)
+{
+    uint32_t *src = v, *dst = tmp;
+    for (unsigned sh = 0; sh < 32; sh += 8) {
+        size_t cnt[256] = {0};
+        for (size_t k = 0; k < n; k++)
+            cnt[(src[k] >> sh) & 255u]++;
+        if (cnt[(src[0] >> sh) & 255u] == n)
+            continue;
+        size_t at = 0;
+        for (unsigned d = 0; d < 256; d++) {
+            size_t c = cnt[d];
+            cnt[d] = at;
+            at += c;
+        }
+        for (size_t k = 0; k < n; k++)
+            dst[cnt[(src[k] >> sh) & 255u]++] = src[k];
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != v)
+        memcpy(v, src, n * sizeof *v);
+}
+
+/* Sorts one circle's partners; *tmp (of *tmp_cap entries) is the thread's radix buffer,
+ * grown here. Without memory for it, qsort. */
+static void sort_partners(uint32_t *v, size_t n, uint32_t **tmp, size_t *tmp_cap)
+{
+    if (n <= RADIX_FROM) {
+        sort_insertion_u32(v, n);
+        return;
+    }
+    if (*tmp_cap < n) {
+        free(*tmp);
+        *tmp = malloc(n * sizeof **tmp);
+        *tmp_cap = *tmp ? n : 0;
+    }
+    if (*tmp == NULL)
+        qsort(v, n, sizeof *v, hs_cmp_u32);
+    else
+        sort_radix_u32(v, *tmp, n);
+}
+
+enum { BUCKET_BITS = 12 };
+
+/* The lists taken as one sequence of entries: list index and offset of entry e0. */
+static void seek(const hs_pair_list *lists, size_t nl, size_t e0, size_t *l, size_t *k)
+{
+    *l = 0;
+    while (*l < nl && e0 >= lists[*l].len && e0 > 0) {
+        e0 -= lists[*l].len;
+        ++*l;
+    }
+    *k = e0;
+}
+
+/* Bucket sizes of this thread's share of the entries, [e0, e1), into h. */
+static void count_share(const hs_pair_list *lists, size_t nl, size_t e0, size_t e1, size_t *h)
+{
+    size_t l, k;
+    seek(lists, nl, e0, &l, &k);
+    for (size_t left = e1 - e0; left > 0 && l < nl; l++, k = 0) {
+        const hs_pair_list *B = &lists[l];
+        const size_t m = B->len - k < left ? B->len - k : left;
+        for (size_t q = k; q < k + m; q++)
+            h[B->i[q] >> BUCKET_BITS]++;
+        left -= m;
+    }
+}
+
+/* The same share written to its buckets' slices of the output (at[] the next slot of each). */
+static void scatter_share(const hs_pair_list *lists, size_t nl, size_t e0, size_t e1, size_t *at,
+                          uint32_t *out_i, uint32_t *out_j)
+{
+    size_t l, k;
+    seek(lists, nl, e0, &l, &k);
+    for (size_t left = e1 - e0; left > 0 && l < nl; l++, k = 0) {
+        const hs_pair_list *B = &lists[l];
+        const size_t m = B->len - k < left ? B->len - k : left;
+        for (size_t q = k; q < k + m; q++) {
+            const size_t a = at[B->i[q] >> BUCKET_BITS]++;
+            out_i[a] = B->i[q];
+            out_j[a] = B->j[q];
+        }
+        left -= m;
+    }
+}
+
+/* One bucket's slice [lo, hi) of the output, in any order, into (i, j) order; si, sj: scratch
+ * of hi - lo entries. */
+static void sort_bucket(uint32_t *out_i, uint32_t *out_j, size_t lo, size_t hi, uint32_t base,
+                        uint32_t *si, uint32_t *sj, uint32_t **tmp, size_t *tmp_cap)
+{
+    enum { NB = 1 << BUCKET_BITS };
+    size_t cnt[NB];
+    const size_t m = hi - lo;
+    memcpy(si, out_i + lo, m * sizeof *si);
+    memcpy(sj, out_j + lo, m * sizeof *sj);
+    memset(cnt, 0, sizeof cnt);
+    for (size_t q = 0; q < m; q++)
+        cnt[si[q] - base]++;
+    size_t at = 0;
+    for (size_t d = 0; d < NB; d++) {
+        const size_t c = cnt[d];
+        cnt[d] = at;
+        at += c;
+    }
+    for (size_t q = 0; q < m; q++) {
+        const size_t a = lo + cnt[si[q] - base]++;
+        out_i[a] = si[q];
+        out_j[a] = sj[q];
+    }
+    /* cnt[d] is now the end of index base + d's partners */
+    for (size_t d = 0, s0 = 0; d < NB; d++) {
+        if (cnt[d] - s0 > 1)
+            sort_partners(out_j + lo + s0, cnt[d] - s0, tmp, tmp_cap);
+        s0 = cnt[d];
+    }
+}
+
+int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, int threads, uint32_t *out_i,
+                      uint32_t *out_j)
+{
+    size_t total = 0;
+    for (size_t l = 0; l < nl; l++)
+        total += lists[l].len;
+    const size_t nbk = ((n - 1) >> BUCKET_BITS) + 1, T = (size_t)threads;
+    /* hist[t * nbk + b]: pairs of bucket b in thread t's share; then where t writes them */
+    size_t *hist = calloc(T * nbk, sizeof *hist), *bstart = malloc((nbk + 1) * sizeof *bstart);
+    int oom = hist == NULL || bstart == NULL;
+    if (oom)
+        goto done;
+#pragma omp parallel num_threads(threads) reduction(| : oom)
+    {
+        const size_t t = (size_t)omp_get_thread_num(), nt = (size_t)omp_get_num_threads();
+        for (size_t u = t; u < T; u += nt) /* a smaller team: each thread takes more shares */
+            count_share(lists, nl, total * u / T, total * (u + 1) / T, hist + u * nbk);
+#pragma omp barrier
+#pragma omp single
+        {
+            size_t at = 0;
+            for (size_t b = 0; b < nbk; b++) {
+                bstart[b] = at;
+                for (size_t u = 0; u < T; u++) {
+                    const size_t c = hist[u * nbk + b];
+                    hist[u * nbk + b] = at;
+                    at += c;
+                }
+            }
+            bstart[nbk] = at;
+        }
+        for (size_t u = t; u < T; u += nt)
+            scatter_share(lists, nl, total * u / T, total * (u + 1) / T, hist + u * nbk, out_i,
+                          out_j);
+#pragma omp barrier
+        size_t big = 0;
+        for (size_t b = 0; b < nbk; b++)
+            big = bstart[b + 1] - bstart[b] > big ? bstart[b + 1] - bstart[b] : big;
+        uint32_t *si = malloc(big * sizeof *si), *sj = malloc(big * sizeof *sj), *tmp = NULL;
+        size_t tmp_cap = 0;
+        oom = big > 0 && (si == NULL || sj == NULL);
+#pragma omp for schedule(dynamic, 1)
+        for (ptrdiff_t b = 0; b < (ptrdiff_t)nbk; b++)
+            if (!oom)
+                sort_bucket(out_i, out_j, bstart[b], bstart[b + 1], (uint32_t)b << BUCKET_BITS, si,
+                            sj, &tmp, &tmp_cap);
+        free(tmp);
+        free(sj);
+        free(si);
+    }
+done:
+    free(bstart);
+    free(hist);
+    return oom;
+}
