@@ -750,7 +750,9 @@ static PyObject *engine_reduce(hspy_engine *self, PyObject *Py_UNUSED(ignored))
     "once (float32). The library's SoA layout is filled from it in a buffer the object reuses.\n"  \
     "thickness: half-width q >= 0 (capsule / swept circle), a scalar or one per query.\n"          \
     "semantics: 'solid' (discs; a query starting inside hits at its start) or 'boundary'\n"        \
-    "(rims only). mask: None (every circle), an int, or one uint32 per query: circles with\n"      \
+    "(rims only). skip_start=True: a query ignores a circle it starts in or on and heads out\n"    \
+    "of (a reflected ray does not re-hit the circle it leaves). mask: None (every circle), an "    \
+    "int, or one uint32 per query: circles with\n"                                                 \
     "(circle mask & query mask) == 0 are skipped. threads: None or -1 for every core, or a\n"      \
     "count; results never depend on it. isa: None / 'auto', or a level from isa_levels().\n"       \
     "The GIL is released while the library works. Invalid queries (NaN, B - A overflowing,\n"      \
@@ -761,22 +763,22 @@ static PyObject *engine_reduce(hspy_engine *self, PyObject *Py_UNUSED(ignored))
 #define QUERY_METHODS                                                                              \
     {"closest", (PyCFunction)(void (*)(void))engine_closest, METH_VARARGS | METH_KEYWORDS,         \
      "closest($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n"   \
-     "        threads=None, isa=None, details=False, out=None)\n--\n\n"                            \
+     "        threads=None, isa=None, details=False, out=None, skip_start=False)\n--\n\n"          \
      "Closest hit per query: (index, t), index int64 (-1 for a miss), t float32 (NaN).\n"          \
      "details=True adds point and normal, float32 (..., 2) arrays. out: the arrays to\n"           \
      "write (a previous result of the same call), for loops that allocate "                        \
      "nothing.\n\n" QUERY_DOC_ARGS},                                                               \
         {"any", (PyCFunction)(void (*)(void))engine_any, METH_VARARGS | METH_KEYWORDS,             \
          "any($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n"   \
-         "    threads=None, isa=None, out=None)\n--\n\n"                                           \
+         "    threads=None, isa=None, out=None, skip_start=False)\n--\n\n"                         \
          "Whether each query hits any circle: a bool array (or out).\n\n" QUERY_DOC_ARGS},         \
         {"count", (PyCFunction)(void (*)(void))engine_count, METH_VARARGS | METH_KEYWORDS,         \
          "count($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
-         "      threads=None, isa=None, out=None)\n--\n\n"                                         \
+         "      threads=None, isa=None, out=None, skip_start=False)\n--\n\n"                       \
          "Number of circles each query hits: an int64 array (or out).\n\n" QUERY_DOC_ARGS},        \
         {"all", (PyCFunction)(void (*)(void))engine_all, METH_VARARGS | METH_KEYWORDS,             \
          "all($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n"   \
-         "    threads=None, isa=None, csr=False)\n--\n\n"                                          \
+         "    threads=None, isa=None, csr=False, skip_start=False)\n--\n\n"                        \
          "Every hit: (query, circle, t) arrays (int64, int64, float32) ordered by query, then "    \
          "t,\n"                                                                                    \
          "then circle. csr=True returns (offsets, circle, t) instead, offsets int64 of length\n"   \

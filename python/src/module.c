@@ -135,17 +135,21 @@ static PyObject *xy(hs_vec2 v) { return Py_BuildValue("(dd)", (double)v.x, (doub
 static PyObject *intersect(PyObject *mod, PyObject *args, PyObject *kwds)
 {
     (void)mod;
-    static char *kwlist[] = {"query", "circle", "kind", "thickness", "semantics", NULL};
+    static char *kwlist[] = {"query",     "circle",     "kind", "thickness",
+                             "semantics", "skip_start", NULL};
     PyObject *qo, *co, *kind = NULL, *sem = NULL;
     double thick = 0.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|$OdO:intersect", kwlist, &qo, &co, &kind,
-                                     &thick, &sem))
+    int skip = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|$OdOp:intersect", kwlist, &qo, &co, &kind,
+                                     &thick, &sem, &skip))
         return NULL;
     float q[4], c[3];
     hs_semantics s;
     if (small_vector(qo, "query", "ax, ay, bx, by", 4, q) ||
         small_vector(co, "circle", "x, y, r", 3, c) || hspy_semantics(sem, &s))
         return NULL;
+    if (skip)
+        s = (hs_semantics)(s | HS_SKIP_START);
     const hs_vec2 a = {q[0], q[1]}, b = {q[2], q[3]};
     hs_query query;
     if (!kind || (PyUnicode_Check(kind) && PyUnicode_CompareWithASCIIString(kind, "segment") == 0))
@@ -259,7 +263,8 @@ static PyMethodDef module_methods[] = {
      "The level isa=None uses: the best supported, or the one named by the environment\n"
      "variable HITSCAN_ISA (read once, at the first query)."},
     {"intersect", (PyCFunction)(void (*)(void))intersect, METH_VARARGS | METH_KEYWORDS,
-     "intersect(query, circle, *, kind='segment', thickness=0.0, semantics='solid')\n--\n\n"
+     "intersect(query, circle, *, kind='segment', thickness=0.0, semantics='solid', "
+     "skip_start=False)\n--\n\n"
      "One query (ax, ay, bx, by) against one circle (x, y, r): a Hit(t, t_exit, point,\n"
      "normal, inside) or None for a miss. ValueError names an invalid query or circle."},
     {"scene", (PyCFunction)(void (*)(void))scene, METH_VARARGS | METH_KEYWORDS,

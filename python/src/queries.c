@@ -117,27 +117,28 @@ static int parse_queries(hspy_batch *b, PyObject *obj)
 
 int hspy_batch_parse(hspy_batch *b, hspy_mode mode, PyObject *args, PyObject *kwds)
 {
-    static char *kw_closest[] = {"queries", "kind", "thickness", "semantics", "mask",
-                                 "threads", "isa",  "details",   "out",       NULL};
-    static char *kw_all[] = {"queries", "kind", "thickness", "semantics", "mask",
-                             "threads", "isa",  "csr",       NULL};
-    static char *kw_plain[] = {"queries", "kind", "thickness", "semantics", "mask",
-                               "threads", "isa",  "out",       NULL};
+    static char *kw_closest[] = {"queries", "kind",    "thickness", "semantics",  "mask", "threads",
+                                 "isa",     "details", "out",       "skip_start", NULL};
+    static char *kw_all[] = {"queries", "kind", "thickness", "semantics",  "mask",
+                             "threads", "isa",  "csr",       "skip_start", NULL};
+    static char *kw_plain[] = {"queries", "kind", "thickness", "semantics",  "mask",
+                               "threads", "isa",  "out",       "skip_start", NULL};
     PyObject *q, *kind = NULL, *thick = NULL, *sem = NULL, *mask = NULL, *threads = NULL,
                  *isa = NULL;
-    int flag = 0;
+    int flag = 0, skip = 0;
     memset(b, 0, sizeof *b);
     int ok;
     if (mode == HSPY_CLOSEST)
-        ok = PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOOOOpO:closest", kw_closest, &q, &kind,
-                                         &thick, &sem, &mask, &threads, &isa, &flag, &b->out);
+        ok =
+            PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOOOOpOp:closest", kw_closest, &q, &kind,
+                                        &thick, &sem, &mask, &threads, &isa, &flag, &b->out, &skip);
     else if (mode == HSPY_ALL)
-        ok = PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOOOOp:all", kw_all, &q, &kind, &thick,
-                                         &sem, &mask, &threads, &isa, &flag);
+        ok = PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOOOOpp:all", kw_all, &q, &kind, &thick,
+                                         &sem, &mask, &threads, &isa, &flag, &skip);
     else
         ok = PyArg_ParseTupleAndKeywords(
-            args, kwds, mode == HSPY_ANY ? "O|$OOOOOOO:any" : "O|$OOOOOOO:count", kw_plain, &q,
-            &kind, &thick, &sem, &mask, &threads, &isa, &b->out);
+            args, kwds, mode == HSPY_ANY ? "O|$OOOOOOOp:any" : "O|$OOOOOOOp:count", kw_plain, &q,
+            &kind, &thick, &sem, &mask, &threads, &isa, &b->out, &skip);
     if (!ok)
         return -1;
     if (b->out == Py_None)
@@ -152,6 +153,8 @@ int hspy_batch_parse(hspy_batch *b, hspy_mode mode, PyObject *args, PyObject *kw
         hspy_batch_clear(b);
         return -1;
     }
+    if (skip)
+        b->opts.sem = (hs_semantics)(b->opts.sem | HS_SKIP_START);
     if (b->opts.isa != HS_ISA_AUTO && !hs_isa_supported(b->opts.isa)) {
         hspy_raise_status(HS_E_UNSUPPORTED, "isa");
         hspy_batch_clear(b);

@@ -335,3 +335,24 @@ def test_result_memory_recycled():
         assert np.array_equal(np.repeat(np.arange(len(q)), np.diff(hits_csr.offsets)), hits.query)
         del engine
         assert same(ref, keep) and int(hits.circle.sum()) >= 0  # still readable
+
+
+def test_skip_start():
+    # unit circles on the x axis; every query starts on the rim of circle k, some heading out
+    xyr = np.array([[4.0 * k, 0.0, 1.0] for k in range(8)], np.float32)
+    grid, brute = hitscan.Grid(xyr), hitscan.Brute(xyr)
+    out = np.array([[4.0 * k + 1.0, 0.0, 4.0 * k + 30.0, 0.0] for k in range(7)], np.float32)
+    inward = np.array([[4.0 * k + 1.0, 0.0, 4.0 * k - 30.0, 0.0] for k in range(1, 8)], np.float32)
+    idx, t = grid.closest(out)
+    assert (idx == np.arange(7)).all() and (t == 0).all()  # re-hits its own circle at t = 0
+    idx, t = grid.closest(out, skip_start=True)
+    assert (idx == np.arange(1, 8)).all() and (t > 0).all()  # the next circle along
+    idx, t = grid.closest(inward, skip_start=True)
+    assert (idx == np.arange(1, 8)).all() and (t == 0).all()  # heading inward still hits
+    for engine in (grid, brute):
+        assert (engine.count(out, skip_start=True) == engine.count(out) - 1).all()
+        assert same(every_mode(engine, out, skip_start=True),
+                    every_mode(grid, out, skip_start=True))
+    assert hitscan.intersect(out[0], xyr[0]).t == 0
+    assert hitscan.intersect(out[0], xyr[0], skip_start=True) is None
+    assert hitscan.intersect(inward[0], xyr[1], skip_start=True).t == 0
