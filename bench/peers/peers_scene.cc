@@ -216,8 +216,23 @@ void Report(benchmark::State &state, const std::string &key, const Check &c)
     state.counters["check_compared"] = (double)c.checked;
 }
 
+// Threads of the process (Linux; 0 elsewhere): 1 shows that no library ran work on a pool.
+static int ProcessThreads()
+{
+    int threads = 0;
+    if (FILE *f = std::fopen("/proc/self/status", "r")) {
+        char line[256];
+        while (std::fgets(line, sizeof line, f))
+            if (std::sscanf(line, "Threads: %d", &threads) == 1)
+                break;
+        std::fclose(f);
+    }
+    return threads;
+}
+
 void SetRates(benchmark::State &state, Mode mode, Scene &sc)
 {
+    state.counters["process_threads"] = ProcessThreads();
     const double it = (double)state.iterations();
     if (ModeUsesQueries(mode)) {
         state.counters["queries_per_second"] =
