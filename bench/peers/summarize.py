@@ -7,6 +7,10 @@ by run.sh) or merged files written by --merge (each benchmark carrying its "roun
 of a peer is taken within each round (peer time / hitscan time for the same scene, size and
 mode; Embree's 16-ray packets against hitscan's closest) and its median over the rounds is
 given, so a slow stretch of a shared machine weighs on both sides of a ratio alike.
+
+Every library runs on one thread (the process_threads counter checks it), so the figures are
+per CPU second of that thread (cpu_time), which a loaded machine disturbs less than wall time;
+the wall-time ratios (real_time) follow in the last column as a cross-check.
 """
 import json
 import os
@@ -40,8 +44,13 @@ def load(paths):
 
 
 def rate(b, mode):
-    key = "circles_per_second" if mode in ("Pairs", "Build") else "queries_per_second"
-    return b.get(key)
+    """Work (queries, or circles for Pairs and Build) per CPU second of the thread."""
+    m = NAME.match(b["name"])
+    work = int(m.group(4)) if mode in ("Pairs", "Build") or not m.group(5) else int(m.group(5))
+    return work / (b["cpu_time"] * UNIT[b.get("time_unit", "ns")])
+
+
+UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 
 
 def fmt_rate(v):
@@ -82,17 +91,18 @@ def main(argv):
         if (k[2], k[3]) not in scenes:
             scenes.append((k[2], k[3]))
     scenes.sort(key=lambda s: s[1])
-    print("Medians over rounds, one thread; ratio = peer time / hitscan time "
-          "(higher: hitscan faster), median of the per-round ratios.\n")
+    print("Medians over rounds, one thread, per CPU second; × = peer CPU time / hitscan CPU "
+          "time (higher: hitscan faster), median of the per-round ratios; wall: the same "
+          "ratio from wall time.\n")
     disagreements = []
     threads = set()
     for scene, n in scenes:
         print(f"**{scene}**, N = {n} circles, M = N segments\n")
-        print("| work | hitscan | Embree 3 | × | Box2D v3 | × | rounds |")
-        print("|---|---|---|---|---|---|---|")
+        print("| work | hitscan | Embree 3 | × | Box2D v3 | × | rounds | wall × Embree, Box2D |")
+        print("|---|---|---|---|---|---|---|---|")
         for mode, label in MODES:
             ref = runs.get(("Hitscan", "Closest" if mode == "Closest16" else mode, scene, n), {})
-            cells, rounds_used = [], 0
+            cells, rounds_used, wall = [], 0, []
             for lib in LIBS:
                 got = runs.get((lib, mode, scene, n), {})
                 if lib == "Hitscan":
@@ -104,7 +114,9 @@ def main(argv):
                     cells += ["–", ""]
                     continue
                 rates = [rate(b, mode) for b in got.values()]
-                ratios = [got[r]["real_time"] / ref[r]["real_time"] for r in got if r in ref]
+                ratios = [got[r]["cpu_time"] / ref[r]["cpu_time"] for r in got if r in ref]
+                walls = [got[r]["real_time"] / ref[r]["real_time"] for r in got if r in ref]
+                wall.append(f"{statistics.median(walls):.3g}" if walls else "–")
                 rounds_used = max(rounds_used, len(ratios))
                 cells.append(fmt_rate(statistics.median(rates)))
                 cells.append(f"{statistics.median(ratios):.3g}" if ratios else "")
@@ -117,7 +129,7 @@ def main(argv):
                 for b in run.values():
                     if "process_threads" in b:
                         threads.add(int(b["process_threads"]))
-            print(f"| {label} | " + " | ".join(cells) + f" | {rounds_used} |")
+            print(f"| {label} | " + " | ".join(cells) + f" | {rounds_used} | {', '.join(wall)} |")
         print()
     print("Answers: " + ("every peer agreed with hitscan (closest index and t, hit counts, "
                          "pair counts; see the check lines on stderr)" if not disagreements
