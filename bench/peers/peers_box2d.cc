@@ -72,8 +72,8 @@ void Closest(const Scene &sc, const World &w, std::vector<uint32_t> &idx, std::v
 {
     const b2QueryFilter filter = b2DefaultQueryFilter();
     for (size_t i = 0; i < sc.m; i++) {
-        b2RayResult res =
-            b2World_CastRayClosest(w.id, Pos(sc.ax[i], sc.ay[i]), b2Vec2{sc.dx[i], sc.dy[i]}, filter);
+        b2RayResult res = b2World_CastRayClosest(w.id, Pos(sc.ax[i], sc.ay[i]),
+                                                 b2Vec2{sc.dx[i], sc.dy[i]}, filter);
         idx[i] = res.hit ? w.circle_of_shape[(size_t)res.shapeId.index1 - 1] : HS_NONE;
         t[i] = res.hit ? res.fraction : NAN;
     }
@@ -166,8 +166,8 @@ void RunBox2d(benchmark::State &state, Mode mode, hs_scene_kind kind, size_t n, 
         return;
     }
     const World &w = Get(sc);
-    const std::string key = std::string("Box2d") + ModeName(mode) + "/" +
-                            hs_scene_kind_name(kind) + "/" + std::to_string(n);
+    const std::string key = std::string("Box2d") + ModeName(mode) + "/" + hs_scene_kind_name(kind) +
+                            "/" + std::to_string(n);
     // Outputs sized up front (hitscan's counts), so no call grows a buffer; the check reads
     // the last timed call's answers.
     std::vector<uint32_t> idx(m);

@@ -31,10 +31,10 @@ RTCDevice Device()
 
 struct Embree {
     Scene &sc;
-    std::vector<float> xyzr;      // x, y, 0, r per sphere: the vertex buffer, shared with Embree
-    RTCScene spheres = nullptr;   // for the rays
-    RTCScene filtered = nullptr;  // the same, accepting a context filter (all hits)
-    RTCScene boxes = nullptr;     // user geometry, for rtcCollide
+    std::vector<float> xyzr;     // x, y, 0, r per sphere: the vertex buffer, shared with Embree
+    RTCScene spheres = nullptr;  // for the rays
+    RTCScene filtered = nullptr; // the same, accepting a context filter (all hits)
+    RTCScene boxes = nullptr;    // user geometry, for rtcCollide
     explicit Embree(Scene &s);
     ~Embree()
     {
@@ -118,26 +118,33 @@ Embree &Get(Scene &sc)
     return *it->second;
 }
 
+// Segment i as a ray in the plane z = 0, t in [0, 1], no hit yet.
+RTCRayHit SegmentRay(const Scene &sc, size_t i)
+{
+    RTCRayHit rh;
+    rh.ray.org_x = sc.ax[i];
+    rh.ray.org_y = sc.ay[i];
+    rh.ray.org_z = 0.0f;
+    rh.ray.dir_x = sc.dx[i];
+    rh.ray.dir_y = sc.dy[i];
+    rh.ray.dir_z = 0.0f;
+    rh.ray.tnear = 0.0f;
+    rh.ray.tfar = 1.0f;
+    rh.ray.time = 0.0f;
+    rh.ray.mask = ~0u;
+    rh.ray.id = 0;
+    rh.ray.flags = 0;
+    rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
+    return rh;
+}
+
 void Closest1(const Embree &e, std::vector<uint32_t> &idx, std::vector<float> &t)
 {
     const Scene &sc = e.sc;
     RTCIntersectContext ctx;
     rtcInitIntersectContext(&ctx);
     for (size_t i = 0; i < sc.m; i++) {
-        RTCRayHit rh;
-        rh.ray.org_x = sc.ax[i];
-        rh.ray.org_y = sc.ay[i];
-        rh.ray.org_z = 0.0f;
-        rh.ray.dir_x = sc.dx[i];
-        rh.ray.dir_y = sc.dy[i];
-        rh.ray.dir_z = 0.0f;
-        rh.ray.tnear = 0.0f;
-        rh.ray.tfar = 1.0f;
-        rh.ray.time = 0.0f;
-        rh.ray.mask = ~0u;
-        rh.ray.id = 0;
-        rh.ray.flags = 0;
-        rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
+        RTCRayHit rh = SegmentRay(sc, i);
         rtcIntersect1(e.spheres, &ctx, &rh);
         const bool hit = rh.hit.geomID != RTC_INVALID_GEOMETRY_ID;
         idx[i] = hit ? rh.hit.primID : HS_NONE;
@@ -196,7 +203,8 @@ void CollectHit(const RTCFilterFunctionNArguments *args)
     AllContext *c = reinterpret_cast<AllContext *>(args->context);
     args->valid[0] = 0; // reject: keep traversing
     const unsigned prim = RTCHitN_primID(args->hit, args->N, 0);
-    const float ngx = RTCHitN_Ng_x(args->hit, args->N, 0), ngy = RTCHitN_Ng_y(args->hit, args->N, 0);
+    const float ngx = RTCHitN_Ng_x(args->hit, args->N, 0),
+                ngy = RTCHitN_Ng_y(args->hit, args->N, 0);
     const size_t q = c->query;
     const bool entry = ngx * c->sc->dx[q] + ngy * c->sc->dy[q] < 0.0f;
     if (!entry && !c->sc->StartInside(q, prim))
@@ -222,20 +230,7 @@ void All(const Embree &e, std::vector<size_t> &offsets, std::vector<uint32_t> &h
     offsets[0] = 0;
     for (size_t i = 0; i < sc.m; i++) {
         c.query = i;
-        RTCRayHit rh;
-        rh.ray.org_x = sc.ax[i];
-        rh.ray.org_y = sc.ay[i];
-        rh.ray.org_z = 0.0f;
-        rh.ray.dir_x = sc.dx[i];
-        rh.ray.dir_y = sc.dy[i];
-        rh.ray.dir_z = 0.0f;
-        rh.ray.tnear = 0.0f;
-        rh.ray.tfar = 1.0f;
-        rh.ray.time = 0.0f;
-        rh.ray.mask = ~0u;
-        rh.ray.id = 0;
-        rh.ray.flags = 0;
-        rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
+        RTCRayHit rh = SegmentRay(sc, i);
         rtcIntersect1(e.filtered, &c.ctx, &rh);
         offsets[i + 1] = hit_idx.size();
     }
@@ -294,8 +289,8 @@ void ExplainContained(Scene &sc, const std::vector<uint32_t> &counts, Check &c)
             const size_t ci = h.idx[k];
             const double ex = (double)sc.ax[i] + (double)sc.dx[i] - (double)sc.x[ci];
             const double ey = (double)sc.ay[i] + (double)sc.dy[i] - (double)sc.y[ci];
-            contained += sc.StartInside(i, ci) &&
-                         ex * ex + ey * ey <= (double)sc.r[ci] * (double)sc.r[ci];
+            contained +=
+                sc.StartInside(i, ci) && ex * ex + ey * ey <= (double)sc.r[ci] * (double)sc.r[ci];
         }
         if (counts[i] + contained == h.offsets[i + 1] - h.offsets[i]) {
             explained++;
@@ -384,7 +379,7 @@ void RunEmbree(benchmark::State &state, Mode mode, hs_scene_kind kind, size_t n,
         for (size_t i = 0; i < m; i++)
             counts[i] = (uint32_t)(offsets[i + 1] - offsets[i]);
         c = CheckCounts(sc, counts);
-            ExplainContained(sc, counts, c);
+        ExplainContained(sc, counts, c);
     } else {
         c = CheckClosest(sc, idx, t);
     }

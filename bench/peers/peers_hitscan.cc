@@ -31,9 +31,9 @@ void RunHitscan(benchmark::State &state, Mode mode, hs_scene_kind kind, size_t n
     auto once = [&]() {
         switch (mode) {
         case Mode::Closest:
-            s = hs_grid_closest(sc.g, &sc.qs, &o,
-                                hs_closest_out{idx.data(), t.data(), nullptr, nullptr, nullptr,
-                                               nullptr});
+            s = hs_grid_closest(
+                sc.g, &sc.qs, &o,
+                hs_closest_out{idx.data(), t.data(), nullptr, nullptr, nullptr, nullptr});
             break;
         case Mode::All: {
             hs_hits h;
