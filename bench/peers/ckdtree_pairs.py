@@ -6,6 +6,8 @@ the candidates, then the exact test (xi - xj)^2 + (yi - yj)^2 <= (ri + rj)^2 in 
 hitscan's. hitscan: Grid(circles, threads=1).pairs(threads=1). Both on hitscan's scene, both
 timed from the circles (tree build + query + filter; grid build + pairs), alternated over
 rounds; the medians and the median of the per-round ratios are printed and saved as JSON.
+Both run on one thread, so the times are the process's CPU time (a loaded machine disturbs it
+less than wall time, which is kept in the JSON too).
 
 Usage: PYTHONPATH=<build>/python /usr/bin/python3 bench/peers/ckdtree_pairs.py \
            [--scenes uniform,clustered,mixed] [--n 1000000] [--rounds 5] [--out FILE.json]
@@ -58,23 +60,26 @@ def main():
         ref, got = canonical(hitscan_pairs(xyr)), canonical(ckdtree_pairs(xyr))
         agree = ref.shape == got.shape and bool(np.array_equal(ref, got))
         times = {"hitscan": [], "ckdtree": []}
+        wall = {"hitscan": [], "ckdtree": []}
         for _ in range(a.rounds):
             for name, fn in (("hitscan", hitscan_pairs), ("ckdtree", ckdtree_pairs)):
-                t0 = time.perf_counter()
+                c0, w0 = time.process_time(), time.perf_counter()
                 fn(xyr)
-                times[name].append(time.perf_counter() - t0)
+                times[name].append(time.process_time() - c0)
+                wall[name].append(time.perf_counter() - w0)
         ratios = [c / h for h, c in zip(times["hitscan"], times["ckdtree"])]
         row = {"scene": kind, "n": a.n, "pairs": int(ref.shape[0]),
                "ckdtree_pairs": int(got.shape[0]), "agree": agree,
-               "hitscan_s": times["hitscan"], "ckdtree_s": times["ckdtree"],
-               "hitscan_median_s": statistics.median(times["hitscan"]),
-               "ckdtree_median_s": statistics.median(times["ckdtree"]),
+               "hitscan_cpu_s": times["hitscan"], "ckdtree_cpu_s": times["ckdtree"],
+               "hitscan_wall_s": wall["hitscan"], "ckdtree_wall_s": wall["ckdtree"],
+               "hitscan_median_cpu_s": statistics.median(times["hitscan"]),
+               "ckdtree_median_cpu_s": statistics.median(times["ckdtree"]),
                "ratio_median": statistics.median(ratios)}
         results.append(row)
         print(f"{kind} N={a.n}: pairs {row['pairs']} (cKDTree {row['ckdtree_pairs']}, "
               f"{'same pairs' if agree else 'DIFFERENT pairs'}); hitscan "
-              f"{row['hitscan_median_s'] * 1e3:.1f} ms, cKDTree "
-              f"{row['ckdtree_median_s'] * 1e3:.1f} ms, ratio {row['ratio_median']:.3g}",
+              f"{row['hitscan_median_cpu_s'] * 1e3:.1f} ms, cKDTree "
+              f"{row['ckdtree_median_cpu_s'] * 1e3:.1f} ms (CPU), ratio {row['ratio_median']:.3g}",
               flush=True)
     if a.out:
         try:

@@ -78,8 +78,11 @@ struct Check {
 // Closest: index and t (|dt| <= 1e-3, and a different index at the same t is a tie, not a
 // disagreement) on every segment that does not start inside a circle.
 Check CheckClosest(Scene &sc, const std::vector<uint32_t> &idx, const std::vector<float> &t);
-// All: hit count per segment.
+// All: hit count per segment. With the peer's hits (CSR, as the peers' All returns them) the
+// note names the first few differing segments and, for each circle found by one side only,
+// how far the segment passes from its rim (in double: negative inside).
 Check CheckCounts(Scene &sc, const std::vector<uint32_t> &counts);
+Check CheckHits(Scene &sc, const std::vector<size_t> &offsets, const std::vector<uint32_t> &idx);
 // Pairs: the number of overlapping pairs (each peer filters to exact overlaps as hitscan does).
 Check CheckPairs(Scene &sc, uint64_t pairs);
 // Prints the check once per key and sets its counters on state.

@@ -192,6 +192,57 @@ Check CheckCounts(Scene &sc, const std::vector<uint32_t> &counts)
     return c;
 }
 
+// Distance from segment q to circle c's rim in double (negative: the segment enters the disc).
+static double RimGap(const Scene &sc, size_t q, size_t c)
+{
+    const double ax = sc.ax[q], ay = sc.ay[q], dx = sc.dx[q], dy = sc.dy[q];
+    const double cx = sc.x[c] - ax, cy = sc.y[c] - ay;
+    const double dd = dx * dx + dy * dy;
+    const double t = dd > 0 ? std::min(1.0, std::max(0.0, (cx * dx + cy * dy) / dd)) : 0.0;
+    return std::hypot(cx - t * dx, cy - t * dy) - (double)sc.r[c];
+}
+
+Check CheckHits(Scene &sc, const std::vector<size_t> &offsets, const std::vector<uint32_t> &idx)
+{
+    std::vector<uint32_t> counts(sc.m);
+    for (size_t i = 0; i < sc.m; i++)
+        counts[i] = (uint32_t)(offsets[i + 1] - offsets[i]);
+    Check c = CheckCounts(sc, counts);
+    const std::vector<uint32_t> &ref = sc.HitCounts();
+    hs_batch_opts o = OneThread();
+    int described = 0;
+    for (size_t q = 0; q < sc.m && described < 3; q++) {
+        if (ref[q] == counts[q])
+            continue;
+        described++;
+        hs_queries one = hs_queries_segments(&sc.ax[q], &sc.ay[q], &sc.dx[q], &sc.dy[q], 1);
+        hs_hits h;
+        if (hs_grid_all(sc.g, &one, &o, &h) != HS_OK)
+            continue;
+        std::set<uint32_t> mine(h.idx, h.idx + h.total);
+        std::set<uint32_t> theirs(idx.begin() + (long)offsets[q],
+                                  idx.begin() + (long)offsets[q + 1]);
+        hs_hits_free(&h);
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "segment %zu: hitscan %u, peer %u;", q, ref[q], counts[q]);
+        c.note += buf;
+        for (uint32_t k : theirs)
+            if (!mine.count(k)) {
+                std::snprintf(buf, sizeof buf, " peer only: circle %u, rim gap %.3g;", k,
+                              RimGap(sc, q, k));
+                c.note += buf;
+            }
+        for (uint32_t k : mine)
+            if (!theirs.count(k)) {
+                std::snprintf(buf, sizeof buf, " hitscan only: circle %u, rim gap %.3g;", k,
+                              RimGap(sc, q, k));
+                c.note += buf;
+            }
+        c.note += " ";
+    }
+    return c;
+}
+
 Check CheckPairs(Scene &sc, uint64_t pairs)
 {
     Check c;

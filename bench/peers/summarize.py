@@ -86,11 +86,9 @@ def main(argv):
             lib, mode, scene, n = m.group(1), m.group(2), m.group(3), int(m.group(4))
             runs[(lib, mode, scene, n)][b["round"]] = b
 
-    scenes = []  # in the order the files name them (the scene kinds' order)
-    for k in runs:
-        if (k[2], k[3]) not in scenes:
-            scenes.append((k[2], k[3]))
-    scenes.sort(key=lambda s: s[1])
+    known = ["uniform", "clustered", "mixed"]  # scene.h's order; other kinds after, by name
+    scenes = sorted({(k[2], k[3]) for k in runs},
+                    key=lambda s: (s[1], known.index(s[0]) if s[0] in known else len(known), s[0]))
     print("Medians over rounds, one thread, per CPU second; × = peer CPU time / hitscan CPU "
           "time (higher: hitscan faster), median of the per-round ratios; wall: the same "
           "ratio from wall time.\n")
