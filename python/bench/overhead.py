@@ -9,7 +9,8 @@ call   The Python call against the C call on the uniform scene, 10^6 circles x 1
        already in SoA form, outputs allocated once, one workspace: what the hitscan tool's
        `--repeat` times, whose median is printed beside it); the Python side is the whole
        method call. The two alternate call by call; medians of rounds x reps calls.
-fixed  Fixed cost per call at M = 1 and M = 1000 on the same grid: Python call minus C call.
+fixed  Fixed cost per call at M = 1 and M = 1000 on the same grid: Python call minus C call
+       (Grid._c_call on the same queries, alternated call by call).
 numpy  hitscan against a vectorised NumPy brute force (closest hit, solid segments, chunks of
        queries x all circles) on 10^4 circles x 10^4 segments.
 dask   hitscan.dask on a LocalCluster of 2 worker processes (1 thread each) against one
@@ -49,14 +50,26 @@ def row(*cols):
     print(" | ".join(str(c) for c in cols), flush=True)
 
 
+def timed(fn):
+    """(wall seconds, this thread's CPU seconds) of one call (each clock read costs about a
+    microsecond: for calls of milliseconds)."""
+    c0, w0 = time.thread_time(), time.perf_counter()
+    fn()
+    w1 = time.perf_counter()
+    return w1 - w0, time.thread_time() - c0
+
+
 def bench_call(args, xyr, q, grid):
     """The library call alone (Grid._c_call: SoA queries made beforehand, outputs allocated
     once, one workspace, as the tool's --repeat) and the Python calls, alternated call by
-    call in one process; medians. The tool's own --repeat median is printed as a check."""
+    call in one process; medians. With one thread the whole call runs on the calling thread,
+    so its CPU time is measured too: it does not count the time the thread waits for a core
+    on a busy machine. The tool's own --repeat median is printed as a check."""
     m = len(q)
     soa = np.stack([q[:, 0], q[:, 1], q[:, 2] - q[:, 0], q[:, 3] - q[:, 1]]).astype(np.float32)
     c_out = (np.empty(m, np.uint32), np.empty(m, np.float32), np.empty((4, m), np.float32))
-    row("what", "threads", "C call ms", "Python call ms", "Python / C", "tool's C call ms")
+    row("what", "threads", "C call ms", "Python call ms", "Python / C",
+        "C CPU ms", "Python CPU ms", "Python / C (CPU)", "tool's C call ms")
     for mode in ("closest", "all"):
         for threads in (1, 2):
             if mode == "closest":
@@ -70,19 +83,25 @@ def bench_call(args, xyr, q, grid):
             else:
                 calls = {"all, new result arrays": lambda: grid.all(q, threads=threads),
                          "all, csr=True": lambda: grid.all(q, threads=threads, csr=True)}
+            c_call = lambda: grid._c_call(mode, soa, threads,  # noqa: E731
+                                          c_out if mode == "closest" else ())
             c_s, p_s = [], {k: [] for k in calls}
             for rep in range(args.rounds * args.reps + 1):
-                c = grid._c_call(mode, soa, threads, c_out if mode == "closest" else ())
-                ps = {k: median_call(py, 1) for k, py in calls.items()}
-                if rep:  # the first round warms the workspace and the scratch
+                c = timed(c_call)
+                ps = {k: timed(py) for k, py in calls.items()}
+                if rep:  # the first round warms the workspace, the scratch and the results
                     c_s.append(c)
                     for k in calls:
                         p_s[k].append(ps[k])
-            c = 1e3 * statistics.median(c_s)
+            med = lambda v, i: 1e3 * statistics.median(x[i] for x in v)  # noqa: E731
             tool = cli_call_ms(args.cli, mode, threads, len(xyr), m, args.reps)
             for k in calls:
-                p = 1e3 * statistics.median(p_s[k])
-                row(k, threads, f"{c:.1f}", f"{p:.1f}", f"{p / c:.3f}", f"{tool:.1f}")
+                cw, pw = med(c_s, 0), med(p_s[k], 0)
+                cpu = ("", "", "")
+                if threads == 1:
+                    cc, pc = med(c_s, 1), med(p_s[k], 1)
+                    cpu = (f"{cc:.1f}", f"{pc:.1f}", f"{pc / cc:.3f}")
+                row(k, threads, f"{cw:.1f}", f"{pw:.1f}", f"{pw / cw:.3f}", *cpu, f"{tool:.1f}")
     # The layer's own per-query work (the (M, 4) rows to SoA, the int64 indices, the result
     # arrays) is the same whatever the circles: on a grid that every query misses the library
     # does little, so the difference shows it with less noise.
@@ -99,21 +118,32 @@ def bench_call(args, xyr, q, grid):
         for k, v in (("every query misses, new result arrays", p_new),
                      ("every query misses, out=", p_out)):
             p = 1e3 * statistics.median(v)
-            row(k, threads, f"{c:.1f}", f"{p:.1f}", f"{p / c:.3f}", "")
+            row(k, threads, f"{c:.1f}", f"{p:.1f}", f"+{p - c:.1f} ms", "", "", "", "")
 
 
 def bench_fixed(args, xyr, q, grid):
-    row("M", "C call us", "Python call us", "fixed cost us")
+    """Fixed cost per call: closest with points and normals, one thread, on the 10^6 grid;
+    the C call (Grid._c_call, same queries, timed in C) and the Python call alternated call
+    by call, medians of rounds x 1000 calls each."""
+    row("M", "C call us", "Python call us", "fixed cost us", "Python out= us", "fixed (out=) us")
     for m in (1, 1000):
         qm = np.ascontiguousarray(q[:m])
-        grid.closest(qm, threads=1, details=True)
-        c_us, p_us = [], []
-        for _ in range(args.rounds):
-            c_us.append(1e3 * cli_call_ms(args.cli, "closest", 1, len(xyr), m, 1000))
-            p_us.append(1e6 * median_call(lambda: grid.closest(qm, threads=1, details=True),
-                                          1000))
-        c, p = statistics.median(c_us), statistics.median(p_us)
-        row(m, f"{c:.1f}", f"{p:.1f}", f"{p - c:.1f}")
+        soa = np.stack([qm[:, 0], qm[:, 1], qm[:, 2] - qm[:, 0],
+                        qm[:, 3] - qm[:, 1]]).astype(np.float32)
+        c_out = (np.empty(m, np.uint32), np.empty(m, np.float32), np.empty((4, m), np.float32))
+        out = grid.closest(qm, threads=1, details=True)
+        c_s, p_s, o_s = [], [], []
+        for _ in range(args.rounds * 1000):
+            c_s.append(grid._c_call("closest", soa, 1, c_out))
+            t0 = time.perf_counter()
+            grid.closest(qm, threads=1, details=True)
+            t1 = time.perf_counter()
+            grid.closest(qm, threads=1, details=True, out=out)
+            t2 = time.perf_counter()
+            p_s.append(t1 - t0)
+            o_s.append(t2 - t1)
+        c, p, o = (1e6 * statistics.median(v) for v in (c_s, p_s, o_s))
+        row(m, f"{c:.2f}", f"{p:.2f}", f"{p - c:.2f}", f"{o:.2f}", f"{o - c:.2f}")
 
 
 def numpy_closest(xyr, q, chunk=256):

@@ -13,6 +13,7 @@ typedef struct hspy_engine {
     PyObject *cell_size; /* Grid's arguments, for rebuild and pickling */
     PyObject *threads;
     hspy_scratch scratch; /* lent to one call at a time */
+    hspy_bin *bin;        /* memory of dropped result arrays, for the next calls' results */
     int scratch_busy;
     int calls; /* queries running with the GIL released (changed with the GIL held) */
     int rebuilding;
@@ -79,7 +80,7 @@ static PyObject *grid_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         Py_INCREF(threads);
         self->cell_size = cell_size;
         self->threads = threads;
-        if (build(self, circles))
+        if (!(self->bin = hspy_bin_new()) || build(self, circles))
             Py_CLEAR(self);
     }
     Py_DECREF(circles);
@@ -96,15 +97,19 @@ static PyObject *brute_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (!circles)
         return NULL;
     hspy_engine *self = (hspy_engine *)type->tp_alloc(type, 0);
-    if (self)
+    if (self) {
         self->circles = circles;
-    else
+        if (!(self->bin = hspy_bin_new()))
+            Py_CLEAR(self);
+    } else {
         Py_DECREF(circles);
+    }
     return (PyObject *)self;
 }
 
 static void engine_dealloc(hspy_engine *self)
 {
+    Py_XDECREF(self->bin);
     hs_grid_destroy(self->grid);
     hspy_scratch_free(&self->scratch);
     Py_XDECREF(self->circles);
@@ -206,23 +211,55 @@ static PyObject *given_out(PyObject *o, const hspy_batch *b, int type, int pairs
 }
 
 /* From the caller's out= when given, else a new array. */
-static PyObject *out_array(const hspy_batch *b, int type, int pairs, PyObject *given,
-                           const char *name);
+static PyObject *out_array(hspy_engine *self, const hspy_batch *b, int type, int pairs,
+                           PyObject *given, const char *name);
 
-static PyObject *new_out(const hspy_batch *b, int type, int pairs)
+static PyObject *new_out(hspy_bin *bin, const hspy_batch *b, int type, int pairs)
 {
     npy_intp shape[NPY_MAXDIMS + 1];
     int nd = b->out_ndim;
     if (pairs) /* (2, ...): the x row, then the y row */
         shape[0] = 2;
     memcpy(shape + (pairs ? 1 : 0), b->out_shape, (size_t)nd * sizeof(npy_intp));
-    return PyArray_SimpleNew(nd + (pairs ? 1 : 0), shape, type);
+    return hspy_bin_array(bin, nd + (pairs ? 1 : 0), shape, type);
 }
 
-static PyObject *out_array(const hspy_batch *b, int type, int pairs, PyObject *given,
-                           const char *name)
+static PyObject *out_array(hspy_engine *self, const hspy_batch *b, int type, int pairs,
+                           PyObject *given, const char *name)
 {
-    return given ? given_out(given, b, type, pairs, name) : new_out(b, type, pairs);
+    return given ? given_out(given, b, type, pairs, name) : new_out(self->bin, b, type, pairs);
+}
+
+/* The bytes an array spans (every array here is one contiguous block, maybe permuted). */
+static int spans_overlap(PyArrayObject *a, PyArrayObject *b)
+{
+    const char *a0 = PyArray_BYTES(a), *b0 = PyArray_BYTES(b);
+    return PyArray_NBYTES(a) > 0 && PyArray_NBYTES(b) > 0 && a0 < b0 + PyArray_NBYTES(b) &&
+           b0 < a0 + PyArray_NBYTES(a);
+}
+
+/* out= arrays may not share memory with the inputs the library reads while it writes them
+ * (queries, per-query thickness and mask) nor with each other: ValueError naming both. */
+static int out_aliases(const hspy_batch *b, PyObject *const *outs, const char *const *names, int n)
+{
+    PyArrayObject *in[3] = {b->queries, b->thickness, b->mask};
+    static const char *const in_names[3] = {"queries", "thickness", "mask"};
+    for (int i = 0; i < n; i++) {
+        if (!outs[i])
+            continue;
+        for (int k = 0; k < 3; k++)
+            if (in[k] && spans_overlap((PyArrayObject *)outs[i], in[k])) {
+                PyErr_Format(PyExc_ValueError, "out: %s shares memory with %s", names[i],
+                             in_names[k]);
+                return -1;
+            }
+        for (int j = 0; j < i; j++)
+            if (outs[j] && spans_overlap((PyArrayObject *)outs[i], (PyArrayObject *)outs[j])) {
+                PyErr_Format(PyExc_ValueError, "out: %s shares memory with %s", names[i], names[j]);
+                return -1;
+            }
+    }
+    return 0;
 }
 
 /* (2, ...) as (..., 2): a view, no copy. */
@@ -267,14 +304,18 @@ static PyObject *engine_closest(hspy_engine *self, PyObject *args, PyObject *kwd
         for (Py_ssize_t k = 0; k < want; k++)
             given[k] = PyTuple_GET_ITEM(b.out, k);
     }
-    idx = out_array(&b, NPY_INT64, 0, given[0], "index");
-    t = idx ? out_array(&b, NPY_FLOAT32, 0, given[1], "t") : NULL;
+    idx = out_array(self, &b, NPY_INT64, 0, given[0], "index");
+    t = idx ? out_array(self, &b, NPY_FLOAT32, 0, given[1], "t") : NULL;
     if (b.details && t) {
-        pt = out_array(&b, NPY_FLOAT32, 1, given[2], "point");
-        nrm = pt ? out_array(&b, NPY_FLOAT32, 1, given[3], "normal") : NULL;
+        pt = out_array(self, &b, NPY_FLOAT32, 1, given[2], "point");
+        nrm = pt ? out_array(self, &b, NPY_FLOAT32, 1, given[3], "normal") : NULL;
     }
+    static const char *const names[4] = {"index", "t", "point", "normal"};
+    PyObject *const outs[4] = {given[0] ? idx : NULL, given[1] ? t : NULL, given[2] ? pt : NULL,
+                               given[3] ? nrm : NULL};
     call c;
-    if (!idx || !t || (b.details && (!pt || !nrm)) || call_begin(self, &c, b.m))
+    if (!idx || !t || (b.details && (!pt || !nrm)) || out_aliases(&b, outs, names, 4) ||
+        call_begin(self, &c, b.m))
         goto done;
     b.opts.ws = c.s->ws;
     hs_closest_out out;
@@ -329,9 +370,11 @@ static PyObject *engine_per_query(hspy_engine *self, hspy_mode mode, PyObject *a
     hspy_batch b;
     if (hspy_batch_parse(&b, mode, args, kwds))
         return NULL;
-    PyObject *out = out_array(&b, mode == HSPY_ANY ? NPY_BOOL : NPY_INT64, 0, b.out, "out");
+    PyObject *out = out_array(self, &b, mode == HSPY_ANY ? NPY_BOOL : NPY_INT64, 0, b.out, "out");
+    static const char *const names[1] = {"out"};
+    PyObject *const outs[1] = {b.out ? out : NULL};
     call c;
-    if (!out || call_begin(self, &c, b.m)) {
+    if (!out || out_aliases(&b, outs, names, 1) || call_begin(self, &c, b.m)) {
         Py_XDECREF(out);
         hspy_batch_clear(&b);
         return NULL;
@@ -384,7 +427,7 @@ static PyObject *engine_all(hspy_engine *self, PyObject *args, PyObject *kwds)
                    : hs_brute_all(self->circles->cs, &qs, &b.opts, &h);
     Py_END_ALLOW_THREADS PyObject *res = NULL;
     if (!failed(s)) /* copied out while the call still holds the workspace that owns h */
-        res = hspy_hits_result(&h, b.csr, b.opts.threads);
+        res = hspy_hits_result(&h, b.csr, b.opts.threads, self->bin);
     hs_hits_free(&h);
     call_end(self, &c);
     if (res && s == HS_E_INVALID_QUERY && hspy_warn_invalid(&b))

@@ -70,6 +70,18 @@ typedef struct hspy_scratch {
 int hspy_scratch_reserve(hspy_scratch *s, size_t m); /* 0, or -1 with MemoryError set */
 void hspy_scratch_free(hspy_scratch *s);
 
+/* ---- recycle.c: result arrays whose memory goes back to the Grid / Brute ------------------ */
+/* A bin keeps the memory of up to HSPY_BIN_SLOTS dropped large result arrays (the largest
+ * ones), so that a loop of calls whose results are dropped between calls reuses it instead of
+ * faulting in fresh pages each call. Freed with the bin (its engine and every array made from
+ * it gone). Used with the GIL held. */
+#define HSPY_BIN_SLOTS 8
+typedef struct hspy_bin hspy_bin;
+extern PyTypeObject hspy_BinType, hspy_OwnerType;
+hspy_bin *hspy_bin_new(void);
+/* A new C-contiguous array, its memory from the bin when large (bin may be NULL: NumPy's). */
+PyObject *hspy_bin_array(hspy_bin *bin, int nd, const npy_intp *shape, int type);
+
 /* ---- queries.c: one parsed batch call ---------------------------------------------------- */
 typedef enum hspy_mode { HSPY_CLOSEST, HSPY_ANY, HSPY_COUNT, HSPY_ALL } hspy_mode;
 
@@ -99,10 +111,14 @@ hs_queries hspy_batch_soa(const hspy_batch *b, hspy_scratch *s);
 int hspy_warn_invalid(const hspy_batch *b);
 
 /* ---- results.c: library outputs as NumPy arrays ----------------------------------------- */
+/* Below this many elements a pass runs on the calling thread (a parallel region costs more). */
+#define HSPY_PAR_MIN 65536
+/* threads=0 (every core): OpenMP's default team size; else itself. */
+int hspy_team(int threads);
 /* out[i] = in[i] as int64 (HS_NONE -> -1 when none_to_minus1), one parallel loop. */
 void hspy_widen_u32(const uint32_t *in, int64_t *out, size_t n, int none_to_minus1, int threads);
 /* New arrays from an all-hits result: (query, circle, t) or, with csr, (offsets, circle, t). */
-PyObject *hspy_hits_result(const hs_hits *h, int csr, int threads);
+PyObject *hspy_hits_result(const hs_hits *h, int csr, int threads, hspy_bin *bin);
 extern PyTypeObject *hspy_ClosestType, *hspy_ClosestDetailsType, *hspy_HitsType, *hspy_HitsCSRType,
     *hspy_OverlapsType, *hspy_OverlapsCSRType, *hspy_HitType;
 int hspy_results_init(PyObject *module);

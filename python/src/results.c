@@ -4,68 +4,114 @@
 #include <string.h>
 
 #include <omp.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 PyTypeObject *hspy_ClosestType, *hspy_ClosestDetailsType, *hspy_HitsType, *hspy_HitsCSRType,
     *hspy_OverlapsType, *hspy_OverlapsCSRType, *hspy_HitType;
 
-static int pool(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
-
-/* Below this many elements a loop runs on the calling thread (a parallel region costs more). */
-#define HSPY_PAR_MIN 65536
+int hspy_team(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
 
 static inline int64_t widen_one(uint32_t v, int none_to_minus1)
 {
     return none_to_minus1 && v == HS_NONE ? -1 : (int64_t)v;
 }
 
-void hspy_widen_u32(const uint32_t *in, int64_t *out, size_t n, int none_to_minus1, int threads)
+/* out[i] = in[i] as int64, HS_NONE (all ones) as -1 when asked: four at a time with SSE2,
+ * the upper half of each int64 being zero, or all ones for HS_NONE (then the value is -1). */
+static void widen_range(const uint32_t *restrict in, int64_t *restrict out, ptrdiff_t lo,
+                        ptrdiff_t hi, int none_to_minus1)
 {
-    const ptrdiff_t m = (ptrdiff_t)n;
-#pragma omp parallel for schedule(static) num_threads(pool(threads)) if (m >= HSPY_PAR_MIN)
-    for (ptrdiff_t i = 0; i < m; i++)
+    ptrdiff_t i = lo;
+#if defined(__SSE2__)
+    const __m128i none = _mm_set1_epi32(-1), zero = _mm_setzero_si128();
+    for (; i + 4 <= hi; i += 4) {
+        const __m128i v = _mm_loadu_si128((const __m128i *)(in + i));
+        const __m128i up = none_to_minus1 ? _mm_cmpeq_epi32(v, none) : zero;
+        _mm_storeu_si128((__m128i *)(out + i), _mm_unpacklo_epi32(v, up));
+        _mm_storeu_si128((__m128i *)(out + i + 2), _mm_unpackhi_epi32(v, up));
+    }
+#endif
+    for (; i < hi; i++)
         out[i] = widen_one(in[i], none_to_minus1);
 }
 
-static PyArrayObject *new_array(npy_intp n, int type)
+void hspy_widen_u32(const uint32_t *in, int64_t *out, size_t n, int none_to_minus1, int threads)
 {
-    return (PyArrayObject *)PyArray_SimpleNew(1, &n, type);
+    const ptrdiff_t m = (ptrdiff_t)n;
+    const int nt = hspy_team(threads);
+    if (nt <= 1 || m < HSPY_PAR_MIN) { /* no parallel region, not even an inactive one */
+        widen_range(in, out, 0, m, none_to_minus1);
+        return;
+    }
+#pragma omp parallel num_threads(nt)
+    {
+        const ptrdiff_t t = omp_get_num_threads(), k = omp_get_thread_num();
+        widen_range(in, out, m * k / t, m * (k + 1) / t, none_to_minus1);
+    }
 }
 
-PyObject *hspy_hits_result(const hs_hits *h, int csr, int threads)
+static PyArrayObject *new_array(hspy_bin *bin, npy_intp n, int type)
+{
+    return (PyArrayObject *)hspy_bin_array(bin, 1, &n, type);
+}
+
+typedef struct hits_parts {
+    const hs_hits *h;
+    int csr;
+    int64_t *first, *circle; /* query (or offsets with csr), circle */
+    float *t;
+} hits_parts;
+
+/* Queries lo .. hi-1's hits (and offsets) to the result arrays: one pass over their part. */
+static void hits_slice(const hits_parts *p, npy_intp lo, npy_intp hi)
+{
+    const size_t *off = p->h->offsets;
+    const size_t a = off[lo], b = off[hi];
+    for (size_t j = a; j < b; j++)
+        p->circle[j] = (int64_t)p->h->idx[j];
+    if (b > a)
+        memcpy(p->t + a, p->h->t + a, (b - a) * sizeof(float));
+    if (p->csr) {
+        for (npy_intp i = lo; i < hi; i++)
+            p->first[i] = (int64_t)off[i];
+        if (hi == (npy_intp)p->h->count)
+            p->first[hi] = (int64_t)off[hi];
+    } else {
+        for (npy_intp i = lo; i < hi; i++)
+            for (size_t j = off[i]; j < off[i + 1]; j++)
+                p->first[j] = (int64_t)i;
+    }
+}
+
+PyObject *hspy_hits_result(const hs_hits *h, int csr, int threads, hspy_bin *bin)
 {
     const npy_intp k = (npy_intp)h->total, m = (npy_intp)h->count;
-    PyArrayObject *first = new_array(csr ? m + 1 : k, NPY_INT64);
-    PyArrayObject *circle = new_array(k, NPY_INT64);
-    PyArrayObject *t = new_array(k, NPY_FLOAT32);
+    PyArrayObject *first = new_array(bin, csr ? m + 1 : k, NPY_INT64);
+    PyArrayObject *circle = new_array(bin, k, NPY_INT64);
+    PyArrayObject *t = new_array(bin, k, NPY_FLOAT32);
     if (!first || !circle || !t) {
         Py_XDECREF(first);
         Py_XDECREF(circle);
         Py_XDECREF(t);
         return NULL;
     }
-    int64_t *f = (int64_t *)PyArray_DATA(first), *c = (int64_t *)PyArray_DATA(circle);
-    float *tt = (float *)PyArray_DATA(t);
-    const size_t *off = h->offsets;
-    const int nt = pool(threads);
-    Py_BEGIN_ALLOW_THREADS
-#pragma omp parallel num_threads(nt) if (k + m >= HSPY_PAR_MIN)
+    hits_parts p = {h, csr, (int64_t *)PyArray_DATA(first), (int64_t *)PyArray_DATA(circle),
+                    (float *)PyArray_DATA(t)};
+    const int nt = hspy_team(threads);
+    Py_BEGIN_ALLOW_THREADS if (nt <= 1 || k + m < HSPY_PAR_MIN)
     {
-#pragma omp for schedule(static) nowait
-        for (npy_intp i = 0; i < k; i++)
-            c[i] = (int64_t)h->idx[i];
-        if (csr) {
-#pragma omp for schedule(static) nowait
-            for (npy_intp i = 0; i <= m; i++)
-                f[i] = (int64_t)off[i];
-        } else {
-#pragma omp for schedule(static) nowait
-            for (npy_intp i = 0; i < m; i++)
-                for (size_t j = off[i]; j < off[i + 1]; j++)
-                    f[j] = (int64_t)i;
+        hits_slice(&p, 0, m); /* no parallel region, not even an inactive one */
+    }
+    else
+    {
+#pragma omp parallel num_threads(nt)
+        {
+            const npy_intp n = omp_get_num_threads(), u = omp_get_thread_num();
+            hits_slice(&p, m * u / n, m * (u + 1) / n);
         }
     }
-    if (k > 0)
-        memcpy(tt, h->t, (size_t)k * sizeof(float));
     Py_END_ALLOW_THREADS PyTypeObject *type = csr ? hspy_HitsCSRType : hspy_HitsType;
     PyObject *res = PyStructSequence_New(type);
     if (!res) {

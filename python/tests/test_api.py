@@ -285,3 +285,53 @@ def test_out_arrays_reused(scene):
         grid.closest(q, out=n)
     with pytest.raises(ValueError, match="out: out"):
         grid.count(q, out=n[:-1])
+
+
+def test_out_thread_invariance_and_aliasing(scene):
+    _, q, grid, brute = scene
+    ref = grid.closest(q, details=True, threads=1)
+    for engine in (grid, brute):
+        for threads in (1, 2, 3, None):
+            out = engine.closest(q[::-1], details=True)
+            assert same(engine.closest(q, details=True, threads=threads, out=out), ref)
+            n = np.empty(len(q), np.int64)
+            assert same(engine.count(q, threads=threads, out=n), grid.count(q, threads=1))
+    # out= may not overlap the queries, a per-query array or another output
+    buf = np.zeros((len(q), 4), np.float32)
+    buf[:] = q
+    with pytest.raises(ValueError, match="out: t shares memory with queries"):
+        grid.closest(buf, out=(np.empty(len(q), np.int64), buf.reshape(-1)[:len(q)]))
+    thick = np.zeros(len(q), np.float32)
+    with pytest.raises(ValueError, match="out: t shares memory with thickness"):
+        grid.closest(q, thickness=thick, out=(np.empty(len(q), np.int64), thick))
+    idx = np.empty(len(q), np.int64)
+    with pytest.raises(ValueError, match="out: t shares memory with index"):
+        grid.closest(q, out=(idx, idx.view(np.float32)[:len(q)]))
+    mask = np.ones(len(q), np.uint32)
+    with pytest.raises(ValueError, match="out: out shares memory with mask"):
+        grid.any(q, mask=mask, out=mask.view(np.bool_)[:len(q)])
+
+
+def test_result_memory_recycled():
+    """Large results take their memory from the engine that made them and give it back when
+    dropped: a dropped result's block serves the next call, live results are never touched,
+    and results outlive their engine."""
+    xyr, q = hitscan.scene("uniform", 20000, 100000)
+    for engine in (hitscan.Grid(xyr), hitscan.Brute(xyr[:500])):
+        ref = engine.closest(q, details=True)
+        keep = tuple(a.copy() for a in ref)
+        n = engine.count(q)
+        where = n.ctypes.data
+        del n
+        n2 = engine.count(q)
+        assert n2.ctypes.data == where  # the dropped block, reused
+        other = engine.closest(q[::-1], details=True)
+        assert not any(np.shares_memory(a, b) for a in ref for b in other)
+        del other
+        again = engine.closest(q, details=True)
+        assert same(ref, keep) and same(again, ref)
+        hits = engine.all(q)
+        hits_csr = engine.all(q, csr=True)
+        assert np.array_equal(np.repeat(np.arange(len(q)), np.diff(hits_csr.offsets)), hits.query)
+        del engine
+        assert same(ref, keep) and int(hits.circle.sum()) >= 0  # still readable

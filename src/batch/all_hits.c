@@ -180,48 +180,67 @@ static void size_hint(const all_call *c, hs_hitbuf *buf, int tid, size_t before,
         (void)hs_hitbuf_reserve(buf, (size_t)want); /* a hint: growth still works */
 }
 
+/* The blocks one thread takes from the schedule: answered, each query's hits sorted in the
+ * thread's buffer and counted. Returns 1 if an allocation failed (its counts are then 0). */
+static int answer_share(all_call *c, hs_sched *sc, hs_hits_range_fn answer, const void *ctx,
+                        hs_tally *sum)
+{
+    const size_t n = c->n, bs = c->bs;
+    int nomem = 0;
+    const unsigned home = hs_sched_home(sc);
+    for (ptrdiff_t k; (k = hs_sched_next(sc, home)) >= 0;) {
+        const int tid = omp_get_thread_num();
+        hs_hitbuf *buf = hs_ws_hitbuf(c->ws, tid);
+        c->blocks[k].tid = tid;
+        c->blocks[k].start = buf->len;
+        const size_t lo = (size_t)k * bs, hi = n - lo > bs ? lo + bs : n;
+        hs_tally t = HS_TALLY_INIT;
+        if (!nomem && answer(ctx, lo, hi, buf, c->count, &t) != HS_OK)
+            nomem = 1; /* the result is discarded */
+        hs_tally_add(sum, &t);
+        const size_t before = c->done[tid];
+        c->done[tid] += hi - lo;
+        size_hint(c, buf, tid, before, nomem);
+        size_t at = c->blocks[k].start;
+        for (size_t i = lo; i < hi; i++) {
+            if (nomem)
+                c->count[i] = 0;
+            if (c->count[i] > 1) /* buf->id is NULL until the first hit: no offset on it */
+                sort_hits(buf->id + at, buf->t + at, c->count[i]);
+            at += c->count[i];
+            if (!c->rows)
+                c->offsets[i + 1] = c->count[i];
+        }
+    }
+    return nomem;
+}
+
 /* Every block answered on the team (blocks handed out by the work-stealing schedule, which
- * keeps each thread on a contiguous stretch of the batch), each query's hits sorted in its
- * buffer and counted. Returns 1 if an allocation failed (the counts are then all 0). */
+ * keeps each thread on a contiguous stretch of the batch); one thread never enters a parallel
+ * region (even an inactive one makes and frees a team). Returns 1 if an allocation failed
+ * (the counts are then all 0). */
 static int answer_blocks(all_call *c, hs_hits_range_fn answer, const void *ctx, hs_tally *total)
 {
     const hs_batch_setup *b = c->b;
-    const size_t n = c->n, bs = c->bs;
+    hs_sched sc;
+    hs_sched_init(&sc, c->nblocks, b->threads);
+    if (b->threads <= 1) {
+        hs_tally t = HS_TALLY_INIT;
+        const int nomem = answer_share(c, &sc, answer, ctx, &t);
+        *total = t;
+        return nomem;
+    }
     uint64_t tests = 0;
     size_t invalid = 0, first = SIZE_MAX;
     int nomem = 0;
-    hs_sched sc;
-    hs_sched_init(&sc, c->nblocks, b->threads);
-#pragma omp parallel num_threads(b->threads) if (b->threads > 1) reduction(+ : tests, invalid) \
-    reduction(min : first) reduction(| : nomem)
+#pragma omp parallel num_threads(b->threads) reduction(+ : tests, invalid) reduction(min : first) \
+    reduction(| : nomem)
     {
-        const unsigned home = hs_sched_home(&sc);
-        for (ptrdiff_t k; (k = hs_sched_next(&sc, home)) >= 0;) {
-            const int tid = omp_get_thread_num();
-            hs_hitbuf *buf = hs_ws_hitbuf(c->ws, tid);
-            c->blocks[k].tid = tid;
-            c->blocks[k].start = buf->len;
-            const size_t lo = (size_t)k * bs, hi = n - lo > bs ? lo + bs : n;
-            hs_tally t = HS_TALLY_INIT;
-            if (!nomem && answer(ctx, lo, hi, buf, c->count, &t) != HS_OK)
-                nomem = 1; /* the result is discarded */
-            tests += t.tests;
-            invalid += t.invalid;
-            first = t.first < first ? t.first : first;
-            const size_t before = c->done[tid];
-            c->done[tid] += hi - lo;
-            size_hint(c, buf, tid, before, nomem);
-            size_t at = c->blocks[k].start;
-            for (size_t i = lo; i < hi; i++) {
-                if (nomem)
-                    c->count[i] = 0;
-                if (c->count[i] > 1) /* buf->id is NULL until the first hit: no offset on it */
-                    sort_hits(buf->id + at, buf->t + at, c->count[i]);
-                at += c->count[i];
-                if (!c->rows)
-                    c->offsets[i + 1] = c->count[i];
-            }
-        }
+        hs_tally t = HS_TALLY_INIT;
+        nomem |= answer_share(c, &sc, answer, ctx, &t);
+        tests += t.tests;
+        invalid += t.invalid;
+        first = t.first < first ? t.first : first;
     }
     total->tests = tests;
     total->invalid = invalid;
@@ -255,25 +274,35 @@ static void copy_rows(const all_call *c, const hs_hitbuf *buf, size_t from, size
     }
 }
 
+/* Block k's hits moved to their place in the output. */
+static void copy_block(const all_call *c, size_t k, uint32_t *oid, float *ot)
+{
+    const size_t n = c->n, bs = c->bs;
+    const size_t lo = k * bs, hi = n - lo > bs ? lo + bs : n;
+    const hs_hitbuf *buf = hs_ws_hitbuf(c->ws, c->blocks[k].tid);
+    if (c->rows) {
+        copy_rows(c, buf, c->blocks[k].start, lo, hi, oid, ot);
+        return;
+    }
+    size_t len = c->offsets[hi] - c->offsets[lo];
+    if (len) {
+        memcpy(oid + c->offsets[lo], buf->id + c->blocks[k].start, len * sizeof *oid);
+        memcpy(ot + c->offsets[lo], buf->t + c->blocks[k].start, len * sizeof *ot);
+    }
+}
+
 /* Every block's hits moved to their place in the output, on the team. */
 static void copy_blocks(const all_call *c, uint32_t *oid, float *ot)
 {
-    const size_t n = c->n, bs = c->bs;
     const int threads = c->b->threads;
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
-    for (ptrdiff_t k = 0; k < (ptrdiff_t)c->nblocks; k++) {
-        const size_t lo = (size_t)k * bs, hi = n - lo > bs ? lo + bs : n;
-        const hs_hitbuf *buf = hs_ws_hitbuf(c->ws, c->blocks[k].tid);
-        if (c->rows) {
-            copy_rows(c, buf, c->blocks[k].start, lo, hi, oid, ot);
-            continue;
-        }
-        size_t len = c->offsets[hi] - c->offsets[lo];
-        if (len) {
-            memcpy(oid + c->offsets[lo], buf->id + c->blocks[k].start, len * sizeof *oid);
-            memcpy(ot + c->offsets[lo], buf->t + c->blocks[k].start, len * sizeof *ot);
-        }
+    if (threads <= 1) {
+        for (size_t k = 0; k < c->nblocks; k++)
+            copy_block(c, k, oid, ot);
+        return;
     }
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (ptrdiff_t k = 0; k < (ptrdiff_t)c->nblocks; k++)
+        copy_block(c, (size_t)k, oid, ot);
 }
 
 hs_status hs_all_hits(const hs_batch_setup *b, size_t n, hs_hits_range_fn answer, const void *ctx,
@@ -305,8 +334,11 @@ hs_status hs_all_hits(const hs_batch_setup *b, size_t n, hs_hits_range_fn answer
     float *ot = NULL;
     size_t total_hits = 0;
     if (!nomem) {
-        if (rows) {
-#pragma omp parallel for num_threads(b->threads) schedule(static) if (b->threads > 1)
+        if (rows && b->threads <= 1) {
+            for (size_t i = 0; i < n; i++)
+                c.offsets[rows[i] + 1] = c.count[i];
+        } else if (rows) {
+#pragma omp parallel for num_threads(b->threads) schedule(static)
             for (ptrdiff_t i = 0; i < (ptrdiff_t)n; i++)
                 c.offsets[rows[i] + 1] = c.count[i];
         }

@@ -56,6 +56,30 @@ static void put_closest(const hs_closest_out *out, size_t i, const hs_kq *kq, in
     }
 }
 
+/* Query i's closest hit, written to out; its tests and invalidity added to tally. */
+static inline void brute_closest_one(const hs_circles *cs, const hs_queries *qs,
+                                     const hs_batch_setup *b, const hs_run *run, uint64_t per_query,
+                                     const hs_closest_out *out, size_t i, hs_tally *tally)
+{
+    hs_kq kq;
+    float t = INFINITY;
+    uint32_t id = HS_NONE, pos = HS_NONE;
+    int hit = 0;
+    if (hs_prep_query(qs, i, b->sem, &kq)) {
+        tally->tests += per_query;
+        if (cs->n > 0) {
+            b->ks->closest(&kq, run, &t, &id, &pos);
+            hit = id != HS_NONE;
+        }
+    } else {
+        tally->invalid++;
+        tally->first = i < tally->first ? i : tally->first;
+    }
+    put_closest(out, i, &kq, hit, id, t, cs, pos);
+}
+
+/* One thread never enters a parallel region: even an inactive one (if (0)) makes and frees a
+ * team, which is most of the cost of a batch of a few queries. */
 hs_status hs_brute_closest(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
                            hs_closest_out out)
 {
@@ -67,34 +91,52 @@ hs_status hs_brute_closest(const hs_circles *cs, const hs_queries *qs, const hs_
         return s;
     if (qs->count > 0 && (out.idx == NULL || out.t == NULL))
         return HS_E_NULL;
-    const hs_kernel_set *ks = b.ks;
     const hs_run run = whole_run(cs);
-    const uint64_t per_query = lanes(ks, cs->n);
+    const uint64_t per_query = lanes(b.ks, cs->n);
+    hs_tally total = HS_TALLY_INIT;
+    if (b.threads <= 1) {
+        for (size_t i = 0; i < qs->count; i++)
+            brute_closest_one(cs, qs, &b, &run, per_query, &out, i, &total);
+        return hs_batch_end(&b, &total);
+    }
     uint64_t tests = 0;
     size_t invalid = 0, first = SIZE_MAX;
     /* OpenMP wants a signed loop variable in older versions; ptrdiff_t holds HS_MAX_COUNT */
-#pragma omp parallel for num_threads(b.threads) schedule(dynamic, b.chunk) if (b.threads > 1) \
+#pragma omp parallel for num_threads(b.threads) schedule(dynamic, b.chunk) \
     reduction(+ : tests, invalid) reduction(min : first)
     for (ptrdiff_t ii = 0; ii < (ptrdiff_t)qs->count; ii++) {
-        const size_t i = (size_t)ii;
-        hs_kq kq;
-        float t = INFINITY;
-        uint32_t id = HS_NONE, pos = HS_NONE;
-        int hit = 0;
-        if (hs_prep_query(qs, i, b.sem, &kq)) {
-            tests += per_query;
-            if (cs->n > 0) {
-                ks->closest(&kq, &run, &t, &id, &pos);
-                hit = id != HS_NONE;
-            }
-        } else {
-            invalid++;
-            first = i < first ? i : first;
-        }
-        put_closest(&out, i, &kq, hit, id, t, cs, pos);
+        hs_tally t = HS_TALLY_INIT;
+        brute_closest_one(cs, qs, &b, &run, per_query, &out, (size_t)ii, &t);
+        tests += t.tests;
+        invalid += t.invalid;
+        first = t.first < first ? t.first : first;
     }
-    const hs_tally total = {tests, invalid, first};
+    total.tests = tests;
+    total.invalid = invalid;
+    total.first = first;
     return hs_batch_end(&b, &total);
+}
+
+/* Query i's any (hit[i]) or count (count[i]); its tests and invalidity added to tally. */
+static inline void brute_any_or_count_one(const hs_circles *cs, const hs_queries *qs,
+                                          const hs_batch_setup *b, const hs_run *run,
+                                          uint64_t per_query, int counting, uint8_t *hit,
+                                          uint32_t *count, size_t i, hs_tally *tally)
+{
+    hs_kq kq;
+    uint32_t c = 0;
+    if (hs_prep_query(qs, i, b->sem, &kq)) {
+        tally->tests += per_query;
+        if (cs->n > 0)
+            c = counting ? (uint32_t)b->ks->count(&kq, run) : (uint32_t)(b->ks->any(&kq, run) != 0);
+    } else {
+        tally->invalid++;
+        tally->first = i < tally->first ? i : tally->first;
+    }
+    if (counting)
+        count[i] = c;
+    else
+        hit[i] = (uint8_t)c;
 }
 
 /* any and count differ only in the kernel and the output's element type. */
@@ -110,31 +152,28 @@ static hs_status brute_any_or_count(const hs_circles *cs, const hs_queries *qs,
         return s;
     if (qs->count > 0 && (counting ? count == NULL : hit == NULL))
         return HS_E_NULL;
-    const hs_kernel_set *ks = b.ks;
     const hs_run run = whole_run(cs);
-    const uint64_t per_query = lanes(ks, cs->n);
+    const uint64_t per_query = lanes(b.ks, cs->n);
+    hs_tally total = HS_TALLY_INIT;
+    if (b.threads <= 1) {
+        for (size_t i = 0; i < qs->count; i++)
+            brute_any_or_count_one(cs, qs, &b, &run, per_query, counting, hit, count, i, &total);
+        return hs_batch_end(&b, &total);
+    }
     uint64_t tests = 0;
     size_t invalid = 0, first = SIZE_MAX;
-#pragma omp parallel for num_threads(b.threads) schedule(dynamic, b.chunk) if (b.threads > 1) \
+#pragma omp parallel for num_threads(b.threads) schedule(dynamic, b.chunk) \
     reduction(+ : tests, invalid) reduction(min : first)
     for (ptrdiff_t ii = 0; ii < (ptrdiff_t)qs->count; ii++) {
-        const size_t i = (size_t)ii;
-        hs_kq kq;
-        uint32_t c = 0;
-        if (hs_prep_query(qs, i, b.sem, &kq)) {
-            tests += per_query;
-            if (cs->n > 0)
-                c = counting ? (uint32_t)ks->count(&kq, &run) : (uint32_t)(ks->any(&kq, &run) != 0);
-        } else {
-            invalid++;
-            first = i < first ? i : first;
-        }
-        if (counting)
-            count[i] = c;
-        else
-            hit[i] = (uint8_t)c;
+        hs_tally t = HS_TALLY_INIT;
+        brute_any_or_count_one(cs, qs, &b, &run, per_query, counting, hit, count, (size_t)ii, &t);
+        tests += t.tests;
+        invalid += t.invalid;
+        first = t.first < first ? t.first : first;
     }
-    const hs_tally total = {tests, invalid, first};
+    total.tests = tests;
+    total.invalid = invalid;
+    total.first = first;
     return hs_batch_end(&b, &total);
 }
 

@@ -8,7 +8,12 @@
 void hs_prefix_sums(size_t *offsets, size_t n, int threads, size_t *part)
 {
     offsets[0] = 0;
-#pragma omp parallel num_threads(threads) if (threads > 1)
+    if (threads <= 1) { /* no parallel region: even an inactive one makes and frees a team */
+        for (size_t i = 0; i < n; i++)
+            offsets[i + 1] += offsets[i];
+        return;
+    }
+#pragma omp parallel num_threads(threads)
     {
         const size_t tid = (size_t)omp_get_thread_num(), nt = (size_t)omp_get_num_threads();
         const size_t lo = n / nt * tid + (tid < n % nt ? tid : n % nt);

@@ -165,24 +165,35 @@ int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stag
  * loads, independent of each other, and the stores are sequential. A bucket's queries took
  * consecutive positions in the caller's order, so the reads are one sequential stream per
  * bucket: each is requested HS_ORD_AHEAD floats ahead, as the scatter's are. */
+/* Position i's staged answer to the caller's arrays. */
+static inline void unstage_one(const uint32_t *inv, const float *rec, size_t i, uint32_t *idx,
+                               float *t, uint8_t *hit, uint32_t *count)
+{
+    const size_t k = inv[i];
+    hs_prefetch(rec + 4 * k + HS_ORD_AHEAD);
+    uint32_t v;
+    memcpy(&v, rec + 4 * k + 2, sizeof v);
+    if (idx) {
+        idx[i] = v;
+        memcpy(&t[i], rec + 4 * k + 3, sizeof *t);
+    } else if (count) {
+        count[i] = v;
+    } else {
+        hit[i] = (uint8_t)v;
+    }
+}
+
 void hs_qorder_unstage(const hs_qorder *o, size_t m, int threads, uint32_t *idx, float *t,
                        uint8_t *hit, uint32_t *count)
 {
     const uint32_t *inv = o->inv;
     const float *rec = o->rec;
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
-    for (ptrdiff_t ii = 0; ii < (ptrdiff_t)m; ii++) {
-        const size_t i = (size_t)ii, k = inv[i];
-        hs_prefetch(rec + 4 * k + HS_ORD_AHEAD);
-        uint32_t v;
-        memcpy(&v, rec + 4 * k + 2, sizeof v);
-        if (idx) {
-            idx[i] = v;
-            memcpy(&t[i], rec + 4 * k + 3, sizeof *t);
-        } else if (count) {
-            count[i] = v;
-        } else {
-            hit[i] = (uint8_t)v;
-        }
+    if (threads <= 1) {
+        for (size_t i = 0; i < m; i++)
+            unstage_one(inv, rec, i, idx, t, hit, count);
+        return;
     }
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (ptrdiff_t i = 0; i < (ptrdiff_t)m; i++)
+        unstage_one(inv, rec, (size_t)i, idx, t, hit, count);
 }

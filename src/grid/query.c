@@ -29,30 +29,64 @@ typedef struct grid_out {
 /* Ranges of at least HS_RANGE_MIN queries (the walk fills blocks of 64 from them), handed
  * out by the work-stealing schedule (batch/worksteal.h), which keeps each thread on a
  * contiguous stretch of the batch: the batch comes in a locality order. */
+typedef struct walk_call {
+    const hs_grid *g;
+    const hs_grid_walkers *gw;
+    const hs_queries *qs;
+    const hs_qorder *ord;
+    const hs_batch_setup *b;
+    const grid_out *o;
+    size_t rs; /* queries per range */
+    hs_sched sc;
+} walk_call;
+
+/* The ranges one thread takes from the schedule, answered; their tally. */
+static hs_tally walk_share(walk_call *c)
+{
+    const size_t n = c->qs->count, rs = c->rs;
+    const unsigned home = hs_sched_home(&c->sc);
+    hs_tally sum = HS_TALLY_INIT;
+    for (ptrdiff_t k; (k = hs_sched_next(&c->sc, home)) >= 0;) {
+        const size_t lo = (size_t)k * rs, hi = n - lo > rs ? lo + rs : n;
+        hs_tally t = HS_TALLY_INIT;
+        switch (c->o->mode) {
+        case GRID_CLOSEST:
+            c->gw->closest_range(c->g, c->qs, c->ord, c->b->sem, lo, hi, c->o->co, &t);
+            break;
+        case GRID_ANY:
+            c->gw->any_range(c->g, c->qs, c->ord, c->b->sem, lo, hi, c->o->hit, &t);
+            break;
+        default: c->gw->count_range(c->g, c->qs, c->ord, c->b->sem, lo, hi, c->o->count, &t); break;
+        }
+        hs_tally_add(&sum, &t);
+    }
+    return sum;
+}
+
+/* One thread never enters a parallel region: even an inactive one (if (0)) makes and frees a
+ * team, which is most of the cost of a batch of a few queries. */
 static hs_tally walk_ranges(const hs_grid *g, const hs_grid_walkers *gw, const hs_queries *qs,
                             const hs_qorder *ord, const hs_batch_setup *b, const grid_out *o)
 {
-    const size_t n = qs->count, rs = b->chunk < HS_RANGE_MIN ? HS_RANGE_MIN : b->chunk;
+    walk_call c; /* the schedule's slots are set by hs_sched_init, not zeroed first */
+    c.g = g;
+    c.gw = gw;
+    c.qs = qs;
+    c.ord = ord;
+    c.b = b;
+    c.o = o;
+    c.rs = b->chunk < HS_RANGE_MIN ? HS_RANGE_MIN : b->chunk;
+    hs_sched_init(&c.sc, (qs->count + c.rs - 1) / c.rs, b->threads);
+    if (b->threads <= 1)
+        return walk_share(&c);
     uint64_t tests = 0;
     size_t invalid = 0, first = SIZE_MAX;
-    hs_sched sc;
-    hs_sched_init(&sc, (n + rs - 1) / rs, b->threads);
-#pragma omp parallel num_threads(b->threads) if (b->threads > 1) reduction(+ : tests, invalid) \
-    reduction(min : first)
+#pragma omp parallel num_threads(b->threads) reduction(+ : tests, invalid) reduction(min : first)
     {
-        const unsigned home = hs_sched_home(&sc);
-        for (ptrdiff_t k; (k = hs_sched_next(&sc, home)) >= 0;) {
-            const size_t lo = (size_t)k * rs, hi = n - lo > rs ? lo + rs : n;
-            hs_tally t = HS_TALLY_INIT;
-            switch (o->mode) {
-            case GRID_CLOSEST: gw->closest_range(g, qs, ord, b->sem, lo, hi, o->co, &t); break;
-            case GRID_ANY: gw->any_range(g, qs, ord, b->sem, lo, hi, o->hit, &t); break;
-            default: gw->count_range(g, qs, ord, b->sem, lo, hi, o->count, &t); break;
-            }
-            tests += t.tests;
-            invalid += t.invalid;
-            first = t.first < first ? t.first : first;
-        }
+        const hs_tally t = walk_share(&c);
+        tests += t.tests;
+        invalid += t.invalid;
+        first = t.first < first ? t.first : first;
     }
     const hs_tally total = {tests, invalid, first};
     return total;
