@@ -342,7 +342,9 @@ void RunScaling(benchmark::State &state, Scaled what, hs_scene_kind kind, size_t
 
 int RegisterAll()
 {
-    const hs_scene_kind kinds[] = {HS_SCENE_UNIFORM, HS_SCENE_CLUSTERED, HS_SCENE_MIXED};
+    const hs_scene_kind kinds[] = {HS_SCENE_UNIFORM, HS_SCENE_CLUSTERED, HS_SCENE_MIXED,
+                                   HS_SCENE_SPARSE, HS_SCENE_LASERS};
+    const hs_scene_kind scaled_kinds[] = {HS_SCENE_UNIFORM, HS_SCENE_CLUSTERED, HS_SCENE_MIXED};
     const size_t sizes[] = {10000, 1000000};
     const Mode modes[] = {Mode::Closest, Mode::Any, Mode::All, Mode::Count};
     for (Mode mode : modes)
@@ -392,7 +394,7 @@ int RegisterAll()
         {"Closest", Scaled::Closest}, {"Any", Scaled::Any},     {"All", Scaled::All},
         {"Count", Scaled::Count},     {"Build", Scaled::Build}, {"Pairs", Scaled::Pairs}};
     for (const auto &w : scaled)
-        for (hs_scene_kind kind : kinds) {
+        for (hs_scene_kind kind : scaled_kinds) {
             const size_t n = 1000000;
             std::string name = std::string("BM_GridScaling/") + w.first + "/" +
                                hs_scene_kind_name(kind) + "/" + std::to_string(n);

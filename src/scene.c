@@ -1,4 +1,5 @@
-/* Reproducible scene generators (uniform, clustered, mixed) behind include/hitscan/scene.h. */
+/* Reproducible scene generators (uniform, clustered, mixed, sparse, lasers) behind
+ * include/hitscan/scene.h. */
 #include "hitscan/scene.h"
 
 #include <math.h>
@@ -6,8 +7,13 @@
 #include <string.h>
 
 #define HS_SCENE_CLUSTERS 64
+/* sparse: circles per cluster, the clusters' sigma and the world's side over hs_scene_side's */
+#define HS_SPARSE_PER_CLUSTER 1000
+#define HS_SPARSE_SIGMA 40.0
+#define HS_SPARSE_WORLD 5.0
 
-static const char *const scene_names[HS_SCENE_COUNT_] = {"uniform", "clustered", "mixed"};
+static const char *const scene_names[HS_SCENE_COUNT_] = {"uniform", "clustered", "mixed", "sparse",
+                                                         "lasers"};
 
 hs_scene_kind hs_scene_kind_from_name(const char *name)
 {
@@ -27,6 +33,14 @@ const char *hs_scene_kind_name(hs_scene_kind kind)
 }
 
 float hs_scene_side(size_t n) { return (float)(4000.0 * sqrt((double)n / 1e6)); }
+
+static double world_side(hs_scene_kind kind, size_t n)
+{
+    const double side = hs_scene_side(n);
+    return kind == HS_SCENE_SPARSE ? HS_SPARSE_WORLD * side : side;
+}
+
+float hs_scene_world_side(hs_scene_kind kind, size_t n) { return (float)world_side(kind, n); }
 
 /* splitmix64: a stream per (seed, index) — counter-based, so element i does not depend on how
  * many elements came before it or on which thread drew it. */
@@ -65,7 +79,18 @@ static double gauss(rng *g)
     return sqrt(-2.0 * log(1.0 - u1)) * cos(6.283185307179586 * u2);
 }
 
-enum { STREAM_CIRCLES = 1, STREAM_CLUSTERS = 2, STREAM_SEGMENTS = 3 };
+enum { STREAM_CIRCLES = 1, STREAM_CLUSTERS = 2, STREAM_SEGMENTS = 3, STREAM_SPARSE = 4 };
+
+/* A gaussian offset (sigma) around (ccx, ccy), redrawn until inside [0, side]^2: at least a
+ * quarter of each gaussian lies in the square. */
+static void gauss_inside(rng *g, double ccx, double ccy, double sigma, double side, double *cx,
+                         double *cy)
+{
+    do {
+        *cx = ccx + sigma * gauss(g);
+        *cy = ccy + sigma * gauss(g);
+    } while (!(*cx >= 0.0 && *cx <= side && *cy >= 0.0 && *cy <= side));
+}
 
 hs_status hs_scene_circles(hs_scene_kind kind, size_t n, uint64_t seed, float *x, float *y,
                            float *r)
@@ -76,7 +101,9 @@ hs_status hs_scene_circles(hs_scene_kind kind, size_t n, uint64_t seed, float *x
         return HS_E_TOO_MANY;
     if (n > 0 && (x == NULL || y == NULL || r == NULL))
         return HS_E_NULL;
-    const double side = hs_scene_side(n);
+    const double side = world_side(kind, n);
+    /* sparse: the cluster centres are drawn from their own stream, one per cluster index */
+    const uint64_t nsparse = n / HS_SPARSE_PER_CLUSTER > 0 ? n / HS_SPARSE_PER_CLUSTER : 1;
     double ccx[HS_SCENE_CLUSTERS], ccy[HS_SCENE_CLUSTERS];
     for (int c = 0; c < HS_SCENE_CLUSTERS; c++) {
         rng g = rng_at(seed, STREAM_CLUSTERS, (uint64_t)c);
@@ -90,11 +117,11 @@ hs_status hs_scene_circles(hs_scene_kind kind, size_t n, uint64_t seed, float *x
         double cx, cy;
         if (kind == HS_SCENE_CLUSTERED) {
             int c = (int)(next64(&g) >> 58); /* 64 clusters: the top 6 bits */
-            /* redraw until inside: at least a quarter of each gaussian lies in the square */
-            do {
-                cx = ccx[c] + sigma * gauss(&g);
-                cy = ccy[c] + sigma * gauss(&g);
-            } while (!(cx >= 0.0 && cx <= side && cy >= 0.0 && cy <= side));
+            gauss_inside(&g, ccx[c], ccy[c], sigma, side, &cx, &cy);
+        } else if (kind == HS_SCENE_SPARSE) {
+            rng gc = rng_at(seed, STREAM_SPARSE, next64(&g) % nsparse);
+            const double sx = unif(&gc) * side, sy = unif(&gc) * side;
+            gauss_inside(&g, sx, sy, HS_SPARSE_SIGMA, side, &cx, &cy);
         } else {
             cx = unif(&g) * side;
             cy = unif(&g) * side;
@@ -102,6 +129,8 @@ hs_status hs_scene_circles(hs_scene_kind kind, size_t n, uint64_t seed, float *x
         double rad = 0.5 + unif(&g);
         if (kind == HS_SCENE_MIXED && unif(&g) < 0.001)
             rad = 50.0 + 100.0 * unif(&g);
+        if (kind == HS_SCENE_LASERS && unif(&g) < 0.001)
+            rad = 10.0 + 30.0 * unif(&g);
         x[ii] = (float)cx;
         y[ii] = (float)cy;
         r[ii] = (float)rad;
@@ -118,13 +147,18 @@ hs_status hs_scene_segments(hs_scene_kind kind, size_t n, size_t m, uint64_t see
         return HS_E_TOO_MANY;
     if (m > 0 && (ax == NULL || ay == NULL || dx == NULL || dy == NULL))
         return HS_E_NULL;
-    const double side = hs_scene_side(n);
+    const double side = world_side(kind, n);
+    /* lengths uniform in [len0, len0 + len_span] */
+    const double len0 = kind == HS_SCENE_SPARSE ? 200.0 : kind == HS_SCENE_LASERS ? 8.0 : 5.0;
+    const double len_span = kind == HS_SCENE_SPARSE   ? 1000.0
+                            : kind == HS_SCENE_LASERS ? 72.0
+                                                      : 45.0;
 #pragma omp parallel for schedule(static)
     for (ptrdiff_t ii = 0; ii < (ptrdiff_t)m; ii++) {
         rng g = rng_at(seed, STREAM_SEGMENTS, (uint64_t)ii);
         double sx = unif(&g) * side, sy = unif(&g) * side;
         double ang = 6.283185307179586 * unif(&g);
-        double len = 5.0 + 45.0 * unif(&g);
+        double len = len0 + len_span * unif(&g);
         ax[ii] = (float)sx;
         ay[ii] = (float)sy;
         dx[ii] = (float)(len * cos(ang));

@@ -246,7 +246,7 @@ static void test_scenes_match_brute(void **state)
             hs_grid_opts go = {0.0f, 2};
             assert_int_equal(hs_grid_build(s.cs, &go, &g), HS_OK);
             assert_int_equal(hs_grid_count(g), n);
-            float side = hs_scene_side(n);
+            float side = hs_scene_world_side((hs_scene_kind)kind, n);
             batch b;
             batch_mixed(&b, scale(1500), 0.0f, side, g, masks);
             check_against_brute(g, s.cs, &b);
@@ -442,7 +442,8 @@ static void test_sorted_batches(void **state)
         hs_grid *g = NULL;
         assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
         batch b;
-        batch_mixed(&b, m, 0.0f, hs_scene_side(n), g, kind == HS_SCENE_MIXED);
+        batch_mixed(&b, m, 0.0f, hs_scene_world_side((hs_scene_kind)kind, n), g,
+                    kind == HS_SCENE_MIXED);
         b.ax[m - 7] = NAN; /* invalid ones, late in the caller's order */
         b.q[m - 3] = -1.0f;
         uint32_t *i1 = xcalloc(m, 4), *i2 = xcalloc(m, 4), *c1 = xcalloc(m, 4), *c2 = xcalloc(m, 4);
@@ -701,7 +702,7 @@ static void test_overlap_circle(void **state)
         scene_kind(&s, (hs_scene_kind)kind, n, 3u, 1);
         hs_grid *g = NULL;
         assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
-        float side = hs_scene_side(n);
+        float side = hs_scene_world_side((hs_scene_kind)kind, n);
         uint32_t *ref = xcalloc(n, 4), *got = xcalloc(n, 4);
         for (int qn = 0; qn < (int)scale(400); qn++) {
             hs_circle c = {unif(-10.0f, side + 10.0f), unif(-10.0f, side + 10.0f),
@@ -904,8 +905,9 @@ static void test_scene_generators(void **state)
     size_t n = 100000;
     float *x = xcalloc(n, 4), *y = xcalloc(n, 4), *r = xcalloc(n, 4);
     float *x2 = xcalloc(n, 4), *y2 = xcalloc(n, 4), *r2 = xcalloc(n, 4);
-    float side = hs_scene_side(n);
+    assert_float_equal(hs_scene_world_side(HS_SCENE_SPARSE, n), 5.0f * hs_scene_side(n), 1e-3f);
     for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++) {
+        const float side = hs_scene_world_side((hs_scene_kind)kind, n);
         assert_int_equal(hs_scene_circles((hs_scene_kind)kind, n, 42u, x, y, r), HS_OK);
         assert_int_equal(hs_scene_circles((hs_scene_kind)kind, n, 42u, x2, y2, r2), HS_OK);
         assert_memory_equal(x, x2, n * 4); /* reproducible */
@@ -915,7 +917,8 @@ static void test_scene_generators(void **state)
         for (size_t i = 0; i < n; i++) {
             assert_true(x[i] >= 0.0f && x[i] <= side && y[i] >= 0.0f && y[i] <= side);
             if (r[i] > 1.5f) {
-                assert_true(kind == HS_SCENE_MIXED && r[i] >= 50.0f && r[i] <= 150.0f);
+                assert_true((kind == HS_SCENE_MIXED && r[i] >= 50.0f && r[i] <= 150.0f) ||
+                            (kind == HS_SCENE_LASERS && r[i] >= 10.0f && r[i] <= 40.0f));
                 big++;
             } else {
                 assert_true(r[i] >= 0.5f);
@@ -923,7 +926,7 @@ static void test_scene_generators(void **state)
             mx += x[i];
             my += y[i];
         }
-        if (kind == HS_SCENE_MIXED)
+        if (kind == HS_SCENE_MIXED || kind == HS_SCENE_LASERS)
             assert_true(big > n / 2000 && big < n / 500); /* about 0.1% */
         if (kind == HS_SCENE_UNIFORM) {
             assert_true(fabs(mx / (double)n - side / 2.0) < side * 0.01);
@@ -940,10 +943,25 @@ static void test_scene_generators(void **state)
     for (size_t i = 0; i < n; i++) {
         float len = sqrtf(x2[i] * x2[i] + y2[i] * y2[i]);
         assert_true(len >= 4.999f && len <= 50.001f);
-        assert_true(x[i] >= 0.0f && x[i] <= side);
+        assert_true(x[i] >= 0.0f && x[i] <= hs_scene_side(n));
         mean += len;
     }
     assert_true(fabs(mean / (double)n - 27.5) < 0.5);
+    /* lasers' segments are 1.6 times longer, sparse's span its larger world */
+    const float len_lo[2] = {8.0f, 200.0f}, len_hi[2] = {80.0f, 1200.0f};
+    const hs_scene_kind longer[2] = {HS_SCENE_LASERS, HS_SCENE_SPARSE};
+    for (int k = 0; k < 2; k++) {
+        const float side = hs_scene_world_side(longer[k], n);
+        assert_int_equal(hs_scene_segments(longer[k], n, n, 42u, x, y, x2, y2), HS_OK);
+        mean = 0;
+        for (size_t i = 0; i < n; i++) {
+            float len = sqrtf(x2[i] * x2[i] + y2[i] * y2[i]);
+            assert_true(len >= len_lo[k] * 0.9999f && len <= len_hi[k] * 1.0001f);
+            assert_true(x[i] >= 0.0f && x[i] <= side && y[i] >= 0.0f && y[i] <= side);
+            mean += len;
+        }
+        assert_true(fabs(mean / (double)n - 0.5 * (len_lo[k] + len_hi[k])) < len_hi[k] * 0.01);
+    }
     free(x);
     free(y);
     free(r);

@@ -32,7 +32,8 @@
 
 static const char usage_text[] =
     "usage: hitscan --circles FILE --queries FILE [options]\n"
-    "       hitscan --scene uniform|clustered|mixed [--n N] [--m M] [--seed S] [options]\n"
+    "       hitscan --scene uniform|clustered|mixed|sparse|lasers [--n N] [--m M] [--seed S] "
+    "[options]\n"
     "       hitscan --scene KIND [--n N] [--m M] [--seed S] --write-scene PREFIX\n"
     "\n"
     "Answers one batch of queries against a set of circles and prints a one-line timing\n"
@@ -45,7 +46,8 @@ static const char usage_text[] =
     "  --header           the first line of a CSV input is a header, whatever it holds\n"
     "  --no-header        the first line of a CSV input is data (default: a header only if\n"
     "                     none of its fields is empty, a number or starts like one)\n"
-    "  --scene KIND       built-in scene instead of files: uniform, clustered, mixed\n"
+    "  --scene KIND       built-in scene instead of files: uniform, clustered, mixed, sparse,\n"
+    "                     lasers\n"
     "  --n N, --m M       scene circles and segments (default 1000000 each)\n"
     "  --seed S           scene seed (default 1)\n"
     "  --write-scene P    write the scene to P_circles.npy and P_queries.npy, then exit\n"
@@ -300,7 +302,8 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (strcmp(name, "--scene") == 0) {
             o->scene = hs_scene_kind_from_name(val);
             if (o->scene == HS_SCENE_INVALID)
-                return usage_error("--scene must be uniform, clustered or mixed (got '%s')", val);
+                return usage_error(
+                    "--scene must be uniform, clustered, mixed, sparse or lasers (got '%s')", val);
             o->have_scene = 1;
         } else if (strcmp(name, "--n") == 0) {
             if (!parse_size(val, &o->n))
