@@ -86,7 +86,7 @@ def main(argv):
             lib, mode, scene, n = m.group(1), m.group(2), m.group(3), int(m.group(4))
             runs[(lib, mode, scene, n)][b["round"]] = b
 
-    known = ["uniform", "clustered", "mixed"]  # scene.h's order; other kinds after, by name
+    known = ["uniform", "clustered", "mixed", "sparse", "lasers"]  # scene.h order, then by name
     scenes = sorted({(k[2], k[3]) for k in runs},
                     key=lambda s: (s[1], known.index(s[0]) if s[0] in known else len(known), s[0]))
     print("Medians over rounds, one thread, per CPU second; × = peer CPU time / hitscan CPU "
