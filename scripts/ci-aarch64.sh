@@ -29,7 +29,7 @@ installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install o
 HOST_PKGS=(cmake make libsimde-dev gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross
            qemu-user)
 # Target libraries through Debian multiarch. The cross gcc ships its own libgomp (libgomp1-arm64-cross).
-TARGET_PKGS=(libcmocka-dev:arm64)
+TARGET_PKGS=(libcmocka-dev:arm64 libxxhash-dev:arm64)
 
 missing=()
 for p in "${HOST_PKGS[@]}" "${TARGET_PKGS[@]}"; do installed "$p" || missing+=("$p"); done

@@ -6,6 +6,7 @@ PKGS=(
   build-essential cmake clang libomp-dev   # compilers; libomp for clang's OpenMP
   libsimde-dev                             # portable intrinsics the kernels are written on
   libcmocka-dev                            # unit-test framework
+  libxxhash-dev                            # test_golden_hash's hash (header-only use)
   libbenchmark-dev                         # hitscan_bench
   pkgconf dpkg-dev                         # packaging tests: pkg-config, dpkg-shlibdeps for the .deb
   python3-dev python3-numpy python3-setuptools          # the Python package (python/), built for

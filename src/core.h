@@ -1,5 +1,6 @@
 /* Internal: the per-pair query-vs-circle arithmetic, written once; SIMD kernels mirror it line by
- * line. */
+ * line. Plain IEEE float operations in a fixed order (the build has -ffp-contract=off), min /
+ * max by comparison, and the one cancelling term in double: the same bits on every machine. */
 #ifndef HITSCAN_CORE_H
 #define HITSCAN_CORE_H
 
@@ -19,7 +20,12 @@ typedef struct hs_kq {
     hs_semantics sem;
 } hs_kq;
 
-static inline float hs_clampf(float v, float lo, float hi) { return fminf(fmaxf(v, lo), hi); }
+/* min / max as the SIMD levels compute them (b when equal or unordered): fminf / fmaxf may
+ * return either zero for -0 and +0, and which one depends on the libm. */
+static inline float hs_minf(float a, float b) { return a < b ? a : b; }
+static inline float hs_maxf(float a, float b) { return a > b ? a : b; }
+/* NaN v gives lo, as fminf(fmaxf(v, lo), hi) */
+static inline float hs_clampf(float v, float lo, float hi) { return hs_minf(hs_maxf(v, lo), hi); }
 
 /* The query must have passed hs_query_validate. A zero-length query has every t naming the
  * same point, so its interval collapses to the one t in [tmin, tmax] closest to 0: every
@@ -51,11 +57,20 @@ typedef struct hs_pair {
     uint32_t flags;
 } hs_pair;
 
+/* Skip-start (types.h): the start P(tmin) in the closed inflated disc, heading outward.
+ * f = a - c; an infinite tmin gives inf or NaN, and both compare false. */
+static inline int hs_pair_skips_start(const hs_kq *k, float fx, float fy, float R2)
+{
+    float sx = fx + k->tmin * k->dx, sy = fy + k->tmin * k->dy;
+    return sx * sx + sy * sy <= R2 && sx * k->dx + sy * k->dy >= 0.0f;
+}
+
 /* Hit decision, shared by every mode (any, count, closest, all) so they never disagree:
  * solid    — the point of the interval closest to the centre lies in the closed inflated disc;
  *            measured directly (the robust perpendicular form), no discriminant involved.
  * boundary — solid, and not both ends strictly inside. An infinite end gives inf or NaN
- *            there, and both compare false with '<', so lines and infinite rays need no case. */
+ *            there, and both compare false with '<', so lines and infinite rays need no case.
+ * skip-start — then not a circle the query starts in and leaves (hs_pair_skips_start). */
 static inline int hs_pair_hits(const hs_kq *k, float cx, float cy, float r)
 {
     float fx = k->ax - cx, fy = k->ay - cy;
@@ -65,13 +80,24 @@ static inline int hs_pair_hits(const hs_kq *k, float cx, float cy, float r)
     float px = fx + tcl * k->dx, py = fy + tcl * k->dy;
     if (!(px * px + py * py <= R2))
         return 0;
-    if (k->sem == HS_BOUNDARY) {
+    if (k->sem & HS_BOUNDARY) {
         float sx = fx + k->tmin * k->dx, sy = fy + k->tmin * k->dy;
         float ex = fx + k->tmax * k->dx, ey = fy + k->tmax * k->dy;
         if (sx * sx + sy * sy < R2 && ex * ex + ey * ey < R2)
             return 0;
     }
-    return 1;
+    return !((k->sem & HS_SKIP_START) && hs_pair_skips_start(k, fx, fy, R2));
+}
+
+/* c = |f|^2 - R^2 of the quadratic below, f = a - c. In float it cancels: near a root (a start
+ * a few units from a circle of radius 10^4) its rounding at |f|^2 is most of its value. In
+ * double it does not: f and r + q are exact or nearly so, the squares carry 2^-53, and one
+ * rounding to float remains. Double, not an fmaf two-product: SSE4.2 has no FMA, and every
+ * level computes this same sequence of double operations (pair_math.h's hs_v_csq). */
+static inline float hs_pair_csq(float ax, float ay, float cx, float cy, float r, float q)
+{
+    const double fx = (double)ax - cx, fy = (double)ay - cy, R = (double)r + q;
+    return (float)(fx * fx + fy * fy - R * R);
 }
 
 /* Entry / exit parameters of a pair already known to hit (hs_pair_hits). Roots of
@@ -83,24 +109,24 @@ static inline hs_pair hs_pair_times(const hs_kq *k, float cx, float cy, float r)
     float fx = k->ax - cx, fy = k->ay - cy;
     float R = r + k->q, R2 = R * R;
     float b = fx * k->dx + fy * k->dy;
-    float c = fx * fx + fy * fy - R2;
+    float c = hs_pair_csq(k->ax, k->ay, cx, cy, r, k->q);
     float tc = -b * k->inv_dd;
     float hx = fx + tc * k->dx, hy = fy + tc * k->dy;
     /* clamped at 0: the hit test already decided, tangency rounding must not make NaN */
-    float disc = fmaxf(R2 - (hx * hx + hy * hy), 0.0f);
+    float disc = hs_maxf(R2 - (hx * hx + hy * hy), 0.0f);
     /* |d| sqrt(disc), not sqrt(d.d disc): the product of the squares overflows once
      * |d| (r + q) > 1.8e19, inside the accepted range; this one is at most 4e37 */
     float qq = -(b + copysignf(sqrtf(k->dd) * sqrtf(disc), b));
     float t0 = tc, t1 = tc;
     if (qq != 0.0f) {
         float ra = qq * k->inv_dd, rb = c / qq;
-        t0 = fminf(ra, rb);
-        t1 = fmaxf(ra, rb);
+        t0 = hs_minf(ra, rb);
+        t1 = hs_maxf(ra, rb);
     }
     float sx = fx + k->tmin * k->dx, sy = fy + k->tmin * k->dy;
     float s2 = sx * sx + sy * sy;
     o.flags = (s2 <= R2) ? HS_HIT_INSIDE : 0u;
-    if (k->sem == HS_BOUNDARY && s2 < R2)
+    if ((k->sem & HS_BOUNDARY) && s2 < R2)
         o.t = hs_clampf(t1, k->tmin, k->tmax); /* started strictly inside: the exit wound */
     else if (o.flags)
         o.t = k->tmin;

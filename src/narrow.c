@@ -73,7 +73,7 @@ int hs_query_hits_circle(hs_query query, hs_circle c, hs_semantics sem)
     hs_status s = validate_pair(query, c);
     if (s != HS_OK)
         return s;
-    if (sem != HS_SOLID && sem != HS_BOUNDARY)
+    if ((unsigned)sem > (unsigned)HS_BOUNDARY_SKIP_START)
         return HS_E_RANGE;
     hs_kq k = hs_kq_make(query, sem, 0u);
     return hs_pair_hits(&k, c.x, c.y, c.r);

@@ -72,11 +72,62 @@ static uint64_t next64(rng *g)
 /* [0, 1) with 53 random bits; the float conversion happens at the end, once. */
 static double unif(rng *g) { return (double)(next64(g) >> 11) * 0x1.0p-53; }
 
+/* log, sin and cos of our own, from + - * / and exact steps (frexp, floor): libm's may round
+ * differently on another machine or libc, and a scene must not. Within a few double ulps of
+ * libm's, so the float scenes are libm's but for rare last-bit cases. */
+
+/* log x for finite x > 0: x = m 2^e with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh(f),
+ * f = (m - 1) / (m + 1), |f| <= 0.172, whose series has converged to 2^-56 by f^23. */
+static double scene_log(double x)
+{
+    int e;
+    double m = frexp(x, &e);
+    if (m < 0.70710678118654752) {
+        m *= 2.0;
+        e--;
+    }
+    const double f = (m - 1.0) / (m + 1.0), f2 = f * f;
+    double s = 1.0 / 25.0;
+    for (int k = 23; k >= 1; k -= 2)
+        s = s * f2 + 1.0 / k;
+    const double ln2_hi = 0x1.62e42fefa3800p-1, ln2_lo = 0x1.ef35793c7673p-45; /* hi * e exact */
+    return (double)e * ln2_hi + ((double)e * ln2_lo + 2.0 * f * s);
+}
+
+/* sin and cos of the angle 2 pi u, u in [0, 1): u = n / 4 + r with |r| <= 1/8 (exact: Sterbenz),
+ * x = 2 pi r in [-pi/4, pi/4], Taylor series to x^17 / x^18, then the quarter turns. */
+static void scene_sincos_turn(double u, double *sn, double *cs)
+{
+    const double n = floor(u * 4.0 + 0.5), x = (u - 0.25 * n) * 6.283185307179586, x2 = x * x;
+    double s = 0.0, c = 0.0, fs = 1.0, fc = 1.0; /* fs = 1 / (2k+1)!, fc = 1 / (2k)! */
+    double ts[9], tc[10];
+    for (int k = 0; k < 10; k++) {
+        tc[k] = fc;
+        if (k < 9) {
+            fs = fc / (2.0 * k + 1.0);
+            ts[k] = fs;
+            fc = fs / (2.0 * k + 2.0);
+        }
+    }
+    for (int k = 8; k >= 0; k--)
+        s = s * -x2 + ts[k];
+    for (int k = 9; k >= 0; k--)
+        c = c * -x2 + tc[k];
+    s *= x;
+    switch ((int)n & 3) {
+    case 0: *sn = s, *cs = c; break;
+    case 1: *sn = c, *cs = -s; break;
+    case 2: *sn = -s, *cs = -c; break;
+    default: *sn = -c, *cs = s; break;
+    }
+}
+
 static double gauss(rng *g)
 {
-    double u1 = unif(g), u2 = unif(g);
+    double u1 = unif(g), u2 = unif(g), sn, cs;
+    scene_sincos_turn(u2, &sn, &cs);
     /* 1 - u1 is in (0, 1]: log never sees zero */
-    return sqrt(-2.0 * log(1.0 - u1)) * cos(6.283185307179586 * u2);
+    return sqrt(-2.0 * scene_log(1.0 - u1)) * cs;
 }
 
 enum { STREAM_CIRCLES = 1, STREAM_CLUSTERS = 2, STREAM_SEGMENTS = 3, STREAM_SPARSE = 4 };
@@ -157,12 +208,13 @@ hs_status hs_scene_segments(hs_scene_kind kind, size_t n, size_t m, uint64_t see
     for (ptrdiff_t ii = 0; ii < (ptrdiff_t)m; ii++) {
         rng g = rng_at(seed, STREAM_SEGMENTS, (uint64_t)ii);
         double sx = unif(&g) * side, sy = unif(&g) * side;
-        double ang = 6.283185307179586 * unif(&g);
+        double sn, cs;
+        scene_sincos_turn(unif(&g), &sn, &cs);
         double len = len0 + len_span * unif(&g);
         ax[ii] = (float)sx;
         ay[ii] = (float)sy;
-        dx[ii] = (float)(len * cos(ang));
-        dy[ii] = (float)(len * sin(ang));
+        dx[ii] = (float)(len * cs);
+        dy[ii] = (float)(len * sn);
     }
     return HS_OK;
 }

@@ -41,12 +41,61 @@ typedef enum acc_dist {
     ACC_LONG_THIN = 1, /* |c| <= 1000, R in [1e-3, 0.1], query length in [1e2, 1e4] */
     ACC_HUGE = 2,      /* |c| ~ 1e6, R in [5e-4, 2e-3], query length in [1e-2, 10] */
     ACC_NEAR_TANGENT =
-        3 /* normal scales, the line (or an end point) within R * 10^[-9,-2] of the rim */
+        3, /* normal scales, the line (or an end point) within R * 10^[-9,-2] of the rim */
+    ACC_NEAR_ROOT = 4 /* R in [1e2, 1e6], the start 10^[0,1] units outside or inside the rim */
 } acc_dist;
-#define ACC_NDIST 4
+#define ACC_NDIST 5
 
 static const char *const acc_dist_name[ACC_NDIST] = {"normal", "long-thin", "huge (1e6, r~1e-3)",
-                                                     "near-tangent"};
+                                                     "near-tangent", "near-root (R 1e2-1e6)"};
+
+/* Near a root: the start a few units from a large circle, so the entry (from outside, heading
+ * in) or the exit (from inside, heading out) is a few units away while |a - c| ~ R. The line
+ * passes the centre at k R, k in [0, 0.9] (35% of the outside starts: k in [1.05, 1.5],
+ * a miss); segments reach 10^[0.3, 1.5] times the gap, rays have |d| in [0.1, 10]. */
+static inline void acc_gen_near_root(acc_rng *g, hs_query *qo, hs_circle *co)
+{
+    double R = acc_pow10(g, 2, 6);
+    double cx = acc_uniform(g, -R, R), cy = acc_uniform(g, -R, R);
+    double gap = acc_pow10(g, 0, 1), side = acc_next(g) & 1 ? 1.0 : -1.0; /* -1: inside */
+    double k = acc_uniform(g, 0, 0.9);
+    if (side > 0 && acc_uniform(g, 0, 1) < 0.35)
+        k = acc_uniform(g, 1.05, 1.5);
+    hs_circle c = {(float)cx, (float)cy, 0.0f};
+    float q = 0.0f;
+    if (acc_uniform(g, 0, 1) < 0.3) {
+        q = (float)(R * acc_uniform(g, 0, 0.5));
+        c.r = (float)(R - q);
+    } else {
+        c.r = (float)R;
+    }
+    R = (double)c.r + q;
+    double ph = acc_uniform(g, 0, 6.283185307179586), ux = cos(ph), uy = sin(ph);
+    double rho = R + side * gap; /* the start's distance from the centre */
+    hs_query out;
+    out.a.x = (float)(c.x + rho * ux);
+    out.a.y = (float)(c.y + rho * uy);
+    /* radial direction (inward from outside, outward from inside) turned by al: the line then
+     * passes the centre at rho sin(al) = k R */
+    double s = k * R / rho, al = asin(s < 1.0 ? s : 1.0) * (acc_next(g) & 1 ? 1.0 : -1.0);
+    double rx = -side * ux, ry = -side * uy;
+    double vx = rx * cos(al) - ry * sin(al), vy = rx * sin(al) + ry * cos(al);
+    double len;
+    if (acc_uniform(g, 0, 1) < 0.5) { /* segment */
+        out.tmin = 0.0f;
+        out.tmax = 1.0f;
+        len = gap * acc_pow10(g, 0.3, 1.5);
+    } else { /* ray, finite or not */
+        out.tmin = 0.0f;
+        out.tmax = acc_next(g) & 1 ? INFINITY : (float)acc_uniform(g, 50, 200);
+        len = acc_pow10(g, -1, 1);
+    }
+    out.d.x = (float)(len * vx);
+    out.d.y = (float)(len * vy);
+    out.q = q;
+    *qo = out;
+    *co = c;
+}
 
 /* One query-circle pair. The query kind mix is the same in every distribution: segments,
  * infinite and finite rays, lines, custom intervals; 30% carry a thickness q that takes a
@@ -57,6 +106,10 @@ static const char *const acc_dist_name[ACC_NDIST] = {"normal", "long-thin", "hug
 static inline void acc_gen(acc_rng *g, acc_dist dist, hs_query *qo, hs_circle *co)
 {
     double cx, cy, R, k, L;
+    if (dist == ACC_NEAR_ROOT) {
+        acc_gen_near_root(g, qo, co);
+        return;
+    }
     switch (dist) {
     case ACC_LONG_THIN:
         cx = acc_uniform(g, -1000, 1000);

@@ -15,6 +15,7 @@
  *    not empty, closest = the row's first hit);
  *  - the scalar and SSE4.2 / NEON levels give exactly the hit sets and entry times of
  *    hs_intersect_circle (the scalar reference), and closest's point and normal too;
+ *    In a deterministic build (HS_DETERMINISTIC) so do AVX2 and AVX-512; otherwise
  *  - the FMA levels (AVX2, AVX-512) differ from it only inside the tangency band that
  *    src/kernels/pair_math.h documents: a pair may flip only when its closest approach
  *    is within 1e-6 of the scale (+ 2^-72 absolute) of r + q, and entry t moves by at most
@@ -409,9 +410,10 @@ static inline int bc_levels(hs_isa *lv)
     return n;
 }
 
+/* Levels without FMA, and every level of a deterministic build (hitscan/version.h) */
 static inline int bc_exact_level(hs_isa l)
 {
-    return l == HS_ISA_SCALAR || l == HS_ISA_SSE4 || l == HS_ISA_NEON;
+    return HS_DETERMINISTIC || l == HS_ISA_SCALAR || l == HS_ISA_SSE4 || l == HS_ISA_NEON;
 }
 
 /* The whole check for one input against grid g (built by the caller, or NULL: built here

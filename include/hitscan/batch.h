@@ -98,7 +98,7 @@ HS_API hs_status hs_workspace_trim(hs_workspace *ws); /* frees its memory; HS_E_
 HS_API size_t hs_workspace_bytes(const hs_workspace *ws); /* memory held (not during a call) */
 
 typedef struct hs_batch_opts {
-    hs_semantics sem;      /* HS_SOLID by default (zero-initialised) */
+    hs_semantics sem;      /* HS_SOLID by default (zero-initialised); | HS_SKIP_START allowed */
     hs_isa isa;            /* HS_ISA_AUTO (0) or a level; unsupported -> HS_E_UNSUPPORTED */
     int threads;           /* 0: OpenMP's default; results never depend on it */
     hs_batch_stats *stats; /* optional, filled on return */

@@ -9,5 +9,6 @@
 #include "hitscan/batch.h"
 #include "hitscan/grid.h"
 #include "hitscan/scene.h"
+#include "hitscan/origin.h"
 
 #endif

@@ -64,8 +64,22 @@ typedef struct hs_query {
 } hs_query;
 
 /* solid: the closed disc counts (a query starting inside hits at tmin).
- * boundary: only the rim counts (a query wholly inside misses). */
-typedef enum hs_semantics { HS_SOLID = 0, HS_BOUNDARY = 1 } hs_semantics;
+ * boundary: only the rim counts (a query wholly inside misses).
+ * skip-start (the flag HS_SKIP_START, or-ed onto either): casting from a surface. A circle is
+ *   ignored when the query's start P(tmin) lies in its closed inflated disc (|P(tmin) - c| <=
+ *   r + q, the test solid uses for "inside") and the query heads outward there,
+ *   (P(tmin) - c).d >= 0. A ray cast from a rim it leaves (a reflection, a shot from its
+ *   shooter's edge), or from a rounding error inside, does not hit that circle at t = 0; one
+ *   heading inward still does. Lines (tmin = -inf) have no start: no effect. A zero-length
+ *   query (d = 0) counts as heading outward, so it hits no circle it lies in. Every mode
+ *   (closest, any, count, all) applies it; pair searches have no query and ignore it. */
+typedef enum hs_semantics {
+    HS_SOLID = 0,
+    HS_BOUNDARY = 1,
+    HS_SKIP_START = 2, /* flag */
+    HS_SOLID_SKIP_START = 2,
+    HS_BOUNDARY_SKIP_START = 3
+} hs_semantics;
 
 /* hs_hit.flags */
 #define HS_HIT_INSIDE 1u /* the query's start P(tmin) lies in the closed inflated disc */

@@ -47,7 +47,7 @@ hs_status hs_batch_begin(const hs_queries *qs, const hs_batch_opts *opts, size_t
         return HS_E_TOO_MANY;
     if (qs->count > 0 && (qs->ax == NULL || qs->ay == NULL || qs->dx == NULL || qs->dy == NULL))
         return HS_E_NULL;
-    if ((o.sem != HS_SOLID && o.sem != HS_BOUNDARY) || (int)o.isa < 0 ||
+    if ((unsigned)o.sem > (unsigned)HS_BOUNDARY_SKIP_START || (int)o.isa < 0 ||
         (int)o.isa >= (int)HS_ISA_COUNT_ || o.threads < 0)
         return HS_E_RANGE;
     b->ks = hs_kernels_get(o.isa);

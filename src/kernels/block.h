@@ -89,6 +89,7 @@ typedef struct hs_block {
 #else
     uint32_t list_id[HS_BLOCK_HITS + HS_W]; /* the hits' caller ids */
 #endif
+    int skip; /* skip-start (types.h) for every slot; last, so the arrays keep their offsets */
 } hs_block;
 
 /* Where a block's answers go: closest's arrays, any's flags or count's counts at the caller's
@@ -176,6 +177,7 @@ HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder 
     B->nq = n;
     B->answered = 0;
     B->nitems = 0;
+    B->skip = (sem & HS_SKIP_START) != 0;
     const int perm = ord != NULL;
     if (perm)
         hs_block_gather(B, qs, ord, lo, n);

@@ -68,6 +68,7 @@ HS_INLINE void hs_block_entry_times(hs_block *B, const hs_grid *g, size_t len, c
         Q.dd = hs_vplan_lookup(B->dd, q);
         Q.inv_dd = hs_vplan_lookup(B->inv_dd, q);
         Q.ninv = hs_vplan_lookup(B->ninv, q);
+        Q.skip = 0; /* entry times only: the hits are already decided */
         const __m512i pos = _mm512_maskz_loadu_epi32(f, B->list_pos + k);
         hs_vc c;
         c.cx = _mm512_castsi512_ps(hs_vplan_gather(g->x, pos, f));

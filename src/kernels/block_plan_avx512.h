@@ -193,7 +193,8 @@ HS_INLINE int hs_vplan_level_no_exit(hs_block *B, const hs_grid *g, const hs_gle
  * edge, so entering one needs a point of the query within reach of that edge:
  * t >= (edge -+ reach - ay) / dy (hs_walk_level's test, in float: reach's margin covers far more
  * than this rounding, and the bound is shrunk by 2^-20). A lane whose best t lies below the bound
- * is done; lanes with dy = 0 get -inf (never done). */
+ * is done; lanes with dy = 0 get -inf (never done). Being conservative, the bound (fused or not)
+ * changes only how many rows are walked, never an answer. */
 HS_INLINE __m512 hs_vplan_exit_bound(const hs_block *B, const hs_row_setup *S, size_t j0, int k,
                                      __m512 h, __m512 oy)
 {
@@ -204,7 +205,7 @@ HS_INLINE __m512 hs_vplan_exit_bound(const hs_block *B, const hs_row_setup *S, s
     const __mmask16 moving = _mm512_cmp_ps_mask(dy, _mm512_setzero_ps(), _CMP_NEQ_OQ);
     const __m512 rowf = _mm512_add_ps(R.row0, hs_vplan_row_index(&R, k, HS_WALK_CLOSEST));
     const __m512 edge =
-        _mm512_fmadd_ps(_mm512_mask_add_ps(rowf, up, rowf, _mm512_set1_ps(1.0f)), h, oy);
+        hs_vf_fmadd(_mm512_mask_add_ps(rowf, up, rowf, _mm512_set1_ps(1.0f)), h, oy);
     const __m512 bv =
         _mm512_mask_blend_ps(up, _mm512_add_ps(edge, reach), _mm512_sub_ps(edge, reach));
     __m512 tb = _mm512_div_ps(_mm512_sub_ps(bv, ay), dy);

@@ -20,6 +20,7 @@ HS_INLINE void hs_block_broadcast(const hs_block *B, size_t j, hs_vq *Q)
     Q->inv_dd = hs_vf_set1(B->inv_dd[j]);
     Q->ninv = hs_vf_set1(B->ninv[j]);
     Q->kmask = hs_vi_set1(B->kmask[j]);
+    Q->skip = B->skip;
 }
 
 /* Item it's circles and hit lanes. */
@@ -33,7 +34,7 @@ HS_INLINE hs_vm hs_block_item_hits(const hs_block *B, const hs_grid *g, const hs
     hs_vm m = hs_vm_and(hs_v_hits(Q, *c, thick, boundary), hs_vm_from_bits(it.lanes));
     if (usemask)
         m = hs_vm_and(m, hs_vm_test_i(hs_vi_loadu(g->mask + it.start), Q->kmask));
-    return m;
+    return hs_v_keep(Q, *c, m, thick);
 }
 
 /* ---- Closest's hit list -----------------------------------------------------------------

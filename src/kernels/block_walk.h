@@ -74,7 +74,7 @@ HS_INLINE hs_status hs_block_run(const hs_grid *g, const hs_queries *qs, const h
                                  const hs_block_out *o, hs_tally *acc)
 {
     const int usemask = g->mask != NULL;
-    if (sem == HS_BOUNDARY)
+    if (sem & HS_BOUNDARY)
         return hs_block_range(g, qs, ord, sem, lo, hi, mode, o, acc, 1, 1, usemask);
     return hs_block_range(g, qs, ord, sem, lo, hi, mode, o, acc, 1, 0, usemask);
 }

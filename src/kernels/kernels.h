@@ -21,8 +21,8 @@ typedef struct hs_run {
 } hs_run;
 
 /* One level's pair kernels (src/kernels/pair_kernels.h). Every function gives exactly the hit
- * set of hs_pair_hits() on each circle (modulo FMA rounding in the tangency band) and times
- * from hs_pair_times(). */
+ * set of hs_pair_hits() on each circle and times from hs_pair_times() (bit for bit in a
+ * deterministic build; otherwise AVX2 / AVX-512 differ by FMA rounding in the tangency band). */
 typedef struct hs_kernel_set {
     hs_isa isa;
     int width;

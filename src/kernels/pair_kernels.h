@@ -35,13 +35,13 @@ HS_INLINE size_t hs_count_body(const hs_kq *kq, const hs_run *run, const int thi
             hs_vm m = hs_v_hits2(&Q, s, boundary);
             if (usemask)
                 m = hs_vm_and(m, hs_vm_test_i(hs_vi_loadu(run->mask + i - HS_W), Q.kmask));
-            cnt += (size_t)__builtin_popcount(hs_vm_bits(m));
+            cnt += (size_t)__builtin_popcount(hs_vm_bits(hs_v_keep_split(&Q, s, m)));
             s = next;
         }
         hs_vm m = hs_v_hits2(&Q, s, boundary);
         if (usemask)
             m = hs_vm_and(m, hs_vm_test_i(hs_vi_loadu(run->mask + i - HS_W), Q.kmask));
-        cnt += (size_t)__builtin_popcount(hs_vm_bits(m));
+        cnt += (size_t)__builtin_popcount(hs_vm_bits(hs_v_keep_split(&Q, s, m)));
     }
     for (; i + HS_W <= n; i += HS_W)
         cnt += (size_t)__builtin_popcount(
@@ -158,7 +158,7 @@ HS_INLINE size_t hs_all_body(const hs_kq *kq, const hs_run *run, uint32_t *ids, 
 /* clang-format off */
 #define HS_BIND_FLAGS(kq, run, call)                                                               \
     do {                                                                                         \
-        const int t_ = (kq)->q != 0.0f, b_ = (kq)->sem == HS_BOUNDARY, m_ = (run)->mask != NULL; \
+        const int t_ = (kq)->q != 0.0f, b_ = ((kq)->sem & HS_BOUNDARY) != 0, m_ = (run)->mask != NULL; \
         switch (t_ * 4 + b_ * 2 + m_) {                                                          \
         case 0: { enum { T = 0, B = 0, M = 0 }; call; }                                          \
         case 1: { enum { T = 0, B = 0, M = 1 }; call; }                                          \

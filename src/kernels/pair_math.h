@@ -3,13 +3,15 @@
  * simd.h; part of the per-ISA code (instantiate.h).
  *
  * Agreement with core.h (tests/test_kernels.c checks it per level on tangent-heavy scenes):
- *  - scalar, sse4, neon: no FMA, the same IEEE operations in the same order: hit sets and
- *    entry t are bit-identical to hs_pair_hits / hs_pair_times.
- *  - avx2, avx512: a*b + c is fused, so a pair may flip only within the tangency band, about
- *    one float ulp of the coordinates wide (the test allows a relative 1e-6 of
- *    max(|a|, |c|, |t d|, r + q)). Entry t then differs by at most the square root of that
- *    rounding, at grazing incidence, and in boundary semantics a start point within the band
- *    may switch entry and exit wound. */
+ *  - scalar, sse4, neon, and avx2 / avx512 in a deterministic build (HS_DETERMINISTIC, the
+ *    default): no FMA, the same IEEE operations in the same order: hit sets and entry t are
+ *    bit-identical to hs_pair_hits / hs_pair_times on every level and machine.
+ *  - avx2, avx512 built with -DHS_DETERMINISTIC=OFF: a*b + c is fused, so a pair may flip only
+ *    within the tangency band, about one float ulp of the coordinates wide (the test allows a
+ *    relative 1e-6 of max(|a|, |c|, |t d|, r + q)). Entry t then differs by at most the square
+ *    root of that rounding, at grazing incidence, and in boundary semantics a start point within
+ *    the band may switch entry and exit wound.
+ * |f|^2 - R^2 is computed in double on every level and in both builds (hs_v_csq). */
 #ifndef HS_KNAME
 #error "include instantiate.h, not this file"
 #endif
@@ -19,6 +21,7 @@
 typedef struct hs_vq {
     hs_vf ax, ay, dx, dy, tmin, tmax, q, dd, inv_dd, ninv;
     hs_vi kmask;
+    int skip; /* skip-start (types.h), applied by hs_v_keep */
 } hs_vq;
 
 HS_INLINE hs_vq hs_vq_make(const hs_kq *k)
@@ -35,6 +38,7 @@ HS_INLINE hs_vq hs_vq_make(const hs_kq *k)
     v.inv_dd = hs_vf_set1(k->inv_dd);
     v.ninv = hs_vf_set1(-k->inv_dd);
     v.kmask = hs_vi_set1(k->mask);
+    v.skip = (k->sem & HS_SKIP_START) != 0;
     return v;
 }
 
@@ -76,11 +80,52 @@ HS_INLINE hs_vm hs_v_hits2(const hs_vq *Q, hs_vs s, const int boundary)
 }
 
 /* hs_pair_hits, lane-wise, same operations in the same order; a*b + c becomes one FMA on
- * levels that have it (the only source of differences, confined to the tangency band).
+ * levels that have it unless the build is deterministic (the only source of differences,
+ * confined to the tangency band).
  * thick / boundary are compile-time constants after inlining: the branch is per call. */
 HS_INLINE hs_vm hs_v_hits(const hs_vq *Q, hs_vc c, const int thick, const int boundary)
 {
     return hs_v_hits2(Q, hs_v_hits1(Q, c, thick), boundary);
+}
+
+/* hs_pair_skips_start, lane-wise, same operations in the same order: m without the lanes
+ * whose query starts in the circle's closed inflated disc heading outward. */
+HS_INLINE hs_vm hs_v_skip_start(const hs_vq *Q, hs_vf fx, hs_vf fy, hs_vf R2, hs_vm m)
+{
+    hs_vf sx = hs_vf_fmadd(Q->tmin, Q->dx, fx), sy = hs_vf_fmadd(Q->tmin, Q->dy, fy);
+    hs_vm in = hs_vm_le(hs_vf_fmadd(sy, sy, hs_vf_mul(sx, sx)), R2);
+    hs_vm out = hs_vm_le(hs_vf_set1(0.0f), hs_vf_fmadd(sy, Q->dy, hs_vf_mul(sx, Q->dx)));
+    return hs_vm_andnot(m, hs_vm_and(in, out));
+}
+
+/* The hit lanes m of the circles c, with skip-start applied when the query asks for it. The
+ * flag is tested first: it is the same for every vector of a call, so the branch is always
+ * predicted, where a branch on the hit lanes would mispredict in the loops that have none
+ * (count, the block's tests). Without the flag nothing else runs. */
+HS_INLINE hs_vm hs_v_keep(const hs_vq *Q, hs_vc c, hs_vm m, const int thick)
+{
+    if (Q->skip && hs_vm_bits(m)) {
+        hs_vf R = thick ? hs_vf_add(c.r, Q->q) : c.r;
+        m = hs_v_skip_start(Q, hs_vf_sub(Q->ax, c.cx), hs_vf_sub(Q->ay, c.cy), hs_vf_mul(R, R), m);
+    }
+    return m;
+}
+
+/* hs_v_keep for the split test (hs_v_hits1's half). */
+HS_INLINE hs_vm hs_v_keep_split(const hs_vq *Q, hs_vs s, hs_vm m)
+{
+    return Q->skip && hs_vm_bits(m) ? hs_v_skip_start(Q, s.fx, s.fy, s.R2, m) : m;
+}
+
+/* hs_pair_csq lane-wise: |f|^2 - R^2 in double, rounded once to float. */
+HS_INLINE hs_vf hs_v_csq(const hs_vq *Q, hs_vc c, const int thick)
+{
+    const hs_vd2 fx = hs_vd2_sub(hs_vd2_of(Q->ax), hs_vd2_of(c.cx));
+    const hs_vd2 fy = hs_vd2_sub(hs_vd2_of(Q->ay), hs_vd2_of(c.cy));
+    /* r + 0 == r exactly, as core.h's r + q for q = 0 */
+    const hs_vd2 R = thick ? hs_vd2_add(hs_vd2_of(c.r), hs_vd2_of(Q->q)) : hs_vd2_of(c.r);
+    return hs_vd2_to_vf(
+        hs_vd2_sub(hs_vd2_add(hs_vd2_mul(fx, fx), hs_vd2_mul(fy, fy)), hs_vd2_mul(R, R)));
 }
 
 /* hs_pair_times' entry parameter, lane-wise (lanes that do not hit compute garbage that
@@ -92,7 +137,7 @@ HS_INLINE hs_vf hs_v_entry(const hs_vq *Q, hs_vc c, const int thick, const int b
     hs_vf R = thick ? hs_vf_add(c.r, Q->q) : c.r;
     hs_vf R2 = hs_vf_mul(R, R);
     hs_vf b = hs_vf_fmadd(fy, Q->dy, hs_vf_mul(fx, Q->dx));
-    hs_vf cc = hs_vf_sub(hs_vf_fmadd(fy, fy, hs_vf_mul(fx, fx)), R2);
+    hs_vf cc = hs_v_csq(Q, c, thick);
     hs_vf tc = hs_vf_mul(b, Q->ninv);
     hs_vf hx = hs_vf_fmadd(tc, Q->dx, fx), hy = hs_vf_fmadd(tc, Q->dy, fy);
     hs_vf disc = hs_vf_max(hs_vf_sub(R2, hs_vf_fmadd(hy, hy, hs_vf_mul(hx, hx))), zero);
@@ -169,7 +214,7 @@ HS_INLINE hs_vm hs_v_block_al(const hs_vq *Q, const hs_run *run, size_t i, size_
         if (usemask)
             m = hs_vm_and(m, hs_vm_test_i(hs_vi_load_part_n(run->mask + i, n), Q->kmask));
     }
-    return m;
+    return hs_v_keep(Q, *c, m, thick);
 }
 
 HS_INLINE hs_vm hs_v_block(const hs_vq *Q, const hs_run *run, size_t i, size_t n, hs_vc *c,

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "hitscan/version.h" /* HS_DETERMINISTIC */
+
 #ifndef HS_W
 #error "define HS_W (1, 4, 8 or 16) before including simd.h"
 #endif
@@ -126,7 +128,14 @@ HS_INLINE hs_vm hs_vm_first(size_t n)
     return simde_mm256_castsi256_ps(simde_mm256_cmpgt_epi32(
         simde_mm256_set1_epi32((int32_t)n), simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
 }
+#if HS_DETERMINISTIC /* rounded twice, as core.h and every other level */
+HS_INLINE hs_vf hs_vf_fmadd(hs_vf a, hs_vf b, hs_vf c)
+{
+    return simde_mm256_add_ps(simde_mm256_mul_ps(a, b), c);
+}
+#else
 HS_INLINE hs_vf hs_vf_fmadd(hs_vf a, hs_vf b, hs_vf c) { return simde_mm256_fmadd_ps(a, b, c); }
+#endif
 /* vmaskmovps: masked-off lanes are not read, so a tail never touches memory past the run */
 #define HS_HAVE_MASKED_LOAD 1
 HS_INLINE hs_vf hs_vf_load_part(const float *p, hs_vm m)
@@ -200,7 +209,14 @@ HS_INLINE hs_vf hs_vf_sub(hs_vf a, hs_vf b) { return simde_mm512_sub_ps(a, b); }
 HS_INLINE hs_vf hs_vf_mul(hs_vf a, hs_vf b) { return simde_mm512_mul_ps(a, b); }
 HS_INLINE hs_vf hs_vf_div(hs_vf a, hs_vf b) { return simde_mm512_div_ps(a, b); }
 HS_INLINE hs_vf hs_vf_sqrt(hs_vf a) { return simde_mm512_sqrt_ps(a); }
+#if HS_DETERMINISTIC /* rounded twice, as core.h and every other level */
+HS_INLINE hs_vf hs_vf_fmadd(hs_vf a, hs_vf b, hs_vf c)
+{
+    return simde_mm512_add_ps(simde_mm512_mul_ps(a, b), c);
+}
+#else
 HS_INLINE hs_vf hs_vf_fmadd(hs_vf a, hs_vf b, hs_vf c) { return simde_mm512_fmadd_ps(a, b, c); }
+#endif
 HS_INLINE hs_vf hs_vf_min(hs_vf a, hs_vf b) { return simde_mm512_min_ps(a, b); }
 HS_INLINE hs_vf hs_vf_max(hs_vf a, hs_vf b) { return simde_mm512_max_ps(a, b); }
 HS_INLINE hs_vf hs_vf_neg(hs_vf a)
@@ -368,6 +384,120 @@ HS_INLINE void hs_vi_compress(uint32_t *p, hs_vm m, hs_vi a)
     hs_vi_storeu(b, a);
     for (unsigned bits = hs_vm_bits(m); bits; bits &= bits - 1u)
         *p++ = b[__builtin_ctz(bits)];
+}
+#endif
+
+/* A float vector held as doubles (two halves of HS_W / 2 lanes; one double at W = 1), for the
+ * few terms that cancel in float (pair_math.h's hs_v_csq). Conversions both ways and + - * on
+ * doubles are correctly rounded IEEE operations on every level, so every width computes the
+ * same bits as core.h's scalar double code. */
+#if HS_W == 1
+typedef double hs_vd2;
+HS_INLINE hs_vd2 hs_vd2_of(hs_vf a) { return (double)a; }
+HS_INLINE hs_vf hs_vd2_to_vf(hs_vd2 a) { return (float)a; }
+HS_INLINE hs_vd2 hs_vd2_add(hs_vd2 a, hs_vd2 b) { return a + b; }
+HS_INLINE hs_vd2 hs_vd2_sub(hs_vd2 a, hs_vd2 b) { return a - b; }
+HS_INLINE hs_vd2 hs_vd2_mul(hs_vd2 a, hs_vd2 b) { return a * b; }
+#else
+#if HS_W == 4
+typedef simde__m128d hs_vdh;
+#define HS_PD(op) simde_mm_##op##_pd
+HS_INLINE hs_vdh hs_vdh_lo(hs_vf a) { return simde_mm_cvtps_pd(a); }
+HS_INLINE hs_vdh hs_vdh_hi(hs_vf a) { return simde_mm_cvtps_pd(simde_mm_movehl_ps(a, a)); }
+HS_INLINE hs_vf hs_vdh_join(hs_vdh lo, hs_vdh hi)
+{
+    return simde_mm_movelh_ps(simde_mm_cvtpd_ps(lo), simde_mm_cvtpd_ps(hi));
+}
+#elif HS_W == 8
+typedef simde__m256d hs_vdh;
+#define HS_PD(op) simde_mm256_##op##_pd
+HS_INLINE hs_vdh hs_vdh_lo(hs_vf a) { return simde_mm256_cvtps_pd(simde_mm256_castps256_ps128(a)); }
+HS_INLINE hs_vdh hs_vdh_hi(hs_vf a)
+{
+    return simde_mm256_cvtps_pd(simde_mm256_extractf128_ps(a, 1));
+}
+HS_INLINE hs_vf hs_vdh_join(hs_vdh lo, hs_vdh hi)
+{
+    return simde_mm256_set_m128(simde_mm256_cvtpd_ps(hi), simde_mm256_cvtpd_ps(lo));
+}
+#elif defined(SIMDE_X86_AVX512F_NATIVE)
+typedef __m512d hs_vdh;
+#define HS_PD(op) _mm512_##op##_pd
+HS_INLINE hs_vdh hs_vdh_lo(hs_vf a) { return _mm512_cvtps_pd(_mm512_castps512_ps256(a)); }
+HS_INLINE hs_vdh hs_vdh_hi(hs_vf a)
+{
+    return _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(a), 1)));
+}
+HS_INLINE hs_vf hs_vdh_join(hs_vdh lo, hs_vdh hi)
+{
+    return _mm512_castpd_ps(
+        _mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(_mm512_cvtpd_ps(lo))),
+                           _mm256_castps_pd(_mm512_cvtpd_ps(hi)), 1));
+}
+#else /* SIMDe 0.7.4 has no 512-bit conversions: lane by lane, the same operations */
+typedef struct hs_vdh {
+    double v[8];
+} hs_vdh;
+HS_INLINE hs_vdh hs_vdh_half(hs_vf a, int h)
+{
+    float b[HS_W];
+    hs_vdh d;
+    hs_vf_storeu(b, a);
+    for (int k = 0; k < 8; k++)
+        d.v[k] = (double)b[8 * h + k];
+    return d;
+}
+HS_INLINE hs_vdh hs_vdh_lo(hs_vf a) { return hs_vdh_half(a, 0); }
+HS_INLINE hs_vdh hs_vdh_hi(hs_vf a) { return hs_vdh_half(a, 1); }
+HS_INLINE hs_vf hs_vdh_join(hs_vdh lo, hs_vdh hi)
+{
+    float b[HS_W];
+    for (int k = 0; k < 8; k++) {
+        b[k] = (float)lo.v[k];
+        b[8 + k] = (float)hi.v[k];
+    }
+    return hs_vf_loadu(b);
+}
+#define HS_VDH_OP(name, op)                                                                        \
+    HS_INLINE hs_vdh hs_vdh_##name(hs_vdh a, hs_vdh b)                                             \
+    {                                                                                              \
+        for (int k = 0; k < 8; k++)                                                                \
+            a.v[k] = a.v[k] op b.v[k];                                                             \
+        return a;                                                                                  \
+    }
+HS_VDH_OP(add, +)
+HS_VDH_OP(sub, -)
+HS_VDH_OP(mul, *)
+#undef HS_VDH_OP
+#endif
+#ifdef HS_PD
+HS_INLINE hs_vdh hs_vdh_add(hs_vdh a, hs_vdh b) { return HS_PD(add)(a, b); }
+HS_INLINE hs_vdh hs_vdh_sub(hs_vdh a, hs_vdh b) { return HS_PD(sub)(a, b); }
+HS_INLINE hs_vdh hs_vdh_mul(hs_vdh a, hs_vdh b) { return HS_PD(mul)(a, b); }
+#endif
+typedef struct hs_vd2 {
+    hs_vdh lo, hi;
+} hs_vd2;
+HS_INLINE hs_vd2 hs_vd2_of(hs_vf a)
+{
+    hs_vd2 d = {hs_vdh_lo(a), hs_vdh_hi(a)};
+    return d;
+}
+HS_INLINE hs_vf hs_vd2_to_vf(hs_vd2 a) { return hs_vdh_join(a.lo, a.hi); }
+HS_INLINE hs_vd2 hs_vd2_add(hs_vd2 a, hs_vd2 b)
+{
+    hs_vd2 d = {hs_vdh_add(a.lo, b.lo), hs_vdh_add(a.hi, b.hi)};
+    return d;
+}
+HS_INLINE hs_vd2 hs_vd2_sub(hs_vd2 a, hs_vd2 b)
+{
+    hs_vd2 d = {hs_vdh_sub(a.lo, b.lo), hs_vdh_sub(a.hi, b.hi)};
+    return d;
+}
+HS_INLINE hs_vd2 hs_vd2_mul(hs_vd2 a, hs_vd2 b)
+{
+    hs_vd2 d = {hs_vdh_mul(a.lo, b.lo), hs_vdh_mul(a.hi, b.hi)};
+    return d;
 }
 #endif
 

@@ -419,7 +419,7 @@ HS_INLINE void hs_walk_init(hs_walk *w, const hs_grid *g, const hs_kq *kq)
     w->best_id = HS_NONE;
     w->best_pos = HS_NONE;
     w->count = 0;
-    w->flags = (kq->q != 0.0f) * 4 + (kq->sem == HS_BOUNDARY) * 2 + (g->mask != NULL);
+    w->flags = (kq->q != 0.0f) * 4 + ((kq->sem & HS_BOUNDARY) != 0) * 2 + (g->mask != NULL);
     w->buf = NULL;
     w->blk = NULL;
     w->err = HS_OK;

@@ -63,7 +63,7 @@ HS_INLINE hs_vm hs_walk_vector_hits(const hs_vq *Q, const hs_run *run, size_t i,
     hs_vm m = hs_vm_and(hs_v_hits(Q, *c, thick, boundary), f);
     if (usemask)
         m = hs_vm_and(m, hs_vm_test_i(hs_vi_load_part(run->mask + i, f), Q->kmask));
-    return m;
+    return hs_v_keep(Q, *c, m, thick);
 #else
     return hs_v_block(Q, run, i, k, c, thick, boundary, usemask);
 #endif

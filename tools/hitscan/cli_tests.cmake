@@ -55,6 +55,18 @@ hs_cli(any ARGS1 ${C_CSV} --mode any --out r_any.npy
 hs_cli(any_boundary ARGS1 ${C_NPY} --mode any --boundary --out r_anyb.csv
        ARGS2 ${C_NPY} --mode any --boundary --brute --out r_anyb_b.npy
        SAME r_anyb.csv exp_any_boundary.csv r_anyb_b.npy exp_any_boundary.npy)
+# --skip-start: query 1 starts at circle 2's centre (heading out counts from there), query 4
+# inside circle 0 heading in (still a hit)
+hs_cli(count_skip_start ARGS1 ${C_CSV} --mode count --skip-start --out - --format csv
+       OUT1 "^query,count\r?\n0,1\r?\n1,0\r?\n2,0\r?\n3,1\r?\n4,1\r?\n$"
+       ARGS2 ${C_NPY} --mode count --skip-start --boundary --brute --out - --format csv
+       OUT2 "^query,count\r?\n0,1\r?\n1,0\r?\n2,0\r?\n3,1\r?\n4,0\r?\n$")
+# --origin: the hit point in world coordinates, exact where float world coordinates lose it
+hs_cli(origin ARGS1 --circles far_circles.csv --queries far_queries.csv --origin 12345600,-9876500 --out - --format csv
+       OUT1 "^query,idx,t,px,py,nx,ny\r?\n0,0,0.3[0-9]*,12345676.25,-9876543.5,-1,0\r?\n$"
+       ARGS2 --circles far_circles.csv --queries far_queries.csv --out - --format csv
+       OUT2 "^query,idx,t,px,py,nx,ny\r?\n0,0,0.3[0-9]*,12345676,-9876544,-1,0\r?\n$"
+       ARGS3 --scene uniform --n 10 --m 10 --origin 1,2 RC3 2 ERR3 "not --scene")
 hs_cli(count ARGS1 ${C_CSV} --mode count --out r_count.npy
        ARGS2 ${C_CSV} --mode count --brute --out r_count_b.csv
        SAME r_count.npy exp_count.npy r_count_b.csv exp_count.csv)

@@ -60,9 +60,10 @@ static void trim(const char **s, const char **e)
         (*e)--;
 }
 
-/* Field [s, e) trimmed, as a float. 1 ok, 0 not a number, -1 out of float range, -2 longer
- * than any sensible spelling of a float. */
-static int parse_field(const char *s, const char *e, float *v)
+/* Field [s, e) trimmed, as a float; with a non-zero shift, read as a double and taken
+ * relative to shift before the one rounding to float. 1 ok, 0 not a number, -1 out of float
+ * range, -2 longer than any sensible spelling of a float. */
+static int parse_field(const char *s, const char *e, double shift, float *v)
 {
     char tmp[FIELD_MAX];
     size_t n = (size_t)(e - s);
@@ -74,6 +75,16 @@ static int parse_field(const char *s, const char *e, float *v)
     tmp[n] = '\0';
     char *end;
     errno = 0;
+    if (shift != 0.0) {
+        double d = strtod(tmp, &end);
+        if (end != tmp + n)
+            return 0;
+        float x = (float)(d - shift);
+        if ((errno == ERANGE && isinf(d)) || (isinf(x) && isfinite(d)))
+            return -1;
+        *v = x;
+        return 1;
+    }
     float x = strtof(tmp, &end);
     if (end != tmp + n)
         return 0;
@@ -88,7 +99,7 @@ static int parse_field(const char *s, const char *e, float *v)
 static int header_name(const char *s, const char *e)
 {
     float dummy;
-    if (s == e || parse_field(s, e, &dummy) != 0)
+    if (s == e || parse_field(s, e, 0.0, &dummy) != 0)
         return 0;
     const char *p = s;
     if (p < e && (*p == '+' || *p == '-'))
@@ -114,6 +125,12 @@ int hsio_read_csv(FILE *f, size_t cols, hsio_table *out, char *err, size_t errle
 
 int hsio_read_csv_opt(FILE *f, size_t cols, hsio_header header, hsio_table *out, char *err,
                       size_t errlen)
+{
+    return hsio_read_csv_at(f, cols, header, NULL, out, err, errlen);
+}
+
+int hsio_read_csv_at(FILE *f, size_t cols, hsio_header header, const double *shift, hsio_table *out,
+                     char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     size_t len = 0;
@@ -191,7 +208,7 @@ int hsio_read_csv_opt(FILE *f, size_t cols, hsio_header header, hsio_table *out,
                 fe = e;
             const char *a = fs, *b = fe;
             trim(&a, &b);
-            int ok = parse_field(a, b, &v[rows * cols + k]);
+            int ok = parse_field(a, b, shift ? shift[k] : 0.0, &v[rows * cols + k]);
             if (ok != 1) {
                 char ex[48], at[96];
                 excerpt(a, b, ex, sizeof ex);

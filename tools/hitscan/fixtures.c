@@ -161,6 +161,10 @@ static void inputs(void)
     npy_f4("good_circles.npy", 5, 3, &circles[0][0]);
     npy_f4("good_queries.npy", NQ, 4, &queries[0][0]);
     /* the same numbers as CSV: a header, spaces, CRLF, a blank line, exponent notation */
+    /* --origin: a circle near 1.2e7, where float's ulp is 1; the segment enters it at x =
+     * 12345676.25 (t 0.3), which float world coordinates round to 12345676 (and y to -9876544) */
+    text("far_circles.csv", "x,y,r\n12345678.25,-9876543.5,2\n");
+    text("far_queries.csv", "ax,ay,bx,by\n12345670.25,-9876543.5,12345690.25,-9876543.5\n");
     text("good_circles.csv", "x,y,r\n10,0,2\n 20 , 0 , 2 \r\n0,10,1\n\n5,5,0e0\n-10,-5,1\n");
     text("good_queries.csv", "0,0,16,0\n0,10,0,20\n-5,-5,-1,-5\n0,5,1e1,5\n9.5,0,10.5,0");
     text("empty_queries.csv", "ax,ay,bx,by\n");

@@ -64,6 +64,12 @@ int hsio_read_table(const char *path, size_t cols, hsio_table *out, char *err, s
 int hsio_read_table_opt(const char *path, size_t cols, hsio_header header, hsio_table *out,
                         char *err, size_t errlen)
 {
+    return hsio_read_table_at(path, cols, header, NULL, out, err, errlen);
+}
+
+int hsio_read_table_at(const char *path, size_t cols, hsio_header header, const double *shift,
+                       hsio_table *out, char *err, size_t errlen)
+{
     memset(out, 0, sizeof *out);
     hsio_format fmt = hsio_format_of_path(path);
     if (fmt == HSIO_NONE)
@@ -72,8 +78,11 @@ int hsio_read_table_opt(const char *path, size_t cols, hsio_header header, hsio_
     if (!f)
         return hsio_fail(err, errlen, "cannot open: %s", strerror(errno));
     int rc = fmt == HSIO_NPY ? hsio_read_npy(f, cols, out, err, errlen)
-                             : hsio_read_csv_opt(f, cols, header, out, err, errlen);
+                             : hsio_read_csv_at(f, cols, header, shift, out, err, errlen);
     fclose(f);
+    if (rc == 0 && fmt == HSIO_NPY && shift)
+        for (size_t i = 0; i < out->rows * cols; i++)
+            out->v[i] = (float)((double)out->v[i] - shift[i % cols]);
     return rc;
 }
 
@@ -92,6 +101,21 @@ static int put_float(FILE *f, float x)
 int hsio_write_closest(FILE *f, hsio_format fmt, size_t m, const uint32_t *idx, const float *t,
                        const float *px, const float *py, const float *nx, const float *ny)
 {
+    return hsio_write_closest_at(f, fmt, m, idx, t, px, py, nx, ny, 0.0, 0.0);
+}
+
+/* A hit point's coordinate: put_float, or ox + x in full when there is an offset. */
+static int put_point(FILE *f, float x, double o)
+{
+    if (o == 0.0 || !isfinite(x))
+        return put_float(f, x);
+    return fprintf(f, "%.17g", o + (double)x) < 0 ? -1 : 0;
+}
+
+int hsio_write_closest_at(FILE *f, hsio_format fmt, size_t m, const uint32_t *idx, const float *t,
+                          const float *px, const float *py, const float *nx, const float *ny,
+                          double ox, double oy)
+{
     if (fmt == HSIO_CSV) {
         if (fputs("query,idx,t,px,py,nx,ny\n", f) < 0)
             return -1;
@@ -102,10 +126,11 @@ int hsio_write_closest(FILE *f, hsio_format fmt, size_t m, const uint32_t *idx, 
                 continue;
             }
             const float v[5] = {t[i], px[i], py[i], nx[i], ny[i]};
+            const double off[5] = {0.0, ox, oy, 0.0, 0.0};
             if (fprintf(f, "%zu,%lu", i, (unsigned long)idx[i]) < 0)
                 return -1;
             for (int k = 0; k < 5; k++)
-                if (fputc(',', f) == EOF || put_float(f, v[k]) != 0)
+                if (fputc(',', f) == EOF || put_point(f, v[k], off[k]) != 0)
                     return -1;
             if (fputc('\n', f) == EOF)
                 return -1;
@@ -127,8 +152,8 @@ int hsio_write_closest(FILE *f, hsio_format fmt, size_t m, const uint32_t *idx, 
             } else {
                 row[0] = (double)idx[i];
                 row[1] = (double)t[i];
-                row[2] = (double)px[i];
-                row[3] = (double)py[i];
+                row[2] = ox != 0.0 ? ox + (double)px[i] : (double)px[i]; /* keeps -0 */
+                row[3] = oy != 0.0 ? oy + (double)py[i] : (double)py[i];
                 row[4] = (double)nx[i];
                 row[5] = (double)ny[i];
             }

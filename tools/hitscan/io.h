@@ -61,11 +61,19 @@ typedef enum hsio_header {
  * empty table. */
 int hsio_read_csv_opt(FILE *f, size_t cols, hsio_header header, hsio_table *out, char *err,
                       size_t errlen);
+/* hsio_read_csv_opt, with column k read as a double and taken relative to shift[k] before
+ * its one rounding to float (shift NULL, or a zero entry: as hsio_read_csv_opt). */
+int hsio_read_csv_at(FILE *f, size_t cols, hsio_header header, const double *shift, hsio_table *out,
+                     char *err, size_t errlen);
 /* hsio_read_csv_opt with HSIO_HEADER_AUTO. */
 int hsio_read_csv(FILE *f, size_t cols, hsio_table *out, char *err, size_t errlen);
 /* Opens path and dispatches on its extension (header applies to CSV only). */
 int hsio_read_table_opt(const char *path, size_t cols, hsio_header header, hsio_table *out,
                         char *err, size_t errlen);
+/* hsio_read_table_opt with column shifts (hsio_read_csv_at; a .npy's float32 values are taken
+ * relative to them in double, which keeps no more digits than the file held). */
+int hsio_read_table_at(const char *path, size_t cols, hsio_header header, const double *shift,
+                       hsio_table *out, char *err, size_t errlen);
 /* hsio_read_table_opt with HSIO_HEADER_AUTO. */
 int hsio_read_table(const char *path, size_t cols, hsio_table *out, char *err, size_t errlen);
 
@@ -99,6 +107,11 @@ int hsio_write_le(FILE *f, const void *data, size_t elem_size, size_t count);
  * idx == HS_NONE (UINT32_MAX) marks a miss. px..ny may be NULL only when every idx misses. */
 int hsio_write_closest(FILE *f, hsio_format fmt, size_t m, const uint32_t *idx, const float *t,
                        const float *px, const float *py, const float *nx, const float *ny);
+/* hsio_write_closest with the hit point written as (ox + px, oy + py) in double (CSV: %.17g
+ * when the offset is not zero); ox = oy = 0 writes the same bytes as hsio_write_closest. */
+int hsio_write_closest_at(FILE *f, hsio_format fmt, size_t m, const uint32_t *idx, const float *t,
+                          const float *px, const float *py, const float *nx, const float *ny,
+                          double ox, double oy);
 int hsio_write_any(FILE *f, hsio_format fmt, size_t m, const uint8_t *hit);
 int hsio_write_count(FILE *f, hsio_format fmt, size_t m, const uint32_t *count);
 /* CSR: hits of query i are offsets[i] .. offsets[i+1]-1. */

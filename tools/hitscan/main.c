@@ -58,6 +58,11 @@ static const char usage_text[] =
     "                     segment t in [0,1] (default), ray t >= 0, line any t\n"
     "  --thickness Q      query half-width Q >= 0 (capsule / swept circle), default 0\n"
     "  --boundary         only circle rims count (default: solid discs)\n"
+    "  --skip-start       casting from a surface: ignore a circle the query starts in or on\n"
+    "                     and heads out of ((A - centre) . (B - A) >= 0)\n"
+    "  --origin X,Y       large worlds: CSV coordinates are read as doubles and taken\n"
+    "                     relative to (X, Y) before rounding to float; closest's px, py are\n"
+    "                     written back in world coordinates (files only, not --scene)\n"
     "\n"
     "engine:\n"
     "  --brute            test every circle (default: uniform grid)\n"
@@ -80,7 +85,7 @@ static const char usage_text[] =
     "     idx is the circle's 0-based row; a miss is idx -1 with NaN fields. all-hits rows are\n"
     "     ordered by query, then entry t, then idx.\n"
     "\n"
-    "  -h, --help         this text;  --version  the library version\n"
+    "  -h, --help         this text;  --version  the library version and determinism\n"
     "options take their value as --opt VALUE or --opt=VALUE. --scene's queries are segments;\n"
     "--kind ray / line extends them through the same A and B.\n"
     "exit status: 0 ok, 1 bad input data or failure, 2 bad command line (or --out naming\n"
@@ -100,7 +105,9 @@ typedef struct options {
     mode mode;
     kind kind;
     float thickness;
-    int boundary, brute;
+    int boundary, skip_start, brute;
+    int have_origin;
+    double origin[2];
     hs_isa isa;
     int threads;
     int repeat; /* 0: not given (one call, summary line as without the option) */
@@ -212,11 +219,19 @@ static int parse_args(int argc, char **argv, options *o)
         }
         if (strcmp(a, "--version") == 0) {
             /* The tool's headers and the library it runs with (they differ under a newer .so). */
-            printf("hitscan %s (library %s)\n", HS_VERSION_STRING, hs_version());
+            printf("hitscan %s (library %s)\n%s\n", HS_VERSION_STRING, hs_version(),
+                   HS_DETERMINISTIC ? "deterministic: the same answers on every ISA level and "
+                                      "machine (no FMA)"
+                                    : "not deterministic: AVX2 / AVX-512 use FMA "
+                                      "(-DHS_DETERMINISTIC=OFF)");
             return 0;
         }
         if (strcmp(a, "--boundary") == 0) {
             o->boundary = 1;
+            continue;
+        }
+        if (strcmp(a, "--skip-start") == 0) {
+            o->skip_start = 1;
             continue;
         }
         if (strcmp(a, "--brute") == 0) {
@@ -242,7 +257,7 @@ static int parse_args(int argc, char **argv, options *o)
             static const char *const valued[] = {
                 "--circles", "--queries",   "--mode",        "--kind",   "--thickness", "--isa",
                 "--threads", "--cell-size", "--out",         "--format", "--scene",     "--n",
-                "--m",       "--seed",      "--write-scene", "--repeat"};
+                "--m",       "--seed",      "--write-scene", "--repeat", "--origin"};
             if (pick(name, valued, (int)(sizeof valued / sizeof valued[0])) < 0)
                 return usage_error("unknown option '%s'", a);
             if (i + 1 >= argc)
@@ -305,6 +320,21 @@ static int parse_args(int argc, char **argv, options *o)
                 return usage_error(
                     "--scene must be uniform, clustered, mixed, sparse or lasers (got '%s')", val);
             o->have_scene = 1;
+        } else if (strcmp(name, "--origin") == 0) {
+            char *end;
+            errno = 0;
+            o->origin[0] = strtod(val, &end);
+            if (end != val && *end == ',') {
+                const char *y = end + 1;
+                o->origin[1] = strtod(y, &end);
+                if (end == y)
+                    end = (char *)val;
+            } else {
+                end = (char *)val;
+            }
+            if (end == val || *end || errno || !isfinite(o->origin[0]) || !isfinite(o->origin[1]))
+                return usage_error("--origin must be two finite numbers X,Y (got '%s')", val);
+            o->have_origin = 1;
         } else if (strcmp(name, "--n") == 0) {
             if (!parse_size(val, &o->n))
                 return usage_error("--n must be an integer in 0..%zu (got '%s')",
@@ -331,6 +361,8 @@ static int parse_args(int argc, char **argv, options *o)
     if (o->have_scene) {
         if (o->circles || o->queries)
             return usage_error("--scene replaces --circles / --queries: give one or the other");
+        if (o->have_origin)
+            return usage_error("--origin applies to --circles / --queries files, not --scene");
         if (o->header != HSIO_HEADER_AUTO)
             return usage_error("--header and --no-header are about CSV input files, not --scene");
     } else {
@@ -437,11 +469,15 @@ static int set_queries(problem *p, const float *rows4)
 static int load_files(const options *o, problem *p, hsio_table *ct, hsio_table *qt)
 {
     char err[512];
-    if (hsio_read_table_opt(o->circles, 3, o->header, ct, err, sizeof err) != 0) {
+    const double ox = o->origin[0], oy = o->origin[1]; /* zero without --origin */
+    const double cshift[3] = {ox, oy, 0.0}, qshift[4] = {ox, oy, ox, oy};
+    if (hsio_read_table_at(o->circles, 3, o->header, o->have_origin ? cshift : NULL, ct, err,
+                           sizeof err) != 0) {
         error("%s: %s", o->circles, err);
         return -1;
     }
-    if (hsio_read_table_opt(o->queries, 4, o->header, qt, err, sizeof err) != 0) {
+    if (hsio_read_table_at(o->queries, 4, o->header, o->have_origin ? qshift : NULL, qt, err,
+                           sizeof err) != 0) {
         error("%s: %s", o->queries, err);
         return -1;
     }
@@ -641,8 +677,8 @@ static int write_results(const options *o, const problem *p, const results *r)
     errno = 0;
     switch (o->mode) {
     case MODE_CLOSEST:
-        w = hsio_write_closest(f, o->format, p->m, r->cl.idx, r->cl.t, r->cl.px, r->cl.py, r->cl.nx,
-                               r->cl.ny);
+        w = hsio_write_closest_at(f, o->format, p->m, r->cl.idx, r->cl.t, r->cl.px, r->cl.py,
+                                  r->cl.nx, r->cl.ny, o->origin[0], o->origin[1]);
         break;
     case MODE_ANY: w = hsio_write_any(f, o->format, p->m, r->hit); break;
     case MODE_COUNT: w = hsio_write_count(f, o->format, p->m, r->count); break;
@@ -781,7 +817,8 @@ int main(int argc, char **argv)
     hs_batch_stats stats;
     memset(&stats, 0, sizeof stats);
     hs_batch_opts bo = hs_batch_opts_default();
-    bo.sem = o.boundary ? HS_BOUNDARY : HS_SOLID;
+    bo.sem =
+        (hs_semantics)((o.boundary ? HS_BOUNDARY : HS_SOLID) | (o.skip_start ? HS_SKIP_START : 0));
     bo.isa = o.isa;
     bo.threads = o.threads;
     bo.stats = &stats;
@@ -834,7 +871,8 @@ int main(int argc, char **argv)
                 hs_scene_kind_name(o.scene), o.seed, p.n, p.m, kind_names[o.kind]);
         if (o.thickness > 0.0f)
             fprintf(h, " of thickness %g", (double)o.thickness);
-        fprintf(h, "%s\n", o.boundary ? ", boundary semantics" : "");
+        fprintf(h, "%s%s\n", o.boundary ? ", boundary semantics" : "",
+                o.skip_start ? ", skip-start" : "");
 #ifdef HS_CLI_MPI
         if (!o.brute)
             hscli_mpi_print_build(h, build_ms);
