@@ -1,0 +1,111 @@
+// hitscan_peers: the same queries on hitscan's scenes through hitscan, Embree 3 and Box2D v3.
+// Shared here: the scene (circles, segments) with hitscan's answers as the reference every peer
+// is checked against, the modes, and the interface each library's file implements.
+#ifndef HITSCAN_BENCH_PEERS_H
+#define HITSCAN_BENCH_PEERS_H
+
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hitscan/grid.h"
+#include "hitscan/scene.h"
+
+namespace peers
+{
+
+// Closest16: closest hit with 16-ray packets (Embree's rtcIntersect16). Build: the acceleration
+// structure from circles already in memory.
+enum class Mode { Closest, Closest16, All, Pairs, Build };
+const char *ModeName(Mode mode);
+bool ModeUsesQueries(Mode mode); // Closest, Closest16, All: M segments; Pairs, Build: circles only
+
+// One scene of hitscan/scene.h, generated once per process, with hitscan's answers (one
+// thread): the reference of every check.
+struct Scene {
+    hs_scene_kind kind = HS_SCENE_INVALID;
+    size_t n = 0, m = 0;
+    std::vector<float> x, y, r, ax, ay, dx, dy;
+    float rmax = 0.0f;
+    hs_circles *cs = nullptr;
+    hs_grid *g = nullptr;
+    hs_queries qs{};
+    bool ok = false;
+
+    Scene(hs_scene_kind kind, size_t n, size_t m);
+    ~Scene();
+    Scene(const Scene &) = delete;
+    Scene &operator=(const Scene &) = delete;
+
+    // Reference answers, computed on first use.
+    const std::vector<uint32_t> &ClosestIdx();
+    const std::vector<float> &ClosestT();
+    const std::vector<uint32_t> &HitCounts();
+    const std::vector<uint8_t> &StartsInside(); // segment start in some closed disc
+    uint64_t HitsTotal();
+    size_t PairCount();
+    double HitsPerQuery() { return m ? (double)HitsTotal() / (double)m : 0.0; }
+    // The exact overlap test of hs_grid_pairs: (xi - xj)^2 + (yi - yj)^2 <= (ri + rj)^2 in double.
+    bool Overlap(size_t i, size_t j) const;
+    // Segment i's start lies in the closed disc of circle c.
+    bool StartInside(size_t i, size_t c) const;
+
+  private:
+    std::vector<uint32_t> closest_idx_, hit_counts_;
+    std::vector<float> closest_t_;
+    std::vector<uint8_t> starts_inside_;
+    bool have_closest_ = false, have_counts_ = false, have_inside_ = false, have_pairs_ = false;
+    size_t pairs_ = 0;
+};
+
+// The shared scene of (kind, n, m); m = 0 for the circles-only modes.
+Scene &GetScene(hs_scene_kind kind, size_t n, size_t m);
+
+// How a peer's answers compare with hitscan's. Printed once per (library, mode, scene) on
+// stderr and attached to every run as counters, so a disagreement shows in the JSON too.
+struct Check {
+    size_t checked = 0;    // queries (or pairs) compared
+    size_t disagree = 0;   // queries whose answer differs beyond the tolerance
+    size_t skipped = 0;    // closest: segments starting inside a circle (semantics differ)
+    double max_dt = 0.0;   // closest: largest |t - t_hitscan| among agreeing hits
+    uint64_t got = 0;      // all: hits found; pairs: pairs found
+    uint64_t expected = 0; // the same from hitscan
+    std::string note;
+};
+// Closest: index and t (|dt| <= 1e-3, and a different index at the same t is a tie, not a
+// disagreement) on every segment that does not start inside a circle.
+Check CheckClosest(Scene &sc, const std::vector<uint32_t> &idx, const std::vector<float> &t);
+// All: hit count per segment. With the peer's hits (CSR, as the peers' All returns them) the
+// note names the first few differing segments and, for each circle found by one side only,
+// how far the segment passes from its rim (in double: negative inside).
+Check CheckCounts(Scene &sc, const std::vector<uint32_t> &counts);
+Check CheckHits(Scene &sc, const std::vector<size_t> &offsets, const std::vector<uint32_t> &idx);
+// Pairs: the number of overlapping pairs (each peer filters to exact overlaps as hitscan does).
+Check CheckPairs(Scene &sc, uint64_t pairs);
+// Prints the check once per key and sets its counters on state.
+void Report(benchmark::State &state, const std::string &key, const Check &c);
+
+// Rates like hitscan_bench's: queries_per_second for query modes, circles_per_second for
+// Pairs and Build, plus hits_per_query / pairs_per_circle.
+void SetRates(benchmark::State &state, Mode mode, Scene &sc);
+
+// One library: which modes it has and the benchmark body for (mode, kind, n, m).
+struct Library {
+    const char *name; // as in BM_Peer<name><Mode>
+    bool (*has)(Mode);
+    void (*run)(benchmark::State &, Mode, hs_scene_kind, size_t n, size_t m);
+};
+extern const Library kHitscan;
+#ifdef HS_PEERS_EMBREE
+extern const Library kEmbree;
+#endif
+#ifdef HS_PEERS_BOX2D
+extern const Library kBox2d;
+#endif
+
+} // namespace peers
+
+#endif

@@ -1,0 +1,47 @@
+// hitscan_peers entry point: registers BM_Peer<Lib><Mode>/<scene>/<N>[/<M>] for every scene of
+// hitscan/scene.h (by name, so new scenes join), N = M = 10^4 and 10^6, in the order scene,
+// size, mode, library: each peer runs right after hitscan on the same work.
+#include "peers.h"
+
+#include <string>
+
+int main(int argc, char **argv)
+{
+    using namespace peers;
+    const Library *libs[] = {
+        &kHitscan,
+#ifdef HS_PEERS_EMBREE
+        &kEmbree,
+#endif
+#ifdef HS_PEERS_BOX2D
+        &kBox2d,
+#endif
+    };
+    const Mode modes[] = {Mode::Closest, Mode::Closest16, Mode::All, Mode::Pairs, Mode::Build};
+    const size_t sizes[] = {10000, 1000000};
+    for (int k = 0; k < (int)HS_SCENE_COUNT_; k++) {
+        const hs_scene_kind kind = (hs_scene_kind)k;
+        for (size_t n : sizes)
+            for (Mode mode : modes)
+                for (const Library *lib : libs) {
+                    if (!lib->has(mode))
+                        continue;
+                    const size_t m = ModeUsesQueries(mode) ? n : 0;
+                    std::string name = std::string("BM_Peer") + lib->name + ModeName(mode) + "/" +
+                                       hs_scene_kind_name(kind) + "/" + std::to_string(n);
+                    if (m)
+                        name += "/" + std::to_string(m);
+                    auto run = lib->run;
+                    benchmark::RegisterBenchmark(
+                        name.c_str(), [=](benchmark::State &st) { run(st, mode, kind, n, m); })
+                        ->UseRealTime()
+                        ->Unit(benchmark::kMillisecond);
+                }
+    }
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+        return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

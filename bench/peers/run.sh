@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Runs hitscan_peers in alternated rounds and keeps the results: bench/results/NAME.json (every
+# round's benchmarks, each with its "round"; commit, CPU, compiler and the peers' versions in
+# "context"), NAME.txt (the commands, the load before each round) and NAME.md (the medians and
+# ratios, from summarize.py).
+# Usage: bench/peers/run.sh [ROUNDS [SCENES [SIZE]]]   e.g. bench/peers/run.sh 5 'uniform clustered mixed' 1000000
+# Environment: BUILD (default build-peers), NAME (default peers).
+# Each round is one process per scene running every library on it, mode after mode, hitscan
+# first: the libraries alternate within seconds of one another, and the rounds repeat that.
+# OMP_NUM_THREADS=1 and Embree's "threads=1" keep every library on one thread (the
+# process_threads counter says so).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+rounds=${1:-5}
+read -r -a scenes <<< "${2:-uniform clustered mixed}"
+size=${3:-1000000}
+BUILD=${BUILD:-build-peers}
+name=${NAME:-peers}
+bench="$BUILD/bench/peers/hitscan_peers"
+[ -x "$bench" ] || { echo "run.sh: $bench not built (see bench/peers/README.md)" >&2; exit 1; }
+
+commit=$(git rev-parse --short=12 HEAD)
+git diff --quiet HEAD -- src include bench ':(exclude)*.md' ':(exclude)bench/results' ||
+  commit="$commit+dirty"
+field() { sed -n "s/^$1[[:space:]]*: //p" /proc/cpuinfo | head -n1; }
+clean() { printf '%s' "$1" | tr ',=' ';:'; }
+cpu="$(field 'model name') (family $(field 'cpu family') model $(field model))"
+compiler=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$BUILD/CMakeCache.txt" | head -n1)
+compiler=$("$compiler" --version 2>/dev/null | head -n1)
+embree=$(dpkg-query -W -f='${Version}' libembree-dev 2>/dev/null || echo none)
+box2d_dir=$(sed -n 's/^HS_BOX2D_DIR:[A-Z]*=//p' "$BUILD/CMakeCache.txt" | head -n1)
+box2d=none
+[ -n "$box2d_dir" ] && box2d=$(git -C "$box2d_dir" describe --tags --always 2>/dev/null ||
+  sed -n 's/^\s*VERSION \([0-9.]*\)/\1/p' "$box2d_dir/CMakeLists.txt" | head -n1)
+context="hitscan_commit=$commit,cpu=$(clean "$cpu"),compiler=$(clean "$compiler")"
+context+=",embree=$(clean "$embree"),box2d=$(clean "$box2d")"
+
+# the rounds' own files stay in the build folder (summarize.py reads them if a run is cut short)
+tmp="$BUILD/peers-rounds/$name"
+rm -rf "$tmp"
+mkdir -p "$tmp"
+mkdir -p bench/results
+{
+  echo "commit: $commit"
+  echo "started: $(date -u +%Y-%m-%dT%H:%M:%SZ); $rounds rounds over: ${scenes[*]} at N = M = $size"
+} > "bench/results/$name.txt"
+for ((k = 1; k <= rounds; k++)); do
+  for s in "${scenes[@]}"; do
+    filter="^BM_Peer[A-Za-z0-9]+/$s/$size(/|$)"
+    args=(--benchmark_filter="$filter" --benchmark_out="$tmp/$k-$s.json"
+          --benchmark_out_format=json --benchmark_context="$context")
+    echo "round $k $s: load average $(cut -d' ' -f1-3 /proc/loadavg)" >> "bench/results/$name.txt"
+    echo "== round $k/$rounds, $s"
+    OMP_NUM_THREADS=1 "$bench" "${args[@]}"
+  done
+done
+printf 'command: OMP_NUM_THREADS=1 %q --benchmark_filter=%q (per round and scene)\n' \
+  "$bench" "^BM_Peer[A-Za-z0-9]+/<scene>/$size(/|\$)" >> "bench/results/$name.txt"
+echo "(run by: bench/peers/run.sh $rounds '${scenes[*]}' $size)" >> "bench/results/$name.txt"
+/usr/bin/python3 bench/peers/summarize.py --merge "bench/results/$name.json" "$tmp"/*.json \
+  > "bench/results/$name.md"
+cat "bench/results/$name.md"
+echo "run.sh: wrote bench/results/$name.json, $name.txt and $name.md"
