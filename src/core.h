@@ -100,6 +100,16 @@ static inline float hs_pair_csq(float ax, float ay, float cx, float cy, float r,
     return (float)(fx * fx + fy * fy - R * R);
 }
 
+/* R^2 - |h|^2, h = f + tc D the perpendicular offset, in double for the same reason as c: near
+ * tangency of a huge circle it cancels, and t = c / q must not pair an exact c with a q that
+ * lost every digit (pair_math.h's hs_v_disc is the same sequence). */
+static inline float hs_pair_disc(const hs_kq *k, float cx, float cy, float r, float tc)
+{
+    const double fx = (double)k->ax - cx, fy = (double)k->ay - cy, R = (double)r + k->q;
+    const double hx = fx + (double)tc * k->dx, hy = fy + (double)tc * k->dy;
+    return (float)(R * R - (hx * hx + hy * hy));
+}
+
 /* Entry / exit parameters of a pair already known to hit (hs_pair_hits). Roots of
  * |f + tD|^2 = R^2 with the discriminant taken from the perpendicular distance h and the
  * stable quadratic: one root q/a, the other c/q, never -b - sqrt(...) with cancellation. */
@@ -111,9 +121,8 @@ static inline hs_pair hs_pair_times(const hs_kq *k, float cx, float cy, float r)
     float b = fx * k->dx + fy * k->dy;
     float c = hs_pair_csq(k->ax, k->ay, cx, cy, r, k->q);
     float tc = -b * k->inv_dd;
-    float hx = fx + tc * k->dx, hy = fy + tc * k->dy;
     /* clamped at 0: the hit test already decided, tangency rounding must not make NaN */
-    float disc = hs_maxf(R2 - (hx * hx + hy * hy), 0.0f);
+    float disc = hs_maxf(hs_pair_disc(k, cx, cy, r, tc), 0.0f);
     /* |d| sqrt(disc), not sqrt(d.d disc): the product of the squares overflows once
      * |d| (r + q) > 1.8e19, inside the accepted range; this one is at most 4e37 */
     float qq = -(b + copysignf(sqrtf(k->dd) * sqrtf(disc), b));

@@ -117,6 +117,19 @@ HS_INLINE hs_vm hs_v_keep_split(const hs_vq *Q, hs_vs s, hs_vm m)
     return Q->skip && hs_vm_bits(m) ? hs_v_skip_start(Q, s.fx, s.fy, s.R2, m) : m;
 }
 
+/* hs_pair_disc lane-wise: R^2 - |f + tc D|^2 in double, rounded once to float. */
+HS_INLINE hs_vf hs_v_disc(const hs_vq *Q, hs_vc c, hs_vf tc, const int thick)
+{
+    const hs_vd2 fx = hs_vd2_sub(hs_vd2_of(Q->ax), hs_vd2_of(c.cx));
+    const hs_vd2 fy = hs_vd2_sub(hs_vd2_of(Q->ay), hs_vd2_of(c.cy));
+    const hs_vd2 R = thick ? hs_vd2_add(hs_vd2_of(c.r), hs_vd2_of(Q->q)) : hs_vd2_of(c.r);
+    const hs_vd2 t = hs_vd2_of(tc);
+    const hs_vd2 hx = hs_vd2_add(fx, hs_vd2_mul(t, hs_vd2_of(Q->dx)));
+    const hs_vd2 hy = hs_vd2_add(fy, hs_vd2_mul(t, hs_vd2_of(Q->dy)));
+    return hs_vd2_to_vf(
+        hs_vd2_sub(hs_vd2_mul(R, R), hs_vd2_add(hs_vd2_mul(hx, hx), hs_vd2_mul(hy, hy))));
+}
+
 /* hs_pair_csq lane-wise: |f|^2 - R^2 in double, rounded once to float. */
 HS_INLINE hs_vf hs_v_csq(const hs_vq *Q, hs_vc c, const int thick)
 {
@@ -139,8 +152,7 @@ HS_INLINE hs_vf hs_v_entry(const hs_vq *Q, hs_vc c, const int thick, const int b
     hs_vf b = hs_vf_fmadd(fy, Q->dy, hs_vf_mul(fx, Q->dx));
     hs_vf cc = hs_v_csq(Q, c, thick);
     hs_vf tc = hs_vf_mul(b, Q->ninv);
-    hs_vf hx = hs_vf_fmadd(tc, Q->dx, fx), hy = hs_vf_fmadd(tc, Q->dy, fy);
-    hs_vf disc = hs_vf_max(hs_vf_sub(R2, hs_vf_fmadd(hy, hy, hs_vf_mul(hx, hx))), zero);
+    hs_vf disc = hs_vf_max(hs_v_disc(Q, c, tc, thick), zero);
     /* as core.h: |d| sqrt(disc), never sqrt(d.d disc) (overflow) */
     hs_vf sq = hs_vf_mul(hs_vf_sqrt(Q->dd), hs_vf_sqrt(disc));
     hs_vf qq = hs_vf_neg(hs_vf_add(b, hs_vf_copysign(sq, b)));
