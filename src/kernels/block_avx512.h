@@ -49,32 +49,46 @@ HS_INLINE void hs_block_list_hits(hs_block *B, const hs_grid *g, const hs_item i
     hs_vi_storeu(B->list_slot + len, hs_vi_set1(it.slot));
 }
 
+/* The lanes of the first n of 16. */
+HS_INLINE __mmask16 hs_vplan_first(size_t n)
+{
+    return n >= (size_t)HS_W ? (__mmask16)0xffff : (__mmask16)((1u << n) - 1u);
+}
+
+/* The entry times of the hits f of slots q against the circles at storage positions pos,
+ * each lane with its own slot's query (the same operations as hs_v_entry with the slot's query
+ * broadcast, so the same bits). */
+HS_INLINE __m512 hs_vplan_entry(const hs_block *B, const hs_grid *g, __m512i q, __m512i pos,
+                                __mmask16 f, const int thick, const int boundary)
+{
+    hs_vq Q;
+    Q.ax = hs_vplan_lookup(B->ax, q);
+    Q.ay = hs_vplan_lookup(B->ay, q);
+    Q.dx = hs_vplan_lookup(B->dx, q);
+    Q.dy = hs_vplan_lookup(B->dy, q);
+    Q.tmin = hs_vplan_lookup(B->tmin, q);
+    Q.tmax = hs_vplan_lookup(B->tmax, q);
+    Q.q = hs_vplan_lookup(B->q, q);
+    Q.dd = hs_vplan_lookup(B->dd, q);
+    Q.inv_dd = hs_vplan_lookup(B->inv_dd, q);
+    Q.ninv = hs_vplan_lookup(B->ninv, q);
+    Q.skip = 0; /* entry times only: the hits are already decided */
+    hs_vc c;
+    c.cx = _mm512_castsi512_ps(hs_vplan_gather(g->x, pos, f));
+    c.cy = _mm512_castsi512_ps(hs_vplan_gather(g->y, pos, f));
+    c.r = _mm512_castsi512_ps(hs_vplan_gather(g->r, pos, f));
+    return hs_v_entry(&Q, c, thick, boundary);
+}
+
 /* The entry times and keys of the listed hits [0, len), 16 at a time. */
 HS_INLINE void hs_block_entry_times(hs_block *B, const hs_grid *g, size_t len, const int thick,
                                     const int boundary)
 {
     for (size_t k = 0; k < len; k += HS_W) {
-        const __mmask16 f =
-            len - k >= (size_t)HS_W ? (__mmask16)0xffff : (__mmask16)((1u << (len - k)) - 1u);
+        const __mmask16 f = hs_vplan_first(len - k);
         const __m512i q = _mm512_maskz_loadu_epi32(f, B->list_slot + k);
-        hs_vq Q;
-        Q.ax = hs_vplan_lookup(B->ax, q);
-        Q.ay = hs_vplan_lookup(B->ay, q);
-        Q.dx = hs_vplan_lookup(B->dx, q);
-        Q.dy = hs_vplan_lookup(B->dy, q);
-        Q.tmin = hs_vplan_lookup(B->tmin, q);
-        Q.tmax = hs_vplan_lookup(B->tmax, q);
-        Q.q = hs_vplan_lookup(B->q, q);
-        Q.dd = hs_vplan_lookup(B->dd, q);
-        Q.inv_dd = hs_vplan_lookup(B->inv_dd, q);
-        Q.ninv = hs_vplan_lookup(B->ninv, q);
-        Q.skip = 0; /* entry times only: the hits are already decided */
         const __m512i pos = _mm512_maskz_loadu_epi32(f, B->list_pos + k);
-        hs_vc c;
-        c.cx = _mm512_castsi512_ps(hs_vplan_gather(g->x, pos, f));
-        c.cy = _mm512_castsi512_ps(hs_vplan_gather(g->y, pos, f));
-        c.r = _mm512_castsi512_ps(hs_vplan_gather(g->r, pos, f));
-        const __m512 t = hs_v_entry(&Q, c, thick, boundary);
+        const __m512 t = hs_vplan_entry(B, g, q, pos, f, thick, boundary);
         _mm512_storeu_ps(B->list_t + k, t);
         /* the fold's keys, as hs_block_fold_hits makes them one at a time elsewhere */
         const __m512i u = _mm512_castps_si512(_mm512_add_ps(t, _mm512_setzero_ps()));
@@ -88,6 +102,40 @@ HS_INLINE void hs_block_entry_times(hs_block *B, const hs_grid *g, size_t len, c
 
 /* Listed hit k's key (hs_block_entry_times made it). */
 HS_INLINE uint64_t hs_block_hit_key(const hs_block *B, size_t k) { return B->list_key[k]; }
+
+/* ---- All's hits (see block_test.h) ------------------------------------------------------------
+ * An item has few hit lanes, so its entry times (two square roots, a division and the double
+ * terms, per vector) are not computed item by item: its hit lanes are written as storage
+ * positions (in buf->id) and slots (in buf->t's words), and hs_block_all_times computes 16 hits'
+ * times and ids at a time in place. */
+
+/* Item it's hit lanes m written to buf at position at as (slot, storage position). */
+HS_INLINE void hs_block_all_lanes(hs_hitbuf *buf, size_t at, const hs_grid *g, const hs_item it,
+                                  const hs_vq *Q, hs_vc c, hs_vm m, const int thick,
+                                  const int boundary)
+{
+    (void)g;
+    (void)Q;
+    (void)c;
+    (void)thick;
+    (void)boundary;
+    hs_vi_compress(buf->id + at, m, hs_vi_iota(it.start));
+    _mm512_storeu_si512((void *)(buf->t + at), _mm512_set1_epi32((int)it.slot));
+}
+
+/* The hits [from, to) of buf, written as (slot, storage position), turned into (entry t,
+ * caller's id). */
+HS_INLINE void hs_block_all_times(const hs_block *B, const hs_grid *g, hs_hitbuf *buf,
+                                  size_t from, size_t to, const int thick, const int boundary)
+{
+    for (size_t k = from; k < to; k += HS_W) {
+        const __mmask16 f = hs_vplan_first(to - k);
+        const __m512i q = _mm512_maskz_loadu_epi32(f, buf->t + k);
+        const __m512i pos = _mm512_maskz_loadu_epi32(f, buf->id + k);
+        _mm512_mask_storeu_ps(buf->t + k, f, hs_vplan_entry(B, g, q, pos, f, thick, boundary));
+        _mm512_mask_storeu_epi32(buf->id + k, f, hs_vplan_gather(g->id, pos, f));
+    }
+}
 
 /* ---- Staged answers, 16 slots at a time ------------------------------------------------------ */
 

@@ -102,28 +102,58 @@ HS_INLINE void hs_block_fold_hits(hs_block *B, size_t len)
     }
 }
 
+/* ---- All's hits ----------------------------------------------------------------------------
+ * All writes each item's hit lanes (entry t, caller's id) into the thread's hit buffer. On the
+ * levels without a vector plan the entry times are computed item by item, with the item's
+ * query broadcast; on AVX-512 the hit lanes are first written as (slot, storage position) and
+ * hs_block_all_times turns them into (t, id) 16 hits at a time (block_avx512.h). */
+#ifndef HS_BLOCK_VPLAN
+/* Item it's hit lanes m (its circles c, its query Q) written to buf at position at. */
+HS_INLINE void hs_block_all_lanes(hs_hitbuf *buf, size_t at, const hs_grid *g, const hs_item it,
+                                  const hs_vq *Q, hs_vc c, hs_vm m, const int thick,
+                                  const int boundary)
+{
+    hs_vf_compress(buf->t + at, m, hs_v_entry(Q, c, thick, boundary));
+    hs_vi_compress(buf->id + at, m, hs_vi_loadu(g->id + it.start));
+}
+
+/* The hits [from, to) of buf already have their entry times and ids. */
+HS_INLINE void hs_block_all_times(const hs_block *B, const hs_grid *g, hs_hitbuf *buf,
+                                  size_t from, size_t to, const int thick, const int boundary)
+{
+    (void)B;
+    (void)g;
+    (void)buf;
+    (void)from;
+    (void)to;
+    (void)thick;
+    (void)boundary;
+}
+#endif
+
 /* ---- The test step ------------------------------------------------------------------------ */
 
-/* All: the listed items' hit lanes (entry t, caller's id) compressed into buf from position at
+/* All: the listed items' hit lanes (entry t, caller's id) written into buf from position at
  * (the caller reserved a whole vector per item), counted into their slots, and with per_item
  * each item's count kept in B->hit_bits; returns the position past them. */
 HS_INLINE size_t hs_block_all_items(hs_block *B, const hs_grid *g, hs_hitbuf *buf, size_t at,
                                     const int per_item, const int thick, const int boundary,
                                     const int usemask)
 {
+    const size_t from = at;
     for (size_t k = 0; k < B->nitems; k++) {
         const hs_item it = B->items[k];
         hs_vq Q;
         hs_vc c;
         const hs_vm m = hs_block_item_hits(B, g, it, &Q, &c, thick, boundary, usemask);
-        hs_vf_compress(buf->t + at, m, hs_v_entry(&Q, c, thick, boundary));
-        hs_vi_compress(buf->id + at, m, hs_vi_loadu(g->id + it.start));
+        hs_block_all_lanes(buf, at, g, it, &Q, c, m, thick, boundary);
         const uint32_t n = (uint32_t)__builtin_popcount(hs_vm_bits(m));
         at += n;
         if (per_item)
             B->hit_bits[k] = (uint16_t)n;
         B->nhits[it.slot] += n;
     }
+    hs_block_all_times(B, g, buf, from, at, thick, boundary);
     return at;
 }
 
