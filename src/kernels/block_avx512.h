@@ -125,8 +125,8 @@ HS_INLINE void hs_block_all_lanes(hs_hitbuf *buf, size_t at, const hs_grid *g, c
 
 /* The hits [from, to) of buf, written as (slot, storage position), turned into (entry t,
  * caller's id). */
-HS_INLINE void hs_block_all_times(const hs_block *B, const hs_grid *g, hs_hitbuf *buf,
-                                  size_t from, size_t to, const int thick, const int boundary)
+HS_INLINE void hs_block_all_times(const hs_block *B, const hs_grid *g, hs_hitbuf *buf, size_t from,
+                                  size_t to, const int thick, const int boundary)
 {
     for (size_t k = from; k < to; k += HS_W) {
         const __mmask16 f = hs_vplan_first(to - k);

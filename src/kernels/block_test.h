@@ -118,8 +118,8 @@ HS_INLINE void hs_block_all_lanes(hs_hitbuf *buf, size_t at, const hs_grid *g, c
 }
 
 /* The hits [from, to) of buf already have their entry times and ids. */
-HS_INLINE void hs_block_all_times(const hs_block *B, const hs_grid *g, hs_hitbuf *buf,
-                                  size_t from, size_t to, const int thick, const int boundary)
+HS_INLINE void hs_block_all_times(const hs_block *B, const hs_grid *g, hs_hitbuf *buf, size_t from,
+                                  size_t to, const int thick, const int boundary)
 {
     (void)B;
     (void)g;
