@@ -41,8 +41,9 @@ typedef struct pair_scan {
  * memory writes). */
 enum { CH = 64 };
 
-/* The overlap loop is inlined into each clone of the run functions, so that it is compiled
- * for its instruction set. */
+/* Everything a block's scan calls is inlined into each clone of scan_block, so that the
+ * overlap loop is compiled for its instruction set and a run (a cell's few circles) costs no
+ * call. */
 #if defined(__GNUC__) || defined(__clang__)
 #define HS_PAIRS_INLINE static inline __attribute__((always_inline))
 #else
@@ -50,8 +51,9 @@ enum { CH = 64 };
 #endif
 
 /* Overlap of the circle of p with candidates [c0, c0 + m), m <= CH, as 0/1 words: a loop
- * without branches or data-dependent stores, vectorised in the AVX2 and AVX-512 clones of the
- * run functions (floats widened to double; the same bits on every clone). */
+ * without branches or data-dependent stores, vectorised in the AVX2 and AVX-512 clones of
+ * scan_block (floats widened to double; the same bits on every clone). A big circle's runs
+ * are long enough for it. */
 HS_PAIRS_INLINE void overlap_mask(const pair_scan *p, uint32_t c0, uint32_t m,
                                   uint32_t *restrict ov)
 {
@@ -61,24 +63,25 @@ HS_PAIRS_INLINE void overlap_mask(const pair_scan *p, uint32_t c0, uint32_t m,
         ov[k] = (uint32_t)hs_discs_overlap(px, py, pr, x[k], y[k], r[k]);
 }
 
-HS_GRID_CLONES static int pair_run(void *st, uint32_t b, uint32_t e)
+/* A run against the circle of p, one candidate at a time: a cell holds a few circles, and
+ * for runs that short the vector loop's set-up and tail cost more than it saves. */
+HS_PAIRS_INLINE int pair_run(void *st, uint32_t b, uint32_t e)
 {
     pair_scan *p = st;
     hs_pair_list *B = p->B;
     const uint32_t i = p->i, *id = p->g->id;
-    uint32_t ov[CH];
+    const float *x = p->g->x, *y = p->g->y, *r = p->g->r;
     uint32_t keep_j[CH];
     for (uint32_t c0 = b; c0 < e; c0 += CH) {
-        const uint32_t m = e - c0 > CH ? CH : e - c0;
-        overlap_mask(p, c0, m, ov);
+        const uint32_t c1 = e - c0 > CH ? c0 + CH : e;
         size_t nk = 0;
-        for (uint32_t k = 0; k < m; k++) {
-            keep_j[nk] = id[c0 + k];
-            nk += (size_t)(ov[k] & (id[c0 + k] > i));
+        for (uint32_t k = c0; k < c1; k++) {
+            keep_j[nk] = id[k];
+            nk += (size_t)((id[k] > i) & hs_discs_overlap(p->x, p->y, p->r, x[k], y[k], r[k]));
         }
         if (nk == 0)
             continue;
-        if (!hs_pair_list_reserve(B, nk))
+        if (B->cap - B->len < nk && !hs_pair_list_reserve(B, nk))
             return 1;
         for (size_t k = 0; k < nk; k++) {
             B->i[B->len + k] = i;
@@ -91,7 +94,7 @@ HS_GRID_CLONES static int pair_run(void *st, uint32_t b, uint32_t e)
 
 /* A big circle against a run of small ones: every overlapping one is kept, in the big
  * circle's list when its index is larger, else in the cross list. */
-HS_GRID_CLONES static int cross_run(void *st, uint32_t b, uint32_t e)
+HS_PAIRS_INLINE int cross_run(void *st, uint32_t b, uint32_t e)
 {
     pair_scan *p = st;
     hs_pair_list *B = p->B, *X = p->X;
@@ -128,7 +131,8 @@ HS_GRID_CLONES static int cross_run(void *st, uint32_t b, uint32_t e)
 
 /* The partners of the circle at storage position pos that it keeps (see the top): a small
  * circle searches its own level, a big one both. */
-static void find_partners(const hs_grid *g, size_t pos, int big, hs_pair_list *B, hs_pair_list *X)
+HS_PAIRS_INLINE void find_partners(const hs_grid *g, size_t pos, int big, hs_pair_list *B,
+                                   hs_pair_list *X)
 {
     pair_scan ps = {g, g->id[pos], g->x[pos], g->y[pos], g->r[pos], B, X};
     for (int l = 0; l < (big ? g->nlevels : 1); l++) {
@@ -180,6 +184,14 @@ static void block_span(const hs_grid *g, const pair_blocks *pb, size_t k, size_t
     }
 }
 
+/* The partners of the circles at storage positions [p0, p1): one clone per instruction set. */
+HS_GRID_CLONES static void scan_block(const hs_grid *g, size_t p0, size_t p1, int big,
+                                      hs_pair_list *B, hs_pair_list *X)
+{
+    for (size_t pos = p0; pos < p1 && !B->oom && !X->oom; pos++)
+        find_partners(g, pos, big, B, X);
+}
+
 /* Every block scanned on the team. Blocks are consecutive storage positions, so neighbours in
  * space: each thread keeps a contiguous share of them (batch/worksteal.h). Returns 1 if an
  * allocation failed. */
@@ -199,8 +211,7 @@ static int find_pairs(const hs_grid *g, const pair_blocks *pb, hs_pair_list *lis
             const int big = (size_t)k >= pb->nb0;
             if (big)
                 reserve_big(g, p0, p1, B, X);
-            for (size_t pos = p0; pos < p1 && !B->oom && !X->oom; pos++)
-                find_partners(g, pos, big, B, X);
+            scan_block(g, p0, p1, big, B, X);
             oom |= B->oom | X->oom;
         }
     }
