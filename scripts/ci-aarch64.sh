@@ -48,7 +48,7 @@ echo "== aarch64: configure ($BUILD)"
 cmake -S . -B "$BUILD" \
   -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/toolchain-aarch64.cmake" \
   -DCMAKE_BUILD_TYPE=Release \
-  -DHS_WERROR=ON -DHS_BUILD_BENCH=OFF -DHS_BUILD_TOOLS=OFF $CMAKE_FLAGS
+  -DHS_WERROR=ON -DHS_DETERMINISTIC=ON -DHS_BUILD_BENCH=OFF -DHS_BUILD_TOOLS=OFF $CMAKE_FLAGS
 
 echo "== aarch64: build"
 cmake --build "$BUILD" -j "$JOBS"

@@ -3,11 +3,11 @@
  * simd.h; part of the per-ISA code (instantiate.h).
  *
  * Agreement with core.h (tests/test_kernels.c checks it per level on tangent-heavy scenes):
- *  - scalar, sse4, neon, and avx2 / avx512 in a deterministic build (HS_DETERMINISTIC, the
- *    default): no FMA, the same IEEE operations in the same order: hit sets and entry t are
- *    bit-identical to hs_pair_hits / hs_pair_times on every level and machine.
- *  - avx2, avx512 built with -DHS_DETERMINISTIC=OFF: a*b + c is fused, so a pair may flip only
- *    within the tangency band, about one float ulp of the coordinates wide (the test allows a
+ *  - scalar, sse4, neon, and avx2 / avx512 in a deterministic build (-DHS_DETERMINISTIC=ON): no
+ * FMA, the same IEEE operations in the same order: hit sets and entry t are bit-identical to
+ * hs_pair_hits / hs_pair_times on every level and machine.
+ *  - avx2, avx512 in the default build (HS_DETERMINISTIC off): a*b + c is fused, so a pair may flip
+ * only within the tangency band, about one float ulp of the coordinates wide (the test allows a
  *    relative 1e-6 of max(|a|, |c|, |t d|, r + q)). Entry t then differs by at most the square
  *    root of that rounding, at grazing incidence, and in boundary semantics a start point within
  *    the band may switch entry and exit wound.
