@@ -459,17 +459,19 @@ static void test_sorted_batches(void **state)
         b.q[m - 3] = -1.0f;
         uint32_t *i1 = xcalloc(m, 4), *i2 = xcalloc(m, 4), *c1 = xcalloc(m, 4), *c2 = xcalloc(m, 4);
         float *t1 = xcalloc(m, 4), *t2 = xcalloc(m, 4), *p1 = xcalloc(m, 4), *p2 = xcalloc(m, 4);
+        /* the other coordinate of the point and the normal, both batch forms */
+        float *geo1 = xcalloc(3 * m, 4), *geo2 = xcalloc(3 * m, 4);
         uint8_t *a1 = xcalloc(m, 1), *a2 = xcalloc(m, 1);
         hs_batch_stats st;
         hs_batch_opts o = hs_batch_opts_default();
         o.stats = &st;
         o.threads = 2;
-        hs_closest_out out1 = {i1, t1, p1, NULL, NULL, NULL};
+        hs_closest_out out1 = {i1, t1, p1, geo1, geo1 + m, geo1 + 2 * m};
         assert_int_equal(hs_grid_closest(g, &b.qs, &o, out1), HS_E_INVALID_QUERY);
         assert_int_equal(st.invalid, 2);
         assert_int_equal(st.first_invalid, m - 7);
         /* only idx and t: answers are staged in the locality order, then read back in the
-         * caller's (the point's output above writes them straight to the caller) */
+         * caller's (above, the points and normals were staged with them) */
         uint32_t *i3 = xcalloc(m, 4);
         float *t3 = xcalloc(m, 4);
         hs_closest_out out3 = {i3, t3, NULL, NULL, NULL, NULL};
@@ -500,7 +502,8 @@ static void test_sorted_batches(void **state)
             q.ax += at, q.ay += at, q.dx += at, q.dy += at;
             q.tmin += at, q.tmax += at, q.q += at, q.mask += at;
             q.count = k;
-            hs_closest_out out2 = {i2 + at, t2 + at, p2 + at, NULL, NULL, NULL};
+            hs_closest_out out2 = {i2 + at,   t2 + at,       p2 + at,
+                                   geo2 + at, geo2 + m + at, geo2 + 2 * m + at};
             hs_grid_closest(g, &q, &o, out2);
             hs_grid_any(g, &q, &o, a2 + at);
             hs_grid_count_hits(g, &q, &o, c2 + at);
@@ -525,6 +528,18 @@ static void test_sorted_batches(void **state)
         assert_memory_equal(c1, c2, m * 4);
         for (size_t i = 0; i < m; i++)
             assert_true(same_float(t1[i], t2[i]) && same_float(p1[i], p2[i]));
+        size_t geo_hits = 0;
+        for (size_t i = 0; i < 3 * m; i++) {
+            assert_true(same_float(geo1[i], geo2[i]));
+            geo_hits += !isnan(geo1[i]);
+        }
+        assert_true(geo_hits > m / 2); /* the staged points and normals are really there */
+        /* one thread unstages without a team: the same points and normals */
+        o.threads = 1;
+        memset(geo1, 0, 3 * m * 4);
+        assert_int_equal(hs_grid_closest(g, &b.qs, &o, out1), HS_E_INVALID_QUERY);
+        assert_memory_equal(geo1, geo2, 3 * m * 4);
+        o.threads = 2;
         /* and brute force on a sample of the same queries */
         batch sb;
         batch_alloc(&sb, 600);
@@ -550,7 +565,7 @@ static void test_sorted_batches(void **state)
         batch_free(&sb);
         hs_hits_free(&h1);
         free(i1), free(i2), free(c1), free(c2), free(t1), free(t2), free(p1), free(p2), free(a1),
-            free(a2);
+            free(a2), free(geo1), free(geo2);
         batch_free(&b);
         hs_grid_destroy(g);
         scene_free(&s);

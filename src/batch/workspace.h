@@ -11,11 +11,13 @@
 #include "hitscan/batch.h"
 
 typedef enum hs_ws_slot {
-    /* the locality order: keys, bucket counts, permutation, records */
+    /* the locality order: keys, bucket counts, permutation, records, closest's staged hit
+     * points and normals */
     HS_WS_ORD_KEY,
     HS_WS_ORD_HIST,
     HS_WS_ORD_PERM,
     HS_WS_ORD_REC,
+    HS_WS_ORD_GEO,
     /* all-hits' result: offsets, ids, times */
     HS_WS_OFFSETS,
     HS_WS_OUT_ID,

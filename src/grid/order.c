@@ -122,6 +122,7 @@ int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stag
     o->perm = NULL;
     o->rec = NULL;
     o->inv = NULL;
+    o->geo = NULL;
     if (!want_order(g, qs))
         return 0;
     const size_t m = qs->count;
@@ -131,7 +132,10 @@ int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stag
     size_t *hist = hs_ws_get(ws, HS_WS_ORD_HIST, (size_t)nthr * nb * sizeof *hist);
     uint32_t *perm = hs_ws_get(ws, HS_WS_ORD_PERM, m * sizeof *perm);
     float *rec = hs_ws_get(ws, HS_WS_ORD_REC, m * 4 * sizeof *rec);
-    if (key == NULL || hist == NULL || perm == NULL || rec == NULL)
+    float *geo =
+        stage == HS_STAGE_GEOMETRY ? hs_ws_get(ws, HS_WS_ORD_GEO, m * 4 * sizeof *geo) : NULL;
+    if (key == NULL || hist == NULL || perm == NULL || rec == NULL ||
+        (stage == HS_STAGE_GEOMETRY && geo == NULL))
         return -1; /* the workspace frees or keeps what it got */
     memset(hist, 0, (size_t)nthr * nb * sizeof *hist);
     const hs_glevel *L = &g->lv[0];
@@ -151,11 +155,12 @@ int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stag
 #pragma omp barrier
 #pragma omp single
         bucket_starts(hist, nb, (size_t)nthr);
-        scatter_slice(qs, lo, hi, h, key, perm, rec, stage);
+        scatter_slice(qs, lo, hi, h, key, perm, rec, stage != HS_STAGE_NONE);
     }
     o->perm = perm;
     o->rec = rec;
-    o->inv = stage ? key : NULL;
+    o->inv = stage != HS_STAGE_NONE ? key : NULL;
+    o->geo = geo;
     return 0;
 }
 
@@ -166,16 +171,29 @@ int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stag
  * consecutive positions in the caller's order, so the reads are one sequential stream per
  * bucket: each is requested HS_ORD_AHEAD floats ahead, as the scatter's are. */
 /* Position i's staged answer to the caller's arrays. */
-static inline void unstage_one(const uint32_t *inv, const float *rec, size_t i, uint32_t *idx,
-                               float *t, uint8_t *hit, uint32_t *count)
+static inline void unstage_one(const hs_qorder *o, size_t i, const hs_closest_out *co, uint8_t *hit,
+                               uint32_t *count)
 {
-    const size_t k = inv[i];
+    const size_t k = o->inv[i];
+    const float *rec = o->rec;
     hs_prefetch(rec + 4 * k + HS_ORD_AHEAD);
     uint32_t v;
     memcpy(&v, rec + 4 * k + 2, sizeof v);
-    if (idx) {
-        idx[i] = v;
-        memcpy(&t[i], rec + 4 * k + 3, sizeof *t);
+    if (co) {
+        co->idx[i] = v;
+        memcpy(&co->t[i], rec + 4 * k + 3, sizeof *co->t);
+        if (o->geo) {
+            const float *p = o->geo + 4 * k;
+            hs_prefetch(p + HS_ORD_AHEAD);
+            if (co->px)
+                co->px[i] = p[0];
+            if (co->py)
+                co->py[i] = p[1];
+            if (co->nx)
+                co->nx[i] = p[2];
+            if (co->ny)
+                co->ny[i] = p[3];
+        }
     } else if (count) {
         count[i] = v;
     } else {
@@ -183,17 +201,15 @@ static inline void unstage_one(const uint32_t *inv, const float *rec, size_t i, 
     }
 }
 
-void hs_qorder_unstage(const hs_qorder *o, size_t m, int threads, uint32_t *idx, float *t,
+void hs_qorder_unstage(const hs_qorder *o, size_t m, int threads, const hs_closest_out *co,
                        uint8_t *hit, uint32_t *count)
 {
-    const uint32_t *inv = o->inv;
-    const float *rec = o->rec;
     if (threads <= 1) {
         for (size_t i = 0; i < m; i++)
-            unstage_one(inv, rec, i, idx, t, hit, count);
+            unstage_one(o, i, co, hit, count);
         return;
     }
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (ptrdiff_t i = 0; i < (ptrdiff_t)m; i++)
-        unstage_one(inv, rec, (size_t)i, idx, t, hit, count);
+        unstage_one(o, (size_t)i, co, hit, count);
 }

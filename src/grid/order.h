@@ -15,22 +15,29 @@
  * closest / any / count write position k's answer over rec[4k + 2 .. 4k + 3] (closest: id, t;
  * any, count: the hit flag or count as a 32-bit word at rec[4k + 2]), which only the block
  * answering position k reads, before it answers; the caller's query i is then position
- * inv[i]. Else answers go to the caller's arrays at perm[k]. */
+ * inv[i]. Else answers go to the caller's arrays at perm[k]. geo, when not NULL: closest's
+ * hit point and normal of position k staged at geo[4k .. 4k+3] (px, py, nx, ny). */
 typedef struct hs_qorder {
     const uint32_t *perm;
     float *rec;
     const uint32_t *inv;
+    float *geo;
 } hs_qorder;
 
+/* What a batch stages in the order: nothing (answers go to perm[k]), its answers, or closest's
+ * answers with their hit points and normals. */
+enum { HS_STAGE_NONE, HS_STAGE_ANSWERS, HS_STAGE_GEOMETRY };
+
 /* The locality order of qs against g in ws (o->perm NULL: the batch is answered in its own
- * order), made on a team of `threads`; with stage, o->inv too. 0, or -1 if it could not be
- * allocated. */
+ * order), made on a team of `threads`; staging answers, o->inv too, and with geometry o->geo.
+ * 0, or -1 if it could not be allocated. */
 int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stage, hs_workspace *ws,
                    hs_qorder *o);
 
-/* Staged answers to the caller's arrays (exactly one of idx / hit / count non-NULL; closest
- * writes idx and t): query i's is position inv[i]'s. */
-void hs_qorder_unstage(const hs_qorder *o, size_t m, int threads, uint32_t *idx, float *t,
+/* Staged answers to the caller's arrays (exactly one of co / hit / count non-NULL; closest
+ * writes co's idx and t, and its points and normals that are not NULL when they were staged):
+ * query i's is position inv[i]'s. */
+void hs_qorder_unstage(const hs_qorder *o, size_t m, int threads, const hs_closest_out *co,
                        uint8_t *hit, uint32_t *count);
 
 #endif

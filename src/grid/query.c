@@ -103,15 +103,17 @@ static int out_missing(const hs_queries *qs, const grid_out *o)
     }
 }
 
-/* Answers are staged in the order's records unless closest wants the hit point or normal
- * (they need the query and the circle: those are written straight to the caller). */
+/* What the order stages (order.h): the answers, and closest's hit points and normals when
+ * the caller wants them. */
 static int stages(const grid_out *o)
 {
     switch (o->mode) {
     case GRID_CLOSEST:
-        return o->co.idx && o->co.t && !o->co.px && !o->co.py && !o->co.nx && !o->co.ny;
-    case GRID_ANY: return o->hit != NULL;
-    default: return o->count != NULL;
+        if (!o->co.idx || !o->co.t)
+            return HS_STAGE_NONE;
+        return o->co.px || o->co.py || o->co.nx || o->co.ny ? HS_STAGE_GEOMETRY : HS_STAGE_ANSWERS;
+    case GRID_ANY: return o->hit != NULL ? HS_STAGE_ANSWERS : HS_STAGE_NONE;
+    default: return o->count != NULL ? HS_STAGE_ANSWERS : HS_STAGE_NONE;
     }
 }
 
@@ -148,8 +150,8 @@ static hs_status grid_walk(const hs_grid *g, const hs_queries *qs, const hs_batc
     }
     /* these two are returned only once every query was answered */
     if (ord.inv && (s == HS_OK || s == HS_E_INVALID_QUERY))
-        hs_qorder_unstage(&ord, qs->count, threads, o->mode == GRID_CLOSEST ? o->co.idx : NULL,
-                          o->co.t, o->hit, o->count);
+        hs_qorder_unstage(&ord, qs->count, threads, o->mode == GRID_CLOSEST ? &o->co : NULL, o->hit,
+                          o->count);
     hs_ws_close(&w);
     return s;
 }
@@ -206,7 +208,7 @@ hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opt
     if (s != HS_OK)
         return s;
     hs_qorder ord;
-    if (hs_qorder_make(g, qs, team_size(opts), 0, w.ws, &ord) != 0) {
+    if (hs_qorder_make(g, qs, team_size(opts), HS_STAGE_NONE, w.ws, &ord) != 0) {
         hs_ws_close(&w);
         return HS_E_NOMEM;
     }

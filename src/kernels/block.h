@@ -97,7 +97,8 @@ typedef struct hs_block {
  * batch position to cnt. */
 typedef struct hs_block_out {
     hs_closest_out co;
-    float *stage; /* closest / any / count: answers staged by batch position (hs_qorder.inv) */
+    float *stage;     /* closest / any / count: answers staged by batch position (hs_qorder.inv) */
+    float *stage_geo; /* closest: hit points and normals staged too (hs_qorder.geo) */
     uint8_t *hit;
     uint32_t *count;
     hs_hitbuf *buf;

@@ -5,6 +5,16 @@
 #error "include instantiate.h, not this file"
 #endif
 
+/* The hit point and normal of closest's answer (id, t) from the circle at storage position
+ * pos; NaN on a miss. */
+HS_INLINE void hs_block_geometry(const hs_kq *kq, uint32_t id, float t, const hs_grid *g,
+                                 uint32_t pos, hs_vec2 *p, hs_vec2 *nrm)
+{
+    p->x = p->y = nrm->x = nrm->y = NAN;
+    if (id != HS_NONE)
+        hs_hit_geometry(kq, g->x[pos], g->y[pos], t, p, nrm);
+}
+
 /* Closest's answer for the caller's query i: id, t (NaN on a miss) and, when asked for, the
  * hit point and normal from the circle at storage position pos. */
 HS_INLINE void hs_block_put_closest(const hs_closest_out *o, size_t i, const hs_kq *kq, uint32_t id,
@@ -14,9 +24,8 @@ HS_INLINE void hs_block_put_closest(const hs_closest_out *o, size_t i, const hs_
     o->idx[i] = id;
     o->t[i] = hit ? t : NAN;
     if (o->px || o->py || o->nx || o->ny) {
-        hs_vec2 p = {NAN, NAN}, nrm = {NAN, NAN};
-        if (hit)
-            hs_hit_geometry(kq, g->x[pos], g->y[pos], t, &p, &nrm);
+        hs_vec2 p, nrm;
+        hs_block_geometry(kq, id, t, g, pos, &p, &nrm);
         if (o->px)
             o->px[i] = p.x;
         if (o->py)
@@ -44,6 +53,19 @@ HS_INLINE void hs_block_stage_closest(const hs_block_out *o, size_t pos, uint32_
     memcpy(o->stage + 4 * pos + 3, &tw, sizeof tw);
 }
 
+/* Closest's hit point and normal for batch position pos, staged (hs_qorder.geo). */
+HS_INLINE void hs_block_stage_geometry(const hs_block_out *o, size_t pos, const hs_kq *kq,
+                                       uint32_t id, float t, const hs_grid *g, uint32_t cpos)
+{
+    hs_vec2 p, nrm;
+    hs_block_geometry(kq, id, t, g, cpos, &p, &nrm);
+    float *r = o->stage_geo + 4 * pos;
+    r[0] = p.x;
+    r[1] = p.y;
+    r[2] = nrm.x;
+    r[3] = nrm.y;
+}
+
 /* Slot j's closest hit: its caller's id, or HS_NONE (invalid query or no hit); *t its t. */
 HS_INLINE uint32_t hs_block_best(const hs_block *B, size_t j, float *t)
 {
@@ -61,6 +83,10 @@ HS_INLINE void hs_block_answer_closest(hs_block *B, const hs_grid *g, size_t upt
             if (B->state[j] != HS_SLOT_DONE) {
                 const uint32_t id = hs_block_best(B, j, &t);
                 hs_block_stage_closest(o, B->base + j, id, t);
+                if (o->stage_geo) {
+                    const hs_kq kq = hs_block_kq(B, j, sem);
+                    hs_block_stage_geometry(o, B->base + j, &kq, id, t, g, B->best_pos[j]);
+                }
             }
         return;
     }
@@ -92,7 +118,7 @@ HS_INLINE void hs_block_answer(hs_block *B, const hs_grid *g, size_t upto, hs_se
                                const int mode, const hs_block_out *o, hs_status st)
 {
 #ifdef HS_BLOCK_VPLAN
-    if (mode != HS_WALK_ALL && o->stage) { /* 16 slots at a time: block_avx512.h */
+    if (mode != HS_WALK_ALL && o->stage && !o->stage_geo) { /* 16 at a time: block_avx512.h */
         hs_vplan_answer_staged(B, upto, mode, o);
         B->answered = upto;
         return;
@@ -130,9 +156,11 @@ static HS_OUTLINE hs_status HS_FN(block_walk_query)(hs_block *B, const hs_grid *
         hs_walk w;
         hs_walk_closest(&w, g, &kq);
         acc->tests += w.tests;
-        if (o->stage)
+        if (o->stage) {
             hs_block_stage_closest(o, B->base + j, w.best_id, w.best_t);
-        else
+            if (o->stage_geo)
+                hs_block_stage_geometry(o, B->base + j, &kq, w.best_id, w.best_t, g, w.best_pos);
+        } else
             hs_block_put_closest(&o->co, i, &kq, w.best_id, w.best_t, g, w.best_pos);
     } else if (mode == HS_WALK_ALL) {
         const size_t before = o->buf->len;

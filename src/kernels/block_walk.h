@@ -89,6 +89,7 @@ static void HS_FN(grid_closest_range)(const hs_grid *g, const hs_queries *qs, co
     memset(&o, 0, sizeof o);
     o.co = out;
     o.stage = ord && ord->inv ? ord->rec : NULL;
+    o.stage_geo = ord && ord->inv ? ord->geo : NULL;
     (void)hs_block_run(g, qs, ord, sem, lo, hi, HS_WALK_CLOSEST, &o, acc);
 }
 
