@@ -127,7 +127,10 @@ static inline hs_pair hs_pair_times(const hs_kq *k, float cx, float cy, float r)
      * |d| (r + q) > 1.8e19, inside the accepted range; this one is at most 4e37 */
     float qq = -(b + copysignf(sqrtf(k->dd) * sqrtf(disc), b));
     float t0 = tc, t1 = tc;
-    if (qq != 0.0f) {
+    /* disc 0: tangent, or a pair the hit test took inside float's tangency band whose exact
+     * discriminant is negative; c / qq would then be the product of roots that do not exist
+     * (far from tc for a huge circle), so both roots are tc, the closest approach */
+    if (qq != 0.0f && disc > 0.0f) {
         float ra = qq * k->inv_dd, rb = c / qq;
         t0 = hs_minf(ra, rb);
         t1 = hs_maxf(ra, rb);

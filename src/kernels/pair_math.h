@@ -156,7 +156,7 @@ HS_INLINE hs_vf hs_v_entry(const hs_vq *Q, hs_vc c, const int thick, const int b
     /* as core.h: |d| sqrt(disc), never sqrt(d.d disc) (overflow) */
     hs_vf sq = hs_vf_mul(hs_vf_sqrt(Q->dd), hs_vf_sqrt(disc));
     hs_vf qq = hs_vf_neg(hs_vf_add(b, hs_vf_copysign(sq, b)));
-    hs_vm nz = hs_vm_ne(qq, zero);
+    hs_vm nz = hs_vm_and(hs_vm_ne(qq, zero), hs_vm_lt(zero, disc)); /* as core.h: disc 0 -> tc */
     hs_vf ra = hs_vf_mul(qq, Q->inv_dd);
     hs_vf rb = hs_vf_div(cc, hs_vf_select(nz, qq, hs_vf_set1(1.0f)));
     hs_vf t0 = hs_vf_select(nz, hs_vf_min(ra, rb), tc);
