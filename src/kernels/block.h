@@ -253,10 +253,11 @@ HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder 
 /* Level L's rows for every slot, HS_W slots at a time: the short-box branch of hs_walk_level,
  * for queries with finite ends inside the level's bounds (grown by reach), in float. The float
  * rounding is covered by a margin added to reach: a relative 2^-12, far above the few float ulps
- * of the coordinates the formulas lose (hs_gpad's own pad is already 4e-6 of them), plus 2^-8
- * of a cell for the slope terms, which stay below 16 x 96 cells (slopes |dx/dy| > 16 use
- * the box's columns on every row, as hs_walk_level does for near-horizontal queries). The
- * margin only widens runs, so the circles tested are a superset of what any hit needs. */
+ * of the coordinates the formulas lose (hs_gpad's own pad is already 4e-6 of them), plus 2^-6
+ * of a cell for the slope terms, which stay below 16 x HS_WALK_BOX_CELLS = 6400 cells, whose
+ * float rounding is a few ulps of 6400 (about 2e-3 of a cell) (slopes |dx/dy| > 16 use the
+ * box's columns on every row, as hs_walk_level does for near-horizontal queries). The margin
+ * only widens runs, so the circles tested are a superset of what any hit needs. */
 HS_INLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_row_setup *S)
 {
     if (L->n == 0 || L->nx >= (1 << 22) || L->ny >= (1 << 22)) { /* float cells not exact */
@@ -270,7 +271,7 @@ HS_INLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_row_setup *S)
     const hs_vf rmax = hs_vf_set1(L->rmax), mag2 = hs_vf_set1((float)(2.0 * L->mag));
     const hs_vf zero = hs_vf_set1(0.0f), one = hs_vf_set1(1.0f), two = hs_vf_set1(2.0f);
     const hs_vf inf = hs_vf_set1(INFINITY), m1 = hs_vf_set1(-1.0f);
-    const hs_vf margin = hs_vf_set1(1.0f + 0x1p-12f), cmargin = hs_vf_set1((float)L->h * 0x1p-8f);
+    const hs_vf margin = hs_vf_set1(1.0f + 0x1p-12f), cmargin = hs_vf_set1((float)L->h * 0x1p-6f);
     const hs_vf pad = hs_vf_set1(4e-6f), pabs = hs_vf_set1((float)HS_GPAD_ABS);
     const hs_vf boxmax = hs_vf_set1((float)HS_WALK_BOX_CELLS);
     const hs_vf slope = hs_vf_set1(16.0f);
