@@ -57,6 +57,39 @@ static PyArrayObject *new_array(hspy_bin *bin, npy_intp n, int type)
     return (PyArrayObject *)hspy_bin_array(bin, 1, &n, type);
 }
 
+/* The all-hits result arrays are written once and not read back by the call: stored past the
+ * cache (non-temporal) on x86-64, so a write does not first read its line from memory. The
+ * writer fences once its part is complete (hits_slice). */
+static void widen_stream(const uint32_t *restrict in, int64_t *restrict out, size_t lo, size_t hi)
+{
+    size_t i = lo;
+#if defined(__SSE2__)
+    for (; i < hi && ((uintptr_t)(out + i) & 15u) != 0; i++)
+        out[i] = (int64_t)in[i];
+    const __m128i zero = _mm_setzero_si128();
+    for (; i + 4 <= hi; i += 4) {
+        const __m128i v = _mm_loadu_si128((const __m128i *)(in + i));
+        _mm_stream_si128((__m128i *)(out + i), _mm_unpacklo_epi32(v, zero));
+        _mm_stream_si128((__m128i *)(out + i + 2), _mm_unpackhi_epi32(v, zero));
+    }
+#endif
+    for (; i < hi; i++)
+        out[i] = (int64_t)in[i];
+}
+
+static void copy_stream_f32(float *restrict out, const float *restrict in, size_t lo, size_t hi)
+{
+    size_t i = lo;
+#if defined(__SSE2__)
+    for (; i < hi && ((uintptr_t)(out + i) & 15u) != 0; i++)
+        out[i] = in[i];
+    for (; i + 4 <= hi; i += 4)
+        _mm_stream_ps(out + i, _mm_loadu_ps(in + i));
+#endif
+    for (; i < hi; i++)
+        out[i] = in[i];
+}
+
 typedef struct hits_parts {
     const hs_hits *h;
     int csr;
@@ -69,10 +102,8 @@ static void hits_slice(const hits_parts *p, npy_intp lo, npy_intp hi)
 {
     const size_t *off = p->h->offsets;
     const size_t a = off[lo], b = off[hi];
-    for (size_t j = a; j < b; j++)
-        p->circle[j] = (int64_t)p->h->idx[j];
-    if (b > a)
-        memcpy(p->t + a, p->h->t + a, (b - a) * sizeof(float));
+    widen_stream(p->h->idx, p->circle, a, b);
+    copy_stream_f32(p->t, p->h->t, a, b);
     if (p->csr) {
         for (npy_intp i = lo; i < hi; i++)
             p->first[i] = (int64_t)off[i];
@@ -83,6 +114,9 @@ static void hits_slice(const hits_parts *p, npy_intp lo, npy_intp hi)
             for (size_t j = off[i]; j < off[i + 1]; j++)
                 p->first[j] = (int64_t)i;
     }
+#if defined(__SSE2__)
+    _mm_sfence(); /* this thread's streamed stores are complete before the arrays are read */
+#endif
 }
 
 PyObject *hspy_hits_result(const hs_hits *h, int csr, int threads, hspy_bin *bin)
