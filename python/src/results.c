@@ -90,6 +90,28 @@ static void copy_stream_f32(float *restrict out, const float *restrict in, size_
         out[i] = in[i];
 }
 
+/* out[j] = i for the hits j of queries i = lo .. hi-1 (off[i] <= j < off[i+1]). A query has
+ * a few hits: four copies of i are stored whatever its count, the next query's overwriting
+ * the excess (queries go in order), and only longer runs loop; a branch on each count would
+ * mispredict. Near the slice's end, where the excess would cross it, one at a time. */
+static void query_of_hits(const size_t *off, npy_intp lo, npy_intp hi, int64_t *restrict out)
+{
+    const size_t end = off[hi];
+    npy_intp i = lo;
+#if defined(__SSE2__)
+    for (; i < hi && off[i] + 4 <= end; i++) {
+        const __m128i v = _mm_set1_epi64x((int64_t)i);
+        _mm_storeu_si128((__m128i *)(out + off[i]), v);
+        _mm_storeu_si128((__m128i *)(out + off[i] + 2), v);
+        for (size_t j = off[i] + 4; j < off[i + 1]; j++)
+            out[j] = (int64_t)i;
+    }
+#endif
+    for (; i < hi; i++)
+        for (size_t j = off[i]; j < off[i + 1]; j++)
+            out[j] = (int64_t)i;
+}
+
 typedef struct hits_parts {
     const hs_hits *h;
     int csr;
@@ -110,9 +132,7 @@ static void hits_slice(const hits_parts *p, npy_intp lo, npy_intp hi)
         if (hi == (npy_intp)p->h->count)
             p->first[hi] = (int64_t)off[hi];
     } else {
-        for (npy_intp i = lo; i < hi; i++)
-            for (size_t j = off[i]; j < off[i + 1]; j++)
-                p->first[j] = (int64_t)i;
+        query_of_hits(off, lo, hi, p->first);
     }
 #if defined(__SSE2__)
     _mm_sfence(); /* this thread's streamed stores are complete before the arrays are read */

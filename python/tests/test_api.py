@@ -106,6 +106,12 @@ def test_thread_invariance(scene):
     ref = every_mode(g1, big_q, threads=1)
     assert same(every_mode(g2, big_q, threads=2), ref)
     assert same(g1.pairs(threads=1), g2.pairs(threads=2))
+    # the per-hit query index, written in slices on a team, is each hit's query
+    for threads in (1, 2):
+        count = g2.count(big_q, threads=threads)
+        assert count.sum() > 65536  # large enough for the team
+        allh = g2.all(big_q, threads=threads)
+        assert np.array_equal(allh.query, np.repeat(np.arange(len(big_q)), count))
 
 
 def test_grid_equals_brute(scene):
