@@ -57,10 +57,24 @@ static PyArrayObject *new_array(hspy_bin *bin, npy_intp n, int type)
     return (PyArrayObject *)hspy_bin_array(bin, 1, &n, type);
 }
 
-/* The all-hits result arrays are written once and not read back by the call: stored past the
- * cache (non-temporal) on x86-64, so a write does not first read its line from memory. The
- * writer fences once its part is complete (hits_slice). */
-static void widen_stream(const uint32_t *restrict in, int64_t *restrict out, size_t lo, size_t hi)
+/* Large all-hits result arrays are written once and not read back by the call: stored past the
+ * cache (non-temporal) on x86-64, so a write does not first read its line from memory. Small
+ * ones stay in the cache the caller reads them from. The writer fences once its part is
+ * complete (hits_slice). */
+#define HSPY_STREAM_MIN ((size_t)1 << 16) /* hits in a slice: 768 KB of circle ids and times */
+
+#if defined(__SSE2__)
+static inline void store_i128(void *p, __m128i v, int stream)
+{
+    if (stream)
+        _mm_stream_si128((__m128i *)p, v);
+    else
+        _mm_storeu_si128((__m128i *)p, v);
+}
+#endif
+
+static void widen_stream(const uint32_t *restrict in, int64_t *restrict out, size_t lo, size_t hi,
+                         int stream)
 {
     size_t i = lo;
 #if defined(__SSE2__)
@@ -69,22 +83,23 @@ static void widen_stream(const uint32_t *restrict in, int64_t *restrict out, siz
     const __m128i zero = _mm_setzero_si128();
     for (; i + 4 <= hi; i += 4) {
         const __m128i v = _mm_loadu_si128((const __m128i *)(in + i));
-        _mm_stream_si128((__m128i *)(out + i), _mm_unpacklo_epi32(v, zero));
-        _mm_stream_si128((__m128i *)(out + i + 2), _mm_unpackhi_epi32(v, zero));
+        store_i128(out + i, _mm_unpacklo_epi32(v, zero), stream);
+        store_i128(out + i + 2, _mm_unpackhi_epi32(v, zero), stream);
     }
 #endif
     for (; i < hi; i++)
         out[i] = (int64_t)in[i];
 }
 
-static void copy_stream_f32(float *restrict out, const float *restrict in, size_t lo, size_t hi)
+static void copy_stream_f32(float *restrict out, const float *restrict in, size_t lo, size_t hi,
+                            int stream)
 {
     size_t i = lo;
 #if defined(__SSE2__)
     for (; i < hi && ((uintptr_t)(out + i) & 15u) != 0; i++)
         out[i] = in[i];
     for (; i + 4 <= hi; i += 4)
-        _mm_stream_ps(out + i, _mm_loadu_ps(in + i));
+        store_i128(out + i, _mm_loadu_si128((const __m128i *)(in + i)), stream);
 #endif
     for (; i < hi; i++)
         out[i] = in[i];
@@ -124,8 +139,9 @@ static void hits_slice(const hits_parts *p, npy_intp lo, npy_intp hi)
 {
     const size_t *off = p->h->offsets;
     const size_t a = off[lo], b = off[hi];
-    widen_stream(p->h->idx, p->circle, a, b);
-    copy_stream_f32(p->t, p->h->t, a, b);
+    const int stream = b - a >= HSPY_STREAM_MIN;
+    widen_stream(p->h->idx, p->circle, a, b, stream);
+    copy_stream_f32(p->t, p->h->t, a, b, stream);
     if (p->csr) {
         for (npy_intp i = lo; i < hi; i++)
             p->first[i] = (int64_t)off[i];
