@@ -18,45 +18,6 @@ static inline int64_t widen_one(uint32_t v, int none_to_minus1)
     return none_to_minus1 && v == HS_NONE ? -1 : (int64_t)v;
 }
 
-/* out[i] = in[i] as int64, HS_NONE (all ones) as -1 when asked: four at a time with SSE2,
- * the upper half of each int64 being zero, or all ones for HS_NONE (then the value is -1). */
-static void widen_range(const uint32_t *restrict in, int64_t *restrict out, ptrdiff_t lo,
-                        ptrdiff_t hi, int none_to_minus1)
-{
-    ptrdiff_t i = lo;
-#if defined(__SSE2__)
-    const __m128i none = _mm_set1_epi32(-1), zero = _mm_setzero_si128();
-    for (; i + 4 <= hi; i += 4) {
-        const __m128i v = _mm_loadu_si128((const __m128i *)(in + i));
-        const __m128i up = none_to_minus1 ? _mm_cmpeq_epi32(v, none) : zero;
-        _mm_storeu_si128((__m128i *)(out + i), _mm_unpacklo_epi32(v, up));
-        _mm_storeu_si128((__m128i *)(out + i + 2), _mm_unpackhi_epi32(v, up));
-    }
-#endif
-    for (; i < hi; i++)
-        out[i] = widen_one(in[i], none_to_minus1);
-}
-
-void hspy_widen_u32(const uint32_t *in, int64_t *out, size_t n, int none_to_minus1, int threads)
-{
-    const ptrdiff_t m = (ptrdiff_t)n;
-    const int nt = hspy_team(threads);
-    if (nt <= 1 || m < HSPY_PAR_MIN) { /* no parallel region, not even an inactive one */
-        widen_range(in, out, 0, m, none_to_minus1);
-        return;
-    }
-#pragma omp parallel num_threads(nt)
-    {
-        const ptrdiff_t t = omp_get_num_threads(), k = omp_get_thread_num();
-        widen_range(in, out, m * k / t, m * (k + 1) / t, none_to_minus1);
-    }
-}
-
-static PyArrayObject *new_array(hspy_bin *bin, npy_intp n, int type)
-{
-    return (PyArrayObject *)hspy_bin_array(bin, 1, &n, type);
-}
-
 /* Large all-hits result arrays are written once and not read back by the call: stored past the
  * cache (non-temporal) on x86-64, so a write does not first read its line from memory. Small
  * ones stay in the cache the caller reads them from. The writer fences once its part is
@@ -73,22 +34,46 @@ static inline void store_i128(void *p, __m128i v, int stream)
 }
 #endif
 
-static void widen_stream(const uint32_t *restrict in, int64_t *restrict out, size_t lo, size_t hi,
-                         int stream)
+/* out[i] = in[i] as int64, HS_NONE (all ones) as -1 when asked: four at a time with SSE2,
+ * the upper half of each int64 being zero, or all ones for HS_NONE (then the value is -1);
+ * with stream, non-temporal from the first 16-byte boundary of out. */
+static void widen_range(const uint32_t *restrict in, int64_t *restrict out, ptrdiff_t lo,
+                        ptrdiff_t hi, int none_to_minus1, int stream)
 {
-    size_t i = lo;
+    ptrdiff_t i = lo;
 #if defined(__SSE2__)
-    for (; i < hi && ((uintptr_t)(out + i) & 15u) != 0; i++)
-        out[i] = (int64_t)in[i];
-    const __m128i zero = _mm_setzero_si128();
+    for (; stream && i < hi && ((uintptr_t)(out + i) & 15u) != 0; i++)
+        out[i] = widen_one(in[i], none_to_minus1);
+    const __m128i none = _mm_set1_epi32(-1), zero = _mm_setzero_si128();
     for (; i + 4 <= hi; i += 4) {
         const __m128i v = _mm_loadu_si128((const __m128i *)(in + i));
-        store_i128(out + i, _mm_unpacklo_epi32(v, zero), stream);
-        store_i128(out + i + 2, _mm_unpackhi_epi32(v, zero), stream);
+        const __m128i up = none_to_minus1 ? _mm_cmpeq_epi32(v, none) : zero;
+        store_i128(out + i, _mm_unpacklo_epi32(v, up), stream);
+        store_i128(out + i + 2, _mm_unpackhi_epi32(v, up), stream);
     }
 #endif
     for (; i < hi; i++)
-        out[i] = (int64_t)in[i];
+        out[i] = widen_one(in[i], none_to_minus1);
+}
+
+void hspy_widen_u32(const uint32_t *in, int64_t *out, size_t n, int none_to_minus1, int threads)
+{
+    const ptrdiff_t m = (ptrdiff_t)n;
+    const int nt = hspy_team(threads);
+    if (nt <= 1 || m < HSPY_PAR_MIN) { /* no parallel region, not even an inactive one */
+        widen_range(in, out, 0, m, none_to_minus1, 0);
+        return;
+    }
+#pragma omp parallel num_threads(nt)
+    {
+        const ptrdiff_t t = omp_get_num_threads(), k = omp_get_thread_num();
+        widen_range(in, out, m * k / t, m * (k + 1) / t, none_to_minus1, 0);
+    }
+}
+
+static PyArrayObject *new_array(hspy_bin *bin, npy_intp n, int type)
+{
+    return (PyArrayObject *)hspy_bin_array(bin, 1, &n, type);
 }
 
 static void copy_stream_f32(float *restrict out, const float *restrict in, size_t lo, size_t hi,
@@ -140,7 +125,7 @@ static void hits_slice(const hits_parts *p, npy_intp lo, npy_intp hi)
     const size_t *off = p->h->offsets;
     const size_t a = off[lo], b = off[hi];
     const int stream = b - a >= HSPY_STREAM_MIN;
-    widen_stream(p->h->idx, p->circle, a, b, stream);
+    widen_range(p->h->idx, p->circle, (ptrdiff_t)a, (ptrdiff_t)b, 0, stream);
     copy_stream_f32(p->t, p->h->t, a, b, stream);
     if (p->csr) {
         for (npy_intp i = lo; i < hi; i++)
