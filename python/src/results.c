@@ -90,26 +90,55 @@ static void copy_stream_f32(float *restrict out, const float *restrict in, size_
         out[i] = in[i];
 }
 
-/* out[j] = i for the hits j of queries i = lo .. hi-1 (off[i] <= j < off[i+1]). A query has
- * a few hits: four copies of i are stored whatever its count, the next query's overwriting
- * the excess (queries go in order), and only longer runs loop; a branch on each count would
- * mispredict. Near the slice's end, where the excess would cross it, one at a time. */
-static void query_of_hits(const size_t *off, npy_intp lo, npy_intp hi, int64_t *restrict out)
+/* out[j] = i for the hits j of queries i = lo .. hi-1 (off[i] <= j < off[i+1]), written to
+ * out[w .. w+n) through `stage` (n + HSPY_COPIES entries). A query has a few hits: HSPY_COPIES
+ * copies of i are stored whatever its count, the next query's overwriting the excess (queries
+ * go in order), and only longer runs loop; a branch on each count would mispredict. Returns
+ * the first query not finished in the window. */
+#define HSPY_COPIES 8
+static npy_intp stage_queries(const size_t *off, npy_intp i, npy_intp hi, size_t w, size_t n,
+                              int64_t *restrict stage)
 {
-    const size_t end = off[hi];
-    npy_intp i = lo;
+    const size_t end = w + n;
+    for (; i < hi; i++) {
+        const size_t s = (off[i] > w ? off[i] : w) - w;
+        const size_t e = (off[i + 1] < end ? off[i + 1] : end) - w;
 #if defined(__SSE2__)
-    for (; i < hi && off[i] + 4 <= end; i++) {
         const __m128i v = _mm_set1_epi64x((int64_t)i);
-        _mm_storeu_si128((__m128i *)(out + off[i]), v);
-        _mm_storeu_si128((__m128i *)(out + off[i] + 2), v);
-        for (size_t j = off[i] + 4; j < off[i + 1]; j++)
-            out[j] = (int64_t)i;
-    }
+        for (int c = 0; c < HSPY_COPIES; c += 2)
+            _mm_storeu_si128((__m128i *)(stage + s + c), v);
+        for (size_t j = s + HSPY_COPIES; j < e; j++)
+            stage[j] = (int64_t)i;
+#else
+        for (size_t j = s; j < e; j++)
+            stage[j] = (int64_t)i;
 #endif
-    for (; i < hi; i++)
-        for (size_t j = off[i]; j < off[i + 1]; j++)
-            out[j] = (int64_t)i;
+        if (off[i + 1] >= end) /* the window is full; i continues in the next one */
+            return off[i + 1] == end ? i + 1 : i;
+    }
+    return i;
+}
+
+/* out[w .. w+n) of the query index, i being the query of hit w: built in a small buffer that
+ * stays in the cache, then copied out (non-temporal with stream, from out's first 16-byte
+ * boundary), so the result's lines are not read from memory before they are written. Returns
+ * the query of hit w + n. */
+#define HSPY_WINDOW 1024 /* hits */
+static npy_intp query_window(const size_t *off, npy_intp i, npy_intp hi, size_t w, size_t n,
+                             int64_t *restrict out, int stream)
+{
+    _Alignas(16) int64_t stage[HSPY_WINDOW + HSPY_COPIES];
+    i = stage_queries(off, i, hi, w, n, stage);
+    size_t j = 0;
+#if defined(__SSE2__)
+    for (; j < n && ((uintptr_t)(out + w + j) & 15u) != 0; j++)
+        out[w + j] = stage[j];
+    for (; j + 2 <= n; j += 2)
+        store_i128(out + w + j, _mm_loadu_si128((const __m128i *)(stage + j)), stream);
+#endif
+    for (; j < n; j++)
+        out[w + j] = stage[j];
+    return i;
 }
 
 typedef struct hits_parts {
@@ -133,7 +162,12 @@ static void hits_slice(const hits_parts *p, npy_intp lo, npy_intp hi)
         if (hi == (npy_intp)p->h->count)
             p->first[hi] = (int64_t)off[hi];
     } else {
-        query_of_hits(off, lo, hi, p->first);
+        npy_intp i = lo;
+        for (size_t w = a, n; w < b; w += n) { /* windows end at multiples of HSPY_WINDOW */
+            const size_t e = (w / HSPY_WINDOW + 1) * HSPY_WINDOW;
+            n = (e < b ? e : b) - w;
+            i = query_window(off, i, hi, w, n, p->first, stream);
+        }
     }
 #if defined(__SSE2__)
     _mm_sfence(); /* this thread's streamed stores are complete before the arrays are read */
