@@ -48,6 +48,7 @@ full_disk)
   ;;
 signal_pause)
   set -m # job control: a background job keeps SIGINT instead of ignoring it
+  rm -f .old_sig_*.hitscan-* # a failed earlier run's, so it does not fail this one
   for sig in INT TERM HUP; do
     out=old_sig_$sig.csv
     cp "$ref" "$out"
@@ -62,7 +63,9 @@ signal_pause)
     tmp=$(sed -n 's/^hitscan: test pause before rename: //p' err_$sig.txt)
     if [ -z "$tmp" ]; then
       kill -KILL $pid 2>/dev/null
-      fail "SIG$sig: the tool did not pause before its rename: $(cat err_$sig.txt)"
+      wait $pid
+      rc=$? # 128 + n: ended by signal n (137: the KILL above, so it was still running)
+      fail "SIG$sig: the tool did not pause before its rename (exit status $rc): $(cat err_$sig.txt)"
     fi
     [ -s "$tmp" ] || fail "SIG$sig: no complete temporary file $tmp during the pause"
     unchanged "$out"
