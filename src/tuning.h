@@ -71,9 +71,8 @@
 #define HS_ORD_AHEAD 64
 /* Queries whose inflated box spans at most this many cells are walked row by row (and
  * planned in blocks, 16 queries a vector on AVX-512); longer ones take the per-query slab walk
- * with its earlier exit for closest. Long segments through mostly empty space (the sparse
- * scene: boxes of 25-900 cells) run twice as fast planned in blocks; block.h's rounding margin
- * is sized for this bound. */
+ * with its earlier exit for closest. Large enough that long segments through mostly empty
+ * space are planned in blocks too (CHANGELOG); block.h's rounding margin is sized for it. */
 #define HS_WALK_BOX_CELLS 400
 /* Columns per slab of a long x-dominant query (rows are contiguous in storage, columns not). */
 #define HS_WALK_SLAB_COLUMNS 4

@@ -76,18 +76,22 @@ static PyArrayObject *new_array(hspy_bin *bin, npy_intp n, int type)
     return (PyArrayObject *)hspy_bin_array(bin, 1, &n, type);
 }
 
-static void copy_stream_f32(float *restrict out, const float *restrict in, size_t lo, size_t hi,
-                            int stream)
+/* bytes from in to out; with stream, non-temporal from out's first 16-byte boundary. */
+static void copy_out(void *restrict out, const void *restrict in, size_t bytes, int stream)
 {
-    size_t i = lo;
+    char *o = out;
+    const char *s = in;
+    size_t k = 0;
 #if defined(__SSE2__)
-    for (; i < hi && ((uintptr_t)(out + i) & 15u) != 0; i++)
-        out[i] = in[i];
-    for (; i + 4 <= hi; i += 4)
-        store_i128(out + i, _mm_loadu_si128((const __m128i *)(in + i)), stream);
+    if (stream) {
+        k = (16u - ((uintptr_t)o & 15u)) & 15u;
+        k = k < bytes ? k : bytes;
+        memcpy(o, s, k);
+        for (; k + 16 <= bytes; k += 16)
+            store_i128(o + k, _mm_loadu_si128((const __m128i *)(s + k)), 1);
+    }
 #endif
-    for (; i < hi; i++)
-        out[i] = in[i];
+    memcpy(o + k, s + k, bytes - k);
 }
 
 /* out[j] = i for the hits j of queries i = lo .. hi-1 (off[i] <= j < off[i+1]), written to
@@ -120,24 +124,15 @@ static npy_intp stage_queries(const size_t *off, npy_intp i, npy_intp hi, size_t
 }
 
 /* out[w .. w+n) of the query index, i being the query of hit w: built in a small buffer that
- * stays in the cache, then copied out (non-temporal with stream, from out's first 16-byte
- * boundary), so the result's lines are not read from memory before they are written. Returns
- * the query of hit w + n. */
+ * stays in the cache, then copied out (non-temporal with stream), so the result's lines are
+ * not read from memory before they are written. Returns the query of hit w + n. */
 #define HSPY_WINDOW 1024 /* hits */
 static npy_intp query_window(const size_t *off, npy_intp i, npy_intp hi, size_t w, size_t n,
                              int64_t *restrict out, int stream)
 {
-    _Alignas(16) int64_t stage[HSPY_WINDOW + HSPY_COPIES];
+    int64_t stage[HSPY_WINDOW + HSPY_COPIES];
     i = stage_queries(off, i, hi, w, n, stage);
-    size_t j = 0;
-#if defined(__SSE2__)
-    for (; j < n && ((uintptr_t)(out + w + j) & 15u) != 0; j++)
-        out[w + j] = stage[j];
-    for (; j + 2 <= n; j += 2)
-        store_i128(out + w + j, _mm_loadu_si128((const __m128i *)(stage + j)), stream);
-#endif
-    for (; j < n; j++)
-        out[w + j] = stage[j];
+    copy_out(out + w, stage, n * sizeof *out, stream);
     return i;
 }
 
@@ -155,7 +150,7 @@ static void hits_slice(const hits_parts *p, npy_intp lo, npy_intp hi)
     const size_t a = off[lo], b = off[hi];
     const int stream = b - a >= HSPY_STREAM_MIN;
     widen_range(p->h->idx, p->circle, (ptrdiff_t)a, (ptrdiff_t)b, 0, stream);
-    copy_stream_f32(p->t, p->h->t, a, b, stream);
+    copy_out(p->t + a, p->h->t + a, (b - a) * sizeof *p->t, stream);
     if (p->csr) {
         for (npy_intp i = lo; i < hi; i++)
             p->first[i] = (int64_t)off[i];
