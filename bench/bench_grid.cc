@@ -72,13 +72,15 @@ GridScene &Scene(hs_scene_kind kind, size_t n, size_t m)
     return *it->second;
 }
 
-enum class Mode { Closest, Any, All, Count };
+// AllInto: all-hits into the caller's (query, circle, t) arrays, hs_grid_all_into.
+enum class Mode { Closest, Any, All, Count, AllInto };
 const char *ModeName(Mode m)
 {
     switch (m) {
     case Mode::Closest: return "Closest";
     case Mode::Any: return "Any";
     case Mode::All: return "All";
+    case Mode::AllInto: return "AllInto";
     default: return "Count";
     }
 }
@@ -89,8 +91,25 @@ struct QueryOut {
     std::vector<uint32_t> u;
     std::vector<float> t;
     std::vector<uint8_t> b;
+    // AllInto's arrays: grown by the first call, then reused (as a caller's memory pool)
+    std::vector<int64_t> query, circle;
+    std::vector<float> hit_t;
     explicit QueryOut(size_t m) : u(m), t(m), b(m) {}
 };
+
+int PlaceInto(void *ctx, size_t, size_t total, hs_hits_into *dst)
+{
+    QueryOut &out = *static_cast<QueryOut *>(ctx);
+    if (out.query.size() < total) {
+        out.query.resize(total);
+        out.circle.resize(total);
+        out.hit_t.resize(total);
+    }
+    dst->query = out.query.data();
+    dst->idx = out.circle.data();
+    dst->t = out.hit_t.data();
+    return 0;
+}
 
 hs_status CallMode(Mode mode, const GridScene &sc, const hs_batch_opts &o, QueryOut &out)
 {
@@ -101,6 +120,7 @@ hs_status CallMode(Mode mode, const GridScene &sc, const hs_batch_opts &o, Query
             hs_closest_out{out.u.data(), out.t.data(), nullptr, nullptr, nullptr, nullptr});
     case Mode::Any: return hs_grid_any(sc.g, &sc.qs, &o, out.b.data());
     case Mode::Count: return hs_grid_count_hits(sc.g, &sc.qs, &o, out.u.data());
+    case Mode::AllInto: return hs_grid_all_into(sc.g, &sc.qs, &o, PlaceInto, &out);
     default: {
         hs_hits h;
         hs_status s = hs_grid_all(sc.g, &sc.qs, &o, &h);
@@ -346,7 +366,7 @@ int RegisterAll()
                                    HS_SCENE_SPARSE, HS_SCENE_LASERS};
     const hs_scene_kind scaled_kinds[] = {HS_SCENE_UNIFORM, HS_SCENE_CLUSTERED, HS_SCENE_MIXED};
     const size_t sizes[] = {10000, 1000000};
-    const Mode modes[] = {Mode::Closest, Mode::Any, Mode::All, Mode::Count};
+    const Mode modes[] = {Mode::Closest, Mode::Any, Mode::All, Mode::Count, Mode::AllInto};
     for (Mode mode : modes)
         for (hs_scene_kind kind : kinds)
             for (size_t n : sizes) {

@@ -207,7 +207,26 @@ typedef struct bc_answers {
     uint8_t *any;
     uint32_t *cnt;
     hs_hits all;
+    /* all-hits again, into the caller's arrays (hs_*_all_into), and what its place saw */
+    hs_status st_into;
+    size_t into_count, into_total, into_places;
+    hs_hits_into into;
 } bc_answers;
+
+/* hs_hits_place_fn: every member, from malloc (one entry more, so none is NULL). */
+static inline int bc_place(void *ctx, size_t count, size_t total, hs_hits_into *dst)
+{
+    bc_answers *a = ctx;
+    a->into_places++;
+    a->into_count = count;
+    a->into_total = total;
+    dst->offsets = malloc((count + 1) * sizeof *dst->offsets);
+    dst->query = malloc((total + 1) * sizeof *dst->query);
+    dst->idx = malloc((total + 1) * sizeof *dst->idx);
+    dst->t = malloc((total + 1) * sizeof *dst->t);
+    a->into = *dst;
+    return !dst->offsets || !dst->query || !dst->idx || !dst->t;
+}
 
 static inline void bc_answers_free(bc_answers *a)
 {
@@ -220,6 +239,10 @@ static inline void bc_answers_free(bc_answers *a)
     free(a->any);
     free(a->cnt);
     hs_hits_free(&a->all);
+    free(a->into.offsets);
+    free(a->into.query);
+    free(a->into.idx);
+    free(a->into.t);
     memset(a, 0, sizeof *a);
 }
 
@@ -255,6 +278,9 @@ static inline int bc_run(const bc_input *in, const hs_circles *cs, const hs_grid
         g ? hs_grid_count_hits(g, &in->qs, &o, a->cnt) : hs_brute_count(cs, &in->qs, &o, a->cnt);
     o.stats = &stats[3];
     a->st[3] = g ? hs_grid_all(g, &in->qs, &o, &a->all) : hs_brute_all(cs, &in->qs, &o, &a->all);
+    o.stats = NULL;
+    a->st_into = g ? hs_grid_all_into(g, &in->qs, &o, bc_place, a)
+                   : hs_brute_all_into(cs, &in->qs, &o, bc_place, a);
     for (int k = 0; k < 4; k++) {
         a->invalid[k] = stats[k].invalid;
         a->first[k] = stats[k].first_invalid;
@@ -291,6 +317,34 @@ static inline int bc_same_answers(const bc_answers *a, const bc_answers *b, size
         if (a->all.idx[e] != b->all.idx[e] || !bc_same_bits(a->all.t[e], b->all.t[e]))
             BC_FAIL("%s: all-hits entry %zu: %u t=%a vs %u t=%a", what, e, a->all.idx[e],
                     (double)a->all.t[e], b->all.idx[e], (double)b->all.t[e]);
+    return 0;
+}
+
+/* All-hits into the caller's arrays: the same status, and the CSR's hits with their queries. */
+static inline int bc_into_matches(const bc_answers *a, const char *what, char *msg, size_t cap)
+{
+    const hs_hits *h = &a->all;
+    const hs_hits_into *d = &a->into;
+    if (a->st_into != a->st[3])
+        BC_FAIL("%s: all-hits into returned %d, the CSR call %d", what, (int)a->st_into,
+                (int)a->st[3]);
+    if (a->st[3] != HS_OK && a->st[3] != HS_E_INVALID_QUERY)
+        return 0;
+    if (a->into_places != 1 || a->into_count != h->count || a->into_total != h->total)
+        BC_FAIL("%s: all-hits into: place called %zu times with %zu / %zu, the CSR has %zu / %zu",
+                what, a->into_places, a->into_count, a->into_total, h->count, h->total);
+    for (size_t i = 0; i <= h->count; i++)
+        if (d->offsets[i] != (int64_t)h->offsets[i])
+            BC_FAIL("%s: all-hits into: offsets[%zu] %lld, the CSR's %zu", what, i,
+                    (long long)d->offsets[i], h->offsets[i]);
+    for (size_t i = 0; i < h->count; i++)
+        for (size_t e = h->offsets[i]; e < h->offsets[i + 1]; e++)
+            if (d->query[e] != (int64_t)i || d->idx[e] != (int64_t)h->idx[e] ||
+                !bc_same_bits(d->t[e], h->t[e]) ||
+                (d->t[e] == 0.0f && signbit(d->t[e]) != signbit(h->t[e])))
+                BC_FAIL("%s: all-hits into: entry %zu (%lld, %lld, %a), the CSR's (%zu, %u, %a)",
+                        what, e, (long long)d->query[e], (long long)d->idx[e], (double)d->t[e], i,
+                        h->idx[e], (double)h->t[e]);
     return 0;
 }
 
@@ -440,6 +494,10 @@ static inline int bc_check_grid(const bc_input *in, const hs_circles *cs, const 
             snprintf(msg, cap, "out of memory");
         snprintf(what, sizeof what, "brute %s", hs_isa_name(lv[l]));
         fail = fail || bc_self_consistent(in, &ref, &br, what, msg, cap);
+        fail = fail || bc_into_matches(&br, what, msg, cap);
+        snprintf(what, sizeof what, "grid %s", hs_isa_name(lv[l]));
+        fail = fail || bc_into_matches(&gr, what, msg, cap);
+        fail = fail || (in->ws && bc_into_matches(&gw, what, msg, cap));
         fail = fail || bc_vs_reference(in, &ref, &br, bc_exact_level(lv[l]), what, msg, cap);
         snprintf(what, sizeof what, "grid vs brute %s", hs_isa_name(lv[l]));
         fail = fail || bc_same_answers(&gr, &br, in->qs.count, what, msg, cap);

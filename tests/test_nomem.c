@@ -303,7 +303,8 @@ static void test_grid_build_and_rebuild(void **state)
 }
 
 /* ---- batch calls -------------------------------------------------------------------------- */
-enum { M_CLOSEST, M_ANY, M_COUNT, M_ALL, M_MODES };
+/* M_ALL_INTO: all-hits into the caller's arrays (hs_*_all_into), checked against the CSR */
+enum { M_CLOSEST, M_ANY, M_COUNT, M_ALL, M_ALL_INTO, M_MODES };
 
 typedef struct batch_ctx {
     const world *w;
@@ -316,6 +317,8 @@ typedef struct batch_ctx {
     float *t, *px, *ny;
     uint8_t *hit;
     hs_hits all;
+    hs_hits_into into; /* M_ALL_INTO's arrays, from the test's own malloc */
+    size_t into_places;
     /* the answers without failures */
     uint32_t *ref_idx, *ref_cnt;
     float *ref_t, *ref_px, *ref_ny;
@@ -323,6 +326,35 @@ typedef struct batch_ctx {
     hs_hits ref_all;
     hs_status ref_status;
 } batch_ctx;
+
+/* Its allocations are failure points too: a place that gives up frees what it got. */
+static int place_into(void *ctx, size_t count, size_t total, hs_hits_into *dst)
+{
+    batch_ctx *c = ctx;
+    c->into_places++;
+    hs_hits_into d = {calloc(count + 1, sizeof *d.offsets), calloc(total + 1, sizeof *d.query),
+                      calloc(total + 1, sizeof *d.idx), calloc(total + 1, sizeof *d.t)};
+    if (!d.offsets || !d.query || !d.idx || !d.t) {
+        free(d.offsets);
+        free(d.query);
+        free(d.idx);
+        free(d.t);
+        return 1;
+    }
+    *dst = d;
+    c->into = d;
+    return 0;
+}
+
+static void into_free(batch_ctx *c)
+{
+    free(c->into.offsets);
+    free(c->into.query);
+    free(c->into.idx);
+    free(c->into.t);
+    memset(&c->into, 0, sizeof c->into);
+    c->into_places = 0;
+}
 
 static hs_status batch_call(batch_ctx *c, uint32_t *idx, float *t, float *px, float *ny,
                             uint8_t *hit, uint32_t *cnt, hs_hits *all)
@@ -338,9 +370,15 @@ static hs_status batch_call(batch_ctx *c, uint32_t *idx, float *t, float *px, fl
     case M_COUNT:
         return c->g ? hs_grid_count_hits(c->g, qs, &c->o, cnt)
                     : hs_brute_count(c->w->s.cs, qs, &c->o, cnt);
-    default:
-        return c->g ? hs_grid_all(c->g, qs, &c->o, all) : hs_brute_all(c->w->s.cs, qs, &c->o, all);
+    case M_ALL_INTO:
+        if (all == &c->ref_all) /* the reference is the CSR */
+            break;
+        into_free(c);
+        return c->g ? hs_grid_all_into(c->g, qs, &c->o, place_into, c)
+                    : hs_brute_all_into(c->w->s.cs, qs, &c->o, place_into, c);
+    default: break;
     }
+    return c->g ? hs_grid_all(c->g, qs, &c->o, all) : hs_brute_all(c->w->s.cs, qs, &c->o, all);
 }
 
 static void fill_outputs(batch_ctx *c)
@@ -385,6 +423,18 @@ static void assert_same_as_reference(batch_ctx *c, hs_status s)
         break;
     case M_ANY: assert_memory_equal(c->hit, c->ref_hit, m); break;
     case M_COUNT: assert_memory_equal(c->cnt, c->ref_cnt, m * sizeof *c->cnt); break;
+    case M_ALL_INTO:
+        assert_int_equal(c->into_places, 1);
+        for (size_t i = 0; i <= m; i++)
+            assert_true(c->into.offsets[i] == (int64_t)c->ref_all.offsets[i]);
+        for (size_t i = 0; i < m; i++)
+            for (size_t e = c->ref_all.offsets[i]; e < c->ref_all.offsets[i + 1]; e++) {
+                assert_true(c->into.query[e] == (int64_t)i);
+                assert_true(c->into.idx[e] == (int64_t)c->ref_all.idx[e]);
+                assert_memory_equal(&c->into.t[e], &c->ref_all.t[e], sizeof(float));
+            }
+        into_free(c);
+        break;
     default:
         assert_int_equal(c->all.count, m);
         assert_int_equal(c->all.total, c->ref_all.total);
@@ -413,6 +463,11 @@ static void batch_check(void *p, hs_status s, int failed)
             break;
         case M_ANY: assert_true(untouched(c->hit, m)); break;
         case M_COUNT: assert_true(untouched(c->cnt, m * sizeof *c->cnt)); break;
+        case M_ALL_INTO: /* the library failed before placing, or the place gave up */
+            assert_true(c->into_places <= 1);
+            assert_null(c->into.offsets);
+            assert_null(c->into.query);
+            break;
         default:
             assert_null(c->all.offsets);
             assert_null(c->all.idx);
@@ -462,7 +517,7 @@ static void run_batch_case(const char *name, const world *w, const hs_grid *g, i
     snprintf(full, sizeof full, "%s %s mode %d threads %d%s", name, g ? "grid" : "brute", mode,
              threads, ws ? (cold ? " empty ws" : " warm ws") : "");
     long points = each_failure(full, batch_op, batch_check, &c);
-    if ((!ws || cold) && (mode == M_ALL || (g && w->m >= 4096))) /* else none may be needed */
+    if ((!ws || cold) && (mode >= M_ALL || (g && w->m >= 4096))) /* else none may be needed */
         assert_true(points >= 1);
     hs_hits_free(&c.ref_all);
     free(c.idx);

@@ -90,7 +90,8 @@ typedef struct hs_batch_stats {
  *     hs_workspace_bytes reports it. Grid calls on large batches: 24 bytes per query (the
  *     order; closest / any / count stage their answers inside it). All-hits adds 12 bytes per
  *     query and 8 bytes per hit twice over: the per-thread buffers (grown by doubling) and
- *     the result. */
+ *     the result. All-hits into the caller's arrays (hs_grid_all_into) adds up to 28 bytes per
+ *     query and the per-thread buffers' 8 bytes per hit: the result is the caller's. */
 typedef struct hs_workspace hs_workspace;
 HS_API hs_status hs_workspace_create(hs_workspace **out);
 HS_API void hs_workspace_destroy(hs_workspace *ws);   /* NULL is a no-op */
@@ -130,6 +131,22 @@ typedef struct hs_hits {
 } hs_hits;
 HS_API void hs_hits_free(hs_hits *h);
 
+/* All hits written straight into the caller's memory, as index arrays (the layout NumPy,
+ * pandas and sparse COO / CSR matrices take): the same hits in the same order as hs_hits,
+ * with each hit's query beside it and no copy of the result left to make. */
+typedef struct hs_hits_into {
+    int64_t *offsets; /* count + 1 entries: query i's hits are offsets[i] .. offsets[i+1]-1 */
+    int64_t *query;   /* total entries: the query of each hit (ascending) */
+    int64_t *idx;     /* total entries: the circle hit */
+    float *t;         /* total entries: its entry parameter */
+} hs_hits_into;
+
+/* Called once per successful call, on the calling thread, when the number of hits is known
+ * and before any is written: points the members of *dst it wants (each NULL on entry; any
+ * left NULL is not written) at memory for count + 1 offsets and total hits, and returns 0,
+ * or non-zero to give up (the call then writes nothing and returns HS_E_NOMEM). */
+typedef int (*hs_hits_place_fn)(void *ctx, size_t count, size_t total, hs_hits_into *dst);
+
 /* Every batch call returns HS_OK, HS_E_INVALID_QUERY (some queries invalid: they are answered
  * as misses and counted in stats), or another negative status with nothing answered.
  * A NULL opts means hs_batch_opts_default(). */
@@ -141,6 +158,9 @@ HS_API hs_status hs_brute_count(const hs_circles *cs, const hs_queries *qs,
                                 const hs_batch_opts *opts, uint32_t *count);
 HS_API hs_status hs_brute_all(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
                               hs_hits *out);
+/* hs_brute_all into the caller's memory (hs_hits_into); a NULL place is HS_E_NULL. */
+HS_API hs_status hs_brute_all_into(const hs_circles *cs, const hs_queries *qs,
+                                   const hs_batch_opts *opts, hs_hits_place_fn place, void *ctx);
 
 #ifdef __cplusplus
 }

@@ -69,6 +69,8 @@ HS_API hs_status hs_grid_count_hits(const hs_grid *g, const hs_queries *qs,
                                     const hs_batch_opts *opts, uint32_t *count);
 HS_API hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
                              hs_hits *out);
+HS_API hs_status hs_grid_all_into(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                                  hs_hits_place_fn place, void *ctx);
 
 /* Every overlapping (touching counts) pair i < j once, ordered by i then j. Free with
  * hs_pairs_free. Overlap is decided exactly for float input: (xi - xj)^2 + (yi - yj)^2 <=

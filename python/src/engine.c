@@ -419,16 +419,16 @@ static PyObject *engine_all(hspy_engine *self, PyObject *args, PyObject *kwds)
         return NULL;
     }
     b.opts.ws = c.s->ws;
-    hs_hits h;
-    memset(&h, 0, sizeof h);
+    hspy_hits_arrays arrays = {self->bin, b.csr, NULL, NULL, NULL};
     hs_status s;
     Py_BEGIN_ALLOW_THREADS hs_queries qs = hspy_batch_soa(&b, c.s);
-    s = self->grid ? hs_grid_all(self->grid, &qs, &b.opts, &h)
-                   : hs_brute_all(self->circles->cs, &qs, &b.opts, &h);
+    s = self->grid ? hs_grid_all_into(self->grid, &qs, &b.opts, hspy_hits_place, &arrays)
+                   : hs_brute_all_into(self->circles->cs, &qs, &b.opts, hspy_hits_place, &arrays);
     Py_END_ALLOW_THREADS PyObject *res = NULL;
-    if (!failed(s)) /* copied out while the call still holds the workspace that owns h */
-        res = hspy_hits_result(&h, b.csr, b.opts.threads, self->bin);
-    hs_hits_free(&h);
+    if (failed(s))
+        hspy_hits_arrays_clear(&arrays);
+    else
+        res = hspy_hits_result(&arrays);
     call_end(self, &c);
     if (res && s == HS_E_INVALID_QUERY && hspy_warn_invalid(&b))
         Py_CLEAR(res);

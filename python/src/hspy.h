@@ -117,8 +117,18 @@ int hspy_warn_invalid(const hspy_batch *b);
 int hspy_team(int threads);
 /* out[i] = in[i] as int64 (HS_NONE -> -1 when none_to_minus1), one parallel loop. */
 void hspy_widen_u32(const uint32_t *in, int64_t *out, size_t n, int none_to_minus1, int threads);
-/* New arrays from an all-hits result: (query, circle, t) or, with csr, (offsets, circle, t). */
-PyObject *hspy_hits_result(const hs_hits *h, int csr, int threads, hspy_bin *bin);
+/* All-hits' result arrays, (query, circle, t) or with csr (offsets, circle, t): made from the
+ * bin by hspy_hits_place (an hs_hits_place_fn, ctx a hspy_hits_arrays) when the library knows
+ * the number of hits, and filled by the library itself. */
+typedef struct hspy_hits_arrays {
+    hspy_bin *bin;
+    int csr;
+    PyArrayObject *first, *circle, *t; /* NULL until placed */
+} hspy_hits_arrays;
+int hspy_hits_place(void *ctx, size_t count, size_t total, hs_hits_into *dst);
+/* The result tuple, taking the arrays (NULL with an exception, the arrays dropped). */
+PyObject *hspy_hits_result(hspy_hits_arrays *p);
+void hspy_hits_arrays_clear(hspy_hits_arrays *p);
 extern PyTypeObject *hspy_ClosestType, *hspy_ClosestDetailsType, *hspy_HitsType, *hspy_HitsCSRType,
     *hspy_OverlapsType, *hspy_OverlapsCSRType, *hspy_HitType;
 int hspy_results_init(PyObject *module);

@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include <omp.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "batch/prefix_sums.h"
 #include "batch/worksteal.h"
@@ -160,7 +163,17 @@ typedef struct all_call {
     size_t *part;
     uint32_t *count;
     size_t *done; /* per thread: queries answered so far */
+    /* into the caller's arrays only (else NULL): where position k's hits wait, as
+     * hs_src_make(thread, start in its buffer); then the same per output row */
+    uint64_t *src, *src_row;
 } all_call;
+
+/* A position's hits in the thread buffers: the thread above, the start below. */
+#define HS_SRC_SHIFT 48
+static inline uint64_t hs_src_make(int tid, size_t start)
+{
+    return (uint64_t)tid << HS_SRC_SHIFT | (uint64_t)start;
+}
 
 /* Without a workspace, in large batches a thread's hit buffer is sized once from its first
  * HS_ALL_ESTIMATE queries' hit rate (its share of the batch, + 1/4), instead of growing by
@@ -203,6 +216,8 @@ static int answer_share(all_call *c, hs_sched *sc, hs_hits_range_fn answer, cons
         size_hint(c, buf, tid, before, nomem);
         size_t at = c->blocks[k].start;
         for (size_t i = lo; i < hi; i++) {
+            if (c->src)
+                c->src[i] = hs_src_make(tid, at);
             if (nomem)
                 c->count[i] = 0;
             if (c->count[i] > 1) /* buf->id is NULL until the first hit: no offset on it */
@@ -291,6 +306,81 @@ static void copy_block(const all_call *c, size_t k, uint32_t *oid, float *ot)
     }
 }
 
+/* Stores past the cache where the CPU has them: the caller's arrays are written once, in
+ * order, and not read back by the call, so no line of them is read from memory before it is
+ * written (the write-combining buffers join a row's stores into whole lines). Each thread
+ * fences its own once done (rows_into). */
+#if defined(__SSE2__)
+static inline void put_i64(int64_t *p, int64_t v) { _mm_stream_si64((long long *)p, v); }
+static inline void put_f32(float *p, float v)
+{
+    int u;
+    memcpy(&u, &v, sizeof u);
+    _mm_stream_si32((int *)(void *)p, u);
+}
+#else
+static inline void put_i64(int64_t *p, int64_t v) { *p = v; }
+static inline void put_f32(float *p, float v) { *p = v; }
+#endif
+
+/* Output rows lo .. hi-1 to the caller's arrays (hs_hits_into), in the output's order, each
+ * row's hits fetched from the thread buffer they wait in (requested HS_COPY_AHEAD rows
+ * early). Gathering beats scattering rows here: the caller's rows are two and a half times
+ * the bytes of the buffers', and a scattered row costs a read of every line it touches. One
+ * loop writes every member asked for: a loop over a row's few hits mispredicts its exit about
+ * once a row, and the tests of the members go the same way for the whole call. */
+static void rows_into(const all_call *c, size_t lo, size_t hi, const hs_hits_into *d)
+{
+    const size_t *offsets = c->offsets;
+    const uint64_t *src = c->src_row;
+    const uint64_t start_mask = ((uint64_t)1 << HS_SRC_SHIFT) - 1;
+    const hs_padded_hitbuf *bufs = c->ws->buf;
+    int64_t *restrict oq = d->query, *restrict oid = d->idx;
+    float *restrict ot = d->t;
+    for (size_t i = lo; i < hi; i++) {
+        if (i + HS_COPY_AHEAD < hi) {
+            const uint64_t a = src[i + HS_COPY_AHEAD];
+            const hs_hitbuf *ab = &bufs[a >> HS_SRC_SHIFT].b;
+            if (ab->id != NULL) {
+                hs_prefetch(ab->id + (a & start_mask));
+                hs_prefetch(ab->t + (a & start_mask));
+            }
+        }
+        const size_t to = offsets[i], len = offsets[i + 1] - to;
+        const uint64_t s = src[i];
+        const hs_hitbuf *buf = &bufs[s >> HS_SRC_SHIFT].b;
+        const uint32_t *id = buf->id + (s & start_mask);
+        const float *t = buf->t + (s & start_mask);
+        for (size_t j = 0; j < len; j++) {
+            if (oq)
+                put_i64(oq + to + j, (int64_t)i);
+            if (oid)
+                put_i64(oid + to + j, (int64_t)id[j]);
+            if (ot)
+                put_f32(ot + to + j, t[j]);
+        }
+    }
+#if defined(__SSE2__)
+    _mm_sfence(); /* this thread's streamed stores are complete before the arrays are read */
+#endif
+}
+
+/* Every row to the caller's arrays, split evenly over the team. */
+static void copy_into(const all_call *c, const hs_hits_into *d)
+{
+    const size_t n = c->n;
+    const int threads = c->b->threads;
+    if (threads <= 1 || n < (size_t)threads * HS_ALL_BLOCK) {
+        rows_into(c, 0, n, d);
+        return;
+    }
+#pragma omp parallel num_threads(threads)
+    {
+        const size_t k = (size_t)omp_get_thread_num(), t = (size_t)omp_get_num_threads();
+        rows_into(c, n * k / t, n * (k + 1) / t, d);
+    }
+}
+
 /* Every block's hits moved to their place in the output, on the team. */
 static void copy_blocks(const all_call *c, uint32_t *oid, float *ot)
 {
@@ -305,8 +395,24 @@ static void copy_blocks(const all_call *c, uint32_t *oid, float *ot)
         copy_block(c, (size_t)k, oid, ot);
 }
 
+/* The offsets as the caller's int64. */
+static void copy_offsets(const all_call *c, int64_t *out)
+{
+    const size_t *offsets = c->offsets;
+    const ptrdiff_t m = (ptrdiff_t)c->n + 1;
+    if (c->b->threads <= 1) {
+        for (ptrdiff_t i = 0; i < m; i++)
+            out[i] = (int64_t)offsets[i];
+        return;
+    }
+#pragma omp parallel for num_threads(c->b->threads) schedule(static)
+    for (ptrdiff_t i = 0; i < m; i++)
+        out[i] = (int64_t)offsets[i];
+}
+
 hs_status hs_all_hits(const hs_batch_setup *b, size_t n, hs_hits_range_fn answer, const void *ctx,
-                      hs_workspace *ws, const uint32_t *rows, hs_hits *out)
+                      hs_workspace *ws, const uint32_t *rows, hs_hits *out,
+                      const hs_all_place *place)
 {
     all_call c;
     c.b = b;
@@ -322,8 +428,14 @@ hs_status hs_all_hits(const hs_batch_setup *b, size_t n, hs_hits_range_fn answer
      * it down; a tight parallel loop moves them to their rows */
     c.count = hs_ws_get(ws, HS_WS_SCNT, n * sizeof *c.count);
     c.done = hs_ws_get(ws, HS_WS_DONE, (size_t)b->threads * sizeof *c.done);
+    c.src = c.src_row = NULL;
+    if (place != NULL) {
+        c.src = hs_ws_get(ws, HS_WS_SRC, n * sizeof *c.src);
+        c.src_row = rows ? hs_ws_get(ws, HS_WS_SRC_ROW, n * sizeof *c.src_row) : c.src;
+    }
     if (c.offsets == NULL || c.blocks == NULL || c.part == NULL || c.count == NULL ||
-        c.done == NULL || hs_ws_hitbufs(ws, b->threads) != HS_OK)
+        c.done == NULL || (place != NULL && (c.src == NULL || c.src_row == NULL)) ||
+        hs_ws_hitbufs(ws, b->threads) != HS_OK)
         return HS_E_NOMEM; /* the workspace frees or keeps what it got */
     c.offsets[0] = 0;
     memset(c.done, 0, (size_t)b->threads * sizeof *c.done);
@@ -337,20 +449,38 @@ hs_status hs_all_hits(const hs_batch_setup *b, size_t n, hs_hits_range_fn answer
         if (rows && b->threads <= 1) {
             for (size_t i = 0; i < n; i++)
                 c.offsets[rows[i] + 1] = c.count[i];
+            if (c.src)
+                for (size_t i = 0; i < n; i++)
+                    c.src_row[rows[i]] = c.src[i];
         } else if (rows) {
 #pragma omp parallel for num_threads(b->threads) schedule(static)
-            for (ptrdiff_t i = 0; i < (ptrdiff_t)n; i++)
+            for (ptrdiff_t i = 0; i < (ptrdiff_t)n; i++) {
                 c.offsets[rows[i] + 1] = c.count[i];
+                if (c.src)
+                    c.src_row[rows[i]] = c.src[i];
+            }
         }
         hs_prefix_sums(c.offsets, n, b->threads, c.part);
         total_hits = c.offsets[n];
-        /* at least one element so a successful result never has NULL arrays */
-        oid = hs_ws_get(ws, HS_WS_OUT_ID, total_hits * sizeof *oid);
-        ot = hs_ws_get(ws, HS_WS_OUT_T, total_hits * sizeof *ot);
-        nomem = oid == NULL || ot == NULL;
+        if (place == NULL) {
+            /* at least one element so a successful result never has NULL arrays */
+            oid = hs_ws_get(ws, HS_WS_OUT_ID, total_hits * sizeof *oid);
+            ot = hs_ws_get(ws, HS_WS_OUT_T, total_hits * sizeof *ot);
+            nomem = oid == NULL || ot == NULL;
+        }
     }
     if (nomem)
         return HS_E_NOMEM;
+    if (place != NULL) {
+        hs_hits_into d = {NULL, NULL, NULL, NULL};
+        if (place->fn(place->ctx, n, total_hits, &d) != 0)
+            return HS_E_NOMEM;
+        if (d.offsets)
+            copy_offsets(&c, d.offsets);
+        if (d.query || d.idx || d.t)
+            copy_into(&c, &d);
+        return hs_batch_end(b, &total);
+    }
     copy_blocks(&c, oid, ot);
     size_t *offsets = c.offsets;
     if (ws->transient) { /* the result becomes the caller's */

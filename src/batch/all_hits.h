@@ -19,12 +19,21 @@
 typedef hs_status (*hs_hits_range_fn)(const void *ctx, size_t lo, size_t hi, hs_hitbuf *buf,
                                       uint32_t *count, hs_tally *tally);
 
+/* Where the hits go: NULL, the CSR of hs_hits (out); else the caller's arrays that
+ * place->fn gives (hs_hits_into). */
+typedef struct hs_all_place {
+    hs_hits_place_fn fn;
+    void *ctx;
+} hs_all_place;
+
 /* All hits of the n queries of a batch set up in b, answered range by range by `answer`, with
  * position k's hits in output row rows[k] (a permutation of 0 .. n-1; NULL: row k), so a
- * caller that reordered its batch gets the CSR in its own order in one copy. Buffers come
- * from ws (opened by the caller); the result's arrays stay in it unless it is transient, in
- * which case they are handed to out. Returns hs_batch_end's status, or HS_E_NOMEM. */
+ * caller that reordered its batch gets the result in its own order in one copy. Buffers come
+ * from ws (opened by the caller). Without place, the result's arrays stay in ws unless it is
+ * transient, in which case they are handed to out; with place, the hits go to the caller's
+ * arrays and out is not used. Returns hs_batch_end's status, or HS_E_NOMEM. */
 hs_status hs_all_hits(const hs_batch_setup *b, size_t n, hs_hits_range_fn answer, const void *ctx,
-                      hs_workspace *ws, const uint32_t *rows, hs_hits *out);
+                      hs_workspace *ws, const uint32_t *rows, hs_hits *out,
+                      const hs_all_place *place);
 
 #endif

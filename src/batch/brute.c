@@ -244,11 +244,10 @@ static hs_status brute_hits_range(const void *ctx, size_t lo, size_t hi, hs_hitb
     return HS_OK;
 }
 
-hs_status hs_brute_all(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
-                       hs_hits *out)
+/* Into out, or with place into the caller's arrays. */
+static hs_status brute_all(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
+                           hs_hits *out, const hs_all_place *place)
 {
-    if (out != NULL)
-        memset(out, 0, sizeof *out);
     if (cs == NULL)
         return HS_E_NULL;
     hs_wsref w;
@@ -256,14 +255,31 @@ hs_status hs_brute_all(const hs_circles *cs, const hs_queries *qs, const hs_batc
     if (s != HS_OK)
         return s;
     hs_batch_setup b;
-    if (out == NULL)
+    if (out == NULL && place == NULL)
         s = HS_E_NULL;
     else
         s = hs_batch_begin(qs, opts, cs->n, &b);
     if (s == HS_OK) {
         const brute_call c = {cs, b.ks, qs, b.sem};
-        s = hs_all_hits(&b, qs->count, brute_hits_range, &c, w.ws, NULL, out);
+        s = hs_all_hits(&b, qs->count, brute_hits_range, &c, w.ws, NULL, out, place);
     }
     hs_ws_close(&w);
     return s;
+}
+
+hs_status hs_brute_all(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
+                       hs_hits *out)
+{
+    if (out != NULL)
+        memset(out, 0, sizeof *out);
+    return brute_all(cs, qs, opts, out, NULL);
+}
+
+hs_status hs_brute_all_into(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
+                            hs_hits_place_fn place, void *ctx)
+{
+    if (place == NULL)
+        return HS_E_NULL;
+    const hs_all_place p = {place, ctx};
+    return brute_all(cs, qs, opts, NULL, &p);
 }

@@ -195,12 +195,11 @@ static hs_status grid_hits_range(const void *ctx, size_t lo, size_t hi, hs_hitbu
     return c->gw->all_range(c->g, c->qs, c->ord, c->sem, lo, hi, buf, count, tally);
 }
 
-/* The assembly writes each sorted position's hits straight into the caller's row. */
-hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
-                      hs_hits *out)
+/* The assembly writes each sorted position's hits straight into the caller's row: into out,
+ * or with place into the caller's arrays. */
+static hs_status grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                          hs_hits *out, const hs_all_place *place)
 {
-    if (out != NULL)
-        memset(out, 0, sizeof *out);
     if (g == NULL)
         return HS_E_NULL;
     hs_wsref w;
@@ -213,12 +212,29 @@ hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opt
         return HS_E_NOMEM;
     }
     hs_batch_setup b;
-    s = out == NULL ? HS_E_NULL : hs_batch_begin(qs, opts, HS_GRID_QUERY_COST, &b);
+    s = out == NULL && place == NULL ? HS_E_NULL : hs_batch_begin(qs, opts, HS_GRID_QUERY_COST, &b);
     if (s == HS_OK) {
         const grid_hits_call c = {g, hs_grid_walkers_get(b.ks->isa), qs, ord.perm ? &ord : NULL,
                                   b.sem};
-        s = hs_all_hits(&b, qs->count, grid_hits_range, &c, w.ws, ord.perm, out);
+        s = hs_all_hits(&b, qs->count, grid_hits_range, &c, w.ws, ord.perm, out, place);
     }
     hs_ws_close(&w);
     return s;
+}
+
+hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                      hs_hits *out)
+{
+    if (out != NULL)
+        memset(out, 0, sizeof *out);
+    return grid_all(g, qs, opts, out, NULL);
+}
+
+hs_status hs_grid_all_into(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                           hs_hits_place_fn place, void *ctx)
+{
+    if (place == NULL)
+        return HS_E_NULL;
+    const hs_all_place p = {place, ctx};
+    return grid_all(g, qs, opts, NULL, &p);
 }
