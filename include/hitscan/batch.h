@@ -90,7 +90,7 @@ typedef struct hs_batch_stats {
  *     hs_workspace_bytes reports it. Grid calls on large batches: 24 bytes per query (the
  *     order; closest / any / count stage their answers inside it). All-hits adds 12 bytes per
  *     query and 8 bytes per hit twice over: the per-thread buffers (grown by doubling) and
- *     the result. All-hits into the caller's arrays (hs_grid_all_into) adds up to 28 bytes per
+ *     the result. All-hits into the caller's arrays (hs_grid_all_into) adds 28 bytes per
  *     query and the per-thread buffers' 8 bytes per hit: the result is the caller's. */
 typedef struct hs_workspace hs_workspace;
 HS_API hs_status hs_workspace_create(hs_workspace **out);

@@ -164,9 +164,17 @@ typedef struct all_call {
     uint32_t *count;
     size_t *done; /* per thread: queries answered so far */
     /* into the caller's arrays only (else NULL): where position k's hits wait, as
-     * hs_src_make(thread, start in its buffer); then the same per output row */
-    uint64_t *src, *src_row;
+     * hs_src_make(thread, start in its buffer); then each output row's, with its count */
+    uint64_t *src;
+    struct all_row *row;
 } all_call;
+
+/* An output row of the hits into the caller's arrays: written once per row in a random order
+ * (one cache line, where the offsets and a separate array would take two), then read in
+ * order. */
+typedef struct all_row {
+    uint64_t src, count;
+} all_row;
 
 /* A position's hits in the thread buffers: the thread above, the start below. */
 #define HS_SRC_SHIFT 48
@@ -223,7 +231,7 @@ static int answer_share(all_call *c, hs_sched *sc, hs_hits_range_fn answer, cons
             if (c->count[i] > 1) /* buf->id is NULL until the first hit: no offset on it */
                 sort_hits(buf->id + at, buf->t + at, c->count[i]);
             at += c->count[i];
-            if (!c->rows)
+            if (c->offsets && !c->rows)
                 c->offsets[i + 1] = c->count[i];
         }
     }
@@ -306,6 +314,20 @@ static void copy_block(const all_call *c, size_t k, uint32_t *oid, float *ot)
     }
 }
 
+/* Every block's hits moved to their place in the output, on the team. */
+static void copy_blocks(const all_call *c, uint32_t *oid, float *ot)
+{
+    const int threads = c->b->threads;
+    if (threads <= 1) {
+        for (size_t k = 0; k < c->nblocks; k++)
+            copy_block(c, k, oid, ot);
+        return;
+    }
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (ptrdiff_t k = 0; k < (ptrdiff_t)c->nblocks; k++)
+        copy_block(c, (size_t)k, oid, ot);
+}
+
 /* Stores past the cache where the CPU has them: the caller's arrays are written once, in
  * order, and not read back by the call, so no line of them is read from memory before it is
  * written (the write-combining buffers join a row's stores into whole lines). Each thread
@@ -323,31 +345,33 @@ static inline void put_i64(int64_t *p, int64_t v) { *p = v; }
 static inline void put_f32(float *p, float v) { *p = v; }
 #endif
 
-/* Output rows lo .. hi-1 to the caller's arrays (hs_hits_into), in the output's order, each
- * row's hits fetched from the thread buffer they wait in (requested HS_COPY_AHEAD rows
- * early). Gathering beats scattering rows here: the caller's rows are two and a half times
- * the bytes of the buffers', and a scattered row costs a read of every line it touches. One
- * loop writes every member asked for: a loop over a row's few hits mispredicts its exit about
- * once a row, and the tests of the members go the same way for the whole call. */
-static void rows_into(const all_call *c, size_t lo, size_t hi, const hs_hits_into *d)
+/* Output rows lo .. hi-1 to the caller's arrays (hs_hits_into) from entry `to` on, in the
+ * output's order, each row's hits fetched from the thread buffer they wait in (requested
+ * HS_COPY_AHEAD rows early). Gathering beats scattering rows here: the caller's rows are two
+ * and a half times the bytes of the buffers', and a scattered row costs a read of every line
+ * it touches. One loop writes every member asked for: a loop over a row's few hits
+ * mispredicts its exit about once a row, and the tests of the members go the same way for the
+ * whole call. The offsets, when asked for, are the running sum. */
+static void rows_into(const all_call *c, size_t lo, size_t hi, size_t to, const hs_hits_into *d)
 {
-    const size_t *offsets = c->offsets;
-    const uint64_t *src = c->src_row;
+    const all_row *row = c->row;
     const uint64_t start_mask = ((uint64_t)1 << HS_SRC_SHIFT) - 1;
     const hs_padded_hitbuf *bufs = c->ws->buf;
-    int64_t *restrict oq = d->query, *restrict oid = d->idx;
+    int64_t *restrict off = d->offsets, *restrict oq = d->query, *restrict oid = d->idx;
     float *restrict ot = d->t;
     for (size_t i = lo; i < hi; i++) {
         if (i + HS_COPY_AHEAD < hi) {
-            const uint64_t a = src[i + HS_COPY_AHEAD];
+            const uint64_t a = row[i + HS_COPY_AHEAD].src;
             const hs_hitbuf *ab = &bufs[a >> HS_SRC_SHIFT].b;
             if (ab->id != NULL) {
                 hs_prefetch(ab->id + (a & start_mask));
                 hs_prefetch(ab->t + (a & start_mask));
             }
         }
-        const size_t to = offsets[i], len = offsets[i + 1] - to;
-        const uint64_t s = src[i];
+        if (off)
+            off[i] = (int64_t)to;
+        const size_t len = (size_t)row[i].count;
+        const uint64_t s = row[i].src;
         const hs_hitbuf *buf = &bufs[s >> HS_SRC_SHIFT].b;
         const uint32_t *id = buf->id + (s & start_mask);
         const float *t = buf->t + (s & start_mask);
@@ -359,55 +383,72 @@ static void rows_into(const all_call *c, size_t lo, size_t hi, const hs_hits_int
             if (ot)
                 put_f32(ot + to + j, t[j]);
         }
+        to += len;
     }
+    if (off && hi == c->n)
+        off[hi] = (int64_t)to;
 #if defined(__SSE2__)
     _mm_sfence(); /* this thread's streamed stores are complete before the arrays are read */
 #endif
 }
 
-/* Every row to the caller's arrays, split evenly over the team. */
+/* Every row to the caller's arrays, split evenly over the team; each part's first entry is
+ * the sum of the counts before it (c->part holds the parts' sums). */
 static void copy_into(const all_call *c, const hs_hits_into *d)
 {
     const size_t n = c->n;
     const int threads = c->b->threads;
     if (threads <= 1 || n < (size_t)threads * HS_ALL_BLOCK) {
-        rows_into(c, 0, n, d);
+        rows_into(c, 0, n, 0, d);
         return;
     }
+    size_t *part = c->part;
 #pragma omp parallel num_threads(threads)
     {
         const size_t k = (size_t)omp_get_thread_num(), t = (size_t)omp_get_num_threads();
-        rows_into(c, n * k / t, n * (k + 1) / t, d);
+        const size_t lo = n * k / t, hi = n * (k + 1) / t;
+        size_t sum = 0;
+        for (size_t i = lo; i < hi; i++)
+            sum += (size_t)c->row[i].count;
+        part[k] = sum;
+#pragma omp barrier
+        size_t to = 0;
+        for (size_t j = 0; j < k; j++)
+            to += part[j];
+        rows_into(c, lo, hi, to, d);
     }
 }
 
-/* Every block's hits moved to their place in the output, on the team. */
-static void copy_blocks(const all_call *c, uint32_t *oid, float *ot)
+/* The answered hits into the caller's arrays: each row's record (in the output's order), the
+ * total, the caller's arrays, the copy. */
+static hs_status into_place(all_call *c, const hs_batch_setup *b, const hs_tally *total,
+                            const hs_all_place *place)
 {
-    const int threads = c->b->threads;
-    if (threads <= 1) {
-        for (size_t k = 0; k < c->nblocks; k++)
-            copy_block(c, k, oid, ot);
-        return;
+    const size_t n = c->n;
+    const uint32_t *rows = c->rows;
+    size_t hits = 0;
+    if (b->threads <= 1) {
+        for (size_t i = 0; i < n; i++) {
+            const size_t r = rows ? rows[i] : i;
+            c->row[r].src = c->src[i];
+            c->row[r].count = c->count[i];
+            hits += c->count[i];
+        }
+    } else {
+#pragma omp parallel for num_threads(b->threads) schedule(static) reduction(+ : hits)
+        for (ptrdiff_t i = 0; i < (ptrdiff_t)n; i++) {
+            const size_t r = rows ? rows[i] : (size_t)i;
+            c->row[r].src = c->src[i];
+            c->row[r].count = c->count[i];
+            hits += c->count[i];
+        }
     }
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (ptrdiff_t k = 0; k < (ptrdiff_t)c->nblocks; k++)
-        copy_block(c, (size_t)k, oid, ot);
-}
-
-/* The offsets as the caller's int64. */
-static void copy_offsets(const all_call *c, int64_t *out)
-{
-    const size_t *offsets = c->offsets;
-    const ptrdiff_t m = (ptrdiff_t)c->n + 1;
-    if (c->b->threads <= 1) {
-        for (ptrdiff_t i = 0; i < m; i++)
-            out[i] = (int64_t)offsets[i];
-        return;
-    }
-#pragma omp parallel for num_threads(c->b->threads) schedule(static)
-    for (ptrdiff_t i = 0; i < m; i++)
-        out[i] = (int64_t)offsets[i];
+    hs_hits_into d = {NULL, NULL, NULL, NULL};
+    if (place->fn(place->ctx, n, hits, &d) != 0)
+        return HS_E_NOMEM;
+    if (d.offsets || d.query || d.idx || d.t)
+        copy_into(c, &d);
+    return hs_batch_end(b, total);
 }
 
 hs_status hs_all_hits(const hs_batch_setup *b, size_t n, hs_hits_range_fn answer, const void *ctx,
@@ -421,66 +462,51 @@ hs_status hs_all_hits(const hs_batch_setup *b, size_t n, hs_hits_range_fn answer
     c.nblocks = (n + c.bs - 1) / c.bs;
     c.ws = ws;
     c.rows = rows;
-    c.offsets = hs_ws_get(ws, HS_WS_OFFSETS, (n + 1) * sizeof *c.offsets);
+    /* the CSR's offsets; the caller's arrays take the rows' records instead */
+    c.offsets = place ? NULL : hs_ws_get(ws, HS_WS_OFFSETS, (n + 1) * sizeof *c.offsets);
     c.blocks = hs_ws_get(ws, HS_WS_BLOCKS, c.nblocks * sizeof *c.blocks);
     c.part = hs_ws_get(ws, HS_WS_PART, (size_t)b->threads * sizeof *c.part);
     /* counts in the batch's order: with rows, a random store per query in the walk would slow
      * it down; a tight parallel loop moves them to their rows */
     c.count = hs_ws_get(ws, HS_WS_SCNT, n * sizeof *c.count);
     c.done = hs_ws_get(ws, HS_WS_DONE, (size_t)b->threads * sizeof *c.done);
-    c.src = c.src_row = NULL;
+    c.src = NULL;
+    c.row = NULL;
     if (place != NULL) {
         c.src = hs_ws_get(ws, HS_WS_SRC, n * sizeof *c.src);
-        c.src_row = rows ? hs_ws_get(ws, HS_WS_SRC_ROW, n * sizeof *c.src_row) : c.src;
+        c.row = hs_ws_get(ws, HS_WS_ROWS, n * sizeof *c.row);
     }
-    if (c.offsets == NULL || c.blocks == NULL || c.part == NULL || c.count == NULL ||
-        c.done == NULL || (place != NULL && (c.src == NULL || c.src_row == NULL)) ||
+    if ((place ? c.src == NULL || c.row == NULL : c.offsets == NULL) || c.blocks == NULL ||
+        c.part == NULL || c.count == NULL || c.done == NULL ||
         hs_ws_hitbufs(ws, b->threads) != HS_OK)
         return HS_E_NOMEM; /* the workspace frees or keeps what it got */
-    c.offsets[0] = 0;
+    if (c.offsets)
+        c.offsets[0] = 0;
     memset(c.done, 0, (size_t)b->threads * sizeof *c.done);
 
     hs_tally total;
     int nomem = answer_blocks(&c, answer, ctx, &total);
-    uint32_t *oid = NULL;
-    float *ot = NULL;
-    size_t total_hits = 0;
-    if (!nomem) {
-        if (rows && b->threads <= 1) {
-            for (size_t i = 0; i < n; i++)
-                c.offsets[rows[i] + 1] = c.count[i];
-            if (c.src)
-                for (size_t i = 0; i < n; i++)
-                    c.src_row[rows[i]] = c.src[i];
-        } else if (rows) {
-#pragma omp parallel for num_threads(b->threads) schedule(static)
-            for (ptrdiff_t i = 0; i < (ptrdiff_t)n; i++) {
-                c.offsets[rows[i] + 1] = c.count[i];
-                if (c.src)
-                    c.src_row[rows[i]] = c.src[i];
-            }
-        }
-        hs_prefix_sums(c.offsets, n, b->threads, c.part);
-        total_hits = c.offsets[n];
-        if (place == NULL) {
-            /* at least one element so a successful result never has NULL arrays */
-            oid = hs_ws_get(ws, HS_WS_OUT_ID, total_hits * sizeof *oid);
-            ot = hs_ws_get(ws, HS_WS_OUT_T, total_hits * sizeof *ot);
-            nomem = oid == NULL || ot == NULL;
-        }
-    }
     if (nomem)
         return HS_E_NOMEM;
-    if (place != NULL) {
-        hs_hits_into d = {NULL, NULL, NULL, NULL};
-        if (place->fn(place->ctx, n, total_hits, &d) != 0)
-            return HS_E_NOMEM;
-        if (d.offsets)
-            copy_offsets(&c, d.offsets);
-        if (d.query || d.idx || d.t)
-            copy_into(&c, &d);
-        return hs_batch_end(b, &total);
+    if (place != NULL)
+        return into_place(&c, b, &total, place);
+    uint32_t *oid = NULL;
+    float *ot = NULL;
+    if (rows && b->threads <= 1) {
+        for (size_t i = 0; i < n; i++)
+            c.offsets[rows[i] + 1] = c.count[i];
+    } else if (rows) {
+#pragma omp parallel for num_threads(b->threads) schedule(static)
+        for (ptrdiff_t i = 0; i < (ptrdiff_t)n; i++)
+            c.offsets[rows[i] + 1] = c.count[i];
     }
+    hs_prefix_sums(c.offsets, n, b->threads, c.part);
+    const size_t total_hits = c.offsets[n];
+    /* at least one element so a successful result never has NULL arrays */
+    oid = hs_ws_get(ws, HS_WS_OUT_ID, total_hits * sizeof *oid);
+    ot = hs_ws_get(ws, HS_WS_OUT_T, total_hits * sizeof *ot);
+    if (oid == NULL || ot == NULL)
+        return HS_E_NOMEM;
     copy_blocks(&c, oid, ot);
     size_t *offsets = c.offsets;
     if (ws->transient) { /* the result becomes the caller's */

@@ -27,9 +27,9 @@ typedef enum hs_ws_slot {
     HS_WS_PART,
     HS_WS_SCNT,
     HS_WS_DONE,
-    /* all-hits into the caller's arrays: where each position's, then each row's, hits wait */
+    /* all-hits into the caller's arrays: where each position's hits wait, each row's record */
     HS_WS_SRC,
-    HS_WS_SRC_ROW,
+    HS_WS_ROWS,
     HS_WS_SLOTS
 } hs_ws_slot;
 
