@@ -21,8 +21,12 @@
 /* All-hits without a workspace: a thread's hit buffer is sized once from the hit rate of its
  * first this-many queries, instead of doubling from empty (which copies every hit once). */
 #define HS_ALL_ESTIMATE 1024
-/* All-hits into the caller's rows: queries the row copy requests ahead (rows are scattered). */
+/* All-hits' output: rows the copy requests ahead (each row waits at, or goes to, a random
+ * place). */
 #define HS_COPY_AHEAD 8
+/* All-hits into the caller's arrays: an output of at least this many hits is stored past the
+ * cache (a smaller one stays in the cache the caller reads it from): 1.25 MB at 20 bytes. */
+#define HS_STREAM_MIN_HITS ((size_t)1 << 16)
 
 /* ---- Grid build (src/grid/) ---------------------------------------------------------------- */
 

@@ -328,22 +328,35 @@ static void copy_blocks(const all_call *c, uint32_t *oid, float *ot)
         copy_block(c, (size_t)k, oid, ot);
 }
 
-/* Stores past the cache where the CPU has them: the caller's arrays are written once, in
- * order, and not read back by the call, so no line of them is read from memory before it is
- * written (the write-combining buffers join a row's stores into whole lines). Each thread
- * fences its own once done (rows_into). */
-#if defined(__SSE2__)
-static inline void put_i64(int64_t *p, int64_t v) { _mm_stream_si64((long long *)p, v); }
-static inline void put_f32(float *p, float v)
+/* With stream (a large output), stores go past the cache where the CPU has them: the caller's
+ * arrays are written once, in order, and not read back by the call, so no line of them is
+ * read from memory before it is written (the write-combining buffers join a row's stores into
+ * whole lines). A small output stays in the cache the caller reads it from. */
+static inline void put_i64(int64_t *p, int64_t v, const int stream)
 {
-    int u;
-    memcpy(&u, &v, sizeof u);
-    _mm_stream_si32((int *)(void *)p, u);
-}
-#else
-static inline void put_i64(int64_t *p, int64_t v) { *p = v; }
-static inline void put_f32(float *p, float v) { *p = v; }
+#if defined(__SSE2__)
+    if (stream) {
+        _mm_stream_si64((long long *)p, v);
+        return;
+    }
 #endif
+    (void)stream;
+    *p = v;
+}
+
+static inline void put_f32(float *p, float v, const int stream)
+{
+#if defined(__SSE2__)
+    if (stream) {
+        int u;
+        memcpy(&u, &v, sizeof u);
+        _mm_stream_si32((int *)(void *)p, u);
+        return;
+    }
+#endif
+    (void)stream;
+    *p = v;
+}
 
 /* Output rows lo .. hi-1 to the caller's arrays (hs_hits_into) from entry `to` on, in the
  * output's order, each row's hits fetched from the thread buffer they wait in (requested
@@ -352,7 +365,12 @@ static inline void put_f32(float *p, float v) { *p = v; }
  * it touches. One loop writes every member asked for: a loop over a row's few hits
  * mispredicts its exit about once a row, and the tests of the members go the same way for the
  * whole call. The offsets, when asked for, are the running sum. */
-static void rows_into(const all_call *c, size_t lo, size_t hi, size_t to, const hs_hits_into *d)
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline)) /* one copy per constant stream */
+#endif
+static inline void
+rows_into_with(const all_call *c, size_t lo, size_t hi, size_t to, const hs_hits_into *d,
+               const int stream)
 {
     const all_row *row = c->row;
     const uint64_t start_mask = ((uint64_t)1 << HS_SRC_SHIFT) - 1;
@@ -377,29 +395,40 @@ static void rows_into(const all_call *c, size_t lo, size_t hi, size_t to, const 
         const float *t = buf->t + (s & start_mask);
         for (size_t j = 0; j < len; j++) {
             if (oq)
-                put_i64(oq + to + j, (int64_t)i);
+                put_i64(oq + to + j, (int64_t)i, stream);
             if (oid)
-                put_i64(oid + to + j, (int64_t)id[j]);
+                put_i64(oid + to + j, (int64_t)id[j], stream);
             if (ot)
-                put_f32(ot + to + j, t[j]);
+                put_f32(ot + to + j, t[j], stream);
         }
         to += len;
     }
     if (off && hi == c->n)
         off[hi] = (int64_t)to;
 #if defined(__SSE2__)
-    _mm_sfence(); /* this thread's streamed stores are complete before the arrays are read */
+    if (stream)
+        _mm_sfence(); /* this thread's streamed stores are complete before the arrays are read */
 #endif
+}
+
+static void rows_into(const all_call *c, size_t lo, size_t hi, size_t to, const hs_hits_into *d,
+                      int stream)
+{
+    if (stream)
+        rows_into_with(c, lo, hi, to, d, 1);
+    else
+        rows_into_with(c, lo, hi, to, d, 0);
 }
 
 /* Every row to the caller's arrays, split evenly over the team; each part's first entry is
  * the sum of the counts before it (c->part holds the parts' sums). */
-static void copy_into(const all_call *c, const hs_hits_into *d)
+static void copy_into(const all_call *c, const hs_hits_into *d, size_t hits)
 {
+    const int stream = hits >= HS_STREAM_MIN_HITS;
     const size_t n = c->n;
     const int threads = c->b->threads;
     if (threads <= 1 || n < (size_t)threads * HS_ALL_BLOCK) {
-        rows_into(c, 0, n, 0, d);
+        rows_into(c, 0, n, 0, d, stream);
         return;
     }
     size_t *part = c->part;
@@ -415,7 +444,7 @@ static void copy_into(const all_call *c, const hs_hits_into *d)
         size_t to = 0;
         for (size_t j = 0; j < k; j++)
             to += part[j];
-        rows_into(c, lo, hi, to, d);
+        rows_into(c, lo, hi, to, d, stream);
     }
 }
 
@@ -447,7 +476,7 @@ static hs_status into_place(all_call *c, const hs_batch_setup *b, const hs_tally
     if (place->fn(place->ctx, n, hits, &d) != 0)
         return HS_E_NOMEM;
     if (d.offsets || d.query || d.idx || d.t)
-        copy_into(c, &d);
+        copy_into(c, &d, hits);
     return hs_batch_end(b, total);
 }
 
