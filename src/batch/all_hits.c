@@ -389,6 +389,8 @@ rows_into_with(const all_call *c, size_t lo, size_t hi, size_t to, const hs_hits
         if (off)
             off[i] = (int64_t)to;
         const size_t len = (size_t)row[i].count;
+        if (len == 0) /* and a thread without hits has no buffer to offset */
+            continue;
         const uint64_t s = row[i].src;
         const hs_hitbuf *buf = &bufs[s >> HS_SRC_SHIFT].b;
         const uint32_t *id = buf->id + (s & start_mask);
