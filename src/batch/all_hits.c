@@ -78,19 +78,23 @@ static inline uint64_t hit_key(float t, uint32_t id)
 static HS_RANK_INLINE void rank_sort(uint32_t *id, float *t, size_t n, size_t w)
 {
     uint64_t k[8];
-    uint32_t oi[8];
-    float ot[8];
-    for (size_t i = 0; i < w; i++)
-        k[i] = i < n ? hit_key(t[i], id[i]) : UINT64_MAX;
+    uint32_t in_id[8];
+    float in_t[8];
+    for (size_t i = 0; i < w; i++) { /* past n: the last hit again, ranked last */
+        const size_t from = i < n ? i : n - 1;
+        in_id[i] = id[from];
+        in_t[i] = t[from];
+        k[i] = i < n ? hit_key(in_t[i], in_id[i]) : UINT64_MAX;
+    }
+    /* each hit stored straight to its rank: a copy through a ranked scratch array would read
+     * back with wide loads what narrow stores had just written, which stalls (no forwarding) */
     for (size_t i = 0; i < n; i++) {
         size_t r = 0;
         for (size_t j = 0; j < w; j++)
             r += k[j] < k[i];
-        oi[r] = id[i];
-        ot[r] = t[i];
+        id[r] = in_id[i];
+        t[r] = in_t[i];
     }
-    memcpy(id, oi, n * sizeof *id);
-    memcpy(t, ot, n * sizeof *t);
 }
 
 /* Sorts one query's hits by (t, id) in place, allocation-free: by rank up to 8 (the usual
