@@ -784,6 +784,9 @@ static void assert_same_grid(const hs_grid *a, const hs_grid *b)
         assert_memory_equal(a->y, b->y, a->n * sizeof(float));
         assert_memory_equal(a->r, b->r, a->n * sizeof(float));
         assert_memory_equal(a->id, b->id, a->n * sizeof(uint32_t));
+        assert_int_equal(a->mask == NULL, b->mask == NULL);
+        if (a->mask)
+            assert_memory_equal(a->mask, b->mask, a->n * sizeof(uint32_t));
     }
 }
 
@@ -792,7 +795,9 @@ static void test_build_deterministic(void **state)
     (void)state;
     for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++) {
         scene s;
-        scene_kind(&s, (hs_scene_kind)kind, scale(50000), 11u, 0);
+        /* more circles than HS_GRID_DIRECT even in a quick run (the band sort is what splits
+         * work between threads); odd kinds with filter masks, which it moves with the circles */
+        scene_kind(&s, (hs_scene_kind)kind, 50000, 11u, kind % 2);
         hs_grid *g1 = NULL;
         hs_grid_opts o = {0.0f, 1};
         assert_int_equal(hs_grid_build(s.cs, &o, &g1), HS_OK);
@@ -803,6 +808,20 @@ static void test_build_deterministic(void **state)
             assert_same_grid(g1, g);
             hs_grid_destroy(g);
         }
+        /* every input circle stored once, with its own coordinates and radius */
+        unsigned char *seen = calloc(g1->n ? g1->n : 1, 1);
+        assert_non_null(seen);
+        assert_int_equal(g1->n, s.cs->n);
+        for (size_t p = 0; p < g1->n; p++) {
+            const uint32_t i = g1->id[p];
+            assert_true(i < s.cs->n);
+            assert_int_equal(seen[i], 0);
+            seen[i] = 1;
+            assert_true(g1->x[p] == s.cs->x[i] && g1->y[p] == s.cs->y[i] && g1->r[p] == s.cs->r[i]);
+            if (kind % 2)
+                assert_int_equal(g1->mask[p], s.mask[i]);
+        }
+        free(seen);
         /* the CSR invariants: cells sorted, each circle in its centre's cell */
         for (int l = 0; l < g1->nlevels; l++) {
             const hs_glevel *L = &g1->lv[l];

@@ -10,7 +10,8 @@
  *     plan_bands     groups sub-bands into bands of at most `cap` circles, whose ranges in
  *                    the final arrays follow from the counts (rows are contiguous in storage);
  *     move_chunks    moves every circle into its band's range: a few dozen sequential write
- *                    streams per array instead of random writes;
+ *                    streams per array instead of random writes, each gathered a cache
+ *                    line at a time in L1 and stored whole, past the cache;
  *     sort_bands     sorts each band inside L2 (sort_band_in_buffer: cells from the band,
  *                    counts straight into cell_start, 16-byte records scattered into a
  *                    per-thread buffer with the lines requested ahead, copied back field by
@@ -25,6 +26,8 @@
 #include <string.h>
 
 #include <omp.h>
+
+#include <simde/x86/sse2.h>
 
 #include "grid/build.h"
 #include "grid/vectorize.h"
@@ -45,8 +48,8 @@
  *
  * The cell of a circle: hs_gcell along each axis in the circle's level, written without
  * branches (f clamped to [0, n - 1] before truncation gives the same value for every f, NaN
- * included) so that a block of circles vectorises. A block holding a level-1 circle computes
- * both levels' cells and picks per lane. */
+ * included) so that a block of circles vectorises. A block holding a level-1 circle also
+ * computes level 1's cells, where they are needed, and picks per lane. */
 typedef struct cellfn {
     double ox[2], oy[2], ih[2], tx[2], ty[2]; /* per level: origin, 1 / h, last column / row */
     uint32_t nx[2], cell0[2];
@@ -80,6 +83,30 @@ static inline uint32_t cell_bf(const cellfn *F, int l, float x, float y)
     return F->cell0[l] + (uint32_t)(int32_t)fy * F->nx[l] + (uint32_t)(int32_t)fx;
 }
 
+/* cells_block's blocks that hold a level-1 circle: level 1 only in their groups of 16 that
+ * hold one (0.1 % of the circles put one in a quarter of the blocks, but in few groups). */
+HS_GRID_CLONES
+static HS_PASS void cells_block_two(const cellfn *Fp, const float *restrict x,
+                                    const float *restrict y, const float *restrict r, size_t k,
+                                    uint32_t *restrict out)
+{
+    const cellfn Fl = *Fp, *F = &Fl;
+    const float split = F->split;
+    for (size_t i = 0; i < k; i++)
+        out[i] = cell_bf(F, 0, x[i], y[i]);
+    for (size_t i0 = 0; i0 < k; i0 += 16) {
+        const size_t ge = k - i0 < 16 ? k - i0 : 16;
+        int any = 0;
+        for (size_t i = i0; i < i0 + ge; i++)
+            any |= r[i] > split;
+        if (any)
+            for (size_t i = i0; i < i0 + ge; i++) {
+                uint32_t c1 = cell_bf(F, 1, x[i], y[i]);
+                out[i] = r[i] > split ? c1 : out[i];
+            }
+    }
+}
+
 HS_GRID_CLONES
 static void cells_block(const cellfn *Fp, const float *restrict x, const float *restrict y,
                         const float *restrict r, size_t k, uint32_t *restrict out)
@@ -95,11 +122,7 @@ static void cells_block(const cellfn *Fp, const float *restrict x, const float *
         for (size_t i = 0; i < k; i++)
             out[i] = cell_bf(F, 0, x[i], y[i]);
     } else {
-        const float split = F->split;
-        for (size_t i = 0; i < k; i++) {
-            uint32_t c0 = cell_bf(F, 0, x[i], y[i]), c1 = cell_bf(F, 1, x[i], y[i]);
-            out[i] = r[i] > split ? c1 : c0;
-        }
+        cells_block_two(Fp, x, y, r, k, out);
     }
 }
 
@@ -301,23 +324,104 @@ static void plan_bands(band_sort *S)
     }
 }
 
+/* Pass 2's write combining: a band's next line of each array, gathered in L1 and stored
+ * whole, past the cache (pass 3 reads each band once, and a line's old contents are never
+ * read: no read for ownership). A line the chunk's run of the band does not cover from its
+ * first word is written word by word, as is the run's last, partial line. */
+typedef struct move_wc {
+    _Alignas(64) float x[16];
+    float y[16], r[16];
+    uint32_t id[16], mask[16];
+} move_wc;
+
+/* Positions f .. d (one line) of band w's buffer to the grid's arrays. */
+static inline void move_wc_words(hs_grid *g, const move_wc *w, size_t f, size_t d)
+{
+    for (size_t k = f; k <= d; k++) {
+        g->x[k] = w->x[k & 15];
+        g->y[k] = w->y[k & 15];
+        g->r[k] = w->r[k & 15];
+        g->id[k] = w->id[k & 15];
+        if (g->mask)
+            g->mask[k] = w->mask[k & 15];
+    }
+}
+
+/* One line of 16 words from src to dst (64-byte aligned: hs_grid_alloc_lines), past the
+ * cache. */
+static inline void move_wc_stream(void *dst, const void *src)
+{
+    simde__m128i *d = (simde__m128i *)dst;
+    const simde__m128i *s = (const simde__m128i *)src;
+    for (int u = 0; u < 4; u++)
+        simde_mm_stream_si128(d + u, simde_mm_load_si128(s + u));
+}
+
+/* The buffered line of band w that position d completes (d % 16 == 15) to the grid's arrays:
+ * whole when the run (from position first) covers it, else its positions first .. d. */
+static inline void move_wc_line(hs_grid *g, const move_wc *w, size_t d, size_t first)
+{
+    if (d >= first + 15) {
+        const size_t ks = d - 15;
+        move_wc_stream(g->x + ks, w->x);
+        move_wc_stream(g->y + ks, w->y);
+        move_wc_stream(g->r + ks, w->r);
+        move_wc_stream(g->id + ks, w->id);
+        if (g->mask)
+            move_wc_stream(g->mask + ks, w->mask);
+    } else {
+        move_wc_words(g, w, first, d);
+    }
+}
+
 /* Pass 2 (on the team): every circle into its band's range, chunk c's after those of chunks
- * < c, in input order. */
-static HS_PASS void move_chunks(band_sort *S, uint32_t *blk)
+ * < c, in input order: through the write-combining lines, which take the thread's band buffer
+ * (pass 3 uses it later), or, with more bands than it holds lines for, straight. */
+static HS_PASS void move_chunks(band_sort *S, uint32_t *blk, unsigned char *area)
 {
     const float *X = S->cs->x, *Y = S->cs->y, *Rr = S->cs->r;
     const uint32_t *M = S->cs->mask;
-    float *gx = S->g->x, *gy = S->g->y, *gr = S->g->r;
-    uint32_t *gm = S->g->mask, *gid = S->g->id;
+    hs_grid *g = S->g;
+    float *gx = g->x, *gy = g->y, *gr = g->r;
+    uint32_t *gm = g->mask, *gid = g->id;
     const cellfn *F = &S->F;
-    const size_t n = S->n, K = S->K, nsbp = S->nsbp;
+    const size_t n = S->n, K = S->K, nsbp = S->nsbp, nb = S->nb;
     const unsigned sh = S->sh;
     const uint32_t *sb2b = S->sb2b;
     uint32_t *cur = S->cur;
+    move_wc *wc = (move_wc *)(void *)area;
+    uint32_t *first = (uint32_t *)(void *)(area + nb * sizeof(move_wc));
+    const int combine = nb * (sizeof(move_wc) + sizeof(uint32_t)) <= S->area;
 #pragma omp for schedule(dynamic, 1)
     for (ptrdiff_t cc = 0; cc < (ptrdiff_t)K; cc++) {
         const size_t i0 = n * (size_t)cc / K, i1 = n * ((size_t)cc + 1) / K;
         uint32_t *c = cur + (size_t)cc * nsbp;
+        if (combine) {
+            memcpy(first, c, nb * sizeof *first);
+            for (size_t i = i0; i < i1; i += HS_GRID_BLOCK) {
+                size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
+                cells_block(F, X + i, Y + i, Rr + i, k, blk);
+                for (size_t j = 0; j < k; j++) {
+                    const uint32_t b = sb2b[blk[j] >> sh];
+                    const size_t d = c[b]++, p = d & 15;
+                    move_wc *w = wc + b;
+                    w->x[p] = X[i + j];
+                    w->y[p] = Y[i + j];
+                    w->r[p] = Rr[i + j];
+                    w->id[p] = (uint32_t)(i + j);
+                    if (M)
+                        w->mask[p] = M[i + j];
+                    if (p == 15)
+                        move_wc_line(g, w, d, first[b]);
+                }
+            }
+            for (size_t b = 0; b < nb; b++)
+                if (c[b] != first[b] && (c[b] & 15) != 0) {
+                    const size_t d = c[b] - 1, ks = d & ~(size_t)15;
+                    move_wc_words(g, wc + b, ks > first[b] ? ks : first[b], d);
+                }
+            continue;
+        }
         for (size_t i = i0; i < i1; i += HS_GRID_BLOCK) {
             size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
             cells_block(F, X + i, Y + i, Rr + i, k, blk);
@@ -336,6 +440,7 @@ static HS_PASS void move_chunks(band_sort *S, uint32_t *blk)
                     gm[blk[j]] = M[i + j];
         }
     }
+    simde_mm_sfence();
 }
 
 /* Band [p0, p0 + m) (cells [c0, c1)) sorted inside the thread's buffer: cells from the band in
@@ -497,7 +602,7 @@ hs_status hs_grid_sort(hs_grid *g, const hs_circles *cs, int T)
 #pragma omp single
         plan_bands(&S);
         if (S.st == HS_OK) {
-            move_chunks(&S, blk);
+            move_chunks(&S, blk, S.buffers + t * S.area);
             sort_bands(&S, t, blk);
         }
     }
