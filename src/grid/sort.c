@@ -187,6 +187,7 @@ typedef struct band_sort {
     hs_grid *g;
     const hs_circles *cs;
     cellfn F;
+    cellfn F0; /* F for cells of level 0 alone: no radius to read */
     size_t n, ncells;
     size_t cap;             /* circles per band at most (and per thread buffer) */
     unsigned sh;            /* a sub-band is 2^sh consecutive cells */
@@ -216,6 +217,8 @@ static hs_status band_sort_init(band_sort *S, hs_grid *g, const hs_circles *cs, 
     S->g = g;
     S->cs = cs;
     cellfn_init(&S->F, g);
+    S->F0 = S->F;
+    S->F0.two = 0;
     S->n = n;
     S->ncells = ncells;
     size_t cap = n / (6 * (size_t)T);
@@ -458,8 +461,10 @@ static HS_PASS void sort_band_in_buffer(const band_sort *S, size_t p0, size_t m,
     hs_grec *trec = (hs_grec *)(a + align64(cap * sizeof(uint32_t)));
     uint32_t *tm =
         (uint32_t *)(a + align64(cap * sizeof(uint32_t)) + align64(cap * sizeof(hs_grec)));
+    /* a band of level-0 cells holds level-0 circles alone */
+    const cellfn *F = c1 <= S->F.cell0[1] ? &S->F0 : &S->F;
     for (size_t j = 0; j < m; j += HS_GRID_BLOCK)
-        cells_block(&S->F, gx + p0 + j, gy + p0 + j, gr + p0 + j,
+        cells_block(F, gx + p0 + j, gy + p0 + j, gr + p0 + j,
                     m - j < HS_GRID_BLOCK ? m - j : HS_GRID_BLOCK, cb + j);
     for (size_t j = 0; j < m; j++)
         cs_[cb[j]]++;
