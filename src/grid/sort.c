@@ -86,9 +86,8 @@ static inline uint32_t cell_bf(const cellfn *F, int l, float x, float y)
 /* cells_block's blocks that hold a level-1 circle: level 1 only in their groups of 16 that
  * hold one (0.1 % of the circles put one in a quarter of the blocks, but in few groups). */
 HS_GRID_CLONES
-static HS_PASS void cells_block_two(const cellfn *Fp, const float *restrict x,
-                                    const float *restrict y, const float *restrict r, size_t k,
-                                    uint32_t *restrict out)
+static void cells_block_two(const cellfn *Fp, const float *restrict x, const float *restrict y,
+                            const float *restrict r, size_t k, uint32_t *restrict out)
 {
     const cellfn Fl = *Fp, *F = &Fl;
     const float split = F->split;
