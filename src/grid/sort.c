@@ -1,8 +1,8 @@
 /* The grid build's sort pass (build.h): the circles into storage cell by cell, cell_start as
  * CSR. How it is shaped, and why:
- * - A circle's cell comes from cells_block (branch-free, vectorised, cloned for AVX-512 and
- *   AVX2, bit-identical to hs_gcell) and is recomputed in each pass: cheaper than storing it
- *   (4 more bytes per circle of memory and traffic).
+ * - A circle's cell comes from hs_cells_block (cells.h: branch-free, vectorised, cloned for
+ *   AVX-512 and AVX2, bit-identical to hs_gcell) and is recomputed in each pass: cheaper than
+ *   storing it (4 more bytes per circle of memory and traffic).
  * - Up to HS_GRID_DIRECT circles (sort_direct): one stable counting sort (cells stored once,
  *   counts in cell_start, scatter backwards from the input); it all fits in L2.
  * - Above, a two-pass radix sort in named passes, run by one team:
@@ -30,6 +30,7 @@
 #include <simde/x86/sse2.h>
 
 #include "grid/build.h"
+#include "grid/cells.h"
 #include "grid/vectorize.h"
 #include "prefetch.h"
 #include "tuning.h"
@@ -41,89 +42,6 @@
 #else
 #define HS_PASS
 #endif
-
-/* The per-circle cell is most of the build's arithmetic (three times per circle), so it is
- * compiled as HS_GRID_CLONES. The operations are the same IEEE double ones in every clone
- * (nothing to contract into an FMA), so the cells are.
- *
- * The cell of a circle: hs_gcell along each axis in the circle's level, written without
- * branches (f clamped to [0, n - 1] before truncation gives the same value for every f, NaN
- * included) so that a block of circles vectorises. A block holding a level-1 circle also
- * computes level 1's cells, where they are needed, and picks per lane. */
-typedef struct cellfn {
-    double ox[2], oy[2], ih[2], tx[2], ty[2]; /* per level: origin, 1 / h, last column / row */
-    uint32_t nx[2], cell0[2];
-    float split; /* radii above: level 1 (INFINITY: one level) */
-    int two;
-} cellfn;
-
-static void cellfn_init(cellfn *F, const hs_grid *g)
-{
-    for (int l = 0; l < 2; l++) {
-        const hs_glevel *L = &g->lv[l < g->nlevels ? l : 0];
-        F->ox[l] = L->ox;
-        F->oy[l] = L->oy;
-        F->ih[l] = L->inv_h;
-        F->tx[l] = (double)(L->nx - 1);
-        F->ty[l] = (double)(L->ny - 1);
-        F->nx[l] = (uint32_t)L->nx;
-        F->cell0[l] = L->cell0;
-    }
-    F->split = g->split_r;
-    F->two = g->nlevels > 1;
-}
-
-static inline uint32_t cell_bf(const cellfn *F, int l, float x, float y)
-{
-    double fx = ((double)x - F->ox[l]) * F->ih[l], fy = ((double)y - F->oy[l]) * F->ih[l];
-    fx = fx >= 0.0 ? fx : 0.0;
-    fx = fx < F->tx[l] ? fx : F->tx[l];
-    fy = fy >= 0.0 ? fy : 0.0;
-    fy = fy < F->ty[l] ? fy : F->ty[l];
-    return F->cell0[l] + (uint32_t)(int32_t)fy * F->nx[l] + (uint32_t)(int32_t)fx;
-}
-
-/* cells_block's blocks that hold a level-1 circle: level 1 only in their groups of 16 that
- * hold one (0.1 % of the circles put one in a quarter of the blocks, but in few groups). */
-HS_GRID_CLONES
-static void cells_block_two(const cellfn *Fp, const float *restrict x, const float *restrict y,
-                            const float *restrict r, size_t k, uint32_t *restrict out)
-{
-    const cellfn Fl = *Fp, *F = &Fl;
-    const float split = F->split;
-    for (size_t i = 0; i < k; i++)
-        out[i] = cell_bf(F, 0, x[i], y[i]);
-    for (size_t i0 = 0; i0 < k; i0 += 16) {
-        const size_t ge = k - i0 < 16 ? k - i0 : 16;
-        int any = 0;
-        for (size_t i = i0; i < i0 + ge; i++)
-            any |= r[i] > split;
-        if (any)
-            for (size_t i = i0; i < i0 + ge; i++) {
-                uint32_t c1 = cell_bf(F, 1, x[i], y[i]);
-                out[i] = r[i] > split ? c1 : out[i];
-            }
-    }
-}
-
-HS_GRID_CLONES
-static void cells_block(const cellfn *Fp, const float *restrict x, const float *restrict y,
-                        const float *restrict r, size_t k, uint32_t *restrict out)
-{
-    const cellfn Fl = *Fp, *F = &Fl; /* a local copy: nothing written below can alias it */
-    int big = 0;
-    if (F->two) {
-        const float split = F->split;
-        for (size_t i = 0; i < k; i++)
-            big |= r[i] > split;
-    }
-    if (!big) {
-        for (size_t i = 0; i < k; i++)
-            out[i] = cell_bf(F, 0, x[i], y[i]);
-    } else {
-        cells_block_two(Fp, x, y, r, k, out);
-    }
-}
 
 /* Turns the counts in cs[c0 .. c1) into end positions (from base): a backward scatter that
  * pre-decrements them then leaves each cell's start there, and is stable. */
@@ -147,7 +65,7 @@ static size_t align64(size_t b) { return (b + 63) & ~(size_t)63; }
 
 /* Small sets: one stable counting sort, cells computed once into scratch, scattered backwards
  * from the input (everything is in L2). */
-static hs_status sort_direct(hs_grid *g, const hs_circles *cs, const cellfn *F)
+static hs_status sort_direct(hs_grid *g, const hs_circles *cs, const hs_cellfn *F)
 {
     const size_t n = cs->n, ncells = g->ncells;
     const float *X = cs->x, *Y = cs->y, *Rr = cs->r;
@@ -163,7 +81,8 @@ static hs_status sort_direct(hs_grid *g, const hs_circles *cs, const cellfn *F)
     }
     uint32_t *cb = g->scratch;
     for (size_t i = 0; i < n; i += HS_GRID_BLOCK)
-        cells_block(F, X + i, Y + i, Rr + i, n - i < HS_GRID_BLOCK ? n - i : HS_GRID_BLOCK, cb + i);
+        hs_cells_block(F, X + i, Y + i, Rr + i, n - i < HS_GRID_BLOCK ? n - i : HS_GRID_BLOCK,
+                       cb + i);
     memset(cs_, 0, ncells * sizeof *cs_);
     for (size_t i = 0; i < n; i++)
         cs_[cb[i]]++;
@@ -185,8 +104,8 @@ static hs_status sort_direct(hs_grid *g, const hs_circles *cs, const cellfn *F)
 typedef struct band_sort {
     hs_grid *g;
     const hs_circles *cs;
-    cellfn F;
-    cellfn F0; /* F for cells of level 0 alone: no radius to read */
+    hs_cellfn F;
+    hs_cellfn F0; /* F for cells of level 0 alone: no radius to read */
     size_t n, ncells;
     size_t cap;             /* circles per band at most (and per thread buffer) */
     unsigned sh;            /* a sub-band is 2^sh consecutive cells */
@@ -215,7 +134,7 @@ static hs_status band_sort_init(band_sort *S, hs_grid *g, const hs_circles *cs, 
     const size_t n = cs->n, ncells = g->ncells;
     S->g = g;
     S->cs = cs;
-    cellfn_init(&S->F, g);
+    hs_cellfn_init(&S->F, g);
     S->F0 = S->F;
     S->F0.two = 0;
     S->n = n;
@@ -260,7 +179,7 @@ static hs_status band_sort_init(band_sort *S, hs_grid *g, const hs_circles *cs, 
 static HS_PASS void count_chunks(band_sort *S, uint32_t *blk)
 {
     const float *X = S->cs->x, *Y = S->cs->y, *Rr = S->cs->r;
-    const cellfn *F = &S->F;
+    const hs_cellfn *F = &S->F;
     const size_t n = S->n, K = S->K, nsb = S->nsb, nsbp = S->nsbp;
     const unsigned sh = S->sh; /* a local: the counters' stores could alias S->sh */
     uint32_t *hist = S->hist;
@@ -271,7 +190,7 @@ static HS_PASS void count_chunks(band_sort *S, uint32_t *blk)
         memset(h, 0, nsb * sizeof *h);
         for (size_t i = i0; i < i1; i += HS_GRID_BLOCK) {
             size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
-            cells_block(F, X + i, Y + i, Rr + i, k, blk);
+            hs_cells_block(F, X + i, Y + i, Rr + i, k, blk);
             for (size_t j = 0; j < k; j++)
                 h[blk[j] >> sh]++;
         }
@@ -386,7 +305,7 @@ static HS_PASS void move_chunks(band_sort *S, uint32_t *blk, unsigned char *area
     hs_grid *g = S->g;
     float *gx = g->x, *gy = g->y, *gr = g->r;
     uint32_t *gm = g->mask, *gid = g->id;
-    const cellfn *F = &S->F;
+    const hs_cellfn *F = &S->F;
     const size_t n = S->n, K = S->K, nsbp = S->nsbp, nb = S->nb;
     const unsigned sh = S->sh;
     const uint32_t *sb2b = S->sb2b;
@@ -402,7 +321,7 @@ static HS_PASS void move_chunks(band_sort *S, uint32_t *blk, unsigned char *area
             memcpy(first, c, nb * sizeof *first);
             for (size_t i = i0; i < i1; i += HS_GRID_BLOCK) {
                 size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
-                cells_block(F, X + i, Y + i, Rr + i, k, blk);
+                hs_cells_block(F, X + i, Y + i, Rr + i, k, blk);
                 for (size_t j = 0; j < k; j++) {
                     const uint32_t b = sb2b[blk[j] >> sh];
                     const size_t d = c[b]++, p = d & 15;
@@ -426,7 +345,7 @@ static HS_PASS void move_chunks(band_sort *S, uint32_t *blk, unsigned char *area
         }
         for (size_t i = i0; i < i1; i += HS_GRID_BLOCK) {
             size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
-            cells_block(F, X + i, Y + i, Rr + i, k, blk);
+            hs_cells_block(F, X + i, Y + i, Rr + i, k, blk);
             for (size_t j = 0; j < k; j++)
                 blk[j] = c[sb2b[blk[j] >> sh]]++;
             const float *xi = X + i, *yi = Y + i, *ri = Rr + i;
@@ -461,10 +380,10 @@ static HS_PASS void sort_band_in_buffer(const band_sort *S, size_t p0, size_t m,
     uint32_t *tm =
         (uint32_t *)(a + align64(cap * sizeof(uint32_t)) + align64(cap * sizeof(hs_grec)));
     /* a band of level-0 cells holds level-0 circles alone */
-    const cellfn *F = c1 <= S->F.cell0[1] ? &S->F0 : &S->F;
+    const hs_cellfn *F = c1 <= S->F.cell0[1] ? &S->F0 : &S->F;
     for (size_t j = 0; j < m; j += HS_GRID_BLOCK)
-        cells_block(F, gx + p0 + j, gy + p0 + j, gr + p0 + j,
-                    m - j < HS_GRID_BLOCK ? m - j : HS_GRID_BLOCK, cb + j);
+        hs_cells_block(F, gx + p0 + j, gy + p0 + j, gr + p0 + j,
+                       m - j < HS_GRID_BLOCK ? m - j : HS_GRID_BLOCK, cb + j);
     for (size_t j = 0; j < m; j++)
         cs_[cb[j]]++;
     counts_to_ends(cs_, c0, c1, 0);
@@ -530,7 +449,7 @@ static HS_PASS void sort_band_spill(const band_sort *S, size_t p0, size_t p1, si
     uint32_t *sp = g->spill;
     for (size_t j = p0; j < p1; j += HS_GRID_BLOCK) {
         size_t k = p1 - j < HS_GRID_BLOCK ? p1 - j : HS_GRID_BLOCK;
-        cells_block(&S->F, gx + j, gy + j, gr + j, k, blk);
+        hs_cells_block(&S->F, gx + j, gy + j, gr + j, k, blk);
         for (size_t u = 0; u < k; u++)
             cs_[blk[u]]++;
     }
@@ -538,7 +457,7 @@ static HS_PASS void sort_band_spill(const band_sort *S, size_t p0, size_t p1, si
     for (size_t j = p1; j > p0;) {
         size_t k = j - p0 < HS_GRID_BLOCK ? j - p0 : HS_GRID_BLOCK;
         j -= k;
-        cells_block(&S->F, gx + j, gy + j, gr + j, k, blk);
+        hs_cells_block(&S->F, gx + j, gy + j, gr + j, k, blk);
         for (size_t u = k; u-- > 0;)
             sp[--cs_[blk[u]]] = gid[j + u];
     }
@@ -591,8 +510,8 @@ hs_status hs_grid_sort(hs_grid *g, const hs_circles *cs, int T)
         return HS_OK;
     }
     if (n <= HS_GRID_DIRECT) {
-        cellfn F;
-        cellfn_init(&F, g);
+        hs_cellfn F;
+        hs_cellfn_init(&F, g);
         return sort_direct(g, cs, &F);
     }
     band_sort S;
