@@ -59,6 +59,10 @@
 #define HS_GRID_SB_PER_BAND 16
 /* Circles per vectorised cell computation. */
 #define HS_GRID_BLOCK 256
+/* Occupancy bits are kept for a level when at least this fraction of its cells is empty, as
+ * estimated from HS_OCC_SAMPLE cells. */
+#define HS_OCC_MIN_EMPTY 0.5
+#define HS_OCC_SAMPLE 1024
 /* Records the band sort's scatter requests ahead (a store that misses holds up later ones). */
 #define HS_GRID_PREFETCH 16
 
@@ -77,7 +81,7 @@
  * planned in blocks, 16 queries a vector on AVX-512); longer ones take the per-query slab walk
  * with its earlier exit for closest. Large enough that long segments through mostly empty
  * space are planned in blocks too (CHANGELOG); block.h's rounding margin is sized for it. */
-#define HS_WALK_BOX_CELLS 400
+#define HS_WALK_BOX_CELLS 1024
 /* Columns per slab of a long x-dominant query (rows are contiguous in storage, columns not). */
 #define HS_WALK_SLAB_COLUMNS 4
 /* A block's item list: long enough for 64 short queries' runs. */

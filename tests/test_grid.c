@@ -217,13 +217,7 @@ static void check_against_brute(const hs_grid *g, const hs_circles *cs, const ba
                 hs_hits gh;
                 assert_int_equal(hs_grid_all(g, &b->qs, &go, &gh), HS_OK);
                 assert_true(gh.ws == go.ws);
-                assert_int_equal(gh.count, bh.count);
-                assert_int_equal(gh.total, bh.total);
-                assert_memory_equal(gh.offsets, bh.offsets, (m + 1) * sizeof(size_t));
-                if (bh.total) {
-                    assert_memory_equal(gh.idx, bh.idx, bh.total * sizeof(uint32_t));
-                    assert_memory_equal(gh.t, bh.t, bh.total * sizeof(float));
-                }
+                assert_hits_equal(&gh, &bh);
                 hs_hits_free(&gh);
             }
             hs_hits_free(&bh);

@@ -82,6 +82,18 @@ static inline void scene_free(scene *s)
     memset(s, 0, sizeof *s);
 }
 
+/* Two all-hits results are the same hits in the same order. */
+static inline void assert_hits_equal(const hs_hits *got, const hs_hits *want)
+{
+    assert_int_equal(got->count, want->count);
+    assert_int_equal(got->total, want->total);
+    assert_memory_equal(got->offsets, want->offsets, (want->count + 1) * sizeof(size_t));
+    if (want->total) {
+        assert_memory_equal(got->idx, want->idx, want->total * sizeof(uint32_t));
+        assert_memory_equal(got->t, want->t, want->total * sizeof(float));
+    }
+}
+
 typedef struct batch {
     size_t m;
     float *ax, *ay, *dx, *dy, *tmin, *tmax, *q;

@@ -121,6 +121,8 @@ static hs_status grid_fill(hs_grid *g, const hs_circles *cs)
         s = alloc_storage(g, cs->mask != NULL);
     if (s == HS_OK)
         s = hs_grid_sort(g, cs, threads);
+    if (s == HS_OK)
+        s = hs_grid_occupancy(g);
     if (s == HS_OK && g->x != NULL) {
         memset(g->x + g->n, 0, HS_PAD_FLOATS * sizeof(float));
         memset(g->y + g->n, 0, HS_PAD_FLOATS * sizeof(float));
@@ -165,6 +167,7 @@ hs_status hs_grid_rebuild(hs_grid *g, const hs_circles *cs)
         g->n = 0;
         g->nlevels = 0;
         g->ncells = 0;
+        g->lv[0].occ = g->lv[1].occ = NULL;
         if (g->cell_start)
             g->cell_start[0] = 0;
     }
@@ -183,6 +186,7 @@ void hs_grid_destroy(hs_grid *g)
     free(g->cell_start);
     free(g->scratch);
     free(g->spill);
+    free(g->occ);
     free(g);
 }
 
@@ -194,7 +198,7 @@ size_t hs_grid_bytes(const hs_grid *g)
         return 0;
     return sizeof *g + g->cap * (3 * sizeof(float) + sizeof(uint32_t)) +
            g->mask_cap * sizeof(uint32_t) + g->cells_cap * sizeof(uint32_t) + g->scratch_bytes +
-           g->spill_cap * sizeof(uint32_t);
+           g->spill_cap * sizeof(uint32_t) + g->occ_cap;
 }
 
 float hs_grid_cell_size(const hs_grid *g)

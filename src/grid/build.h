@@ -2,7 +2,8 @@
  *   1. hs_grid_plan_levels (levels.c): the split radius, each level's bounds, largest radius
  *      and cell shape, and where its cells start;
  *   2. storage (build.c): cell_start and the circle arrays, padded for whole-vector loads;
- *   3. hs_grid_sort (sort.c): the circles into storage cell by cell, cell_start as CSR.
+ *   3. hs_grid_sort (sort.c): the circles into storage cell by cell, cell_start as CSR;
+ *   4. hs_grid_occupancy (occupancy.c): the occupancy bits of the levels that are mostly empty.
  * Every pass is deterministic and independent of the team size, so the grid is too. */
 #ifndef HITSCAN_GRID_BUILD_H
 #define HITSCAN_GRID_BUILD_H
@@ -23,6 +24,9 @@ hs_status hs_grid_plan_levels(hs_grid *g, const hs_circles *cs, int threads);
 /* Sorts cs into g's storage (allocated for g->n circles) and fills cell_start; HS_OK or
  * HS_E_NOMEM (the build's scratch). */
 hs_status hs_grid_sort(hs_grid *g, const hs_circles *cs, int threads);
+
+/* Sets each level's occ from cell_start; HS_OK or HS_E_NOMEM. */
+hs_status hs_grid_occupancy(hs_grid *g);
 
 /* p with room for at least `need` elements of elem bytes (realloc; contents kept), *cap
  * updated; NULL on failure (p is then still valid). */

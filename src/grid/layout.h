@@ -26,6 +26,9 @@ typedef struct hs_glevel {
     uint32_t cell0; /* first cell of this level in the shared cell_start[] */
     float rmax;     /* largest radius in the level: the query inflation */
     size_t n;       /* circles in the level */
+    /* a bit per cell of the level, set when the cell holds a circle (bit c % 8 of byte c / 8,
+     * padded by HS_OCC_PAD bytes); NULL when most cells hold one (occupancy.c) */
+    const uint8_t *occ;
 } hs_glevel;
 
 struct hs_grid {
@@ -46,12 +49,17 @@ struct hs_grid {
     size_t scratch_bytes;
     uint32_t *spill;
     size_t spill_cap;
+    uint8_t *occ; /* the levels' occupancy bits (hs_glevel.occ) */
+    size_t occ_cap;
     float cell_size_req; /* 0: automatic */
     int threads;
     float split_r; /* radii above go to level 1 (INFINITY: one level) */
     int nlevels;
     hs_glevel lv[2];
 };
+
+/* Bytes past a level's occupancy bits: a reader loads 4 bytes at any cell's byte. */
+#define HS_OCC_PAD 4
 
 /* Cell index along one axis: a monotone function of v (floor, clamped to [0, n - 1], NaN -> 0),
  * used for circles and queries alike. */

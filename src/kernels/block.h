@@ -58,6 +58,10 @@ typedef struct hs_row_setup {
     float pos0[HS_BLOCK_Q], pos_step[HS_BLOCK_Q], first_off[HS_BLOCK_Q], last_off[HS_BLOCK_Q];
     float first_min[HS_BLOCK_Q], first_max[HS_BLOCK_Q], last_min[HS_BLOCK_Q], last_max[HS_BLOCK_Q];
     float reach[HS_BLOCK_Q]; /* the inflation, margin included (closest's early exit) */
+#ifdef HS_BLOCK_VPLAN
+    /* the vector plan's rows kfirst .. klast of the nrows (hs_vplan_trim) */
+    float kfirst[HS_BLOCK_Q], klast[HS_BLOCK_Q];
+#endif
 } hs_row_setup;
 
 typedef struct hs_block {
@@ -254,8 +258,8 @@ HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder 
  * for queries with finite ends inside the level's bounds (grown by reach), in float. The float
  * rounding is covered by a margin added to reach: a relative 2^-12, far above the few float ulps
  * of the coordinates the formulas lose (hs_gpad's own pad is already 4e-6 of them), plus 2^-6
- * of a cell for the slope terms, which stay below 16 x HS_WALK_BOX_CELLS = 6400 cells, whose
- * float rounding is a few ulps of 6400 (about 2e-3 of a cell) (slopes |dx/dy| > 16 use the
+ * of a cell for the slope terms, which stay below 16 x HS_WALK_BOX_CELLS = 16384 cells, whose
+ * float rounding is a few ulps of 16384 (about 8e-3 of a cell) (slopes |dx/dy| > 16 use the
  * box's columns on every row, as hs_walk_level does for near-horizontal queries). The margin
  * only widens runs, so the circles tested are a superset of what any hit needs. */
 HS_INLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_row_setup *S)

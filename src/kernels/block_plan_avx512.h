@@ -10,14 +10,17 @@
 #endif
 
 /* Level l's row set-up (hs_row_setup) for slots j0 .. j0+15, in registers: the row loop stores
- * items into the block, which the compiler must assume can overlap the set-up. */
+ * items into the block, which the compiler must assume can overlap the set-up. The plan walks
+ * rows kfirst .. klast of the nrows (nk of them). */
 typedef struct hs_vplan_setup {
     __m512 nrows, row0, pos0, pos_step, first_off, last_off, first_min, first_max, last_min,
-        last_max;
+        last_max, kfirst, klast, nk;
     __mmask16 up; /* closest walks rows in the query's y direction (as hs_walk_level does) */
 } hs_vplan_setup;
 
-HS_INLINE hs_vplan_setup hs_vplan_load_setup(const hs_block *B, const hs_row_setup *S, size_t j0)
+/* The set-up with rows kfirst .. klast as hs_vplan_trim left them (all: every row). */
+HS_INLINE hs_vplan_setup hs_vplan_load_setup(const hs_block *B, const hs_row_setup *S, size_t j0,
+                                             const int all)
 {
     hs_vplan_setup R;
     R.nrows = _mm512_loadu_ps(S->nrows + j0);
@@ -30,27 +33,31 @@ HS_INLINE hs_vplan_setup hs_vplan_load_setup(const hs_block *B, const hs_row_set
     R.first_max = _mm512_loadu_ps(S->first_max + j0);
     R.last_min = _mm512_loadu_ps(S->last_min + j0);
     R.last_max = _mm512_loadu_ps(S->last_max + j0);
+    R.kfirst = all ? _mm512_setzero_ps() : _mm512_loadu_ps(S->kfirst + j0);
+    R.klast = all ? _mm512_sub_ps(R.nrows, _mm512_set1_ps(1.0f)) : _mm512_loadu_ps(S->klast + j0);
+    R.nk = _mm512_add_ps(_mm512_sub_ps(R.klast, R.kfirst), _mm512_set1_ps(1.0f));
     R.up = _mm512_cmp_ps_mask(_mm512_loadu_ps(B->dy + j0), _mm512_setzero_ps(), _CMP_GE_OQ);
     return R;
 }
 
-/* Row k's index in the level's box: k upwards, nrows - 1 - k downwards for closest. */
+/* The k-th row walked, as an index in the level's box: kfirst + k upwards, klast - k
+ * downwards for closest. */
 HS_INLINE __m512 hs_vplan_row_index(const hs_vplan_setup *R, int k, const int mode)
 {
     const __m512 kf = _mm512_set1_ps((float)k);
+    const __m512 fwd = _mm512_add_ps(R->kfirst, kf);
     if (mode != HS_WALK_CLOSEST)
-        return kf;
-    const __m512 last = _mm512_sub_ps(R->nrows, _mm512_set1_ps(1.0f));
-    return _mm512_mask_blend_ps(R->up, _mm512_sub_ps(last, kf), kf);
+        return fwd;
+    return _mm512_mask_blend_ps(R->up, _mm512_sub_ps(R->klast, kf), fwd);
 }
 
-/* Row k of level L for the lanes act of slots j0 .. j0+15: the lanes that have that row and a
- * non-empty run of cells, and the run's two cell_start indices (*ia: its first cell, *ib: one
- * past its last), as hs_block_plan_slot computes them (same float operations). */
+/* The k-th row walked of level L for the lanes act of slots j0 .. j0+15: the lanes that have that
+ * row and a non-empty run of cells, and the run's two cell_start indices (*ia: its first cell, *ib:
+ * one past its last), as hs_block_plan_slot computes them (same float operations). */
 HS_INLINE __mmask16 hs_vplan_row_cells(const hs_glevel *L, const hs_vplan_setup *R, __mmask16 act,
                                        int k, const int mode, __m512i *ia, __m512i *ib)
 {
-    act &= _mm512_cmp_ps_mask(_mm512_set1_ps((float)k), R->nrows, _CMP_LT_OQ);
+    act &= _mm512_cmp_ps_mask(_mm512_set1_ps((float)k), R->nk, _CMP_LT_OQ);
     const __m512 kk = hs_vplan_row_index(R, k, mode);
     const __m512i rowb = _mm512_mullo_epi32(_mm512_cvttps_epi32(_mm512_add_ps(R->row0, kk)),
                                             _mm512_set1_epi32((int)L->nx));
@@ -62,6 +69,21 @@ HS_INLINE __mmask16 hs_vplan_row_cells(const hs_glevel *L, const hs_vplan_setup 
     *ia = _mm512_add_epi32(rowb, ca);
     *ib = _mm512_add_epi32(rowb, _mm512_add_epi32(cb, _mm512_set1_epi32(1)));
     return act & _mm512_cmple_epi32_mask(ca, cb);
+}
+
+/* Of the lanes act, those whose run of cells [ia, ib) holds a circle, by the level's occupancy
+ * bits: the 32 bits from the run's first cell's byte hold its bits when the run spans at most
+ * 25 cells; a longer run is kept. */
+HS_INLINE __mmask16 hs_vplan_occupied(const hs_glevel *L, __mmask16 act, __m512i ia, __m512i ib)
+{
+    const __m512i word = _mm512_mask_i32gather_epi32(
+        _mm512_setzero_si512(), act, _mm512_srli_epi32(ia, 3), (const void *)L->occ, 1);
+    const __m512i bits = _mm512_srlv_epi32(word, _mm512_and_si512(ia, _mm512_set1_epi32(7)));
+    const __m512i len = _mm512_sub_epi32(ib, ia);
+    const __m512i one = _mm512_set1_epi32(1);
+    const __m512i run = _mm512_sub_epi32(_mm512_sllv_epi32(one, len), one);
+    return act & (_mm512_test_epi32_mask(bits, run) |
+                  _mm512_cmpgt_epi32_mask(len, _mm512_set1_epi32(25)));
 }
 
 /* The lanes act's runs [b, b + n) of the slots q, one item per HS_W circles, compressed into
@@ -116,7 +138,8 @@ HS_INLINE __mmask16 hs_vplan_unhit(const hs_block *B, size_t j0)
 
 /* The lanes with a run in row k, packed across the block (their cell indices dia / dib and
  * slots dq) so that they are read 16 at a time: a gather costs the same however few of its
- * lanes are on, and many lanes of a row have no run. Returns the packed count. */
+ * lanes are on, and many lanes of a row have no run (or, on a level with occupancy bits, an
+ * empty one). Returns the packed count. */
 HS_INLINE size_t hs_vplan_pack_row(const hs_block *B, const hs_glevel *L, const hs_row_setup *S,
                                    const __mmask16 *El, size_t ng, int k, const int mode,
                                    uint32_t *dia, uint32_t *dib, uint32_t *dq)
@@ -125,9 +148,11 @@ HS_INLINE size_t hs_vplan_pack_row(const hs_block *B, const hs_glevel *L, const 
     for (size_t u = 0; u < ng; u++) {
         if (!El[u])
             continue;
-        const hs_vplan_setup R = hs_vplan_load_setup(B, S, u * HS_W);
+        const hs_vplan_setup R = hs_vplan_load_setup(B, S, u * HS_W, 0);
         __m512i ia, ib;
-        const __mmask16 a = hs_vplan_row_cells(L, &R, El[u], k, mode, &ia, &ib);
+        __mmask16 a = hs_vplan_row_cells(L, &R, El[u], k, mode, &ia, &ib);
+        if (L->occ != NULL)
+            a = hs_vplan_occupied(L, a, ia, ib);
         _mm512_storeu_si512((void *)(dia + nd), _mm512_maskz_compress_epi32(a, ia));
         _mm512_storeu_si512((void *)(dib + nd), _mm512_maskz_compress_epi32(a, ib));
         _mm512_storeu_si512((void *)(dq + nd),
@@ -170,20 +195,57 @@ HS_INLINE int hs_vplan_plan_row(hs_block *B, const hs_grid *g, const hs_glevel *
     return 0;
 }
 
-/* Count and all, level L: no early exit, so every row of the block's lanes E is planned
+/* Rows kfirst .. klast (into S) of level L for the lanes E, and the lanes Et with a row left:
+ * on a level with occupancy bits, each lane's first and last rows whose run holds a circle
+ * (the rows outside them have none, so a query through empty space walks no row); elsewhere
+ * every row. Returns the most rows a lane of Et walks. */
+HS_INLINE float hs_vplan_trim(const hs_block *B, const hs_glevel *L, hs_row_setup *S,
+                              const __mmask16 *E, size_t ng, __mmask16 *Et)
+{
+    const __m512 one = _mm512_set1_ps(1.0f);
+    float most = 0.0f;
+    for (size_t u = 0; u < ng; u++) {
+        const size_t j0 = u * HS_W;
+        Et[u] = 0;
+        if (!E[u])
+            continue;
+        const hs_vplan_setup R = hs_vplan_load_setup(B, S, j0, 1);
+        __m512 kf = R.kfirst, kl = R.klast;
+        if (L->occ != NULL) {
+            const float nr = _mm512_mask_reduce_max_ps(E[u], R.nrows);
+            __mmask16 found = 0;
+            kf = R.nrows;
+            kl = _mm512_set1_ps(-1.0f);
+            for (int k = 0; (float)k < nr; k++) {
+                __m512i ia, ib;
+                const __mmask16 a = hs_vplan_row_cells(L, &R, E[u], k, HS_WALK_COUNT, &ia, &ib);
+                const __mmask16 o = hs_vplan_occupied(L, a, ia, ib);
+                const __m512 kv = _mm512_set1_ps((float)k);
+                kf = _mm512_mask_mov_ps(kf, o & (__mmask16)~found, kv);
+                kl = _mm512_mask_mov_ps(kl, o, kv);
+                found |= o;
+            }
+        }
+        _mm512_storeu_ps(S->kfirst + j0, kf);
+        _mm512_storeu_ps(S->klast + j0, kl);
+        const __m512 nk = _mm512_add_ps(_mm512_sub_ps(kl, kf), one);
+        Et[u] = E[u] & _mm512_cmp_ps_mask(nk, _mm512_setzero_ps(), _CMP_GT_OQ);
+        if (Et[u]) {
+            const float m = _mm512_mask_reduce_max_ps(Et[u], nk);
+            most = m > most ? m : most;
+        }
+    }
+    return most;
+}
+
+/* Count and all, level L: no early exit, so the most rows of the block's lanes E are planned
  * before any test, row by row across the block (so each gather reads for many busy lanes). */
 HS_INLINE int hs_vplan_level_no_exit(hs_block *B, const hs_grid *g, const hs_glevel *L,
                                      const hs_row_setup *S, const __mmask16 *E, size_t ng,
-                                     const int mode, hs_tally *acc, const int thick,
+                                     float most, const int mode, hs_tally *acc, const int thick,
                                      const int boundary, const int usemask)
 {
-    float maxnr = 0.0f;
-    for (size_t u = 0; u < ng; u++)
-        if (E[u]) {
-            const float m = _mm512_mask_reduce_max_ps(E[u], _mm512_loadu_ps(S->nrows + u * HS_W));
-            maxnr = m > maxnr ? m : maxnr;
-        }
-    for (int k = 0; (float)k < maxnr; k++)
+    for (int k = 0; (float)k < most; k++)
         if (hs_vplan_plan_row(B, g, L, S, E, ng, k, mode, acc, thick, boundary, usemask))
             return 1;
     return 0;
@@ -200,7 +262,7 @@ HS_INLINE __m512 hs_vplan_exit_bound(const hs_block *B, const hs_row_setup *S, s
 {
     const __m512 dy = _mm512_loadu_ps(B->dy + j0), ay = _mm512_loadu_ps(B->ay + j0);
     const __m512 reach = _mm512_loadu_ps(S->reach + j0);
-    const hs_vplan_setup R = hs_vplan_load_setup(B, S, j0);
+    const hs_vplan_setup R = hs_vplan_load_setup(B, S, j0, 0);
     const __mmask16 up = R.up;
     const __mmask16 moving = _mm512_cmp_ps_mask(dy, _mm512_setzero_ps(), _CMP_NEQ_OQ);
     const __m512 rowf = _mm512_add_ps(R.row0, hs_vplan_row_index(&R, k, HS_WALK_CLOSEST));
@@ -230,7 +292,9 @@ HS_INLINE void hs_vplan_level_early_exit(hs_block *B, const hs_grid *g, const hs
         if (mode == HS_WALK_ANY) /* any: a query with a hit is answered */
             El[u] &= hs_vplan_unhit(B, j0);
         if (El[u]) {
-            const float m = _mm512_mask_reduce_max_ps(El[u], _mm512_loadu_ps(S->nrows + j0));
+            const __m512 nk =
+                _mm512_sub_ps(_mm512_loadu_ps(S->klast + j0), _mm512_loadu_ps(S->kfirst + j0));
+            const float m = _mm512_mask_reduce_max_ps(El[u], nk) + 1.0f;
             maxnr = m > maxnr ? m : maxnr;
         }
         anyl |= El[u];
@@ -276,13 +340,16 @@ HS_INLINE int hs_vplan_block_rows(hs_block *B, const hs_grid *g, const __mmask16
         const hs_glevel *L = &g->lv[l];
         if (L->n == 0)
             continue;
-        const hs_row_setup *S = &B->rows[l];
+        hs_row_setup *S = &B->rows[l];
+        __mmask16 Et[HS_BLOCK_GROUPS];
+        const float most = hs_vplan_trim(B, L, S, E, ng, Et);
         if (mode == HS_WALK_COUNT || mode == HS_WALK_ALL) {
-            if (hs_vplan_level_no_exit(B, g, L, S, E, ng, mode, acc, thick, boundary, usemask))
+            if (hs_vplan_level_no_exit(B, g, L, S, Et, ng, most, mode, acc, thick, boundary,
+                                       usemask))
                 return 1;
             continue;
         }
-        hs_vplan_level_early_exit(B, g, L, S, E, ng, mode, acc, thick, boundary, usemask);
+        hs_vplan_level_early_exit(B, g, L, S, Et, ng, mode, acc, thick, boundary, usemask);
     }
     return 0;
 }
