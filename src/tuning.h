@@ -63,7 +63,7 @@
  * estimated from HS_OCC_SAMPLE cells: with half the cells empty the check costs more than it
  * skips (CHANGELOG). */
 #define HS_OCC_MIN_EMPTY 0.6
-#define HS_OCC_SAMPLE 1024
+#define HS_OCC_SAMPLE 256
 /* Records the band sort's scatter requests ahead (a store that misses holds up later ones). */
 #define HS_GRID_PREFETCH 16
 

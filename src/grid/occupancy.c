@@ -14,9 +14,10 @@
 static int mostly_empty(const uint32_t *cs, size_t nc)
 {
     const size_t k = nc < HS_OCC_SAMPLE ? nc : HS_OCC_SAMPLE;
+    const uint64_t step = ((uint64_t)nc << 16) / k; /* cells per sample, 16.16 fixed point */
     size_t empty = 0;
     for (size_t i = 0; i < k; i++) {
-        const size_t c = (size_t)((double)i * (double)nc / (double)k);
+        const size_t c = (size_t)(((uint64_t)i * step) >> 16);
         empty += cs[c + 1] == cs[c];
     }
     return (double)empty >= HS_OCC_MIN_EMPTY * (double)k;
