@@ -646,10 +646,7 @@ static void test_dense_all_hits(void **state)
         o.threads = 3;
         assert_int_equal(hs_brute_all(cs, &qs, &o, &h2), HS_OK);
         assert_int_equal(h1.total, n * m);
-        assert_int_equal(h2.total, n * m);
-        assert_memory_equal(h1.offsets, h2.offsets, (m + 1) * sizeof(size_t));
-        assert_memory_equal(h1.idx, h2.idx, h1.total * sizeof(uint32_t));
-        assert_memory_equal(h1.t, h2.t, h1.total * sizeof(float));
+        assert_hits_equal(&h2, &h1);
         for (size_t i = 0; i < m; i++) {
             assert_int_equal(h1.offsets[i + 1] - h1.offsets[i], n);
             for (size_t k = h1.offsets[i] + 1; k < h1.offsets[i + 1]; k++)

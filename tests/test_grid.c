@@ -1066,17 +1066,11 @@ static void test_workspace(void **state)
         /* h3 reused the workspace: h2's arrays may be gone; compare h1 with h3 (brute) and
          * then the grid again */
         assert_true(h3.ws == ws);
-        assert_int_equal(h3.total, h1.total);
-        assert_memory_equal(h1.offsets, h3.offsets, (m + 1) * sizeof(size_t));
-        assert_memory_equal(h1.idx, h3.idx, h1.total * 4);
-        assert_memory_equal(h1.t, h3.t, h1.total * 4);
+        assert_hits_equal(&h3, &h1);
         hs_hits_free(&h3); /* clears the struct; the memory stays the workspace's */
         assert_null(h3.offsets);
         assert_int_equal(hs_grid_all(g, &b.qs, &ow, &h2), HS_OK);
-        assert_int_equal(h2.total, h1.total);
-        assert_memory_equal(h1.offsets, h2.offsets, (m + 1) * sizeof(size_t));
-        assert_memory_equal(h1.idx, h2.idx, h1.total * 4);
-        assert_memory_equal(h1.t, h2.t, h1.total * 4);
+        assert_hits_equal(&h2, &h1);
         for (size_t i = 0; i < m; i++)
             assert_int_equal(h1.offsets[i + 1] - h1.offsets[i], c1[i]);
         hs_hits_free(&h1);

@@ -1,8 +1,9 @@
 /* The grid build's last pass: each level's occupancy bits (hs_glevel.occ), kept only where
  * most cells are empty. There, the vector plan reads a row run's bits (one load for up to 25
- * cells, from a map 32 times smaller than cell_start) and drops an empty run before it costs a
- * cell_start read, an item or an exit test; elsewhere nearly every run holds circles and the
- * check would only add work. */
+ * cells, from a map 32 times smaller than cell_start): it trims each query's rows to those
+ * between its first and last occupied run, and drops an empty run before it costs a cell_start
+ * read, an item or an exit test; elsewhere nearly every run holds circles and the checks would
+ * only add work. */
 #include <stdlib.h>
 #include <string.h>
 
