@@ -451,6 +451,17 @@ static void test_sorted_batches(void **state)
                     kind == HS_SCENE_MIXED);
         b.ax[m - 7] = NAN; /* invalid ones, late in the caller's order */
         b.q[m - 3] = -1.0f;
+        /* queries from a circle's centre: the normal at t = 0 has no length, so the staged
+         * answer takes the fallback direction (-d) as the one-at-a-time answer does */
+        for (size_t k = 0; k < 8; k++) {
+            b.ax[100 + k] = s.x[997 * k];
+            b.ay[100 + k] = s.y[997 * k];
+            b.dx[100 + k] = 3.0f;
+            b.dy[100 + k] = -1.0f - (float)k;
+            b.tmin[100 + k] = 0.0f;
+            b.tmax[100 + k] = 1.0f;
+            b.mask[100 + k] = UINT32_MAX;
+        }
         uint32_t *i1 = xcalloc(m, 4), *i2 = xcalloc(m, 4), *c1 = xcalloc(m, 4), *c2 = xcalloc(m, 4);
         float *t1 = xcalloc(m, 4), *t2 = xcalloc(m, 4), *p1 = xcalloc(m, 4), *p2 = xcalloc(m, 4);
         /* the other coordinate of the point and the normal, both batch forms */

@@ -118,8 +118,8 @@ HS_INLINE void hs_block_answer(hs_block *B, const hs_grid *g, size_t upto, hs_se
                                const int mode, const hs_block_out *o, hs_status st)
 {
 #ifdef HS_BLOCK_VPLAN
-    if (mode != HS_WALK_ALL && o->stage && !o->stage_geo) { /* 16 at a time: block_avx512.h */
-        hs_vplan_answer_staged(B, upto, mode, o);
+    if (mode != HS_WALK_ALL && o->stage) { /* 16 at a time: block_avx512.h */
+        hs_vplan_answer_staged(B, g, upto, sem, mode, o);
         B->answered = upto;
         return;
     }

@@ -163,6 +163,66 @@ HS_INLINE void hs_vplan_stage(const hs_block_out *o, size_t pos0, __mmask16 wl, 
     }
 }
 
+/* Closest's hit points and normals of slots j0 .. j0+15 (the lanes wl, hits the lanes with an
+ * answer), staged as hs_block_stage_geometry writes them one at a time: P(t) = a + t d and the
+ * unit normal (f + t d) / |f + t d|, f = a - c, by the same float operations. A normal whose
+ * length lies outside [2^-60, 2^60] (hs_unit_or's rescaled or fallback cases) is redone one
+ * at a time by hs_hit_geometry. */
+HS_INLINE void hs_vplan_stage_geometry(const hs_block *B, const hs_grid *g, hs_semantics sem,
+                                       const hs_block_out *o, size_t j0, __mmask16 wl,
+                                       __mmask16 hits)
+{
+    /* each nibble's lanes i as bits 4i .. 4i+3 */
+    static const uint16_t spread[16] = {0x0000, 0x000f, 0x00f0, 0x00ff, 0x0f00, 0x0f0f,
+                                        0x0ff0, 0x0fff, 0xf000, 0xf00f, 0xf0f0, 0xf0ff,
+                                        0xff00, 0xff0f, 0xfff0, 0xffff};
+    const __mmask16 hit = hits & wl;
+    const __m512 ax = _mm512_loadu_ps(B->ax + j0), ay = _mm512_loadu_ps(B->ay + j0);
+    const __m512 dx = _mm512_loadu_ps(B->dx + j0), dy = _mm512_loadu_ps(B->dy + j0);
+    const __m512 t = _mm512_loadu_ps((const float *)B->best_tbits + j0);
+    const __m512i pos = _mm512_loadu_si512((const void *)(B->best_pos + j0));
+    const __m512 cx = _mm512_castsi512_ps(hs_vplan_gather(g->x, pos, hit));
+    const __m512 cy = _mm512_castsi512_ps(hs_vplan_gather(g->y, pos, hit));
+    const __m512 tdx = _mm512_mul_ps(t, dx), tdy = _mm512_mul_ps(t, dy);
+    const __m512 vx = _mm512_add_ps(_mm512_sub_ps(ax, cx), tdx);
+    const __m512 vy = _mm512_add_ps(_mm512_sub_ps(ay, cy), tdy);
+    const __m512 len = _mm512_sqrt_ps(_mm512_add_ps(_mm512_mul_ps(vx, vx), _mm512_mul_ps(vy, vy)));
+    const __mmask16 ok = _mm512_cmp_ps_mask(len, _mm512_set1_ps(0x1p-60f), _CMP_GE_OQ) &
+                         _mm512_cmp_ps_mask(len, _mm512_set1_ps(0x1p60f), _CMP_LE_OQ);
+    const __m512 nan = _mm512_set1_ps(NAN);
+    const __m512 px = _mm512_mask_add_ps(nan, hit, ax, tdx);
+    const __m512 py = _mm512_mask_add_ps(nan, hit, ay, tdy);
+    const __m512 nx = _mm512_mask_div_ps(nan, hit, vx, len);
+    const __m512 ny = _mm512_mask_div_ps(nan, hit, vy, len);
+    float *rec = o->stage_geo + 4 * (B->base + j0);
+    for (int r = 0; r < 4; r++) {
+        const unsigned nib = ((unsigned)wl >> (4 * r)) & 15u;
+        if (!nib)
+            continue;
+        /* record i: px, py, nx, ny of lane 4r+i */
+        const __m512i idx = _mm512_add_epi32(
+            _mm512_setr_epi32(0, 16, 0, 16, 1, 17, 1, 17, 2, 18, 2, 18, 3, 19, 3, 19),
+            _mm512_set1_epi32(4 * r));
+        const __m512 v =
+            _mm512_mask_blend_ps((__mmask16)0xcccc, _mm512_permutex2var_ps(px, idx, py),
+                                 _mm512_permutex2var_ps(nx, idx, ny));
+        _mm512_mask_storeu_ps(rec + 16 * r, (__mmask16)spread[nib], v);
+    }
+    for (unsigned bad = hit & (__mmask16)~ok; bad; bad &= bad - 1u) { /* rare */
+        const size_t j = j0 + (size_t)__builtin_ctz(bad);
+        const hs_kq kq = hs_block_kq(B, j, sem);
+        float tj;
+        memcpy(&tj, &B->best_tbits[j], sizeof tj);
+        hs_vec2 p, nrm;
+        hs_hit_geometry(&kq, g->x[B->best_pos[j]], g->y[B->best_pos[j]], tj, &p, &nrm);
+        float *rj = o->stage_geo + 4 * (B->base + j);
+        rj[0] = p.x;
+        rj[1] = p.y;
+        rj[2] = nrm.x;
+        rj[3] = nrm.y;
+    }
+}
+
 /* Slots j0 .. j0+15's states as lanes: those equal to st. */
 HS_INLINE __mmask16 hs_vplan_state(const hs_block *B, size_t j0, int st)
 {
@@ -172,8 +232,8 @@ HS_INLINE __mmask16 hs_vplan_state(const hs_block *B, size_t j0, int st)
 
 /* Staged answers (closest, any, count) of slots answered .. upto-1 that the per-query walk did
  * not answer, as hs_block_stage_closest / hs_block_stage_word write them one at a time. */
-HS_INLINE void hs_vplan_answer_staged(const hs_block *B, size_t upto, const int mode,
-                                      const hs_block_out *o)
+HS_INLINE void hs_vplan_answer_staged(const hs_block *B, const hs_grid *g, size_t upto,
+                                      hs_semantics sem, const int mode, const hs_block_out *o)
 {
     for (size_t j0 = B->answered & ~(size_t)(HS_W - 1); j0 < upto; j0 += HS_W) {
         /* lanes answered .. upto-1 that the per-query walk did not answer */
@@ -200,5 +260,7 @@ HS_INLINE void hs_vplan_answer_staged(const hs_block *B, size_t upto, const int 
             _mm512_cmpneq_epi32_mask(id, none), _mm512_castps_si512(_mm512_set1_ps(NAN)),
             _mm512_loadu_si512((const void *)(B->best_tbits + j0)));
         hs_vplan_stage(o, B->base + j0, wl, id, t, 1);
+        if (o->stage_geo)
+            hs_vplan_stage_geometry(B, g, sem, o, j0, wl, _mm512_cmpneq_epi32_mask(id, none));
     }
 }

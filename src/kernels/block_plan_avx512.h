@@ -18,26 +18,42 @@ typedef struct hs_vplan_setup {
     __mmask16 up; /* closest walks rows in the query's y direction (as hs_walk_level does) */
 } hs_vplan_setup;
 
-/* The set-up with rows kfirst .. klast as hs_vplan_trim left them (all: every row). */
+/* A block array's values for slots j0 .. j0+15, or (few) for the slots of the lanes `slots`. */
+HS_INLINE __m512 hs_vplan_field(const float *f, size_t j0, __m512i slots, const int few)
+{
+    return few ? hs_vplan_lookup(f, slots) : _mm512_loadu_ps(f + j0);
+}
+
+/* The set-up of slots j0 .. j0+15 (few: of the slots `slots`), rows kfirst .. klast as
+ * hs_vplan_trim left them (all: every row). */
+HS_INLINE hs_vplan_setup hs_vplan_setup_of(const hs_block *B, const hs_row_setup *S, size_t j0,
+                                           __m512i slots, const int all, const int few)
+{
+    hs_vplan_setup R;
+    R.nrows = hs_vplan_field(S->nrows, j0, slots, few);
+    R.row0 = hs_vplan_field(S->row0, j0, slots, few);
+    R.pos0 = hs_vplan_field(S->pos0, j0, slots, few);
+    R.pos_step = hs_vplan_field(S->pos_step, j0, slots, few);
+    R.first_off = hs_vplan_field(S->first_off, j0, slots, few);
+    R.last_off = hs_vplan_field(S->last_off, j0, slots, few);
+    R.first_min = hs_vplan_field(S->first_min, j0, slots, few);
+    R.first_max = hs_vplan_field(S->first_max, j0, slots, few);
+    R.last_min = hs_vplan_field(S->last_min, j0, slots, few);
+    R.last_max = hs_vplan_field(S->last_max, j0, slots, few);
+    R.kfirst = all ? _mm512_setzero_ps() : hs_vplan_field(S->kfirst, j0, slots, few);
+    R.klast = all ? _mm512_sub_ps(R.nrows, _mm512_set1_ps(1.0f))
+                  : hs_vplan_field(S->klast, j0, slots, few);
+    R.nk = _mm512_add_ps(_mm512_sub_ps(R.klast, R.kfirst), _mm512_set1_ps(1.0f));
+    R.up =
+        _mm512_cmp_ps_mask(hs_vplan_field(B->dy, j0, slots, few), _mm512_setzero_ps(), _CMP_GE_OQ);
+    return R;
+}
+
+/* The set-up of slots j0 .. j0+15 (hs_vplan_setup_of). */
 HS_INLINE hs_vplan_setup hs_vplan_load_setup(const hs_block *B, const hs_row_setup *S, size_t j0,
                                              const int all)
 {
-    hs_vplan_setup R;
-    R.nrows = _mm512_loadu_ps(S->nrows + j0);
-    R.row0 = _mm512_loadu_ps(S->row0 + j0);
-    R.pos0 = _mm512_loadu_ps(S->pos0 + j0);
-    R.pos_step = _mm512_loadu_ps(S->pos_step + j0);
-    R.first_off = _mm512_loadu_ps(S->first_off + j0);
-    R.last_off = _mm512_loadu_ps(S->last_off + j0);
-    R.first_min = _mm512_loadu_ps(S->first_min + j0);
-    R.first_max = _mm512_loadu_ps(S->first_max + j0);
-    R.last_min = _mm512_loadu_ps(S->last_min + j0);
-    R.last_max = _mm512_loadu_ps(S->last_max + j0);
-    R.kfirst = all ? _mm512_setzero_ps() : _mm512_loadu_ps(S->kfirst + j0);
-    R.klast = all ? _mm512_sub_ps(R.nrows, _mm512_set1_ps(1.0f)) : _mm512_loadu_ps(S->klast + j0);
-    R.nk = _mm512_add_ps(_mm512_sub_ps(R.klast, R.kfirst), _mm512_set1_ps(1.0f));
-    R.up = _mm512_cmp_ps_mask(_mm512_loadu_ps(B->dy + j0), _mm512_setzero_ps(), _CMP_GE_OQ);
-    return R;
+    return hs_vplan_setup_of(B, S, j0, _mm512_setzero_si512(), all, 0);
 }
 
 /* The k-th row walked, as an index in the level's box: kfirst + k upwards, klast - k
@@ -198,12 +214,11 @@ HS_INLINE int hs_vplan_plan_row(hs_block *B, const hs_grid *g, const hs_glevel *
 /* Rows kfirst .. klast (into S) of level L for the lanes E, and the lanes Et with a row left:
  * on a level with occupancy bits, each lane's first and last rows whose run holds a circle
  * (the rows outside them have none, so a query through empty space walks no row); elsewhere
- * every row. Returns the most rows a lane of Et walks. */
-HS_INLINE float hs_vplan_trim(const hs_block *B, const hs_glevel *L, hs_row_setup *S,
-                              const __mmask16 *E, size_t ng, __mmask16 *Et)
+ * every row. */
+HS_INLINE void hs_vplan_trim(const hs_block *B, const hs_glevel *L, hs_row_setup *S,
+                             const __mmask16 *E, size_t ng, __mmask16 *Et)
 {
     const __m512 one = _mm512_set1_ps(1.0f);
-    float most = 0.0f;
     for (size_t u = 0; u < ng; u++) {
         const size_t j0 = u * HS_W;
         Et[u] = 0;
@@ -230,25 +245,7 @@ HS_INLINE float hs_vplan_trim(const hs_block *B, const hs_glevel *L, hs_row_setu
         _mm512_storeu_ps(S->klast + j0, kl);
         const __m512 nk = _mm512_add_ps(_mm512_sub_ps(kl, kf), one);
         Et[u] = E[u] & _mm512_cmp_ps_mask(nk, _mm512_setzero_ps(), _CMP_GT_OQ);
-        if (Et[u]) {
-            const float m = _mm512_mask_reduce_max_ps(Et[u], nk);
-            most = m > most ? m : most;
-        }
     }
-    return most;
-}
-
-/* Count and all, level L: no early exit, so the most rows of the block's lanes E are planned
- * before any test, row by row across the block (so each gather reads for many busy lanes). */
-HS_INLINE int hs_vplan_level_no_exit(hs_block *B, const hs_grid *g, const hs_glevel *L,
-                                     const hs_row_setup *S, const __mmask16 *E, size_t ng,
-                                     float most, const int mode, hs_tally *acc, const int thick,
-                                     const int boundary, const int usemask)
-{
-    for (int k = 0; (float)k < most; k++)
-        if (hs_vplan_plan_row(B, g, L, S, E, ng, k, mode, acc, thick, boundary, usemask))
-            return 1;
-    return 0;
 }
 
 /* Closest, slots j0 .. j0+15 after row k of level L: later rows' centres lie beyond row k's
@@ -257,15 +254,12 @@ HS_INLINE int hs_vplan_level_no_exit(hs_block *B, const hs_grid *g, const hs_gle
  * than this rounding, and the bound is shrunk by 2^-20). A lane whose best t lies below the bound
  * is done; lanes with dy = 0 get -inf (never done). Being conservative, the bound (fused or not)
  * changes only how many rows are walked, never an answer. */
-HS_INLINE __m512 hs_vplan_exit_bound(const hs_block *B, const hs_row_setup *S, size_t j0, int k,
-                                     __m512 h, __m512 oy)
+HS_INLINE __m512 hs_vplan_exit_bound_of(const hs_vplan_setup *R, __m512 ay, __m512 dy, __m512 reach,
+                                        int k, __m512 h, __m512 oy)
 {
-    const __m512 dy = _mm512_loadu_ps(B->dy + j0), ay = _mm512_loadu_ps(B->ay + j0);
-    const __m512 reach = _mm512_loadu_ps(S->reach + j0);
-    const hs_vplan_setup R = hs_vplan_load_setup(B, S, j0, 0);
-    const __mmask16 up = R.up;
+    const __mmask16 up = R->up;
     const __mmask16 moving = _mm512_cmp_ps_mask(dy, _mm512_setzero_ps(), _CMP_NEQ_OQ);
-    const __m512 rowf = _mm512_add_ps(R.row0, hs_vplan_row_index(&R, k, HS_WALK_CLOSEST));
+    const __m512 rowf = _mm512_add_ps(R->row0, hs_vplan_row_index(R, k, HS_WALK_CLOSEST));
     const __m512 edge =
         hs_vf_fmadd(_mm512_mask_add_ps(rowf, up, rowf, _mm512_set1_ps(1.0f)), h, oy);
     const __m512 bv =
@@ -275,53 +269,132 @@ HS_INLINE __m512 hs_vplan_exit_bound(const hs_block *B, const hs_row_setup *S, s
     return _mm512_mask_blend_ps(moving, _mm512_set1_ps(-INFINITY), tb);
 }
 
-/* Closest and any, level L: row k of the lanes E planned and tested, then the lanes that have
- * their answer dropped (any: a hit; closest: a best t below the exit bound of row k), so
- * each row is one test of up to HS_BLOCK_Q queries' items. */
-HS_INLINE void hs_vplan_level_early_exit(hs_block *B, const hs_grid *g, const hs_glevel *L,
-                                         const hs_row_setup *S, const __mmask16 *E, size_t ng,
-                                         const int mode, hs_tally *acc, const int thick,
-                                         const int boundary, const int usemask)
+/* hs_vplan_exit_bound_of for slots j0 .. j0+15. */
+HS_INLINE __m512 hs_vplan_exit_bound(const hs_block *B, const hs_row_setup *S, size_t j0, int k,
+                                     __m512 h, __m512 oy)
+{
+    const hs_vplan_setup R = hs_vplan_load_setup(B, S, j0, 0);
+    return hs_vplan_exit_bound_of(&R, _mm512_loadu_ps(B->ay + j0), _mm512_loadu_ps(B->dy + j0),
+                                  _mm512_loadu_ps(S->reach + j0), k, h, oy);
+}
+
+/* The slots of the lanes El of the block's groups, packed into one vector (at most 16 lanes). */
+HS_INLINE __m512i hs_vplan_pack_slots(const __mmask16 *El, size_t ng)
+{
+    uint32_t tmp[2 * HS_W];
+    size_t n = 0;
+    for (size_t u = 0; u < ng; u++) {
+        _mm512_storeu_si512((void *)(tmp + n),
+                            _mm512_maskz_compress_epi32(El[u], hs_vplan_slots(u * HS_W)));
+        n += (size_t)__builtin_popcount(El[u]);
+    }
+    return _mm512_loadu_si512((const void *)tmp);
+}
+
+/* Level L from row k on, once the lanes still walking fit in one vector: the row loop of
+ * hs_vplan_level_rows on the lanes act of the slots `slots`, so each row costs one vector of
+ * planning (and for closest and any one exit test) instead of one per group of the block. 1:
+ * all's list is full (hs_vplan_add_runs). */
+HS_INLINE int hs_vplan_level_few(hs_block *B, const hs_grid *g, const hs_glevel *L,
+                                 const hs_row_setup *S, __m512i slots, __mmask16 act, int k,
+                                 const int mode, hs_tally *acc, const int thick, const int boundary,
+                                 const int usemask)
+{
+    const hs_vplan_setup R = hs_vplan_setup_of(B, S, 0, slots, 0, 1);
+    const __m512 h = _mm512_set1_ps((float)L->h), oy = _mm512_set1_ps((float)L->oy);
+    const uint32_t *cs = g->cell_start + L->cell0;
+    const __m512i zero = _mm512_setzero_si512();
+    for (; act; k++) {
+        act &= _mm512_cmp_ps_mask(_mm512_set1_ps((float)k), R.nk, _CMP_LT_OQ);
+        __m512i ia, ib;
+        __mmask16 a = hs_vplan_row_cells(L, &R, act, k, mode, &ia, &ib);
+        if (L->occ != NULL)
+            a = hs_vplan_occupied(L, a, ia, ib);
+        const __m512i b = _mm512_mask_i32gather_epi32(zero, a, ia, (const void *)cs, 4);
+        const __m512i e = _mm512_mask_i32gather_epi32(zero, a, ib, (const void *)cs, 4);
+        if (hs_vplan_add_runs(B, g, b, _mm512_sub_epi32(e, b), slots, a, mode, acc, thick, boundary,
+                              usemask))
+            return 1;
+        if (mode == HS_WALK_COUNT || mode == HS_WALK_ALL)
+            continue;
+        const __m512 tb = mode == HS_WALK_CLOSEST
+                              ? hs_vplan_exit_bound_of(&R, hs_vplan_lookup(B->ay, slots),
+                                                       hs_vplan_lookup(B->dy, slots),
+                                                       hs_vplan_lookup(S->reach, slots), k, h, oy)
+                              : _mm512_setzero_ps();
+        (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
+        if (mode == HS_WALK_ANY)
+            act &= _mm512_testn_epi32_mask(
+                _mm512_castps_si512(hs_vplan_lookup((const float *)B->nhits, slots)),
+                _mm512_set1_epi32(-1));
+        else
+            act &= ~_mm512_cmp_ps_mask(hs_vplan_lookup((const float *)B->best_tbits, slots), tb,
+                                       _CMP_LT_OQ);
+    }
+    return 0;
+}
+
+/* Of the lanes El, those with a row k left (nk: each group's rows), and their number. */
+HS_INLINE unsigned hs_vplan_rows_left(__mmask16 *El, const __m512 *nk, size_t ng, int k)
+{
+    unsigned live = 0;
+    for (size_t u = 0; u < ng; u++) {
+        El[u] &= _mm512_cmp_ps_mask(_mm512_set1_ps((float)k), nk[u], _CMP_LT_OQ);
+        live += (unsigned)__builtin_popcount(El[u]);
+    }
+    return live;
+}
+
+/* Level L for the lanes E, row k of the whole block at a time. Count and all plan every row
+ * before any test (each gather then reads for many busy lanes). Closest and any test row k as
+ * soon as it is planned and drop the lanes that have their answer (any: a hit; closest: a best
+ * t below the exit bound of row k), so each row is one test of up to HS_BLOCK_Q queries'
+ * items. Once the lanes left fit in one vector, hs_vplan_level_few walks the rest. 1: all's
+ * list is full (hs_vplan_add_runs). */
+HS_INLINE int hs_vplan_level_rows(hs_block *B, const hs_grid *g, const hs_glevel *L,
+                                  const hs_row_setup *S, const __mmask16 *E, size_t ng,
+                                  const int mode, hs_tally *acc, const int thick,
+                                  const int boundary, const int usemask)
 {
     __mmask16 El[HS_BLOCK_GROUPS]; /* the lanes still walking this level */
-    float maxnr = 0.0f;
-    unsigned anyl = 0;
+    __m512 nk[HS_BLOCK_GROUPS];
     for (size_t u = 0; u < ng; u++) {
         const size_t j0 = u * HS_W;
         El[u] = E[u];
         if (mode == HS_WALK_ANY) /* any: a query with a hit is answered */
             El[u] &= hs_vplan_unhit(B, j0);
-        if (El[u]) {
-            const __m512 nk =
-                _mm512_sub_ps(_mm512_loadu_ps(S->klast + j0), _mm512_loadu_ps(S->kfirst + j0));
-            const float m = _mm512_mask_reduce_max_ps(El[u], nk) + 1.0f;
-            maxnr = m > maxnr ? m : maxnr;
-        }
-        anyl |= El[u];
+        nk[u] = _mm512_add_ps(
+            _mm512_sub_ps(_mm512_loadu_ps(S->klast + j0), _mm512_loadu_ps(S->kfirst + j0)),
+            _mm512_set1_ps(1.0f));
     }
     const __m512 h = _mm512_set1_ps((float)L->h), oy = _mm512_set1_ps((float)L->oy);
-    for (int k = 0; (float)k < maxnr && anyl; k++) {
-        (void)hs_vplan_plan_row(B, g, L, S, El, ng, k, mode, acc, thick, boundary, usemask);
-        if (mode == HS_WALK_ANY || mode == HS_WALK_CLOSEST) {
-            /* closest: the bound each lane's best t must beat to stop after row k, computed
-             * before the tests (it does not depend on them) so it is ready when they end */
-            __m512 tbv[HS_BLOCK_GROUPS];
-            if (mode == HS_WALK_CLOSEST)
-                for (size_t u = 0; u < ng; u++)
-                    tbv[u] =
-                        El[u] ? hs_vplan_exit_bound(B, S, u * HS_W, k, h, oy) : _mm512_setzero_ps();
-            (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
-            anyl = 0;
-            for (size_t u = 0; u < ng; u++) {
-                const size_t j0 = u * HS_W;
-                if (mode == HS_WALK_ANY) {
-                    El[u] &= hs_vplan_unhit(B, j0);
-                } else if (El[u]) {
-                    const __m512 bt =
-                        _mm512_castsi512_ps(_mm512_loadu_si512((const void *)(B->best_tbits + j0)));
-                    El[u] &= ~_mm512_cmp_ps_mask(bt, tbv[u], _CMP_LT_OQ);
-                }
-                anyl |= El[u];
+    for (int k = 0;; k++) {
+        const unsigned live = hs_vplan_rows_left(El, nk, ng, k);
+        if (live == 0)
+            return 0;
+        if (ng > 1 && live <= HS_W)
+            return hs_vplan_level_few(B, g, L, S, hs_vplan_pack_slots(El, ng), hs_vplan_first(live),
+                                      k, mode, acc, thick, boundary, usemask);
+        if (hs_vplan_plan_row(B, g, L, S, El, ng, k, mode, acc, thick, boundary, usemask))
+            return 1;
+        if (mode == HS_WALK_COUNT || mode == HS_WALK_ALL)
+            continue;
+        /* closest: the bound each lane's best t must beat to stop after row k, computed
+         * before the tests (it does not depend on them) so it is ready when they end */
+        __m512 tbv[HS_BLOCK_GROUPS];
+        if (mode == HS_WALK_CLOSEST)
+            for (size_t u = 0; u < ng; u++)
+                tbv[u] =
+                    El[u] ? hs_vplan_exit_bound(B, S, u * HS_W, k, h, oy) : _mm512_setzero_ps();
+        (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
+        for (size_t u = 0; u < ng; u++) {
+            const size_t j0 = u * HS_W;
+            if (mode == HS_WALK_ANY) {
+                El[u] &= hs_vplan_unhit(B, j0);
+            } else if (El[u]) {
+                const __m512 bt =
+                    _mm512_castsi512_ps(_mm512_loadu_si512((const void *)(B->best_tbits + j0)));
+                El[u] &= ~_mm512_cmp_ps_mask(bt, tbv[u], _CMP_LT_OQ);
             }
         }
     }
@@ -342,14 +415,9 @@ HS_INLINE int hs_vplan_block_rows(hs_block *B, const hs_grid *g, const __mmask16
             continue;
         hs_row_setup *S = &B->rows[l];
         __mmask16 Et[HS_BLOCK_GROUPS];
-        const float most = hs_vplan_trim(B, L, S, E, ng, Et);
-        if (mode == HS_WALK_COUNT || mode == HS_WALK_ALL) {
-            if (hs_vplan_level_no_exit(B, g, L, S, Et, ng, most, mode, acc, thick, boundary,
-                                       usemask))
-                return 1;
-            continue;
-        }
-        hs_vplan_level_early_exit(B, g, L, S, Et, ng, mode, acc, thick, boundary, usemask);
+        hs_vplan_trim(B, L, S, E, ng, Et);
+        if (hs_vplan_level_rows(B, g, L, S, Et, ng, mode, acc, thick, boundary, usemask))
+            return 1;
     }
     return 0;
 }
