@@ -64,6 +64,8 @@
  * skips (CHANGELOG). */
 #define HS_OCC_MIN_EMPTY 0.6
 #define HS_OCC_SAMPLE 256
+/* Radii sampled per level for hs_glevel.meet (every one of a level of fewer) */
+#define HS_GRID_MEET_SAMPLE 1024
 /* Records the band sort's scatter requests ahead (a store that misses holds up later ones). */
 #define HS_GRID_PREFETCH 16
 

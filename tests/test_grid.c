@@ -432,6 +432,43 @@ static void test_awkward_geometry(void **state)
     scene_free(&s);
 }
 
+/* Each level's meet (which level any walks first) against its definition over every stored
+ * circle, and the order it gives: on lasers most queries meet a small circle first, on mixed
+ * (0.1 % of radius 50-150) a large one. */
+static void test_level_meet(void **state)
+{
+    (void)state;
+    const hs_scene_kind kinds[2] = {HS_SCENE_LASERS, HS_SCENE_MIXED};
+    for (int c = 0; c < 2; c++) {
+        scene s;
+        scene_kind(&s, kinds[c], 200000, 5u, 0);
+        hs_grid *g = NULL;
+        assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
+        assert_int_equal(g->nlevels, 2);
+        for (int l = 0; l < 2; l++) {
+            const hs_glevel *L = &g->lv[l];
+            const size_t nc = (size_t)L->nx * (size_t)L->ny;
+            double sr = 0.0, sr2 = 0.0;
+            for (uint32_t i = g->cell_start[L->cell0]; i < g->cell_start[L->cell0 + nc]; i++) {
+                sr += g->r[i];
+                sr2 += (double)g->r[i] * g->r[i];
+            }
+            const double want = 2.0 * g->lv[0].h * sr + 3.14159265358979 * sr2;
+            /* level 0 is sampled (1024 of 200 000), level 1 (about 200) taken whole */
+            const double tol = l == 0 ? 0.05 : 1e-5;
+            if (!(fabs(L->meet - want) <= tol * want))
+                fail_msg("scene %d level %d: meet %g, over every circle %g", c, l, (double)L->meet,
+                         want);
+        }
+        if (kinds[c] == HS_SCENE_LASERS)
+            assert_true(g->lv[0].meet > g->lv[1].meet);
+        else
+            assert_true(g->lv[1].meet > g->lv[0].meet);
+        hs_grid_destroy(g);
+        scene_free(&s);
+    }
+}
+
 /* Large batches on large grids are answered in a locality order (sorted by coarse cell) and
  * scattered back: the results must be those of the same queries asked in small batches
  * (which keep the caller's order), and brute force on a sample; invalid queries keep their
@@ -1280,14 +1317,23 @@ int main(void)
     quick = test_quick();
     printf("test_grid: %s scale\n", quick ? "quick (HS_TEST_QUICK or sanitizers)" : "full");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_scene_generators), cmocka_unit_test(test_empty_and_single),
-        cmocka_unit_test(test_bad_input),        cmocka_unit_test(test_build_deterministic),
-        cmocka_unit_test(test_bytes_per_circle), cmocka_unit_test(test_awkward_geometry),
-        cmocka_unit_test(test_far_from_origin),  cmocka_unit_test(test_scenes_match_brute),
-        cmocka_unit_test(test_sorted_batches),   cmocka_unit_test(test_workspace),
-        cmocka_unit_test(test_all_large_batch),  cmocka_unit_test(test_closest_signed_zero_tie),
-        cmocka_unit_test(test_dense_cells),      cmocka_unit_test(test_pairs),
-        cmocka_unit_test(test_overlap_circle),   cmocka_unit_test(test_rebuild),
+        cmocka_unit_test(test_scene_generators),
+        cmocka_unit_test(test_empty_and_single),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_build_deterministic),
+        cmocka_unit_test(test_bytes_per_circle),
+        cmocka_unit_test(test_awkward_geometry),
+        cmocka_unit_test(test_far_from_origin),
+        cmocka_unit_test(test_scenes_match_brute),
+        cmocka_unit_test(test_sorted_batches),
+        cmocka_unit_test(test_level_meet),
+        cmocka_unit_test(test_workspace),
+        cmocka_unit_test(test_all_large_batch),
+        cmocka_unit_test(test_closest_signed_zero_tie),
+        cmocka_unit_test(test_dense_cells),
+        cmocka_unit_test(test_pairs),
+        cmocka_unit_test(test_overlap_circle),
+        cmocka_unit_test(test_rebuild),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

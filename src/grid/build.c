@@ -123,6 +123,8 @@ static hs_status grid_fill(hs_grid *g, const hs_circles *cs)
         s = hs_grid_sort(g, cs, threads);
     if (s == HS_OK)
         s = hs_grid_occupancy(g);
+    if (s == HS_OK)
+        hs_grid_level_weights(g);
     if (s == HS_OK && g->x != NULL) {
         memset(g->x + g->n, 0, HS_PAD_FLOATS * sizeof(float));
         memset(g->y + g->n, 0, HS_PAD_FLOATS * sizeof(float));

@@ -3,7 +3,8 @@
  *      and cell shape, and where its cells start;
  *   2. storage (build.c): cell_start and the circle arrays, padded for whole-vector loads;
  *   3. hs_grid_sort (sort.c): the circles into storage cell by cell, cell_start as CSR;
- *   4. hs_grid_occupancy (occupancy.c): the occupancy bits of the levels that are mostly empty.
+ *   4. hs_grid_occupancy (occupancy.c): the occupancy bits of the levels that are mostly empty;
+ *   5. hs_grid_level_weights (levels.c): each level's hs_glevel.meet, from its stored radii.
  * Every pass is deterministic and independent of the team size, so the grid is too. */
 #ifndef HITSCAN_GRID_BUILD_H
 #define HITSCAN_GRID_BUILD_H
@@ -27,6 +28,10 @@ hs_status hs_grid_sort(hs_grid *g, const hs_circles *cs, int threads);
 
 /* Sets each level's occ from cell_start; HS_OK or HS_E_NOMEM. */
 hs_status hs_grid_occupancy(hs_grid *g);
+
+/* Sets each level's meet from the radii in storage (a fixed-stride sample of at most
+ * HS_GRID_MEET_SAMPLE of them). */
+void hs_grid_level_weights(hs_grid *g);
 
 /* p with room for at least `need` elements of elem bytes (realloc; contents kept), *cap
  * updated; NULL on failure (p is then still valid). */

@@ -29,6 +29,10 @@ typedef struct hs_glevel {
     /* a bit per cell of the level, set when the cell holds a circle (bit c % 8 of byte c / 8,
      * padded by HS_OCC_PAD bytes); NULL when most cells hold one (occupancy.c) */
     const uint8_t *occ;
+    /* n (2 mean(r) h0 + pi mean(r^2)), h0 level 0's cell side: how many of the level's circles
+     * a query meets in its first cell of travel, up to a factor common to the levels (the
+     * world's area); any walks the level that meets more first (hs_grid_level_weights) */
+    float meet;
 } hs_glevel;
 
 struct hs_grid {

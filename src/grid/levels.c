@@ -287,3 +287,22 @@ hs_status hs_grid_plan_levels(hs_grid *g, const hs_circles *cs, int threads)
     g->ncells = ncells;
     return HS_OK;
 }
+
+void hs_grid_level_weights(hs_grid *g)
+{
+    const double h0 = g->nlevels > 0 ? g->lv[0].h : 0.0;
+    for (int l = 0; l < g->nlevels; l++) {
+        hs_glevel *L = &g->lv[l];
+        const size_t nc = (size_t)L->nx * (size_t)L->ny;
+        const size_t first = g->cell_start[L->cell0], n = g->cell_start[L->cell0 + nc] - first;
+        const size_t k = n < HS_GRID_MEET_SAMPLE ? n : HS_GRID_MEET_SAMPLE;
+        double sr = 0.0, sr2 = 0.0;
+        for (size_t i = 0; i < k; i++) {
+            const double r = g->r[first + i * n / k];
+            sr += r;
+            sr2 += r * r;
+        }
+        L->meet = k > 0 ? (float)((double)n * (2.0 * h0 * sr + 3.14159265358979 * sr2) / (double)k)
+                        : 0.0f;
+    }
+}

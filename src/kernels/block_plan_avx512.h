@@ -406,10 +406,15 @@ HS_INLINE int hs_vplan_block_rows(hs_block *B, const hs_grid *g, const __mmask16
                                   const int mode, hs_tally *acc, const int thick,
                                   const int boundary, const int usemask)
 {
-    /* closest and any: the level of large circles first (a query that starts inside one is
-     * then answered at once, or its t = 0 ends the small circles' walk after one row) */
+    /* closest: the level of large circles first (a query that starts inside one is then
+     * answered at once, or its t = 0 ends the small circles' walk after one row); any: the
+     * level whose circles a query meets more often first (hs_glevel.meet: with a few large
+     * circles among many small ones, most queries hit a small one and never walk the large) */
+    const int big_first =
+        g->nlevels > 1 &&
+        (mode == HS_WALK_CLOSEST || (mode == HS_WALK_ANY && g->lv[1].meet > g->lv[0].meet));
     for (int ll = 0; ll < g->nlevels; ll++) {
-        const int l = mode == HS_WALK_CLOSEST || mode == HS_WALK_ANY ? g->nlevels - 1 - ll : ll;
+        const int l = big_first ? g->nlevels - 1 - ll : ll;
         const hs_glevel *L = &g->lv[l];
         if (L->n == 0)
             continue;
