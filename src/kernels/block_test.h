@@ -23,9 +23,11 @@ HS_INLINE void hs_block_broadcast(const hs_block *B, size_t j, hs_vq *Q)
     Q->skip = B->skip;
 }
 
-/* Item it's circles and hit lanes. */
+/* Item it's circles and hit lanes; skip-start applied when skip (a constant of each loop over
+ * the items: without it, the test of the flag is not in the loop at all). */
 HS_INLINE hs_vm hs_block_item_hits(const hs_block *B, const hs_grid *g, const hs_item it, hs_vq *Q,
-                                   hs_vc *c, const int thick, const int boundary, const int usemask)
+                                   hs_vc *c, const int thick, const int boundary, const int usemask,
+                                   const int skip)
 {
     hs_block_broadcast(B, it.slot, Q);
     c->cx = hs_vf_loadu(g->x + it.start);
@@ -34,7 +36,7 @@ HS_INLINE hs_vm hs_block_item_hits(const hs_block *B, const hs_grid *g, const hs
     hs_vm m = hs_vm_and(hs_v_hits(Q, *c, thick, boundary), hs_vm_from_bits(it.lanes));
     if (usemask)
         m = hs_vm_and(m, hs_vm_test_i(hs_vi_loadu(g->mask + it.start), Q->kmask));
-    return hs_v_keep(Q, *c, m, thick);
+    return skip ? hs_v_keep(Q, *c, m, thick) : m;
 }
 
 /* ---- Closest's hit list -----------------------------------------------------------------
@@ -136,16 +138,15 @@ HS_INLINE void hs_block_all_times(const hs_block *B, const hs_grid *g, hs_hitbuf
 /* All: the listed items' hit lanes (entry t, caller's id) written into buf from position at
  * (the caller reserved a whole vector per item), counted into their slots, and with per_item
  * each item's count kept in B->hit_bits; returns the position past them. */
-HS_INLINE size_t hs_block_all_items(hs_block *B, const hs_grid *g, hs_hitbuf *buf, size_t at,
-                                    const int per_item, const int thick, const int boundary,
-                                    const int usemask)
+HS_INLINE size_t hs_block_all_lanes_of(hs_block *B, const hs_grid *g, hs_hitbuf *buf, size_t at,
+                                       const int per_item, const int thick, const int boundary,
+                                       const int usemask, const int skip)
 {
-    const size_t from = at;
     for (size_t k = 0; k < B->nitems; k++) {
         const hs_item it = B->items[k];
         hs_vq Q;
         hs_vc c;
-        const hs_vm m = hs_block_item_hits(B, g, it, &Q, &c, thick, boundary, usemask);
+        const hs_vm m = hs_block_item_hits(B, g, it, &Q, &c, thick, boundary, usemask, skip);
         hs_block_all_lanes(buf, at, g, it, &Q, c, m, thick, boundary);
         const uint32_t n = (uint32_t)__builtin_popcount(hs_vm_bits(m));
         at += n;
@@ -153,25 +154,43 @@ HS_INLINE size_t hs_block_all_items(hs_block *B, const hs_grid *g, hs_hitbuf *bu
             B->hit_bits[k] = (uint16_t)n;
         B->nhits[it.slot] += n;
     }
+    return at;
+}
+
+HS_INLINE size_t hs_block_all_items(hs_block *B, const hs_grid *g, hs_hitbuf *buf, size_t at,
+                                    const int per_item, const int thick, const int boundary,
+                                    const int usemask)
+{
+    const size_t from = at;
+    at = B->skip ? hs_block_all_lanes_of(B, g, buf, at, per_item, thick, boundary, usemask, 1)
+                 : hs_block_all_lanes_of(B, g, buf, at, per_item, thick, boundary, usemask, 0);
     hs_block_all_times(B, g, buf, from, at, thick, boundary);
     return at;
 }
 
 /* Closest: the items with a hit are listed with their hit lanes (no branch), then their hit
  * lanes go into the hit list, which is folded into the slots' bests whenever it fills. */
-HS_INLINE void hs_block_test_closest(hs_block *B, const hs_grid *g, const int thick,
-                                     const int boundary, const int usemask)
+HS_INLINE size_t hs_block_hit_items(hs_block *B, const hs_grid *g, const int thick,
+                                    const int boundary, const int usemask, const int skip)
 {
     size_t nh = 0;
     for (size_t k = 0; k < B->nitems; k++) {
         hs_vq Q;
         hs_vc c;
-        const unsigned bits =
-            hs_vm_bits(hs_block_item_hits(B, g, B->items[k], &Q, &c, thick, boundary, usemask));
+        const unsigned bits = hs_vm_bits(
+            hs_block_item_hits(B, g, B->items[k], &Q, &c, thick, boundary, usemask, skip));
         B->hit_item[nh] = (uint16_t)k;
         B->hit_bits[nh] = (uint16_t)bits;
         nh += bits != 0;
     }
+    return nh;
+}
+
+HS_INLINE void hs_block_test_closest(hs_block *B, const hs_grid *g, const int thick,
+                                     const int boundary, const int usemask)
+{
+    const size_t nh = B->skip ? hs_block_hit_items(B, g, thick, boundary, usemask, 1)
+                              : hs_block_hit_items(B, g, thick, boundary, usemask, 0);
     size_t len = 0;
     for (size_t h = 0; h < nh; h++) {
         const hs_item it = B->items[B->hit_item[h]];
@@ -203,20 +222,29 @@ HS_INLINE hs_status hs_block_test_all(hs_block *B, const hs_grid *g, hs_hitbuf *
 }
 
 /* Count / any: each item's hit lanes added to (count) or or-ed into (any) its slot. */
-HS_INLINE void hs_block_test_anycount(hs_block *B, const hs_grid *g, const int mode,
-                                      const int thick, const int boundary, const int usemask)
+HS_INLINE void hs_block_fold_items(hs_block *B, const hs_grid *g, const int mode, const int thick,
+                                   const int boundary, const int usemask, const int skip)
 {
     for (size_t k = 0; k < B->nitems; k++) {
         const hs_item it = B->items[k];
         hs_vq Q;
         hs_vc c;
         const unsigned bits =
-            hs_vm_bits(hs_block_item_hits(B, g, it, &Q, &c, thick, boundary, usemask));
+            hs_vm_bits(hs_block_item_hits(B, g, it, &Q, &c, thick, boundary, usemask, skip));
         if (mode == HS_WALK_COUNT)
             B->nhits[it.slot] += (uint32_t)__builtin_popcount(bits);
         else
             B->nhits[it.slot] |= bits != 0;
     }
+}
+
+HS_INLINE void hs_block_test_anycount(hs_block *B, const hs_grid *g, const int mode,
+                                      const int thick, const int boundary, const int usemask)
+{
+    if (B->skip)
+        hs_block_fold_items(B, g, mode, thick, boundary, usemask, 1);
+    else
+        hs_block_fold_items(B, g, mode, thick, boundary, usemask, 0);
 }
 
 /* Every listed item through the test of `mode`. HS_E_NOMEM only from all's buffer. */
