@@ -248,7 +248,7 @@ HS_INLINE void hs_vplan_trim(const hs_block *B, const hs_glevel *L, hs_row_setup
     }
 }
 
-/* Closest, slots j0 .. j0+15 after row k of level L: later rows' centres lie beyond row k's
+/* Closest, the lanes of set-up R after row k of level L: later rows' centres lie beyond row k's
  * edge, so entering one needs a point of the query within reach of that edge:
  * t >= (edge -+ reach - ay) / dy (hs_walk_level's test, in float: reach's margin covers far more
  * than this rounding, and the bound is shrunk by 2^-20). A lane whose best t lies below the bound
