@@ -301,6 +301,8 @@ HS_INLINE int hs_vplan_level_few(hs_block *B, const hs_grid *g, const hs_glevel 
                                  const int usemask)
 {
     const hs_vplan_setup R = hs_vplan_setup_of(B, S, 0, slots, 0, 1);
+    const __m512 ay = hs_vplan_lookup(B->ay, slots), dy = hs_vplan_lookup(B->dy, slots);
+    const __m512 reach = hs_vplan_lookup(S->reach, slots);
     const __m512 h = _mm512_set1_ps((float)L->h), oy = _mm512_set1_ps((float)L->oy);
     const uint32_t *cs = g->cell_start + L->cell0;
     const __m512i zero = _mm512_setzero_si512();
@@ -318,9 +320,7 @@ HS_INLINE int hs_vplan_level_few(hs_block *B, const hs_grid *g, const hs_glevel 
         if (mode == HS_WALK_COUNT || mode == HS_WALK_ALL)
             continue;
         const __m512 tb = mode == HS_WALK_CLOSEST
-                              ? hs_vplan_exit_bound_of(&R, hs_vplan_lookup(B->ay, slots),
-                                                       hs_vplan_lookup(B->dy, slots),
-                                                       hs_vplan_lookup(S->reach, slots), k, h, oy)
+                              ? hs_vplan_exit_bound_of(&R, ay, dy, reach, k, h, oy)
                               : _mm512_setzero_ps();
         (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
         if (mode == HS_WALK_ANY)
