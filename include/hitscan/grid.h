@@ -33,7 +33,7 @@ extern "C" {
  * Batch calls answer short queries in blocks of 64 (planned together, 16 at a time with
  * AVX-512; tested with no branch on the data; closest and any stop walking a query's rows
  * once its answer is settled) and long ones (whose box, clipped to the grid, spans more than
- * 96 cells: lines and rays across it, long segments) one at a time with early exit; every
+ * 1024 cells: lines and rays across it, long segments) one at a time with early exit; every
  * path gives the same answers. Large batches (>= 4096 queries on >= 32768 circles) are
  * answered in a locality order (queries sorted by the Z-order of the coarse cell they start
  * in: 24 bytes per query, from the call's workspace, see batch.h). Closest (when it is not
