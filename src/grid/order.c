@@ -170,34 +170,52 @@ int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stag
  * loads, independent of each other, and the stores are sequential. A bucket's queries took
  * consecutive positions in the caller's order, so the reads are one sequential stream per
  * bucket: each is requested HS_ORD_AHEAD floats ahead, as the scatter's are. */
-/* Position i's staged answer to the caller's arrays. */
-static inline void unstage_one(const hs_qorder *o, size_t i, const hs_closest_out *co, uint8_t *hit,
-                               uint32_t *count)
+/* Positions lo .. hi-1 of the caller's order, one loop per kind of answer, with the arrays in
+ * locals: a store through hit (a char type) could otherwise alias o's pointers and the
+ * answer kind, which would then be loaded again for every query. */
+static void unstage_range(const hs_qorder *o, size_t lo, size_t hi, const hs_closest_out *co,
+                          uint8_t *restrict hit, uint32_t *restrict count)
 {
-    const size_t k = o->inv[i];
-    const float *rec = o->rec;
-    hs_prefetch(rec + 4 * k + HS_ORD_AHEAD);
-    uint32_t v;
-    memcpy(&v, rec + 4 * k + 2, sizeof v);
-    if (co) {
-        co->idx[i] = v;
-        memcpy(&co->t[i], rec + 4 * k + 3, sizeof *co->t);
-        if (o->geo) {
-            const float *p = o->geo + 4 * k;
-            hs_prefetch(p + HS_ORD_AHEAD);
-            if (co->px)
-                co->px[i] = p[0];
-            if (co->py)
-                co->py[i] = p[1];
-            if (co->nx)
-                co->nx[i] = p[2];
-            if (co->ny)
-                co->ny[i] = p[3];
+    const uint32_t *restrict inv = o->inv;
+    const float *restrict rec = o->rec;
+    if (co != NULL) {
+        uint32_t *restrict idx = co->idx;
+        float *restrict t = co->t;
+        const float *restrict geo = o->geo;
+        float *restrict px = co->px, *restrict py = co->py, *restrict nx = co->nx,
+                        *restrict ny = co->ny;
+        for (size_t i = lo; i < hi; i++) {
+            const size_t k = inv[i];
+            hs_prefetch(rec + 4 * k + HS_ORD_AHEAD);
+            memcpy(&idx[i], rec + 4 * k + 2, sizeof *idx);
+            memcpy(&t[i], rec + 4 * k + 3, sizeof *t);
+            if (geo) {
+                const float *p = geo + 4 * k;
+                hs_prefetch(p + HS_ORD_AHEAD);
+                if (px)
+                    px[i] = p[0];
+                if (py)
+                    py[i] = p[1];
+                if (nx)
+                    nx[i] = p[2];
+                if (ny)
+                    ny[i] = p[3];
+            }
         }
-    } else if (count) {
-        count[i] = v;
+    } else if (count != NULL) {
+        for (size_t i = lo; i < hi; i++) {
+            const size_t k = inv[i];
+            hs_prefetch(rec + 4 * k + HS_ORD_AHEAD);
+            memcpy(&count[i], rec + 4 * k + 2, sizeof *count);
+        }
     } else {
-        hit[i] = (uint8_t)v;
+        for (size_t i = lo; i < hi; i++) {
+            const size_t k = inv[i];
+            hs_prefetch(rec + 4 * k + HS_ORD_AHEAD);
+            uint32_t v;
+            memcpy(&v, rec + 4 * k + 2, sizeof v);
+            hit[i] = (uint8_t)v;
+        }
     }
 }
 
@@ -205,11 +223,12 @@ void hs_qorder_unstage(const hs_qorder *o, size_t m, int threads, const hs_close
                        uint8_t *hit, uint32_t *count)
 {
     if (threads <= 1) {
-        for (size_t i = 0; i < m; i++)
-            unstage_one(o, i, co, hit, count);
+        unstage_range(o, 0, m, co, hit, count);
         return;
     }
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (ptrdiff_t i = 0; i < (ptrdiff_t)m; i++)
-        unstage_one(o, (size_t)i, co, hit, count);
+#pragma omp parallel num_threads(threads)
+    {
+        const size_t nt = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
+        unstage_range(o, m * t / nt, m * (t + 1) / nt, co, hit, count);
+    }
 }
