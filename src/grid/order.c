@@ -172,18 +172,18 @@ int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stag
  * bucket: each is requested HS_ORD_AHEAD floats ahead, as the scatter's are. */
 /* Positions lo .. hi-1 of the caller's order, one loop per kind of answer, with the arrays in
  * locals: a store through hit (a char type) could otherwise alias o's pointers and the
- * answer kind, which would then be loaded again for every query. */
+ * answer kind, which would then be loaded again for every query. The caller's arrays are not
+ * restrict: the API does not forbid passing one array for two outputs. */
 static void unstage_range(const hs_qorder *o, size_t lo, size_t hi, const hs_closest_out *co,
-                          uint8_t *restrict hit, uint32_t *restrict count)
+                          uint8_t *hit, uint32_t *count)
 {
-    const uint32_t *restrict inv = o->inv;
-    const float *restrict rec = o->rec;
+    const uint32_t *inv = o->inv;
+    const float *rec = o->rec;
     if (co != NULL) {
-        uint32_t *restrict idx = co->idx;
-        float *restrict t = co->t;
-        const float *restrict geo = o->geo;
-        float *restrict px = co->px, *restrict py = co->py, *restrict nx = co->nx,
-                        *restrict ny = co->ny;
+        uint32_t *idx = co->idx;
+        float *t = co->t;
+        const float *geo = o->geo;
+        float *px = co->px, *py = co->py, *nx = co->nx, *ny = co->ny;
         for (size_t i = lo; i < hi; i++) {
             const size_t k = inv[i];
             hs_prefetch(rec + 4 * k + HS_ORD_AHEAD);
