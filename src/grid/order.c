@@ -169,8 +169,8 @@ int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stag
  * up every later store. Read here in the caller's order instead, the random accesses are
  * loads, independent of each other, and the stores are sequential. A bucket's queries took
  * consecutive positions in the caller's order, so the reads are one sequential stream per
- * bucket: each is requested HS_ORD_AHEAD floats ahead, as the scatter's are. */
-/* Positions lo .. hi-1 of the caller's order, one loop per kind of answer, with the arrays in
+ * bucket: each is requested HS_ORD_AHEAD floats ahead, as the scatter's are.
+ * Positions lo .. hi-1 of the caller's order, one loop per kind of answer, with the arrays in
  * locals: a store through hit (a char type) could otherwise alias o's pointers and the
  * answer kind, which would then be loaded again for every query. The caller's arrays are not
  * restrict: the API does not forbid passing one array for two outputs. */
