@@ -6,6 +6,7 @@
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core.h"
 #include "hitscan/batch.h"
@@ -37,15 +38,20 @@ static inline hs_query hs_query_at(const hs_queries *qs, size_t i)
     return q;
 }
 
-/* 1 and *kq filled when query i of qs is valid (every engine and path prepares queries here,
- * so they agree on what is valid). */
-static inline int hs_prep_query(const hs_queries *qs, size_t i, hs_semantics sem, hs_kq *kq)
+/* 1 and *kq filled when q (with its mask) is valid (every engine and path prepares queries
+ * here, so they agree on what is valid). */
+static inline int hs_prep_query_of(hs_query q, uint32_t mask, hs_semantics sem, hs_kq *kq)
 {
-    const hs_query q = hs_query_at(qs, i);
     if (!hs_query_surely_valid(q) && hs_query_validate(q) != HS_OK)
         return 0;
-    *kq = hs_kq_make(q, sem, qs->mask ? qs->mask[i] : qs->mask_all);
+    *kq = hs_kq_make(q, sem, mask);
     return 1;
+}
+
+/* hs_prep_query_of for query i of qs. */
+static inline int hs_prep_query(const hs_queries *qs, size_t i, hs_semantics sem, hs_kq *kq)
+{
+    return hs_prep_query_of(hs_query_at(qs, i), qs->mask ? qs->mask[i] : qs->mask_all, sem, kq);
 }
 
 #endif

@@ -614,6 +614,104 @@ static void test_sorted_batches(void **state)
     }
 }
 
+/* Plain segments (no per-query tmin, tmax, q or mask arrays) in a large batch: the order
+ * then keeps no permutation (answers are staged by position), so invalid and zero-length
+ * queries are prepared from the block's own copy and the first invalid index is found after
+ * the walk. Answers and stats must be those of the same queries in small batches. */
+static void test_sorted_segments(void **state)
+{
+    (void)state;
+    rng_state = 77;
+    const hs_scene_kind kinds[] = {HS_SCENE_UNIFORM, HS_SCENE_LASERS};
+    for (size_t kk = 0; kk < sizeof kinds / sizeof kinds[0]; kk++) {
+        const hs_scene_kind kind = kinds[kk];
+        const size_t n = 40000, m = 9000, piece = 1000; /* above / below the sorting limits */
+        scene s;
+        scene_kind(&s, kind, n, 5u, 0);
+        hs_grid *g = NULL;
+        assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
+        batch b;
+        batch_mixed(&b, m, 0.0f, hs_scene_world_side(kind, n), g, 0);
+        /* zero-length queries (the slow lane of the prep), half from a circle's centre */
+        for (size_t k = 0; k < 16; k++) {
+            const size_t i = 200 + 37 * k;
+            if (k % 2 == 0) {
+                b.ax[i] = s.x[1009 * k];
+                b.ay[i] = s.y[1009 * k];
+            }
+            b.dx[i] = b.dy[i] = 0.0f;
+        }
+        b.ax[m - 7] = NAN; /* invalid ones, late in the caller's order */
+        b.dx[m - 3] = INFINITY;
+        const hs_queries qs = hs_queries_segments(b.ax, b.ay, b.dx, b.dy, m);
+        uint32_t *i1 = xcalloc(m, 4), *i2 = xcalloc(m, 4), *c1 = xcalloc(m, 4), *c2 = xcalloc(m, 4);
+        float *t1 = xcalloc(m, 4), *t2 = xcalloc(m, 4), *geo1 = xcalloc(4 * m, 4),
+              *geo2 = xcalloc(4 * m, 4);
+        uint8_t *a1 = xcalloc(m, 1), *a2 = xcalloc(m, 1);
+        hs_batch_stats st;
+        hs_batch_opts o = hs_batch_opts_default();
+        o.stats = &st;
+        for (int threads = 1; threads <= 2; threads++) {
+            o.threads = threads;
+            for (int geo = 0; geo < 2; geo++) {
+                hs_closest_out out1 = {i1, t1, NULL, NULL, NULL, NULL};
+                if (geo)
+                    out1 = (hs_closest_out){i1, t1, geo1, geo1 + m, geo1 + 2 * m, geo1 + 3 * m};
+                memset(i1, 0, m * 4);
+                assert_int_equal(hs_grid_closest(g, &qs, &o, out1), HS_E_INVALID_QUERY);
+                assert_int_equal(st.invalid, 2);
+                assert_int_equal(st.first_invalid, m - 7);
+                memset(i2, 0, m * 4);
+                for (size_t at = 0; at < m; at += piece) {
+                    hs_queries q = hs_queries_segments(b.ax + at, b.ay + at, b.dx + at, b.dy + at,
+                                                       m - at < piece ? m - at : piece);
+                    hs_closest_out out2 = {i2 + at, t2 + at, NULL, NULL, NULL, NULL};
+                    if (geo)
+                        out2 =
+                            (hs_closest_out){i2 + at,       t2 + at,           geo2 + at,
+                                             geo2 + m + at, geo2 + 2 * m + at, geo2 + 3 * m + at};
+                    hs_grid_closest(g, &q, &o, out2);
+                    hs_grid_any(g, &q, &o, a2 + at);
+                    hs_grid_count_hits(g, &q, &o, c2 + at);
+                }
+                assert_memory_equal(i1, i2, m * 4);
+                for (size_t i = 0; i < m; i++)
+                    assert_true(same_float(t1[i], t2[i]));
+                if (geo)
+                    for (size_t i = 0; i < 4 * m; i++)
+                        assert_true(same_float(geo1[i], geo2[i]));
+            }
+            memset(a1, 7, m);
+            assert_int_equal(hs_grid_any(g, &qs, &o, a1), HS_E_INVALID_QUERY);
+            assert_int_equal(st.first_invalid, m - 7);
+            assert_memory_equal(a1, a2, m);
+            memset(c1, 7, m * 4);
+            assert_int_equal(hs_grid_count_hits(g, &qs, &o, c1), HS_E_INVALID_QUERY);
+            assert_int_equal(st.first_invalid, m - 7);
+            assert_memory_equal(c1, c2, m * 4);
+        }
+        size_t hits = 0, zero_hits = 0;
+        for (size_t i = 0; i < m; i++)
+            hits += i1[i] != HS_NONE;
+        for (size_t k = 0; k < 16; k++)
+            zero_hits += i1[200 + 37 * k] != HS_NONE;
+        assert_true(hits > m / 20);  /* the batch hits something */
+        assert_true(zero_hits >= 8); /* a zero-length query at a centre hits at t = 0 */
+        /* an invalid query first in the caller's order */
+        b.ay[3] = -INFINITY;
+        hs_closest_out out1 = {i1, t1, NULL, NULL, NULL, NULL};
+        assert_int_equal(hs_grid_closest(g, &qs, &o, out1), HS_E_INVALID_QUERY);
+        assert_int_equal(st.invalid, 3);
+        assert_int_equal(st.first_invalid, 3);
+        assert_int_equal(i1[3], HS_NONE);
+        free(i1), free(i2), free(c1), free(c2), free(t1), free(t2), free(a1), free(a2), free(geo1),
+            free(geo2);
+        batch_free(&b);
+        hs_grid_destroy(g);
+        scene_free(&s);
+    }
+}
+
 static void test_empty_and_single(void **state)
 {
     (void)state;
@@ -1317,23 +1415,15 @@ int main(void)
     quick = test_quick();
     printf("test_grid: %s scale\n", quick ? "quick (HS_TEST_QUICK or sanitizers)" : "full");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_scene_generators),
-        cmocka_unit_test(test_empty_and_single),
-        cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_build_deterministic),
-        cmocka_unit_test(test_bytes_per_circle),
-        cmocka_unit_test(test_awkward_geometry),
-        cmocka_unit_test(test_far_from_origin),
-        cmocka_unit_test(test_scenes_match_brute),
-        cmocka_unit_test(test_sorted_batches),
-        cmocka_unit_test(test_level_meet),
-        cmocka_unit_test(test_workspace),
-        cmocka_unit_test(test_all_large_batch),
-        cmocka_unit_test(test_closest_signed_zero_tie),
-        cmocka_unit_test(test_dense_cells),
-        cmocka_unit_test(test_pairs),
-        cmocka_unit_test(test_overlap_circle),
-        cmocka_unit_test(test_rebuild),
+        cmocka_unit_test(test_scene_generators), cmocka_unit_test(test_empty_and_single),
+        cmocka_unit_test(test_bad_input),        cmocka_unit_test(test_build_deterministic),
+        cmocka_unit_test(test_bytes_per_circle), cmocka_unit_test(test_awkward_geometry),
+        cmocka_unit_test(test_far_from_origin),  cmocka_unit_test(test_scenes_match_brute),
+        cmocka_unit_test(test_sorted_batches),   cmocka_unit_test(test_sorted_segments),
+        cmocka_unit_test(test_level_meet),       cmocka_unit_test(test_workspace),
+        cmocka_unit_test(test_all_large_batch),  cmocka_unit_test(test_closest_signed_zero_tie),
+        cmocka_unit_test(test_dense_cells),      cmocka_unit_test(test_pairs),
+        cmocka_unit_test(test_overlap_circle),   cmocka_unit_test(test_rebuild),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -76,9 +76,9 @@ static void bucket_starts(size_t *hist, size_t nb, size_t nthr)
 }
 
 /* One thread's slice lo .. hi-1 scattered into its runs of the buckets (h: its bucket
- * cursors): perm, the 16-byte record (a, d) and, with stage, the position over key[i] (which
- * is read first), which becomes inv[i]. Four queries at a time: a 4 x 4 transpose stores each
- * record in one piece. Each record's bucket is requested HS_ORD_AHEAD floats ahead: a
+ * cursors): the 16-byte record (a, d), perm when not NULL and, with stage, the position over
+ * key[i] (which is read first), which becomes inv[i]. Four queries at a time: a 4 x 4 transpose
+ * stores each record in one piece. Each record's bucket is requested HS_ORD_AHEAD floats ahead: a
  * bucket's next line was last touched long ago, and a store miss holds up the in-order commit
  * of every later store. (Portable x86-64 code has no PRFCHW: it is emitted as a read.) */
 static void scatter_slice(const hs_queries *qs, size_t lo, size_t hi, size_t *h, uint32_t *key,
@@ -89,7 +89,8 @@ static void scatter_slice(const hs_queries *qs, size_t lo, size_t hi, size_t *h,
         size_t k[4];
         for (int u = 0; u < 4; u++) {
             k[u] = h[key[i + u]]++;
-            perm[k[u]] = (uint32_t)(i + u);
+            if (perm)
+                perm[k[u]] = (uint32_t)(i + u);
             if (stage)
                 key[i + u] = (uint32_t)k[u];
             hs_prefetch_write(rec + 4 * k[u] + HS_ORD_AHEAD);
@@ -99,7 +100,8 @@ static void scatter_slice(const hs_queries *qs, size_t lo, size_t hi, size_t *h,
     }
     for (; i < hi; i++) {
         const size_t k = h[key[i]]++;
-        perm[k] = (uint32_t)i;
+        if (perm)
+            perm[k] = (uint32_t)i;
         if (stage)
             key[i] = (uint32_t)k;
         float *r = rec + 4 * k;
@@ -114,8 +116,8 @@ static void scatter_slice(const hs_queries *qs, size_t lo, size_t hi, size_t *h,
  * slice of the batch, the (bucket, thread) counts are summed bucket-major, and each thread
  * scatters its slice into its own run of every bucket. Slices are in order and a thread keeps
  * its slice's order inside a bucket, so the permutation is the serial stable sort's whatever
- * the team size. What moves is the index and one 16-byte record (a, d) per query: two write
- * streams per bucket, and the walk then reads a and d in order. */
+ * the team size. What moves is one 16-byte record (a, d) per query, and the index when perm is
+ * made: one or two write streams per bucket, and the walk then reads a and d in order. */
 int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stage, hs_workspace *ws,
                    hs_qorder *o)
 {
@@ -128,13 +130,15 @@ int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stag
     const size_t m = qs->count;
     const size_t nb = (size_t)1 << (2 * HS_SORT_BITS);
     const int nthr = threads < 1 ? 1 : threads;
+    /* perm is one more write stream per bucket: only made when something reads it */
+    const int want_perm = stage == HS_STAGE_NONE || qs->tmin || qs->tmax || qs->q || qs->mask;
     uint32_t *key = hs_ws_get(ws, HS_WS_ORD_KEY, m * sizeof *key);
     size_t *hist = hs_ws_get(ws, HS_WS_ORD_HIST, (size_t)nthr * nb * sizeof *hist);
-    uint32_t *perm = hs_ws_get(ws, HS_WS_ORD_PERM, m * sizeof *perm);
+    uint32_t *perm = want_perm ? hs_ws_get(ws, HS_WS_ORD_PERM, m * sizeof *perm) : NULL;
     float *rec = hs_ws_get(ws, HS_WS_ORD_REC, m * 4 * sizeof *rec);
     float *geo =
         stage == HS_STAGE_GEOMETRY ? hs_ws_get(ws, HS_WS_ORD_GEO, m * 4 * sizeof *geo) : NULL;
-    if (key == NULL || hist == NULL || perm == NULL || rec == NULL ||
+    if (key == NULL || hist == NULL || (want_perm && perm == NULL) || rec == NULL ||
         (stage == HS_STAGE_GEOMETRY && geo == NULL))
         return -1; /* the workspace frees or keeps what it got */
     memset(hist, 0, (size_t)nthr * nb * sizeof *hist);

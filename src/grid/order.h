@@ -10,13 +10,15 @@
 #include "grid/layout.h"
 #include "hitscan/batch.h"
 
-/* Position k of the order is the caller's query perm[k], whose a and d are rec[4k .. 4k+3]
- * (ax, ay, dx, dy) so that they are read in order. inv, when not NULL (answers staged):
- * closest / any / count write position k's answer over rec[4k + 2 .. 4k + 3] (closest: id, t;
- * any, count: the hit flag or count as a 32-bit word at rec[4k + 2]), which only the block
- * answering position k reads, before it answers; the caller's query i is then position
- * inv[i]. Else answers go to the caller's arrays at perm[k]. geo, when not NULL: closest's
- * hit point and normal of position k staged at geo[4k .. 4k+3] (px, py, nx, ny). */
+/* Position k of the order holds a caller's query whose a and d are rec[4k .. 4k+3] (ax, ay,
+ * dx, dy) so that they are read in order. inv, when not NULL (answers staged): closest / any /
+ * count write position k's answer over rec[4k + 2 .. 4k + 3] (closest: id, t; any, count: the
+ * hit flag or count as a 32-bit word at rec[4k + 2]), which only the block answering position
+ * k reads, before it answers; the caller's query i is then position inv[i]. Else answers go to
+ * the caller's arrays at perm[k]. perm (position k is the caller's query perm[k]) is made
+ * when answers are not staged or the batch has per-query tmin, tmax, q or mask arrays (read
+ * through it); else it is NULL, and the walk knows positions only. geo, when not NULL:
+ * closest's hit point and normal of position k staged at geo[4k .. 4k+3] (px, py, nx, ny). */
 typedef struct hs_qorder {
     const uint32_t *perm;
     float *rec;
@@ -28,7 +30,7 @@ typedef struct hs_qorder {
  * answers with their hit points and normals. */
 enum { HS_STAGE_NONE, HS_STAGE_ANSWERS, HS_STAGE_GEOMETRY };
 
-/* The locality order of qs against g in ws (o->perm NULL: the batch is answered in its own
+/* The locality order of qs against g in ws (o->rec NULL: the batch is answered in its own
  * order), made on a team of `threads`; staging answers, o->inv too, and with geometry o->geo.
  * 0, or -1 if it could not be allocated. */
 int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stage, hs_workspace *ws,

@@ -14,6 +14,7 @@
 #include "grid/layout.h"
 #include "grid/order.h"
 #include "kernels/grid_walkers.h"
+#include "query_prep.h"
 #include "tuning.h"
 
 typedef enum grid_mode { GRID_CLOSEST, GRID_ANY, GRID_COUNT } grid_mode;
@@ -122,6 +123,16 @@ static int team_size(const hs_batch_opts *opts)
     return opts && opts->threads > 0 ? opts->threads : omp_get_max_threads();
 }
 
+/* The lowest index of an invalid query in qs (one is), for an order without perm: its walk
+ * knew positions only (order.h). */
+static size_t first_invalid(const hs_queries *qs)
+{
+    size_t i = 0;
+    for (hs_kq kq; i < qs->count && hs_prep_query(qs, i, HS_SOLID, &kq); i++)
+        ;
+    return i;
+}
+
 /* closest / any / count: HS_E_BUSY / HS_E_NOMEM / argument errors before anything is
  * answered. */
 static hs_status grid_walk(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
@@ -145,7 +156,9 @@ static hs_status grid_walk(const hs_grid *g, const hs_queries *qs, const hs_batc
         s = HS_E_NULL;
     if (s == HS_OK) {
         const hs_grid_walkers *gw = hs_grid_walkers_get(b.ks->isa);
-        const hs_tally total = walk_ranges(g, gw, qs, ord.perm ? &ord : NULL, &b, o);
+        hs_tally total = walk_ranges(g, gw, qs, ord.rec ? &ord : NULL, &b, o);
+        if (total.invalid && ord.rec && !ord.perm)
+            total.first = first_invalid(qs);
         s = hs_batch_end(&b, &total);
     }
     /* these two are returned only once every query was answered */
@@ -214,7 +227,7 @@ static hs_status grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch
     hs_batch_setup b;
     s = out == NULL && place == NULL ? HS_E_NULL : hs_batch_begin(qs, opts, HS_GRID_QUERY_COST, &b);
     if (s == HS_OK) {
-        const grid_hits_call c = {g, hs_grid_walkers_get(b.ks->isa), qs, ord.perm ? &ord : NULL,
+        const grid_hits_call c = {g, hs_grid_walkers_get(b.ks->isa), qs, ord.rec ? &ord : NULL,
                                   b.sem};
         s = hs_all_hits(&b, qs->count, grid_hits_range, &c, w.ws, ord.perm, out, place);
     }

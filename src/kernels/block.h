@@ -149,19 +149,23 @@ HS_INLINE hs_vf hs_block_load(const float *p, size_t k)
 }
 
 /* A sorted block's queries: a and d from the order's records (in order), the rest through
- * the permutation, into the slots' arrays (the vector prep then reads them there). */
+ * the permutation, into the slots' arrays (the vector prep then reads them there). An order
+ * without perm (staged answers, no per-query arrays: order.h) leaves idx unset. */
 HS_INLINE void hs_block_gather(hs_block *B, const hs_queries *qs, const hs_qorder *ord, size_t lo,
                                size_t n)
 {
-    const uint32_t *perm = ord->perm + lo;
     const float *rec = ord->rec + 4 * lo;
     for (size_t j = 0; j < n; j++) {
-        B->idx[j] = perm[j];
         B->ax[j] = rec[4 * j];
         B->ay[j] = rec[4 * j + 1];
         B->dx[j] = rec[4 * j + 2];
         B->dy[j] = rec[4 * j + 3];
     }
+    if (ord->perm == NULL)
+        return;
+    const uint32_t *perm = ord->perm + lo;
+    for (size_t j = 0; j < n; j++)
+        B->idx[j] = perm[j];
     if (qs->tmin || qs->tmax || qs->q || qs->mask)
         for (size_t j = 0; j < n; j++) {
             const size_t i = perm[j];
@@ -174,7 +178,8 @@ HS_INLINE void hs_block_gather(hs_block *B, const hs_queries *qs, const hs_qorde
 
 /* Slots 0 .. n-1 from positions lo .. lo+n-1 (ord's queries, or lo ..): hs_prep_query's answer,
  * HS_W queries at a time. Lanes that hs_query_surely_valid would not pass, and zero-length
- * ones (their interval collapses), go through hs_prep_query itself. */
+ * ones (their interval collapses), go through hs_prep_query_of itself. An invalid query's
+ * index goes to acc->first unless the order has no perm (the caller then finds it). */
 HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder *ord,
                              hs_semantics sem, size_t lo, size_t n, hs_tally *acc)
 {
@@ -183,7 +188,7 @@ HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder 
     B->answered = 0;
     B->nitems = 0;
     B->skip = (sem & HS_SKIP_START) != 0;
-    const int perm = ord != NULL;
+    const int perm = ord != NULL, idx_known = ord == NULL || ord->perm != NULL;
     if (perm)
         hs_block_gather(B, qs, ord, lo, n);
     else
@@ -239,14 +244,20 @@ HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder 
             B->nhits[j + u] = 0;
         }
         for (unsigned bad = all & ~okb; bad; bad &= bad - 1u) { /* rare */
-            const size_t u = j + (size_t)__builtin_ctz(bad), qi = B->idx[u];
+            const size_t u = j + (size_t)__builtin_ctz(bad);
+            const hs_query qu = {.a = {B->ax[u], B->ay[u]},
+                                 .d = {B->dx[u], B->dy[u]},
+                                 .tmin = B->tmin[u],
+                                 .tmax = B->tmax[u],
+                                 .q = B->q[u]};
             hs_kq kq;
-            if (hs_prep_query(qs, qi, sem, &kq)) {
+            if (hs_prep_query_of(qu, B->kmask[u], sem, &kq)) {
                 hs_block_put_kq(B, u, &kq);
             } else {
                 B->state[u] = HS_SLOT_INVALID;
                 acc->invalid++;
-                acc->first = qi < acc->first ? qi : acc->first;
+                if (idx_known)
+                    acc->first = B->idx[u] < acc->first ? B->idx[u] : acc->first;
             }
         }
     }

@@ -1,7 +1,7 @@
 /* Internal: a range of a batch through the grid, block by block (block.h), and the grid
  * walkers of this level that src/grid/query.c calls: positions lo .. hi-1 of the batch,
- * position k being the caller's query ord->perm[k] (ord NULL: k). Part of the per-ISA walk
- * (instantiate.h). */
+ * position k being the caller's query ord->perm[k] (ord NULL: k; order.h says when ord has
+ * no perm). Part of the per-ISA walk (instantiate.h). */
 #ifndef HS_KNAME
 #error "include instantiate.h, not this file"
 #endif

@@ -15,7 +15,8 @@
 /* Each walker answers positions k = lo .. hi-1 of a batch, position k being the caller's
  * query i = ord->perm[k] (ord NULL: i = k), with the answers of the brute-force kernels at the
  * same level. Invalid queries are answered as misses and counted in tally (first: the lowest
- * such i); tests += the circle tests made (padding lanes included).
+ * such i, left alone when ord has no perm); tests += the circle tests made (padding lanes
+ * included).
  *   closest_range: out.*[i], or staged in ord's records when ord->inv is set;
  *   any_range / count_range: hit[i] / count[i], or staged likewise;
  *   all_range: appends each position's hits (unsorted within a query), position by position,
