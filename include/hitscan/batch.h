@@ -88,10 +88,12 @@ typedef struct hs_batch_stats {
  *     clears the struct. Without one they are the caller's, as always.
  *   - It holds the largest batch's memory until trimmed, plus 1/8 headroom;
  *     hs_workspace_bytes reports it. Grid calls on large batches: 24 bytes per query (the
- *     order; closest / any / count stage their answers inside it). All-hits adds 12 bytes per
- *     query and 8 bytes per hit twice over: the per-thread buffers (grown by doubling) and
- *     the result. All-hits into the caller's arrays (hs_grid_all_into) adds 28 bytes per
- *     query and the per-thread buffers' 8 bytes per hit: the result is the caller's. */
+ *     order; closest / any / count stage their answers inside it, and need 20 when the batch
+ *     has no per-query tmin, tmax, q or mask array; closest's hit points and normals add 16).
+ *     All-hits adds 12 bytes per query and 8 bytes per hit twice over: the per-thread
+ *     buffers (grown by doubling) and the result. All-hits into the caller's arrays
+ *     (hs_grid_all_into) adds 28 bytes per query and the per-thread buffers' 8 bytes per
+ *     hit: the result is the caller's. */
 typedef struct hs_workspace hs_workspace;
 HS_API hs_status hs_workspace_create(hs_workspace **out);
 HS_API void hs_workspace_destroy(hs_workspace *ws);   /* NULL is a no-op */

@@ -36,8 +36,8 @@ extern "C" {
  * 1024 cells: lines and rays across it, long segments) one at a time with early exit; every
  * path gives the same answers. Large batches (>= 4096 queries on >= 32768 circles) are
  * answered in a locality order (queries sorted by the Z-order of the coarse cell they start
- * in: 24 bytes per query, from the call's workspace, see batch.h). Closest (when it is not
- * asked for the hit point or normal), any and count keep their answers in that order and
+ * in: 20 to 40 bytes per query, from the call's workspace, see batch.h). Closest (with its
+ * hit points and normals when asked for), any and count keep their answers in that order and
  * copy them to the caller's index at the end of the call; all-hits writes each query's row
  * at the caller's index. The caller's order is kept and results do not depend on the thread
  * count. Each thread uses about 53 KB of stack. */
