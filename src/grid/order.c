@@ -176,8 +176,10 @@ int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stag
  * bucket: each is requested HS_ORD_AHEAD floats ahead, as the scatter's are.
  * Positions lo .. hi-1 of the caller's order, one loop per kind of answer, with the arrays in
  * locals: a store through hit (a char type) could otherwise alias o's pointers and the
- * answer kind, which would then be loaded again for every query. The caller's arrays are not
- * restrict: the API does not forbid passing one array for two outputs. */
+ * answer kind, which would then be loaded again for every query. Closest's points and
+ * normals come in a second pass: one loop reading both the records and the staged geometry
+ * had twice the read streams and ran slower. The caller's arrays are not restrict: the API
+ * does not forbid passing one array for two outputs. */
 static void unstage_range(const hs_qorder *o, size_t lo, size_t hi, const hs_closest_out *co,
                           uint8_t *hit, uint32_t *count)
 {
@@ -193,8 +195,10 @@ static void unstage_range(const hs_qorder *o, size_t lo, size_t hi, const hs_clo
             hs_prefetch(rec + 4 * k + HS_ORD_AHEAD);
             memcpy(&idx[i], rec + 4 * k + 2, sizeof *idx);
             memcpy(&t[i], rec + 4 * k + 3, sizeof *t);
-            if (geo) {
-                const float *p = geo + 4 * k;
+        }
+        if (geo)
+            for (size_t i = lo; i < hi; i++) {
+                const float *p = geo + 4 * (size_t)inv[i];
                 hs_prefetch(p + HS_ORD_AHEAD);
                 if (px)
                     px[i] = p[0];
@@ -205,7 +209,6 @@ static void unstage_range(const hs_qorder *o, size_t lo, size_t hi, const hs_clo
                 if (ny)
                     ny[i] = p[3];
             }
-        }
     } else if (count != NULL) {
         for (size_t i = lo; i < hi; i++) {
             const size_t k = inv[i];
