@@ -77,10 +77,11 @@ static void bucket_starts(size_t *hist, size_t nb, size_t nthr)
 
 /* One thread's slice lo .. hi-1 scattered into its runs of the buckets (h: its bucket
  * cursors): the 16-byte record (a, d), perm when not NULL and, with stage, the position over
- * key[i] (which is read first), which becomes inv[i]. Four queries at a time: a 4 x 4 transpose
- * stores each record in one piece. Each record's bucket is requested HS_ORD_AHEAD floats ahead: a
- * bucket's next line was last touched long ago, and a store miss holds up the in-order commit
- * of every later store. (Portable x86-64 code has no PRFCHW: it is emitted as a read.) */
+ * key[i] (which is read first), which becomes inv[i]. Four queries at a time: a 4 x 4
+ * transpose stores each record in one piece. Each record's bucket is requested HS_ORD_AHEAD
+ * floats ahead: a bucket's next line was last touched long ago, and a store miss holds up the
+ * in-order commit of every later store. (Portable x86-64 code has no PRFCHW: it is emitted as
+ * a read.) */
 static void scatter_slice(const hs_queries *qs, size_t lo, size_t hi, size_t *h, uint32_t *key,
                           uint32_t *perm, float *rec, int stage)
 {
