@@ -109,6 +109,16 @@ static int settled(const qcall *c, size_t i)
     return 0;
 }
 
+/* Whether the m 4-byte values at p (m >= 1) all have the first one's bits. */
+static int all_same(const void *p, size_t m)
+{
+    const unsigned char *b = p;
+    for (size_t k = 1; k < m; k++)
+        if (memcmp(b + 4 * k, b, 4) != 0)
+            return 0;
+    return 1;
+}
+
 /* The local grid call on the received queries; answers packed for their senders in
  * s->sbuf (fixed-size units), or for all-hits as 4-byte words per sender. */
 static hs_status answer(qcall *c, size_t nr, const int *rcnt, size_t *unit, int *acnt)
@@ -135,6 +145,18 @@ static hs_status answer(qcall *c, size_t nr, const int *rcnt, size_t *unit, int 
     memset(&q, 0, sizeof q);
     q.ax = ax, q.ay = ay, q.dx = dx, q.dy = dy, q.tmin = t0, q.tmax = t1, q.q = qq, q.mask = mk;
     q.count = m;
+    /* a field the same for every query goes as the batch's one value: the same answers, and
+     * the grid then sorts a large batch without a permutation (src/grid/order.h) */
+    if (m > 0) {
+        if (all_same(t0, m))
+            q.tmin = NULL, q.tmin_all = t0[0];
+        if (all_same(t1, m))
+            q.tmax = NULL, q.tmax_all = t1[0];
+        if (all_same(qq, m))
+            q.q = NULL, q.q_all = qq[0];
+        if (all_same(mk, m))
+            q.mask = NULL, q.mask_all = mk[0];
+    }
     hs_batch_stats bs;
     memset(&bs, 0, sizeof bs);
     hs_batch_opts o = c->lo;
