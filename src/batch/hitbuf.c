@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memory.h"
+
 hs_status hs_hitbuf_reserve(hs_hitbuf *b, size_t extra)
 {
     if (extra <= b->cap - b->len)
@@ -18,10 +20,12 @@ hs_status hs_hitbuf_reserve(hs_hitbuf *b, size_t extra)
     if (id == NULL)
         return HS_E_NOMEM;
     b->id = id;
+    hs_advise_huge(id, cap * sizeof *id);
     float *t = realloc(b->t, cap * sizeof *t);
     if (t == NULL)
         return HS_E_NOMEM; /* b->id is the larger block now: still consistent, cap unchanged */
     b->t = t;
+    hs_advise_huge(t, cap * sizeof *t);
     b->cap = cap;
     return HS_OK;
 }

@@ -1,18 +1,13 @@
 /* The grid build (hs_grid_build, hs_grid_rebuild) and the grid's lifetime: the passes of
  * build.h run in order into the grid's memory, which is kept and reused by rebuilds. */
-#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
-#define _DEFAULT_SOURCE 1 /* posix_memalign, madvise */
-#endif
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 #include <omp.h>
 
 #include "grid/build.h"
+#include "memory.h"
 #include "tuning.h"
 
 void *hs_grid_grow(void *p, size_t *cap, size_t need, size_t elem)
@@ -31,21 +26,7 @@ void *hs_grid_alloc_lines(size_t n, size_t elem)
 {
     if (n > (SIZE_MAX - 63) / elem)
         return NULL;
-    const size_t b = (n * elem + 63) & ~(size_t)63;
-#if defined(MADV_HUGEPAGE)
-    /* Arrays of megabytes go on 2 MB pages where the system allows it: the band sort writes a
-     * few dozen streams per array at once, which on 4 KB pages miss the first-level TLB. Only
-     * whole huge pages are advised, nothing is over-allocated. */
-    const size_t huge = (size_t)2 << 20;
-    if (b >= huge) {
-        void *p = NULL;
-        if (posix_memalign(&p, huge, b) != 0)
-            return NULL;
-        (void)madvise(p, b & ~(huge - 1), MADV_HUGEPAGE);
-        return p;
-    }
-#endif
-    return aligned_alloc(64, b);
+    return hs_alloc_lines(n * elem);
 }
 
 int hs_grid_build_threads(const hs_grid *g, size_t n)

@@ -1,0 +1,45 @@
+/* Large buffers on 2 MB pages (memory.h). */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE 1 /* posix_memalign, madvise */
+#endif
+#include "memory.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#define HS_HUGE_PAGE ((size_t)2 << 20)
+
+void *hs_alloc_lines(size_t bytes)
+{
+    if (bytes > SIZE_MAX - 63)
+        return NULL;
+    const size_t b = bytes == 0 ? 64 : (bytes + 63) & ~(size_t)63;
+#if defined(MADV_HUGEPAGE)
+    if (b >= HS_HUGE_PAGE) {
+        void *p = NULL;
+        if (posix_memalign(&p, HS_HUGE_PAGE, b) != 0)
+            return NULL;
+        (void)madvise(p, b & ~(HS_HUGE_PAGE - 1), MADV_HUGEPAGE);
+        return p;
+    }
+#endif
+    return aligned_alloc(64, b);
+}
+
+void hs_advise_huge(void *p, size_t bytes)
+{
+#if defined(MADV_HUGEPAGE)
+    const uintptr_t a = (uintptr_t)p, mask = (uintptr_t)HS_HUGE_PAGE - 1;
+    if (p == NULL || bytes < HS_HUGE_PAGE || a > UINTPTR_MAX - bytes)
+        return;
+    const uintptr_t lo = (a + mask) & ~mask, hi = (a + bytes) & ~mask;
+    if (hi > lo)
+        (void)madvise((void *)lo, (size_t)(hi - lo), MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
