@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-/* bytes (at least one line), 64-byte aligned, released with free(); 2 MB aligned and advised when it holds a
- * whole 2 MB page. NULL on failure. */
+/* bytes (at least one line), 64-byte aligned, released with free(); 2 MB aligned and advised when
+ * it holds a whole 2 MB page. NULL on failure. */
 void *hs_alloc_lines(size_t bytes);
 
 /* Advises the whole 2 MB pages inside [p, p + bytes) (a buffer from malloc or realloc, whose

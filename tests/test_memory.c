@@ -94,8 +94,7 @@ static long advised_bytes(uintptr_t w0, uintptr_t w1, uintptr_t lo, uintptr_t hi
             b = (uintptr_t)y;
             continue;
         }
-        if (strncmp(line, "VmFlags:", 8) != 0 || strstr(line, " hg") == NULL || b <= w0 ||
-            a >= w1)
+        if (strncmp(line, "VmFlags:", 8) != 0 || strstr(line, " hg") == NULL || b <= w0 || a >= w1)
             continue;
         const uintptr_t ca = a > lo ? a : lo, cb = b < hi ? b : hi;
         const long in = cb > ca ? (long)(cb - ca) : 0;
@@ -123,8 +122,8 @@ static void test_advice_covers_whole_pages_inside(void **state)
      * pages in the kernel, nor under an emulator that drops the advice) */
     const int ok = madvise((void *)base, HUGE_PAGE, MADV_HUGEPAGE) == 0;
     long outside = 0;
-    const long control = advised_bytes((uintptr_t)m, (uintptr_t)m + len, base, base + HUGE_PAGE,
-                                       &outside);
+    const long control =
+        advised_bytes((uintptr_t)m, (uintptr_t)m + len, base, base + HUGE_PAGE, &outside);
     (void)madvise((void *)base, HUGE_PAGE, MADV_NOHUGEPAGE);
     if (!ok || control != (long)HUGE_PAGE) {
         munmap(m, len);
