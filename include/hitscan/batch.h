@@ -75,8 +75,10 @@ typedef struct hs_batch_stats {
 /* ---- Workspaces ---------------------------------------------------------------------------
  * Memory a batch call needs for itself (the grid's locality order of the queries, all-hits'
  * per-thread hit buffers, and all-hits' result) normally comes from malloc and goes back when
- * the call returns. Fresh memory costs a page fault per 4 KB on first touch, which can be most
- * of an all-hits call on a large batch. A workspace keeps the memory between
+ * the call returns. Fresh memory costs a page fault per page on first touch; on 4 KB pages that
+ * can be a sixth of an all-hits call on a large batch. hitscan asks for 2 MB pages for its
+ * large buffers where Linux allows it (transparent huge pages), which takes most of that
+ * away, and a workspace all of it. A workspace keeps the memory between
  * calls: pass one in hs_batch_opts.ws to calls made again and again (a frame loop) and, once it
  * has grown to the batch's size, they allocate nothing. (With several threads, a thread's
  * all-hits buffer can still grow on a later call that hands it more hits than before, at most
