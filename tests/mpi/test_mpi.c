@@ -442,6 +442,39 @@ static void run_scene(const char *name, scene *sc, spread how, size_t m, int pai
     hs_circles_destroy(rcs);
 }
 
+/* Batches large enough for the locality order on every rank: at least HS_SORT_MIN_CIRCLES
+ * (32768) circles in each rank's grid and HS_SORT_MIN_QUERIES (4096) queries received by each,
+ * with per-query arrays (the order keeps its permutation) and with every field one value (the
+ * order without it, and the answering rank passes the fields on as one value). */
+static void run_large_batches(void)
+{
+    g_case = "large batches";
+    scene sc = scene_builtin(HS_SCENE_UNIFORM, 36000 * (size_t)g_size + 4000, 0);
+    hs_circles *rcs = NULL;
+    hs_grid *ref = reference(&sc, &rcs);
+    hs_mpi_set *s = NULL;
+    hs_status st = build_spread(&sc, SPREAD_SLICES, NULL, &s);
+    CHECK(st == HS_OK && ref != NULL, "build %d", (int)st);
+    if (st == HS_OK) {
+        check_layout(s, sc.n);
+        for (int threads = 1; threads <= 2; threads++) {
+            qset q =
+                qset_scene(sc.n, 8192, 4242 + (uint64_t)g_rank * 1000 + (uint64_t)threads, -1, 0);
+            check_queries(s, ref, &q.qs, HS_SOLID, threads);
+            hs_queries qs = q.qs;
+            qs.tmin = qs.tmax = qs.q = NULL;
+            qs.mask = NULL;
+            qs.tmin_all = 0.0f, qs.tmax_all = 1.0f, qs.q_all = 0.0f, qs.mask_all = UINT32_MAX;
+            check_queries(s, ref, &qs, HS_SOLID, threads);
+            qset_free(&q);
+        }
+    }
+    hs_mpi_destroy(s);
+    hs_grid_destroy(ref);
+    hs_circles_destroy(rcs);
+    scene_free(&sc);
+}
+
 /* Frames: every circle moves a little (payload follows), the set rebuilds, answers must
  * follow the moved union. */
 static void run_frames(void)
@@ -605,6 +638,7 @@ int main(int argc, char **argv)
         run_scene("no circles", &sc, SPREAD_SLICES, 50, 1);
         scene_free(&sc);
     }
+    run_large_batches();
     run_frames();
     run_errors();
 
