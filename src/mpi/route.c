@@ -7,27 +7,48 @@
 #include "hitscan/narrow.h"
 #include "mpi_internal.h"
 
+/* The larger of a and b, both finite (fmax is a library call where NaN is possible). */
+static inline double finite_max(double a, double b) { return a > b ? a : b; }
+
 /* Does the capsule (query inflated by q) reach box b, and from which t on? The box is grown
  * by q and by a pad above the kernels' rounding at this magnitude, so a circle of the box the
- * kernels call hit is never missed, and its entry t is never below *t_enter. */
+ * kernels call hit is never missed, and its entry t is never below *t_enter. A box that is not
+ * empty has finite bounds (circles' extents). Most queries start inside the one box they reach
+ * (entry: tmin, the smallest t there is) and have both ends beyond a side of the others: those
+ * two cases need no division. Otherwise each slab's t comes from one reciprocal of d: its
+ * rounding moves t by a few ulps, far less than the pad moves it. */
 int hs_mpi_reach_entry(const hs_dbox *b, const float *qv, double *t_enter)
 {
     if (!(b->lo[0] <= b->hi[0]))
         return 0;
     const double ax = qv[0], ay = qv[1], dx = qv[2], dy = qv[3], q = qv[6];
     double t0 = qv[4], t1 = qv[5];
-    const double mag =
-        fmax(fmax(fabs(b->lo[0]), fabs(b->hi[0])), fmax(fabs(b->lo[1]), fabs(b->hi[1])));
+    const double mag = finite_max(finite_max(fabs(b->lo[0]), fabs(b->hi[0])),
+                                  finite_max(fabs(b->lo[1]), fabs(b->hi[1])));
     const double g = q + hs_mx_pad(mag + fabs(ax) + fabs(ay) + q);
+    const double x0 = b->lo[0] - g, x1 = b->hi[0] + g, y0 = b->lo[1] - g, y1 = b->hi[1] + g;
+    if (isfinite(t0) && isfinite(t1)) {
+        /* without a division: a start inside enters at t0; ends both beyond one side miss */
+        const double px = ax + t0 * dx, py = ay + t0 * dy, qx = ax + t1 * dx, qy = ay + t1 * dy;
+        if (px >= x0 && px <= x1 && py >= y0 && py <= y1) {
+            *t_enter = t0;
+            return 1;
+        }
+        if ((px < x0 && qx < x0) || (px > x1 && qx > x1) || (py < y0 && qy < y0) ||
+            (py > y1 && qy > y1))
+            return 0;
+    }
     const double a[2] = {ax, ay}, d[2] = {dx, dy};
+    const double blo[2] = {x0, y0}, bhi[2] = {x1, y1};
     for (int k = 0; k < 2; k++) {
-        const double lo = b->lo[k] - g, hi = b->hi[k] + g;
+        const double lo = blo[k], hi = bhi[k];
         if (d[k] == 0.0) {
             if (a[k] < lo || a[k] > hi)
                 return 0;
             continue;
         }
-        double ta = (lo - a[k]) / d[k], tb = (hi - a[k]) / d[k];
+        const double inv = 1.0 / d[k];
+        double ta = (lo - a[k]) * inv, tb = (hi - a[k]) * inv;
         if (ta > tb) {
             double tt = ta;
             ta = tb;
