@@ -77,7 +77,10 @@ HS_MPI_API hs_status hs_mpi_rebuild(hs_mpi_set *s, int rebalance);
  * thread count. opts are the local grid calls' (sem must be the same on every rank; ws, when
  * given, serves the local grid calls); all-hits' arrays are the caller's: free them with
  * hs_hits_free. stats->invalid / first_invalid describe this rank's batch, stats->pair_tests
- * the circle tests this rank's grid made for every rank's queries.
+ * the circle tests this rank's grid made for every rank's queries. The set keeps the working
+ * memory of its largest call until hs_mpi_destroy (120 to 180 bytes a query this rank submits
+ * or answers, and the exchange buffers), which later calls reuse instead of faulting in fresh
+ * memory (give opts->ws for the local grid calls' own).
  *
  * Routing. A valid query goes to the ranks whose reach (the box of the discs they own) its
  * capsule reaches; invalid ones are answered here as misses and sent nowhere. Count and all

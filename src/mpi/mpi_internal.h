@@ -47,6 +47,25 @@ typedef struct hs_mbuf {
 int hs_mbuf_reserve(hs_mbuf *b, size_t bytes);
 void hs_mbuf_free(hs_mbuf *b);
 
+/* The query calls' kept arrays (hs_mpi_set.qkeep): the submitting side's records, validity,
+ * target offsets, positions, targets (rank, entry t), round starts and send slots; the
+ * answering side's unpacked queries, masks, and closest's answers. */
+enum {
+    HS_MQ_REC,
+    HS_MQ_VALID,
+    HS_MQ_OFF,
+    HS_MQ_POS,
+    HS_MQ_TG_RANK,
+    HS_MQ_TG_T,
+    HS_MQ_FROM,
+    HS_MQ_SLOT,
+    HS_MQ_FIELDS,
+    HS_MQ_MASK,
+    HS_MQ_IDX,
+    HS_MQ_T,
+    HS_MQ_COUNT
+};
+
 struct hs_mpi_set {
     MPI_Comm comm; /* a duplicate: the set's messages never meet the caller's */
     int rank, ranks;
@@ -77,7 +96,10 @@ struct hs_mpi_set {
     hs_grid *pgrid;
 
     hs_mbuf sbuf, rbuf; /* exchange buffers, kept between calls */
-    int *cnt;           /* 4 * ranks ints: send / receive counts and displacements */
+    /* a query call's own arrays (query.c), kept between calls too: a frame loop's calls then
+     * fault no fresh memory in */
+    hs_mbuf qkeep[HS_MQ_COUNT];
+    int *cnt; /* 4 * ranks ints: send / receive counts and displacements */
 
     hs_mpi_info info;
 };

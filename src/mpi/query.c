@@ -47,20 +47,27 @@ typedef struct qcall {
 
 static void qcall_free(qcall *c)
 {
-    free(c->rec), free(c->valid), free(c->off), free(c->tg_rank), free(c->tg_t), free(c->pos);
-    free(c->slot_q), free(c->scnt), free(c->rcnt), free(c->rdsp), free(c->acnt), free(c->adsp);
+    free(c->scnt), free(c->rcnt), free(c->rdsp), free(c->acnt), free(c->adsp);
+}
+
+/* At least `bytes` of the set's kept array k (contents not kept); NULL when out of memory. */
+static void *kept(hs_mpi_set *s, int k, size_t bytes)
+{
+    return hs_mbuf_reserve(&s->qkeep[k], bytes) ? s->qkeep[k].p : NULL;
 }
 
 static hs_status route(qcall *c, size_t *invalid, size_t *first_invalid)
 {
     const hs_queries *qs = c->qs;
     const size_t n = c->n;
-    c->rec = malloc((n ? n : 1) * QREC);
-    c->valid = malloc(n + 1);
-    c->off = malloc((n + 1) * sizeof *c->off);
-    c->pos = calloc(n + 1, sizeof *c->pos);
+    hs_mpi_set *s = c->s;
+    c->rec = kept(s, HS_MQ_REC, (n ? n : 1) * QREC);
+    c->valid = kept(s, HS_MQ_VALID, n + 1);
+    c->off = kept(s, HS_MQ_OFF, (n + 1) * sizeof *c->off);
+    c->pos = kept(s, HS_MQ_POS, (n + 1) * sizeof *c->pos);
     if (!c->rec || !c->valid || !c->off || !c->pos)
         return HS_E_NOMEM;
+    memset(c->pos, 0, (n + 1) * sizeof *c->pos);
     const int threads = c->lo.threads > 0 ? c->lo.threads : omp_get_max_threads();
     const long long nn = (long long)n;
     size_t inv = 0, first = SIZE_MAX;
@@ -80,8 +87,8 @@ static hs_status route(qcall *c, size_t *invalid, size_t *first_invalid)
     }
     for (size_t i = 0; i < n; i++)
         c->off[i + 1] += c->off[i];
-    c->tg_rank = malloc((c->off[n] + 1) * sizeof *c->tg_rank);
-    c->tg_t = malloc((c->off[n] + 1) * sizeof *c->tg_t);
+    c->tg_rank = kept(s, HS_MQ_TG_RANK, (c->off[n] + 1) * sizeof *c->tg_rank);
+    c->tg_t = kept(s, HS_MQ_TG_T, (c->off[n] + 1) * sizeof *c->tg_t);
     if (!c->tg_rank || !c->tg_t)
         return HS_E_NOMEM;
 #pragma omp parallel for num_threads(threads) schedule(static) if (n >= 16384)
@@ -126,12 +133,10 @@ static hs_status answer(qcall *c, size_t nr, const int *rcnt, size_t *unit, int 
     hs_mpi_set *s = c->s;
     const int K = s->ranks;
     const size_t m = nr;
-    float *f = malloc((7 * m + 1) * sizeof *f);
-    uint32_t *mk = malloc((m + 1) * sizeof *mk);
-    if (f == NULL || mk == NULL) {
-        free(f), free(mk);
+    float *f = kept(s, HS_MQ_FIELDS, (7 * m + 1) * sizeof *f);
+    uint32_t *mk = kept(s, HS_MQ_MASK, (m + 1) * sizeof *mk);
+    if (f == NULL || mk == NULL)
         return HS_E_NOMEM;
-    }
     const float *rec = s->rbuf.p;
     float *ax = f, *ay = f + m, *dx = f + 2 * m, *dy = f + 3 * m, *t0 = f + 4 * m, *t1 = f + 5 * m,
           *qq = f + 6 * m;
@@ -166,8 +171,8 @@ static hs_status answer(qcall *c, size_t nr, const int *rcnt, size_t *unit, int 
     if (c->mode == QM_CLOSEST) {
         const size_t u = c->want_pn ? 24 : 8;
         *unit = u;
-        uint32_t *idx = malloc((m + 1) * sizeof *idx);
-        float *tt = malloc((5 * m + 1) * sizeof *tt);
+        uint32_t *idx = kept(s, HS_MQ_IDX, (m + 1) * sizeof *idx);
+        float *tt = kept(s, HS_MQ_T, (5 * m + 1) * sizeof *tt);
         st = idx && tt && hs_mbuf_reserve(&s->sbuf, m * u + 1) ? HS_OK : HS_E_NOMEM;
         if (st == HS_OK && m > 0) {
             hs_closest_out co = {idx, tt, NULL, NULL, NULL, NULL};
@@ -188,7 +193,6 @@ static hs_status answer(qcall *c, size_t nr, const int *rcnt, size_t *unit, int 
                 }
             }
         }
-        free(idx), free(tt);
         for (int p = 0; p < K; p++)
             acnt[p] = rcnt[p];
     } else if (c->mode == QM_ANY) {
@@ -238,7 +242,6 @@ static hs_status answer(qcall *c, size_t nr, const int *rcnt, size_t *unit, int 
     if (st == HS_E_INVALID_QUERY) /* not expected: only valid queries travel */
         st = HS_OK;
     c->tests += bs.pair_tests;
-    free(f), free(mk);
     return st;
 }
 
@@ -404,7 +407,7 @@ static hs_status run(hs_mpi_set *s, qmode mode, const hs_queries *qs, const hs_b
     s->info.route_s = MPI_Wtime() - t0;
 
     const int rounds_apart = mode == QM_CLOSEST || mode == QM_ANY;
-    uint32_t *from = st == HS_OK ? malloc((c->n + 1) * sizeof *from) : NULL;
+    uint32_t *from = st == HS_OK ? kept(s, HS_MQ_FROM, (c->n + 1) * sizeof *from) : NULL;
     if (st == HS_OK && from == NULL)
         st = HS_E_NOMEM;
     for (int round = 0;; round++) {
@@ -425,8 +428,7 @@ static hs_status run(hs_mpi_set *s, qmode mode, const hs_queries *qs, const hs_b
                     nslot++;
                 }
             }
-            free(c->slot_q);
-            c->slot_q = malloc((nslot + 1) * sizeof *c->slot_q);
+            c->slot_q = kept(s, HS_MQ_SLOT, (nslot + 1) * sizeof *c->slot_q);
             if (c->slot_q == NULL || !hs_mbuf_reserve(&s->sbuf, nslot * QREC + 1))
                 st = HS_E_NOMEM;
         }
@@ -484,7 +486,6 @@ static hs_status run(hs_mpi_set *s, qmode mode, const hs_queries *qs, const hs_b
         if (st != HS_OK || !any_more)
             break;
     }
-    free(from);
     if (st == HS_OK)
         for (size_t i = 0; i < c->n; i++)
             s->info.multi_rank += c->pos[i] > 1;

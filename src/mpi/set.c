@@ -455,6 +455,8 @@ void hs_mpi_destroy(hs_mpi_set *s)
     free(s->reach), free(s->rmax), free(s->cnt);
     hs_mbuf_free(&s->sbuf);
     hs_mbuf_free(&s->rbuf);
+    for (int k = 0; k < HS_MQ_COUNT; k++)
+        hs_mbuf_free(&s->qkeep[k]);
     hs_rcb_free(&s->rcb);
     if (s->comm != MPI_COMM_NULL)
         MPI_Comm_free(&s->comm);
