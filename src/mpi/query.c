@@ -50,7 +50,8 @@ static void qcall_free(qcall *c)
     free(c->scnt), free(c->rcnt), free(c->rdsp), free(c->acnt), free(c->adsp);
 }
 
-/* At least `bytes` of the set's kept array k (contents not kept); NULL when out of memory. */
+/* At least `bytes` of the set's kept array k for this call (what an earlier call left there is
+ * stale); NULL when out of memory. */
 static void *kept(hs_mpi_set *s, int k, size_t bytes)
 {
     return hs_mbuf_reserve(&s->qkeep[k], bytes) ? s->qkeep[k].p : NULL;
