@@ -38,17 +38,6 @@ HS_INLINE __m512i hs_vplan_gather(const void *base, __m512i pos, __mmask16 f)
  * and a square root per vector) or listing circles and ids by more compresses per item costs
  * more than these gathers. */
 
-/* The hit lanes m of item it appended to the list at len. */
-HS_INLINE void hs_block_list_hits(hs_block *B, const hs_grid *g, const hs_item it, hs_vm m,
-                                  size_t len, const int thick, const int boundary)
-{
-    (void)g;
-    (void)thick;
-    (void)boundary;
-    hs_vi_compress(B->list_pos + len, m, hs_vi_iota(it.start));
-    hs_vi_storeu(B->list_slot + len, hs_vi_set1(it.slot));
-}
-
 /* The lanes of the first n of 16. */
 HS_INLINE __mmask16 hs_vplan_first(size_t n)
 {
@@ -108,20 +97,6 @@ HS_INLINE uint64_t hs_block_hit_key(const hs_block *B, size_t k) { return B->lis
  * terms, per vector) are not computed item by item: its hit lanes are written as storage
  * positions (in buf->id) and slots (in buf->t's words), and hs_block_all_times computes 16 hits'
  * times and ids at a time in place. */
-
-/* Item it's hit lanes m written to buf at position at as (slot, storage position). */
-HS_INLINE void hs_block_all_lanes(hs_hitbuf *buf, size_t at, const hs_grid *g, const hs_item it,
-                                  const hs_vq *Q, hs_vc c, hs_vm m, const int thick,
-                                  const int boundary)
-{
-    (void)g;
-    (void)Q;
-    (void)c;
-    (void)thick;
-    (void)boundary;
-    hs_vi_compress(buf->id + at, m, hs_vi_iota(it.start));
-    _mm512_storeu_si512((void *)(buf->t + at), _mm512_set1_epi32((int)it.slot));
-}
 
 /* The hits [from, to) of buf, written as (slot, storage position), turned into (entry t,
  * caller's id). */

@@ -46,9 +46,67 @@ HS_INLINE hs_vm hs_block_item_hits(const hs_block *B, const hs_grid *g, const hs
  * unsigned 64-bit key: t's bits made monotone (after t + 0, which turns -0 into +0 and leaves
  * every other t as it is) above the id. The winner keeps its own t. On AVX-512 the list holds
  * only slots and positions, and hs_block_entry_times computes the times and keys of 16 hits
- * at a time, each lane with its own slot's query (block_avx512.h); on the other levels
- * the entry times and ids are listed with the hits, item by item. */
-#ifndef HS_BLOCK_VPLAN
+ * at a time, each lane with its own slot's query (block_avx512.h). The 128- and 256-bit levels
+ * do the same HS_W hits at a time with gathers (below). The scalar level computes each hit's
+ * entry time as it lists it: there an item is one lane, so packing saves nothing. */
+#if HS_W > 1
+/* Items have few hit lanes (one or two of HS_W on uniform scenes), so an item's entry times (two
+ * square roots, a division and the double terms, per vector) and three emulated compresses
+ * cost more than listing its hit lanes' positions and slots and gathering them later. */
+
+/* The hit lanes m of item it appended to the list at len. */
+HS_INLINE void hs_block_list_hits(hs_block *B, const hs_grid *g, const hs_item it, hs_vm m,
+                                  size_t len, const int thick, const int boundary)
+{
+    (void)g;
+    (void)thick;
+    (void)boundary;
+    hs_vi_compress(B->list_pos + len, m, hs_vi_iota(it.start));
+    hs_vi_storeu(B->list_slot + len, hs_vi_set1(it.slot));
+}
+#endif
+
+#if !defined(HS_BLOCK_VPLAN) && HS_W > 1
+/* The entry times of the hits of slots q against the circles at storage positions pos, each
+ * lane with its own slot's query: the operations of hs_v_entry with the slot's query
+ * broadcast, so the same bits. */
+HS_INLINE hs_vf hs_block_lane_entry(const hs_block *B, const hs_grid *g, hs_vi q, hs_vi pos,
+                                    const int thick, const int boundary)
+{
+    hs_vq Q;
+    Q.ax = hs_vf_gather(B->ax, q);
+    Q.ay = hs_vf_gather(B->ay, q);
+    Q.dx = hs_vf_gather(B->dx, q);
+    Q.dy = hs_vf_gather(B->dy, q);
+    Q.tmin = hs_vf_gather(B->tmin, q);
+    Q.tmax = hs_vf_gather(B->tmax, q);
+    Q.q = thick ? hs_vf_gather(B->q, q) : hs_vf_set1(0.0f);
+    Q.dd = hs_vf_gather(B->dd, q);
+    Q.inv_dd = hs_vf_gather(B->inv_dd, q);
+    Q.ninv = hs_vf_gather(B->ninv, q);
+    Q.kmask = hs_vi_set1(0);
+    Q.skip = 0; /* entry times only: the hits are already decided */
+    hs_vc c;
+    c.cx = hs_vf_gather(g->x, pos);
+    c.cy = hs_vf_gather(g->y, pos);
+    c.r = hs_vf_gather(g->r, pos);
+    return hs_v_entry(&Q, c, thick, boundary);
+}
+
+/* The entry times and ids of the listed hits [0, len), HS_W at a time. The lanes past len read
+ * slot 0 and position 0 (the list has HS_W entries of room past HS_BLOCK_HITS). */
+HS_INLINE void hs_block_entry_times(hs_block *B, const hs_grid *g, size_t len, const int thick,
+                                    const int boundary)
+{
+    memset(B->list_pos + len, 0, HS_W * sizeof *B->list_pos);
+    memset(B->list_slot + len, 0, HS_W * sizeof *B->list_slot);
+    for (size_t k = 0; k < len; k += HS_W) {
+        const hs_vi q = hs_vi_loadu(B->list_slot + k), pos = hs_vi_loadu(B->list_pos + k);
+        hs_vf_storeu(B->list_t + k, hs_block_lane_entry(B, g, q, pos, thick, boundary));
+        hs_vi_storeu(B->list_id + k, hs_vi_gather(g->id, pos));
+    }
+}
+#elif !defined(HS_BLOCK_VPLAN)
 /* The hit lanes m of item it appended to the list at len. */
 HS_INLINE void hs_block_list_hits(hs_block *B, const hs_grid *g, const hs_item it, hs_vm m,
                                   size_t len, const int thick, const int boundary)
@@ -75,7 +133,9 @@ HS_INLINE void hs_block_entry_times(hs_block *B, const hs_grid *g, size_t len, c
     (void)thick;
     (void)boundary;
 }
+#endif
 
+#ifndef HS_BLOCK_VPLAN
 /* Listed hit k's key. */
 HS_INLINE uint64_t hs_block_hit_key(const hs_block *B, size_t k)
 {
@@ -105,11 +165,45 @@ HS_INLINE void hs_block_fold_hits(hs_block *B, size_t len)
 }
 
 /* ---- All's hits ----------------------------------------------------------------------------
- * All writes each item's hit lanes (entry t, caller's id) into the thread's hit buffer. On the
- * levels without a vector plan the entry times are computed item by item, with the item's
- * query broadcast; on AVX-512 the hit lanes are first written as (slot, storage position) and
- * hs_block_all_times turns them into (t, id) 16 hits at a time (block_avx512.h). */
-#ifndef HS_BLOCK_VPLAN
+ * All writes each item's hit lanes (entry t, caller's id) into the thread's hit buffer. The
+ * vector levels first write them as (slot, storage position), and hs_block_all_times turns
+ * them into (t, id) HS_W hits at a time, each lane with its own slot's query (with gathers
+ * below; on AVX-512 in block_avx512.h). The scalar level computes each item's entry time as it
+ * writes it (an item is one lane there). */
+#if HS_W > 1
+/* Item it's hit lanes m written to buf at position at as (slot, storage position). */
+HS_INLINE void hs_block_all_lanes(hs_hitbuf *buf, size_t at, const hs_grid *g, const hs_item it,
+                                  const hs_vq *Q, hs_vc c, hs_vm m, const int thick,
+                                  const int boundary)
+{
+    (void)g;
+    (void)Q;
+    (void)c;
+    (void)thick;
+    (void)boundary;
+    hs_vi_compress(buf->id + at, m, hs_vi_iota(it.start));
+    hs_vi_storeu((uint32_t *)(void *)(buf->t + at), hs_vi_set1(it.slot));
+}
+
+#endif
+
+#if !defined(HS_BLOCK_VPLAN) && HS_W > 1
+/* The hits [from, to) of buf, written as (slot, storage position), turned into (entry t,
+ * caller's id). The caller reserved a whole vector per item and one more, so the lanes past
+ * `to` are buf's own room: they read slot 0 and position 0 and their results are left there. */
+HS_INLINE void hs_block_all_times(const hs_block *B, const hs_grid *g, hs_hitbuf *buf, size_t from,
+                                  size_t to, const int thick, const int boundary)
+{
+    uint32_t *slot = (uint32_t *)(void *)buf->t;
+    memset(buf->id + to, 0, HS_W * sizeof *buf->id);
+    memset(slot + to, 0, HS_W * sizeof *slot);
+    for (size_t k = from; k < to; k += HS_W) {
+        const hs_vi q = hs_vi_loadu(slot + k), pos = hs_vi_loadu(buf->id + k);
+        hs_vf_storeu(buf->t + k, hs_block_lane_entry(B, g, q, pos, thick, boundary));
+        hs_vi_storeu(buf->id + k, hs_vi_gather(g->id, pos));
+    }
+}
+#elif !defined(HS_BLOCK_VPLAN)
 /* Item it's hit lanes m (its circles c, its query Q) written to buf at position at. */
 HS_INLINE void hs_block_all_lanes(hs_hitbuf *buf, size_t at, const hs_grid *g, const hs_item it,
                                   const hs_vq *Q, hs_vc c, hs_vm m, const int thick,

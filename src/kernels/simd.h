@@ -387,6 +387,38 @@ HS_INLINE void hs_vi_compress(uint32_t *p, hs_vm m, hs_vi a)
 }
 #endif
 
+#if HS_W == 4 || HS_W == 8
+/* base[idx] lane by lane, for 32-bit words at any uint32_t index (the block's packed hit
+ * lists: each lane a different query's circle). AVX2's gather takes signed indices, so the
+ * index is re-based by 2^31 and the base by as many words; 128-bit levels load lane by lane. */
+#if HS_W == 8
+HS_INLINE hs_vi hs_vi_gather(const void *base, hs_vi idx)
+{
+    const void *b = (const void *)((uintptr_t)base + ((uintptr_t)4 << 31));
+    return simde_mm256_i32gather_epi32(
+        (const int32_t *)b, simde_mm256_xor_si256(idx, simde_mm256_set1_epi32(INT32_MIN)), 4);
+}
+#else
+HS_INLINE uint32_t hs_word_at(const void *base, uint32_t i)
+{
+    uint32_t v;
+    memcpy(&v, (const char *)base + 4 * (size_t)i, sizeof v);
+    return v;
+}
+HS_INLINE hs_vi hs_vi_gather(const void *base, hs_vi idx)
+{
+    return simde_mm_setr_epi32((int32_t)hs_word_at(base, (uint32_t)simde_mm_extract_epi32(idx, 0)),
+                               (int32_t)hs_word_at(base, (uint32_t)simde_mm_extract_epi32(idx, 1)),
+                               (int32_t)hs_word_at(base, (uint32_t)simde_mm_extract_epi32(idx, 2)),
+                               (int32_t)hs_word_at(base, (uint32_t)simde_mm_extract_epi32(idx, 3)));
+}
+#endif
+HS_INLINE hs_vf hs_vf_gather(const float *base, hs_vi idx)
+{
+    return HS_CAST_PS(hs_vi_gather(base, idx));
+}
+#endif
+
 /* A float vector held as doubles (two halves of HS_W / 2 lanes; one double at W = 1), for the
  * few terms that cancel in float (pair_math.h's hs_v_csq). Conversions both ways and + - * on
  * doubles are correctly rounded IEEE operations on every level, so every width computes the
