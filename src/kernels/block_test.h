@@ -184,7 +184,6 @@ HS_INLINE void hs_block_all_lanes(hs_hitbuf *buf, size_t at, const hs_grid *g, c
     hs_vi_compress(buf->id + at, m, hs_vi_iota(it.start));
     hs_vi_storeu((uint32_t *)(void *)(buf->t + at), hs_vi_set1(it.slot));
 }
-
 #endif
 
 #if !defined(HS_BLOCK_VPLAN) && HS_W > 1
