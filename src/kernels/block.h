@@ -8,17 +8,19 @@
  *   2. set-up (hs_block_setup): per level, the box of rows and each row's clipped run as a
  *      linear function of the row, HS_W queries per vector;
  *   3. plan: each query's row runs, cut into items of at most HS_W circles, go into one flat
- *      list: slot by slot (block_plan.h), or on AVX-512 row by row across the whole block,
- *      HS_W queries per vector, reading cell_start through gathers (block_plan_avx512.h);
+ *      list: slot by slot (block_plan.h) for count and all; for closest and any, row by row
+ *      across the block's slots (block_plan_rows.h), or on AVX-512 row by row across the whole
+ *      block, HS_W queries per vector, reading cell_start through gathers
+ *      (block_plan_avx512.h);
  *   4. test (block_test.h): one loop over the items with no branch on the data; count and any
  *      fold the hit lanes into the slot, all compresses each hit lane's (t, id) into the hit
  *      buffer, closest lists the hit lanes and folds them into the slots' bests;
  *   5. answer (block_answer.h): each slot's result to the caller's arrays, or staged in the
  *      batch's locality order.
- * On the vector plan closest and any keep their early exit: row k of the whole block is
- * tested as soon as it is planned, any drops the queries that hit, closest those whose best t
- * lies before any later row can be entered. The slot-by-slot plan gives closest's early exit
- * up: it tests more circles, each far more cheaply. What the vector set-up does not cover
+ * The row-by-row plans keep closest's and any's early exit: row k of the block is tested as
+ * soon as it is planned, any drops the queries that hit, closest those whose best t lies
+ * before any later row can be entered. Count and all test every row anyway, and the
+ * slot-by-slot plan keeps each query's set-up in registers. What the vector set-up does not cover
  * (zero-length queries, ends outside the level, infinite intervals) is planned by the
  * per-query walk's own row logic (HS_WALK_PLAN); long queries (boxes over HS_WALK_BOX_CELLS
  * cells, where early exit matters) and queries whose items do not fit in an empty block take
@@ -108,6 +110,27 @@ typedef struct hs_block_out {
     hs_hitbuf *buf;
     uint32_t *cnt;
 } hs_block_out;
+
+/* The run [b, e) of slot j as items, appended to the list; the caller checked that they fit
+ * (an empty run's item is written, not counted: the list has room for one more). */
+HS_INLINE void hs_block_append_run(hs_block *B, size_t j, uint32_t b, uint32_t e)
+{
+    size_t nitems = B->nitems;
+    const size_t n = (size_t)(e - b);
+    const uint16_t slot = (uint16_t)j;
+    B->items[nitems].start = b;
+    B->items[nitems].slot = slot;
+    B->items[nitems].lanes = (uint16_t)((1u << (n < (size_t)HS_W ? n : (size_t)HS_W)) - 1u);
+    nitems += n != 0;
+    for (size_t s = HS_W; s < n; s += HS_W) { /* runs past one vector: rare */
+        B->items[nitems].start = b + (uint32_t)s;
+        B->items[nitems].slot = slot;
+        B->items[nitems].lanes =
+            (uint16_t)((1u << (n - s < (size_t)HS_W ? n - s : (size_t)HS_W)) - 1u);
+        nitems++;
+    }
+    B->nitems = nitems;
+}
 
 /* ---- 1. prep ------------------------------------------------------------------------------ */
 

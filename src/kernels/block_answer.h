@@ -181,3 +181,33 @@ static HS_OUTLINE hs_status HS_FN(block_walk_query)(hs_block *B, const hs_grid *
     }
     return HS_OK;
 }
+
+/* Slot j of a block whose other slots were planned some other way (closest, any, count): its
+ * items planned slot by slot (a full list is tested first, as closest, any and count fold
+ * their hits whatever the order of the items), or, when they do not fit even then, the slot
+ * walked and answered at once. */
+HS_INLINE void hs_block_plan_or_walk(hs_block *B, const hs_grid *g, size_t j, hs_semantics sem,
+                                     const int mode, const hs_block_out *o, hs_tally *acc,
+                                     const int thick, const int boundary, const int usemask)
+{
+    int s = hs_block_plan_slot(B, g, j, sem);
+    if (s == 1 && B->nitems > 0) {
+        (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
+        s = hs_block_plan_slot(B, g, j, sem);
+    }
+    if (s) {
+        (void)HS_FN(block_walk_query)(B, g, j, sem, mode, o, acc);
+        B->state[j] = HS_SLOT_DONE;
+    }
+}
+
+/* Whether a row-synchronous plan walks the level of large circles first. Closest: a query
+ * that starts inside one is then answered at once, or its t = 0 ends the small circles' walk
+ * after one row. Any: the level whose circles a query meets more often first (hs_glevel.meet:
+ * with a few large circles among many small ones, most queries hit a small one and never walk
+ * the large). */
+HS_INLINE int hs_block_big_first(const hs_grid *g, const int mode)
+{
+    return g->nlevels > 1 &&
+           (mode == HS_WALK_CLOSEST || (mode == HS_WALK_ANY && g->lv[1].meet > g->lv[0].meet));
+}

@@ -406,13 +406,7 @@ HS_INLINE int hs_vplan_block_rows(hs_block *B, const hs_grid *g, const __mmask16
                                   const int mode, hs_tally *acc, const int thick,
                                   const int boundary, const int usemask)
 {
-    /* closest: the level of large circles first (a query that starts inside one is then
-     * answered at once, or its t = 0 ends the small circles' walk after one row); any: the
-     * level whose circles a query meets more often first (hs_glevel.meet: with a few large
-     * circles among many small ones, most queries hit a small one and never walk the large) */
-    const int big_first =
-        g->nlevels > 1 &&
-        (mode == HS_WALK_CLOSEST || (mode == HS_WALK_ANY && g->lv[1].meet > g->lv[0].meet));
+    const int big_first = hs_block_big_first(g, mode);
     for (int ll = 0; ll < g->nlevels; ll++) {
         const int l = big_first ? g->nlevels - 1 - ll : ll;
         const hs_glevel *L = &g->lv[l];
@@ -521,18 +515,9 @@ HS_INLINE int hs_vplan_answer_block(hs_block *B, const hs_grid *g, hs_semantics 
     }
     (void)hs_vplan_block_rows(B, g, E, ng, mode, acc, thick, boundary, usemask);
     for (size_t u = 0; u < ng; u++) {
-        for (unsigned rest = live[u] & ~E[u]; rest; rest &= rest - 1u) {
-            const size_t j = u * HS_W + (size_t)__builtin_ctz(rest);
-            int s = hs_block_plan_slot(B, g, j, sem);
-            if (s == 1 && B->nitems > 0) {
-                (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
-                s = hs_block_plan_slot(B, g, j, sem);
-            }
-            if (s) {
-                (void)HS_FN(block_walk_query)(B, g, j, sem, mode, o, acc);
-                B->state[j] = HS_SLOT_DONE;
-            }
-        }
+        for (unsigned rest = live[u] & ~E[u]; rest; rest &= rest - 1u)
+            hs_block_plan_or_walk(B, g, u * HS_W + (size_t)__builtin_ctz(rest), sem, mode, o, acc,
+                                  thick, boundary, usemask);
     }
     (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
     hs_block_answer(B, g, nq, sem, mode, o, HS_OK);

@@ -58,6 +58,11 @@ HS_INLINE hs_status hs_block_range(const hs_grid *g, const hs_queries *qs, const
             if (done)
                 continue;
         }
+#else
+        if (mode == HS_WALK_CLOSEST || mode == HS_WALK_ANY) { /* block_plan_rows.h */
+            hs_block_answer_by_rows(&B, g, sem, mode, o, acc, thick, boundary, usemask);
+            continue;
+        }
 #endif
         if (hs_block_answer_by_slots(&B, g, sem, mode, o, acc, thick, boundary, usemask) != HS_OK)
             return HS_E_NOMEM;

@@ -60,6 +60,7 @@
 #endif
 #include "block_test.h"
 #include "block_answer.h"
+#include "block_plan_rows.h"
 #ifdef HS_BLOCK_VPLAN
 #include "block_plan_avx512.h"
 #endif

@@ -1,0 +1,178 @@
+/* Internal: closest's and any's plan on the levels without the vector plan (step 3 of block.h):
+ * row k of every slot is planned slot by slot, the list tested, and the slots answered are
+ * dropped before row k + 1 (any: a hit; closest: a best t below the exit bound of row k). The
+ * slot-by-slot plan (block_plan.h) tests every row of a query; this one stops where the
+ * per-query walk stops. Part of the per-ISA walk (instantiate.h). */
+#ifndef HS_KNAME
+#error "include instantiate.h, not this file"
+#endif
+
+#ifndef HS_BLOCK_VPLAN
+
+/* The run [b, e) of slot j as items. Closest and any fold their hits whatever the order of the
+ * items, so a full list is tested on the spot; a run longer than the whole list goes in one
+ * list at a time. */
+HS_INLINE void hs_brows_add_run(hs_block *B, const hs_grid *g, size_t j, uint32_t b, uint32_t e,
+                                const int mode, hs_tally *acc, const int thick, const int boundary,
+                                const int usemask)
+{
+    hs_prefetch(g->x + b);
+    hs_prefetch(g->y + b);
+    hs_prefetch(g->r + b);
+    while ((size_t)(e - b) > (HS_BLOCK_ITEMS - B->nitems) * (size_t)HS_W) {
+        if (B->nitems == 0) {
+            const uint32_t m = b + (uint32_t)(HS_BLOCK_ITEMS * HS_W);
+            hs_block_append_run(B, j, b, m);
+            b = m;
+        }
+        (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
+    }
+    hs_block_append_run(B, j, b, e);
+}
+
+/* Closest, slot j after row `row` (an index in its level's box, hs_row_setup) of level L:
+ * circles of the rows still to walk have their centres beyond that row's edge, so a hit on
+ * one needs a point of the query within reach of the edge, at t >= (edge -+ reach - ay) / dy
+ * (hs_walk_level's test, in float: reach's margin covers far more than this rounding, and
+ * the bound is shrunk by 2^-20). dy = 0 gives -inf (never done). Being conservative, the
+ * bound changes only how many rows are walked, never an answer. */
+HS_INLINE float hs_brows_exit_bound(const hs_block *B, const hs_glevel *L, const hs_row_setup *S,
+                                    size_t j, int32_t row)
+{
+    const float dy = B->dy[j];
+    if (dy == 0.0f)
+        return -INFINITY;
+    const int up = dy > 0.0f;
+    const float rowf = S->row0[j] + (float)row;
+    const float edge = (up ? rowf + 1.0f : rowf) * (float)L->h + (float)L->oy;
+    const float bv = up ? edge - S->reach[j] : edge + S->reach[j];
+    const float tb = (bv - B->ay[j]) / dy;
+    return tb - fabsf(tb) * 0x1p-20f;
+}
+
+/* Slot j's rows to walk on level L, *kfirst .. *klast of its nrows: with occupancy, its first
+ * and last rows whose run may hold a circle (none: *kfirst > *klast), so that the rows outside
+ * them, which hold none, cost one check each here and nothing in the row loop; without, every
+ * row. */
+HS_INLINE void hs_brows_trim(const hs_glevel *L, const hs_slot_rows *R, const int occupancy,
+                             int32_t *kfirst, int32_t *klast)
+{
+    *kfirst = 0;
+    *klast = R->nrows - 1;
+    if (!occupancy)
+        return;
+    int32_t k = 0;
+    for (; k < R->nrows; k++) {
+        int32_t first, last;
+        hs_block_row_cells(R, k, &first, &last);
+        if (hs_block_row_kept(L, R, k, first, last, 1))
+            break;
+    }
+    *kfirst = k;
+    for (k = R->nrows - 1; k > *kfirst; k--) {
+        int32_t first, last;
+        hs_block_row_cells(R, k, &first, &last);
+        if (hs_block_row_kept(L, R, k, first, last, 1))
+            break;
+    }
+    *klast = k < *kfirst ? *kfirst - 1 : k;
+}
+
+/* Level L for the slots `slots` (n of them), row by row across them, each slot's rows trimmed
+ * by hs_brows_trim; occupancy as in hs_block_row_kept. Closest walks a slot's rows in its
+ * query's y direction. */
+HS_INLINE void hs_brows_level_of(hs_block *B, const hs_grid *g, const hs_glevel *L,
+                                 const hs_row_setup *S, const uint8_t *slots, size_t n,
+                                 const int mode, hs_tally *acc, const int thick, const int boundary,
+                                 const int usemask, const int occupancy)
+{
+    uint8_t act[HS_BLOCK_Q];
+    int32_t row[HS_BLOCK_Q], kfirst[HS_BLOCK_Q], klast[HS_BLOCK_Q];
+    size_t na = 0;
+    for (size_t i = 0; i < n; i++) {
+        const size_t j = slots[i];
+        if (S->nrows[j] < 1.0f || (mode == HS_WALK_ANY && B->nhits[j] != 0))
+            continue;
+        const hs_slot_rows R = hs_block_slot_rows(L, S, j);
+        hs_brows_trim(L, &R, occupancy, &kfirst[j], &klast[j]);
+        act[na] = (uint8_t)j;
+        na += kfirst[j] <= klast[j];
+    }
+    const uint32_t *cs = g->cell_start + L->cell0;
+    for (int32_t k = 0; na > 0; k++) {
+        for (size_t i = 0; i < na; i++) {
+            const size_t j = act[i];
+            const hs_slot_rows R = hs_block_slot_rows(L, S, j);
+            const int32_t r =
+                mode == HS_WALK_CLOSEST && B->dy[j] < 0.0f ? klast[j] - k : kfirst[j] + k;
+            row[i] = r;
+            int32_t first, last;
+            hs_block_row_cells(&R, r, &first, &last);
+            if (hs_block_row_kept(L, &R, r, first, last, occupancy)) {
+                const uint32_t *c = cs + R.cell0 + (size_t)r * R.nx;
+                hs_brows_add_run(B, g, j, c[first], c[last + 1], mode, acc, thick, boundary,
+                                 usemask);
+            }
+        }
+        (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
+        size_t keep = 0;
+        for (size_t i = 0; i < na; i++) {
+            const size_t j = act[i];
+            int more = k < klast[j] - kfirst[j];
+            if (mode == HS_WALK_ANY) {
+                more = more && B->nhits[j] == 0;
+            } else if (more) {
+                float best; /* +inf until a hit: never below the bound, so not computed */
+                memcpy(&best, &B->best_tbits[j], sizeof best);
+                more = best == INFINITY || !(best < hs_brows_exit_bound(B, L, S, j, row[i]));
+            }
+            act[keep] = (uint8_t)j;
+            keep += (size_t)more;
+        }
+        na = keep;
+    }
+}
+
+HS_INLINE void hs_brows_level(hs_block *B, const hs_grid *g, const hs_glevel *L,
+                              const hs_row_setup *S, const uint8_t *slots, size_t n, const int mode,
+                              hs_tally *acc, const int thick, const int boundary, const int usemask)
+{
+    if (L->occ != NULL)
+        hs_brows_level_of(B, g, L, S, slots, n, mode, acc, thick, boundary, usemask, 1);
+    else
+        hs_brows_level_of(B, g, L, S, slots, n, mode, acc, thick, boundary, usemask, 0);
+}
+
+/* Closest or any for a prepared block: the live slots set up on every level with circles
+ * row by row (hs_brows_level), the others slot by slot, then every slot answered. */
+HS_INLINE void hs_block_answer_by_rows(hs_block *B, const hs_grid *g, hs_semantics sem,
+                                       const int mode, const hs_block_out *o, hs_tally *acc,
+                                       const int thick, const int boundary, const int usemask)
+{
+    uint8_t rows[HS_BLOCK_Q], rest[HS_BLOCK_Q];
+    size_t nrows = 0, nrest = 0;
+    for (size_t j = 0; j < B->nq; j++) {
+        if (B->state[j] != HS_SLOT_LIVE)
+            continue;
+        int set = 1;
+        for (int l = 0; l < g->nlevels; l++)
+            set &= g->lv[l].n == 0 || B->rows[l].nrows[j] >= 0.0f;
+        if (set)
+            rows[nrows++] = (uint8_t)j;
+        else
+            rest[nrest++] = (uint8_t)j;
+    }
+    const int big_first = hs_block_big_first(g, mode);
+    for (int ll = 0; ll < g->nlevels && nrows > 0; ll++) {
+        const int l = big_first ? g->nlevels - 1 - ll : ll;
+        if (g->lv[l].n != 0)
+            hs_brows_level(B, g, &g->lv[l], &B->rows[l], rows, nrows, mode, acc, thick, boundary,
+                           usemask);
+    }
+    for (size_t i = 0; i < nrest; i++)
+        hs_block_plan_or_walk(B, g, rest[i], sem, mode, o, acc, thick, boundary, usemask);
+    (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
+    hs_block_answer(B, g, B->nq, sem, mode, o, HS_OK);
+}
+
+#endif
