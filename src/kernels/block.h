@@ -111,27 +111,6 @@ typedef struct hs_block_out {
     uint32_t *cnt;
 } hs_block_out;
 
-/* The run [b, e) of slot j as items, appended to the list; the caller checked that they fit
- * (an empty run's item is written, not counted: the list has room for one more). */
-HS_INLINE void hs_block_append_run(hs_block *B, size_t j, uint32_t b, uint32_t e)
-{
-    size_t nitems = B->nitems;
-    const size_t n = (size_t)(e - b);
-    const uint16_t slot = (uint16_t)j;
-    B->items[nitems].start = b;
-    B->items[nitems].slot = slot;
-    B->items[nitems].lanes = (uint16_t)((1u << (n < (size_t)HS_W ? n : (size_t)HS_W)) - 1u);
-    nitems += n != 0;
-    for (size_t s = HS_W; s < n; s += HS_W) { /* runs past one vector: rare */
-        B->items[nitems].start = b + (uint32_t)s;
-        B->items[nitems].slot = slot;
-        B->items[nitems].lanes =
-            (uint16_t)((1u << (n - s < (size_t)HS_W ? n - s : (size_t)HS_W)) - 1u);
-        nitems++;
-    }
-    B->nitems = nitems;
-}
-
 /* ---- 1. prep ------------------------------------------------------------------------------ */
 
 HS_INLINE hs_kq hs_block_kq(const hs_block *B, size_t j, hs_semantics sem)

@@ -27,62 +27,29 @@ HS_INLINE int hs_block_run_occupied(const uint8_t *occ, size_t c, uint32_t n)
     return ((word >> (c & 7)) & ((1u << n) - 1u)) != 0;
 }
 
-/* Slot j's rows on one level (hs_row_setup), in locals: the plan stores items into the block,
- * which the compiler must assume can overlap the set-up. */
-typedef struct hs_slot_rows {
-    int32_t nrows;
-    float pos0, pos_step, first_off, last_off, first_min, first_max, last_min, last_max;
-    size_t cell0; /* the first row's first cell, in the level */
-    size_t nx;
-} hs_slot_rows;
-
-HS_INLINE hs_slot_rows hs_block_slot_rows(const hs_glevel *L, const hs_row_setup *S, size_t j)
-{
-    hs_slot_rows R;
-    R.nrows = (int32_t)S->nrows[j];
-    R.pos0 = S->pos0[j];
-    R.pos_step = S->pos_step[j];
-    R.first_off = S->first_off[j];
-    R.last_off = S->last_off[j];
-    R.first_min = S->first_min[j];
-    R.first_max = S->first_max[j];
-    R.last_min = S->last_min[j];
-    R.last_max = S->last_max[j];
-    R.nx = (size_t)L->nx;
-    R.cell0 = (size_t)(int32_t)S->row0[j] * R.nx;
-    return R;
-}
-
-/* Row k (0 .. nrows-1) of R: its run of cells, first .. last of the row (none if first > last). */
-HS_INLINE void hs_block_row_cells(const hs_slot_rows *R, int32_t k, int32_t *first, int32_t *last)
-{
-    const float pos = R->pos0 + (float)k * R->pos_step;
-    *first = (int32_t)hs_block_minf(hs_block_maxf(pos + R->first_off, R->first_min), R->first_max);
-    *last = (int32_t)hs_block_minf(hs_block_maxf(pos + R->last_off, R->last_min), R->last_max);
-}
-
-/* Whether row k's run first .. last of R may hold a circle: it has cells and, with occupancy (a
- * constant of the caller's loop: 1 when the level has occupancy bits), they do not show it
- * empty. */
-HS_INLINE int hs_block_row_kept(const hs_glevel *L, const hs_slot_rows *R, int32_t k, int32_t first,
-                                int32_t last, const int occupancy)
-{
-    return first <= last && (!occupancy || hs_block_run_occupied(
-                                               L->occ, R->cell0 + (size_t)k * R->nx + (size_t)first,
-                                               (uint32_t)(last - first + 1)));
-}
-
-/* hs_block_plan_rows with occupancy a constant of the loop (hs_block_row_kept). */
+/* hs_block_plan_rows with occupancy a constant of the loop (1: the level has occupancy
+ * bits, and a row's run found empty by them is skipped). */
 HS_INLINE int hs_block_plan_rows_of(hs_walk *w, const hs_grid *g, const hs_glevel *L,
                                     const hs_row_setup *S, size_t j, const int occupancy)
 {
-    const hs_slot_rows R = hs_block_slot_rows(L, S, j);
-    const uint32_t *cs = g->cell_start + L->cell0 + R.cell0;
+    const int32_t nrows = (int32_t)S->nrows[j];
+    const float pos0 = S->pos0[j], pos_step = S->pos_step[j];
+    const float first_off = S->first_off[j], last_off = S->last_off[j];
+    const float first_min = S->first_min[j], first_max = S->first_max[j];
+    const float last_min = S->last_min[j], last_max = S->last_max[j];
+    const size_t nx = (size_t)L->nx;
+    const size_t row0 = (size_t)(int32_t)S->row0[j] * nx;
+    const uint32_t *cs = g->cell_start + L->cell0 + row0;
     int s = 0;
-    for (int32_t k = 0; k < R.nrows && !s; k++, cs += R.nx) {
-        int32_t first, last;
-        hs_block_row_cells(&R, k, &first, &last);
-        if (hs_block_row_kept(L, &R, k, first, last, occupancy)) {
+    for (int32_t k = 0; k < nrows && !s; k++, cs += nx) {
+        const float pos = pos0 + (float)k * pos_step;
+        const int32_t first =
+            (int32_t)hs_block_minf(hs_block_maxf(pos + first_off, first_min), first_max);
+        const int32_t last =
+            (int32_t)hs_block_minf(hs_block_maxf(pos + last_off, last_min), last_max);
+        if (first <= last &&
+            (!occupancy || hs_block_run_occupied(L->occ, row0 + (size_t)k * nx + (size_t)first,
+                                                 (uint32_t)(last - first + 1)))) {
             const uint32_t b = cs[first], e = cs[last + 1];
             hs_prefetch(g->x + b);
             hs_prefetch(g->y + b);

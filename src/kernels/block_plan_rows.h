@@ -9,25 +9,72 @@
 
 #ifndef HS_BLOCK_VPLAN
 
-/* The run [b, e) of slot j as items. Closest and any fold their hits whatever the order of the
- * items, so a full list is tested on the spot; a run longer than the whole list goes in one
- * list at a time. */
+/* Slot j's rows on one level (hs_row_setup), read for each row walked. The row's run below
+ * takes the float operations of hs_block_plan_rows_of (block_plan.h), so the same cells. */
+typedef struct hs_slot_rows {
+    int32_t nrows;
+    float pos0, pos_step, first_off, last_off, first_min, first_max, last_min, last_max;
+    size_t cell0; /* the first row's first cell, in the level */
+    size_t nx;
+} hs_slot_rows;
+
+HS_INLINE hs_slot_rows hs_block_slot_rows(const hs_glevel *L, const hs_row_setup *S, size_t j)
+{
+    hs_slot_rows R;
+    R.nrows = (int32_t)S->nrows[j];
+    R.pos0 = S->pos0[j];
+    R.pos_step = S->pos_step[j];
+    R.first_off = S->first_off[j];
+    R.last_off = S->last_off[j];
+    R.first_min = S->first_min[j];
+    R.first_max = S->first_max[j];
+    R.last_min = S->last_min[j];
+    R.last_max = S->last_max[j];
+    R.nx = (size_t)L->nx;
+    R.cell0 = (size_t)(int32_t)S->row0[j] * R.nx;
+    return R;
+}
+
+/* Row k (0 .. nrows-1) of R: its run of cells, first .. last of the row (none if first > last). */
+HS_INLINE void hs_block_row_cells(const hs_slot_rows *R, int32_t k, int32_t *first, int32_t *last)
+{
+    const float pos = R->pos0 + (float)k * R->pos_step;
+    *first = (int32_t)hs_block_minf(hs_block_maxf(pos + R->first_off, R->first_min), R->first_max);
+    *last = (int32_t)hs_block_minf(hs_block_maxf(pos + R->last_off, R->last_min), R->last_max);
+}
+
+/* Whether row k's run first .. last of R may hold a circle: it has cells and, with occupancy (a
+ * constant of the caller's loop: 1 when the level has occupancy bits), they do not show it
+ * empty. */
+HS_INLINE int hs_block_row_kept(const hs_glevel *L, const hs_slot_rows *R, int32_t k, int32_t first,
+                                int32_t last, const int occupancy)
+{
+    return first <= last && (!occupancy || hs_block_run_occupied(
+                                               L->occ, R->cell0 + (size_t)k * R->nx + (size_t)first,
+                                               (uint32_t)(last - first + 1)));
+}
+
+/* The run [b, e) of slot j as items (hs_walk_plan_run). Closest and any fold their hits
+ * whatever the order of the items, so a full list is tested on the spot; a run longer than
+ * the whole list goes in one list at a time. */
 HS_INLINE void hs_brows_add_run(hs_block *B, const hs_grid *g, size_t j, uint32_t b, uint32_t e,
                                 const int mode, hs_tally *acc, const int thick, const int boundary,
                                 const int usemask)
 {
+    hs_walk w;
+    w.blk = B;
+    w.slot = j;
     hs_prefetch(g->x + b);
     hs_prefetch(g->y + b);
     hs_prefetch(g->r + b);
-    while ((size_t)(e - b) > (HS_BLOCK_ITEMS - B->nitems) * (size_t)HS_W) {
+    while (hs_walk_plan_run(&w, b, e)) {
         if (B->nitems == 0) {
             const uint32_t m = b + (uint32_t)(HS_BLOCK_ITEMS * HS_W);
-            hs_block_append_run(B, j, b, m);
+            (void)hs_walk_plan_run(&w, b, m);
             b = m;
         }
         (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
     }
-    hs_block_append_run(B, j, b, e);
 }
 
 /* Closest, slot j after row `row` (an index in its level's box, hs_row_setup) of level L:

@@ -29,9 +29,23 @@ typedef struct hs_walk {
 HS_INLINE int hs_walk_plan_run(hs_walk *w, uint32_t b, uint32_t e)
 {
     hs_block *B = w->blk;
-    if (((size_t)(e - b) + HS_W - 1) / HS_W > HS_BLOCK_ITEMS - B->nitems)
+    size_t nitems = B->nitems;
+    const size_t n = (size_t)(e - b);
+    if ((n + HS_W - 1) / HS_W > HS_BLOCK_ITEMS - nitems)
         return 1;
-    hs_block_append_run(B, w->slot, b, e);
+    const uint16_t slot = (uint16_t)w->slot;
+    B->items[nitems].start = b;
+    B->items[nitems].slot = slot;
+    B->items[nitems].lanes = (uint16_t)((1u << (n < (size_t)HS_W ? n : (size_t)HS_W)) - 1u);
+    nitems += n != 0;
+    for (size_t s = HS_W; s < n; s += HS_W) { /* runs past one vector: rare */
+        B->items[nitems].start = b + (uint32_t)s;
+        B->items[nitems].slot = slot;
+        B->items[nitems].lanes =
+            (uint16_t)((1u << (n - s < (size_t)HS_W ? n - s : (size_t)HS_W)) - 1u);
+        nitems++;
+    }
+    B->nitems = nitems;
     return 0;
 }
 
