@@ -1,8 +1,9 @@
-/* Internal: closest's and any's plan on the levels without the vector plan (step 3 of block.h):
- * row k of every slot is planned slot by slot, the list tested, and the slots answered are
- * dropped before row k + 1 (any: a hit; closest: a best t below the exit bound of row k). The
- * slot-by-slot plan (block_plan.h) tests every row of a query; this one stops where the
- * per-query walk stops. Part of the per-ISA walk (instantiate.h). */
+/* Internal: closest's and any's plan on the ISA levels without AVX-512's vector plan (SSE4.2,
+ * AVX2, NEON, scalar; step 3 of block.h): row k of every slot is planned slot by slot, the list
+ * tested, and the slots answered are dropped before row k + 1 (any: a hit; closest: a best t
+ * below the exit bound of row k). The slot-by-slot plan (block_plan.h) tests every row of a
+ * query; this one stops where the per-query walk stops. Part of the per-ISA walk
+ * (instantiate.h). */
 #ifndef HS_KNAME
 #error "include instantiate.h, not this file"
 #endif
