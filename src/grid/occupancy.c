@@ -1,7 +1,8 @@
 /* The grid build's last pass: each level's occupancy bits (hs_glevel.occ), kept only where
- * most cells are empty. There, the vector plan reads a row run's bits (one load for up to 25
- * cells, from a map 32 times smaller than cell_start): it trims each query's rows to those
- * between its first and last occupied run, and drops an empty run before it costs a cell_start
+ * most cells are empty. There, the block walk's plans read a row run's bits (one load for up to
+ * 25 cells, from a map 32 times smaller than cell_start): the row-by-row plans (AVX-512's in
+ * every mode, the others' for closest and any) trim each query's rows to those between its
+ * first and last occupied run, and every plan drops an empty run before it costs a cell_start
  * read, an item or an exit test; elsewhere nearly every run holds circles and the checks would
  * only add work. */
 #include <stdlib.h>
