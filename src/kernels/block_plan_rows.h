@@ -101,7 +101,7 @@ HS_INLINE float hs_brows_exit_bound(const hs_block *B, const hs_glevel *L, const
 /* Slot j's rows to walk on level L, *kfirst .. *klast of its nrows: with occupancy, its first
  * and last rows whose run may hold a circle (none: *kfirst > *klast), so that the rows outside
  * them, which hold none, cost one check each here and nothing in the row loop; without, every
- * row. */
+ * row. The scalar level's trim, and the reference of the vector one (hs_brows_trim_lanes). */
 HS_INLINE void hs_brows_trim(const hs_glevel *L, const hs_slot_rows *R, const int occupancy,
                              int32_t *kfirst, int32_t *klast)
 {
@@ -126,6 +126,55 @@ HS_INLINE void hs_brows_trim(const hs_glevel *L, const hs_slot_rows *R, const in
     *klast = k < *kfirst ? *kfirst - 1 : k;
 }
 
+#if HS_W == 4 || HS_W == 8
+/* hs_brows_trim of the lanes ok of slots j0 .. j0 + HS_W - 1, their rows 0 .. kmax - 1 (kmax
+ * at least each lane's nrows) in one pass, W rows at a time: the same float operations as
+ * hs_block_row_cells and the same bits as hs_block_row_kept, so the same rows. Into kf and
+ * kl (floats: kf = nrows and kl = -1 when no row holds a circle). */
+HS_INLINE void hs_brows_trim_lanes(const hs_glevel *L, const hs_row_setup *S, size_t j0, hs_vm ok,
+                                   int32_t kmax, float *kf, float *kl)
+{
+    const hs_vf zero = hs_vf_set1(0.0f), one = hs_vf_set1(1.0f), longest = hs_vf_set1(25.0f);
+    const hs_vf nrows = hs_vf_loadu(S->nrows + j0), row0 = hs_vf_loadu(S->row0 + j0);
+    const hs_vf pos0 = hs_vf_loadu(S->pos0 + j0), pos_step = hs_vf_loadu(S->pos_step + j0);
+    const hs_vf first_off = hs_vf_loadu(S->first_off + j0);
+    const hs_vf last_off = hs_vf_loadu(S->last_off + j0);
+    const hs_vf first_min = hs_vf_loadu(S->first_min + j0);
+    const hs_vf first_max = hs_vf_loadu(S->first_max + j0);
+    const hs_vf last_min = hs_vf_loadu(S->last_min + j0);
+    const hs_vf last_max = hs_vf_loadu(S->last_max + j0);
+    const hs_vi nx = hs_vi_set1((uint32_t)L->nx), seven = hs_vi_set1(7u), ione = hs_vi_set1(1u);
+    hs_vf kfirst = nrows, klast = hs_vf_set1(-1.0f);
+    hs_vm found = hs_vm_lt(one, zero); /* no lane yet */
+    for (int32_t k = 0; k < kmax; k++) {
+        const hs_vf kv = hs_vf_set1((float)k);
+        /* lanes off, or past their rows, read the first bytes of the bits instead */
+        const hs_vm valid = hs_vm_and(ok, hs_vm_lt(kv, nrows));
+        const hs_vf pos = hs_vf_add(pos0, hs_vf_mul(kv, pos_step));
+        const hs_vf first =
+            hs_vf_trunc(hs_vf_min(hs_vf_max(hs_vf_add(pos, first_off), first_min), first_max));
+        const hs_vf last =
+            hs_vf_trunc(hs_vf_min(hs_vf_max(hs_vf_add(pos, last_off), last_min), last_max));
+        const hs_vm cells = hs_vm_and(valid, hs_vm_le(first, last));
+        const hs_vf len = hs_vf_add(hs_vf_sub(last, first), one);
+        const hs_vi cell = hs_vi_add(
+            hs_vi_mullo(hs_vi_from_vf(hs_vf_select(valid, hs_vf_add(row0, kv), zero)), nx),
+            hs_vi_from_vf(hs_vf_select(valid, first, zero)));
+        const hs_vi word = hs_vi_gather_bytes(L->occ, hs_vi_srli(cell, 3));
+        const hs_vi bits = hs_vi_srlv(word, hs_vi_and(cell, seven));
+        const hs_vi n = hs_vi_from_vf(hs_vf_select(cells, hs_vf_min(len, longest), zero));
+        const hs_vi run = hs_vi_sub(hs_vi_sllv(ione, n), ione);
+        const hs_vm kept =
+            hs_vm_and(cells, hs_vm_or(hs_vm_lt(longest, len), hs_vm_test_i(bits, run)));
+        kfirst = hs_vf_select(hs_vm_andnot(kept, found), kv, kfirst);
+        klast = hs_vf_select(kept, kv, klast);
+        found = hs_vm_or(found, kept);
+    }
+    hs_vf_storeu(kf + j0, kfirst);
+    hs_vf_storeu(kl + j0, klast);
+}
+#endif
+
 /* Level L for the slots `slots` (n of them), row by row across them, each slot's rows trimmed
  * by hs_brows_trim; occupancy as in hs_block_row_kept. Closest walks a slot's rows in its
  * query's y direction. */
@@ -137,14 +186,45 @@ HS_INLINE void hs_brows_level_of(hs_block *B, const hs_grid *g, const hs_glevel 
     uint8_t act[HS_BLOCK_Q];
     int32_t row[HS_BLOCK_Q], kfirst[HS_BLOCK_Q], klast[HS_BLOCK_Q];
     size_t na = 0;
-    for (size_t i = 0; i < n; i++) {
-        const size_t j = slots[i];
-        if (S->nrows[j] < 1.0f || (mode == HS_WALK_ANY && B->nhits[j] != 0))
-            continue;
-        const hs_slot_rows R = hs_block_slot_rows(L, S, j);
-        hs_brows_trim(L, &R, occupancy, &kfirst[j], &klast[j]);
-        act[na] = (uint8_t)j;
-        na += kfirst[j] <= klast[j];
+#if HS_W == 4 || HS_W == 8
+    if (occupancy) {
+        /* the slots to walk, then their trim W slots at a time */
+        unsigned lanes[HS_BLOCK_Q / HS_W] = {0};
+        int32_t kmax[HS_BLOCK_Q / HS_W] = {0};
+        for (size_t i = 0; i < n; i++) {
+            const size_t j = slots[i];
+            if (S->nrows[j] < 1.0f || (mode == HS_WALK_ANY && B->nhits[j] != 0))
+                continue;
+            const int32_t nr = (int32_t)S->nrows[j];
+            lanes[j / HS_W] |= 1u << (j % HS_W);
+            kmax[j / HS_W] = nr > kmax[j / HS_W] ? nr : kmax[j / HS_W];
+            act[na++] = (uint8_t)j;
+        }
+        float kf[HS_BLOCK_Q], kl[HS_BLOCK_Q];
+        for (size_t u = 0; u < HS_BLOCK_Q / HS_W; u++)
+            if (lanes[u] != 0)
+                hs_brows_trim_lanes(L, S, u * HS_W, hs_vm_from_bits(lanes[u]), kmax[u], kf, kl);
+        size_t keep = 0;
+        for (size_t i = 0; i < na; i++) {
+            const size_t j = act[i];
+            kfirst[j] = (int32_t)kf[j];
+            klast[j] = (int32_t)kl[j];
+            act[keep] = (uint8_t)j;
+            keep += kfirst[j] <= klast[j];
+        }
+        na = keep;
+    } else
+#endif
+    {
+        for (size_t i = 0; i < n; i++) {
+            const size_t j = slots[i];
+            if (S->nrows[j] < 1.0f || (mode == HS_WALK_ANY && B->nhits[j] != 0))
+                continue;
+            const hs_slot_rows R = hs_block_slot_rows(L, S, j);
+            hs_brows_trim(L, &R, occupancy, &kfirst[j], &klast[j]);
+            act[na] = (uint8_t)j;
+            na += kfirst[j] <= klast[j];
+        }
     }
     const uint32_t *cs = g->cell_start + L->cell0;
     for (int32_t k = 0; na > 0; k++) {

@@ -66,6 +66,7 @@ HS_INLINE hs_vi hs_vi_load_part_n(const uint32_t *p, size_t n) { return n ? *p :
 #elif HS_W == 4 || HS_W == 8
 /* ---- 128 / 256 bit: SSE4.2 or NEON (through SIMDe), AVX2+FMA; masks are all-ones lanes -- */
 #if HS_W == 4
+#include <simde/x86/avx2.h> /* AVX2's 128-bit variable shifts, emulated on SSE4.2 and NEON */
 #include <simde/x86/sse4.2.h>
 typedef simde__m128 hs_vf;
 typedef simde__m128i hs_vi;
@@ -417,6 +418,32 @@ HS_INLINE hs_vf hs_vf_gather(const float *base, hs_vi idx)
 {
     return HS_CAST_PS(hs_vi_gather(base, idx));
 }
+
+/* For the row trim's occupancy bits (block_plan_rows.h): lanes as 32-bit integers, and the
+ * 4 bytes at each lane's byte offset (offsets below 2^31, any alignment). */
+HS_INLINE hs_vi hs_vi_from_vf(hs_vf a) { return HS_SI(cvttps_epi32)(a); } /* truncated */
+HS_INLINE hs_vi hs_vi_add(hs_vi a, hs_vi b) { return HS_SI(add_epi32)(a, b); }
+HS_INLINE hs_vi hs_vi_sub(hs_vi a, hs_vi b) { return HS_SI(sub_epi32)(a, b); }
+HS_INLINE hs_vi hs_vi_mullo(hs_vi a, hs_vi b) { return HS_SI(mullo_epi32)(a, b); }
+HS_INLINE hs_vi hs_vi_and(hs_vi a, hs_vi b) { return HS_SIX(and)(a, b); }
+HS_INLINE hs_vi hs_vi_srlv(hs_vi a, hs_vi n) { return HS_SI(srlv_epi32)(a, n); }
+HS_INLINE hs_vi hs_vi_sllv(hs_vi a, hs_vi n) { return HS_SI(sllv_epi32)(a, n); }
+#define hs_vi_srli(a, n) HS_SI(srli_epi32)((a), (n))
+#if HS_W == 8
+HS_INLINE hs_vi hs_vi_gather_bytes(const void *base, hs_vi off)
+{
+    return simde_mm256_i32gather_epi32((const int32_t *)base, off, 1);
+}
+#else
+HS_INLINE hs_vi hs_vi_gather_bytes(const void *base, hs_vi off)
+{
+    uint32_t o[4], v[4];
+    simde_mm_storeu_si128((simde__m128i *)(void *)o, off);
+    for (int k = 0; k < 4; k++)
+        memcpy(&v[k], (const char *)base + o[k], sizeof v[k]);
+    return simde_mm_loadu_si128((const simde__m128i *)(const void *)v);
+}
+#endif
 #endif
 
 /* A float vector held as doubles (two halves of HS_W / 2 lanes; one double at W = 1), for the
