@@ -65,6 +65,10 @@ struct hs_grid {
 /* Bytes past a level's occupancy bits: a reader loads 4 bytes at any cell's byte. */
 #define HS_OCC_PAD 4
 
+/* The longest run of cells whose bits those 4 bytes hold from any bit of the first byte
+ * (32 - 7); a reader takes a longer run as occupied. */
+#define HS_OCC_RUN_MAX 25
+
 /* Cell index along one axis: a monotone function of v (floor, clamped to [0, n - 1], NaN -> 0),
  * used for circles and queries alike. */
 static inline int32_t hs_gcell(double v, double o, double inv_h, int32_t n)

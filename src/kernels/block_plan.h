@@ -15,12 +15,12 @@ static inline float hs_block_minf(float a, float b) { return a < b ? a : b; }
 static inline float hs_block_maxf(float a, float b) { return a > b ? a : b; }
 
 /* Whether the run of cells [c, c + n) of a level with occupancy bits may hold a circle: the
- * 32 bits from the run's first cell's byte hold its bits when it spans at most 25 cells; a
- * longer run is kept. A run found empty costs no cell_start read (the map is 32 times smaller:
- * on mostly empty levels it stays in cache where cell_start does not). */
+ * 32 bits from the run's first cell's byte hold its bits when it spans at most HS_OCC_RUN_MAX
+ * cells; a longer run is kept. A run found empty costs no cell_start read (the map is 32 times
+ * smaller: on mostly empty levels it stays in cache where cell_start does not). */
 HS_INLINE int hs_block_run_occupied(const uint8_t *occ, size_t c, uint32_t n)
 {
-    if (n > 25)
+    if (n > HS_OCC_RUN_MAX)
         return 1;
     uint32_t word;
     memcpy(&word, occ + (c >> 3), sizeof word);

@@ -89,7 +89,7 @@ HS_INLINE __mmask16 hs_vplan_row_cells(const hs_glevel *L, const hs_vplan_setup 
 
 /* Of the lanes act, those whose run of cells [ia, ib) holds a circle, by the level's occupancy
  * bits: the 32 bits from the run's first cell's byte hold its bits when the run spans at most
- * 25 cells; a longer run is kept. */
+ * HS_OCC_RUN_MAX cells; a longer run is kept. */
 HS_INLINE __mmask16 hs_vplan_occupied(const hs_glevel *L, __mmask16 act, __m512i ia, __m512i ib)
 {
     const __m512i word = _mm512_mask_i32gather_epi32(
@@ -99,7 +99,7 @@ HS_INLINE __mmask16 hs_vplan_occupied(const hs_glevel *L, __mmask16 act, __m512i
     const __m512i one = _mm512_set1_epi32(1);
     const __m512i run = _mm512_sub_epi32(_mm512_sllv_epi32(one, len), one);
     return act & (_mm512_test_epi32_mask(bits, run) |
-                  _mm512_cmpgt_epi32_mask(len, _mm512_set1_epi32(25)));
+                  _mm512_cmpgt_epi32_mask(len, _mm512_set1_epi32(HS_OCC_RUN_MAX)));
 }
 
 /* The lanes act's runs [b, b + n) of the slots q, one item per HS_W circles, compressed into

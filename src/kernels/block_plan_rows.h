@@ -127,53 +127,180 @@ HS_INLINE void hs_brows_trim(const hs_glevel *L, const hs_slot_rows *R, const in
 }
 
 #if HS_W == 4 || HS_W == 8
+/* Slots j0 .. j0 + HS_W - 1's rows on one level: hs_slot_rows, one slot a lane. */
+typedef struct hs_rows_lanes {
+    hs_vf nrows, row0, pos0, pos_step, first_off, last_off, first_min, first_max, last_min,
+        last_max;
+} hs_rows_lanes;
+
+HS_INLINE hs_rows_lanes hs_brows_lanes(const hs_row_setup *S, size_t j0)
+{
+    hs_rows_lanes V;
+    V.nrows = hs_vf_loadu(S->nrows + j0);
+    V.row0 = hs_vf_loadu(S->row0 + j0);
+    V.pos0 = hs_vf_loadu(S->pos0 + j0);
+    V.pos_step = hs_vf_loadu(S->pos_step + j0);
+    V.first_off = hs_vf_loadu(S->first_off + j0);
+    V.last_off = hs_vf_loadu(S->last_off + j0);
+    V.first_min = hs_vf_loadu(S->first_min + j0);
+    V.first_max = hs_vf_loadu(S->first_max + j0);
+    V.last_min = hs_vf_loadu(S->last_min + j0);
+    V.last_max = hs_vf_loadu(S->last_max + j0);
+    return V;
+}
+
+/* Row r of each lane valid (r below its nrows): its run *first .. *last (hs_block_row_cells'
+ * float operations, so the same cells), and the lanes where hs_block_row_kept holds (with
+ * occupancy the same bits, 4 bytes gathered at each lane's byte; lanes not valid read the
+ * first bytes of the bits instead). */
+HS_INLINE hs_vm hs_brows_kept_lanes(const hs_glevel *L, const hs_rows_lanes *V, hs_vf r,
+                                    hs_vm valid, hs_vf *first, hs_vf *last, const int occupancy)
+{
+    const hs_vf pos = hs_vf_add(V->pos0, hs_vf_mul(r, V->pos_step));
+    *first =
+        hs_vf_trunc(hs_vf_min(hs_vf_max(hs_vf_add(pos, V->first_off), V->first_min), V->first_max));
+    *last =
+        hs_vf_trunc(hs_vf_min(hs_vf_max(hs_vf_add(pos, V->last_off), V->last_min), V->last_max));
+    const hs_vm cells = hs_vm_and(valid, hs_vm_le(*first, *last));
+    if (!occupancy)
+        return cells;
+    const hs_vf zero = hs_vf_set1(0.0f), longest = hs_vf_set1((float)HS_OCC_RUN_MAX);
+    const hs_vi one = hs_vi_set1(1u);
+    const hs_vf len = hs_vf_add(hs_vf_sub(*last, *first), hs_vf_set1(1.0f));
+    const hs_vi cell =
+        hs_vi_add(hs_vi_mullo(hs_vi_from_vf(hs_vf_select(valid, hs_vf_add(V->row0, r), zero)),
+                              hs_vi_set1((uint32_t)L->nx)),
+                  hs_vi_from_vf(hs_vf_select(valid, *first, zero)));
+    const hs_vi word = hs_vi_gather_bytes(L->occ, hs_vi_srli(cell, 3));
+    const hs_vi bits = hs_vi_srlv(word, hs_vi_and(cell, hs_vi_set1(7u)));
+    const hs_vi n = hs_vi_from_vf(hs_vf_select(cells, hs_vf_min(len, longest), zero));
+    const hs_vi run = hs_vi_sub(hs_vi_sllv(one, n), one);
+    return hs_vm_and(cells, hs_vm_or(hs_vm_lt(longest, len), hs_vm_test_i(bits, run)));
+}
+
 /* hs_brows_trim of the lanes ok of slots j0 .. j0 + HS_W - 1, their rows 0 .. kmax - 1 (kmax
- * at least each lane's nrows) in one pass, W rows at a time: the same float operations as
- * hs_block_row_cells and the same bits as hs_block_row_kept, so the same rows. Into kf and
- * kl (floats: kf = nrows and kl = -1 when no row holds a circle). */
+ * at least each lane's nrows) in one pass, W rows at a time, so the same rows. Into kf and kl
+ * (floats: kf = nrows and kl = -1 when no row holds a circle). */
 HS_INLINE void hs_brows_trim_lanes(const hs_glevel *L, const hs_row_setup *S, size_t j0, hs_vm ok,
                                    int32_t kmax, float *kf, float *kl)
 {
-    const hs_vf zero = hs_vf_set1(0.0f), one = hs_vf_set1(1.0f), longest = hs_vf_set1(25.0f);
-    const hs_vf nrows = hs_vf_loadu(S->nrows + j0), row0 = hs_vf_loadu(S->row0 + j0);
-    const hs_vf pos0 = hs_vf_loadu(S->pos0 + j0), pos_step = hs_vf_loadu(S->pos_step + j0);
-    const hs_vf first_off = hs_vf_loadu(S->first_off + j0);
-    const hs_vf last_off = hs_vf_loadu(S->last_off + j0);
-    const hs_vf first_min = hs_vf_loadu(S->first_min + j0);
-    const hs_vf first_max = hs_vf_loadu(S->first_max + j0);
-    const hs_vf last_min = hs_vf_loadu(S->last_min + j0);
-    const hs_vf last_max = hs_vf_loadu(S->last_max + j0);
-    const hs_vi nx = hs_vi_set1((uint32_t)L->nx), seven = hs_vi_set1(7u), ione = hs_vi_set1(1u);
-    hs_vf kfirst = nrows, klast = hs_vf_set1(-1.0f);
-    hs_vm found = hs_vm_lt(one, zero); /* no lane yet */
+    const hs_rows_lanes V = hs_brows_lanes(S, j0);
+    const hs_vf zero = hs_vf_set1(0.0f);
+    hs_vf kfirst = V.nrows, klast = hs_vf_set1(-1.0f);
     for (int32_t k = 0; k < kmax; k++) {
         const hs_vf kv = hs_vf_set1((float)k);
-        /* lanes off, or past their rows, read the first bytes of the bits instead */
-        const hs_vm valid = hs_vm_and(ok, hs_vm_lt(kv, nrows));
-        const hs_vf pos = hs_vf_add(pos0, hs_vf_mul(kv, pos_step));
-        const hs_vf first =
-            hs_vf_trunc(hs_vf_min(hs_vf_max(hs_vf_add(pos, first_off), first_min), first_max));
-        const hs_vf last =
-            hs_vf_trunc(hs_vf_min(hs_vf_max(hs_vf_add(pos, last_off), last_min), last_max));
-        const hs_vm cells = hs_vm_and(valid, hs_vm_le(first, last));
-        const hs_vf len = hs_vf_add(hs_vf_sub(last, first), one);
-        const hs_vi cell = hs_vi_add(
-            hs_vi_mullo(hs_vi_from_vf(hs_vf_select(valid, hs_vf_add(row0, kv), zero)), nx),
-            hs_vi_from_vf(hs_vf_select(valid, first, zero)));
-        const hs_vi word = hs_vi_gather_bytes(L->occ, hs_vi_srli(cell, 3));
-        const hs_vi bits = hs_vi_srlv(word, hs_vi_and(cell, seven));
-        const hs_vi n = hs_vi_from_vf(hs_vf_select(cells, hs_vf_min(len, longest), zero));
-        const hs_vi run = hs_vi_sub(hs_vi_sllv(ione, n), ione);
+        hs_vf first, last;
         const hs_vm kept =
-            hs_vm_and(cells, hs_vm_or(hs_vm_lt(longest, len), hs_vm_test_i(bits, run)));
-        kfirst = hs_vf_select(hs_vm_andnot(kept, found), kv, kfirst);
+            hs_brows_kept_lanes(L, &V, kv, hs_vm_and(ok, hs_vm_lt(kv, V.nrows)), &first, &last, 1);
+        /* a lane has found its first row once klast >= 0 */
+        kfirst = hs_vf_select(hs_vm_andnot(kept, hs_vm_le(zero, klast)), kv, kfirst);
         klast = hs_vf_select(kept, kv, klast);
-        found = hs_vm_or(found, kept);
     }
     hs_vf_storeu(kf + j0, kfirst);
     hs_vf_storeu(kl + j0, klast);
 }
+
+/* hs_brows_exit_bound of slots j0 .. j0 + HS_W - 1 after their rows r: the same float
+ * operations, one slot a lane. */
+HS_INLINE hs_vf hs_brows_exit_bound_lanes(const hs_block *B, const hs_glevel *L,
+                                          const hs_row_setup *S, size_t j0, hs_vf r)
+{
+    const hs_vf zero = hs_vf_set1(0.0f);
+    const hs_vf dy = hs_vf_loadu(B->dy + j0), reach = hs_vf_loadu(S->reach + j0);
+    const hs_vm up = hs_vm_lt(zero, dy);
+    const hs_vf rowf = hs_vf_add(hs_vf_loadu(S->row0 + j0), r);
+    const hs_vf edge =
+        hs_vf_add(hs_vf_mul(hs_vf_select(up, hs_vf_add(rowf, hs_vf_set1(1.0f)), rowf),
+                            hs_vf_set1((float)L->h)),
+                  hs_vf_set1((float)L->oy));
+    const hs_vf bv = hs_vf_select(up, hs_vf_sub(edge, reach), hs_vf_add(edge, reach));
+    const hs_vf tb = hs_vf_div(hs_vf_sub(bv, hs_vf_loadu(B->ay + j0)), dy);
+    const hs_vf bound = hs_vf_sub(tb, hs_vf_mul(hs_vf_abs(tb), hs_vf_set1(0x1p-20f)));
+    return hs_vf_select(hs_vm_ne(dy, zero), bound, hs_vf_set1(-INFINITY));
+}
+
+/* The row loop of hs_brows_level_of, W slots a vector: live[u] holds the lanes of slots
+ * u * HS_W .. still to walk, each between its rows kf and kl. Row k of every live slot is
+ * planned, the list drained, and the slots answered dropped, as the scalar loop does; the
+ * plan's arithmetic and the exit test take a vector, the runs kept one cell_start read each. */
+HS_INLINE void hs_brows_walk_lanes(hs_block *B, const hs_grid *g, const hs_glevel *L,
+                                   const hs_row_setup *S, unsigned *live, const float *kf,
+                                   const float *kl, const int mode, hs_tally *acc, const int thick,
+                                   const int boundary, const int usemask, const int occupancy)
+{
+    float base[HS_BLOCK_Q], step[HS_BLOCK_Q], row[HS_BLOCK_Q];
+    const hs_vf zero = hs_vf_set1(0.0f), one = hs_vf_set1(1.0f);
+    unsigned any = 0;
+    for (size_t u = 0; u < HS_BLOCK_Q / HS_W; u++) {
+        if (live[u] == 0)
+            continue;
+        const size_t j0 = u * HS_W;
+        const hs_vf f = hs_vf_loadu(kf + j0), l = hs_vf_loadu(kl + j0);
+        /* closest walks a slot's rows in its query's y direction */
+        const hs_vm down =
+            mode == HS_WALK_CLOSEST ? hs_vm_lt(hs_vf_loadu(B->dy + j0), zero) : hs_vm_lt(one, zero);
+        hs_vf_storeu(base + j0, hs_vf_select(down, l, f));
+        hs_vf_storeu(step + j0, hs_vf_select(down, hs_vf_neg(one), one));
+        any |= live[u];
+    }
+    const uint32_t *cs = g->cell_start + L->cell0;
+    const size_t nx = (size_t)L->nx;
+    for (int32_t k = 0; any != 0; k++) {
+        const hs_vf kv = hs_vf_set1((float)k);
+        for (size_t u = 0; u < HS_BLOCK_Q / HS_W; u++) {
+            if (live[u] == 0)
+                continue;
+            const size_t j0 = u * HS_W;
+            const hs_rows_lanes V = hs_brows_lanes(S, j0);
+            const hs_vf r =
+                hs_vf_add(hs_vf_loadu(base + j0), hs_vf_mul(kv, hs_vf_loadu(step + j0)));
+            hs_vf_storeu(row + j0, r);
+            hs_vf first, last;
+            unsigned bits = hs_vm_bits(
+                hs_brows_kept_lanes(L, &V, r, hs_vm_from_bits(live[u]), &first, &last, occupancy));
+            if (bits == 0)
+                continue;
+            uint32_t rowi[HS_W], fi[HS_W], la[HS_W];
+            hs_vi_storeu(rowi, hs_vi_from_vf(hs_vf_add(V.row0, r)));
+            hs_vi_storeu(fi, hs_vi_from_vf(first));
+            hs_vi_storeu(la, hs_vi_from_vf(last));
+            for (; bits != 0; bits &= bits - 1u) {
+                const unsigned lane = (unsigned)__builtin_ctz(bits);
+                const uint32_t *c = cs + (size_t)rowi[lane] * nx;
+                hs_brows_add_run(B, g, j0 + lane, c[fi[lane]], c[la[lane] + 1], mode, acc, thick,
+                                 boundary, usemask);
+            }
+        }
+        (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
+        any = 0;
+        for (size_t u = 0; u < HS_BLOCK_Q / HS_W; u++) {
+            if (live[u] == 0)
+                continue;
+            const size_t j0 = u * HS_W;
+            hs_vm more =
+                hs_vm_and(hs_vm_from_bits(live[u]),
+                          hs_vm_lt(kv, hs_vf_sub(hs_vf_loadu(kl + j0), hs_vf_loadu(kf + j0))));
+            if (mode == HS_WALK_ANY) {
+                const hs_vi n = hs_vi_loadu(B->nhits + j0);
+                more = hs_vm_andnot(more, hs_vm_test_i(n, n));
+            } else {
+                /* best is +inf until a hit: never below the bound */
+                const hs_vf best = HS_CAST_PS(hs_vi_loadu(B->best_tbits + j0));
+                more = hs_vm_andnot(more, hs_vm_lt(best, hs_brows_exit_bound_lanes(
+                                                             B, L, S, j0, hs_vf_loadu(row + j0))));
+            }
+            live[u] = hs_vm_bits(more);
+            any |= live[u];
+        }
+    }
+}
 #endif
+
+/* Whether slot j has rows to walk on a level set up as S: any stops at its first hit. */
+HS_INLINE int hs_brows_wanted(const hs_block *B, const hs_row_setup *S, size_t j, const int mode)
+{
+    return S->nrows[j] >= 1.0f && (mode != HS_WALK_ANY || B->nhits[j] == 0);
+}
 
 /* Level L for the slots `slots` (n of them), row by row across them, each slot's rows trimmed
  * by hs_brows_trim; occupancy as in hs_block_row_kept. Closest walks a slot's rows in its
@@ -183,48 +310,41 @@ HS_INLINE void hs_brows_level_of(hs_block *B, const hs_grid *g, const hs_glevel 
                                  const int mode, hs_tally *acc, const int thick, const int boundary,
                                  const int usemask, const int occupancy)
 {
+#if HS_W == 4 || HS_W == 8
+    unsigned live[HS_BLOCK_Q / HS_W] = {0};
+    int32_t kmax[HS_BLOCK_Q / HS_W] = {0};
+    for (size_t i = 0; i < n; i++) {
+        const size_t j = slots[i];
+        if (!hs_brows_wanted(B, S, j, mode))
+            continue;
+        const int32_t nr = (int32_t)S->nrows[j];
+        live[j / HS_W] |= 1u << (j % HS_W);
+        kmax[j / HS_W] = nr > kmax[j / HS_W] ? nr : kmax[j / HS_W];
+    }
+    float kf[HS_BLOCK_Q], kl[HS_BLOCK_Q];
+    for (size_t u = 0; u < HS_BLOCK_Q / HS_W; u++) {
+        const size_t j0 = u * HS_W;
+        if (occupancy && live[u] != 0) {
+            hs_brows_trim_lanes(L, S, j0, hs_vm_from_bits(live[u]), kmax[u], kf, kl);
+            live[u] &= hs_vm_bits(hs_vm_le(hs_vf_loadu(kf + j0), hs_vf_loadu(kl + j0)));
+        } else {
+            hs_vf_storeu(kf + j0, hs_vf_set1(0.0f));
+            hs_vf_storeu(kl + j0, hs_vf_sub(hs_vf_loadu(S->nrows + j0), hs_vf_set1(1.0f)));
+        }
+    }
+    hs_brows_walk_lanes(B, g, L, S, live, kf, kl, mode, acc, thick, boundary, usemask, occupancy);
+#else
     uint8_t act[HS_BLOCK_Q];
     int32_t row[HS_BLOCK_Q], kfirst[HS_BLOCK_Q], klast[HS_BLOCK_Q];
     size_t na = 0;
-#if HS_W == 4 || HS_W == 8
-    if (occupancy) {
-        /* the slots to walk, then their trim W slots at a time */
-        unsigned lanes[HS_BLOCK_Q / HS_W] = {0};
-        int32_t kmax[HS_BLOCK_Q / HS_W] = {0};
-        for (size_t i = 0; i < n; i++) {
-            const size_t j = slots[i];
-            if (S->nrows[j] < 1.0f || (mode == HS_WALK_ANY && B->nhits[j] != 0))
-                continue;
-            const int32_t nr = (int32_t)S->nrows[j];
-            lanes[j / HS_W] |= 1u << (j % HS_W);
-            kmax[j / HS_W] = nr > kmax[j / HS_W] ? nr : kmax[j / HS_W];
-            act[na++] = (uint8_t)j;
-        }
-        float kf[HS_BLOCK_Q], kl[HS_BLOCK_Q];
-        for (size_t u = 0; u < HS_BLOCK_Q / HS_W; u++)
-            if (lanes[u] != 0)
-                hs_brows_trim_lanes(L, S, u * HS_W, hs_vm_from_bits(lanes[u]), kmax[u], kf, kl);
-        size_t keep = 0;
-        for (size_t i = 0; i < na; i++) {
-            const size_t j = act[i];
-            kfirst[j] = (int32_t)kf[j];
-            klast[j] = (int32_t)kl[j];
-            act[keep] = (uint8_t)j;
-            keep += kfirst[j] <= klast[j];
-        }
-        na = keep;
-    } else
-#endif
-    {
-        for (size_t i = 0; i < n; i++) {
-            const size_t j = slots[i];
-            if (S->nrows[j] < 1.0f || (mode == HS_WALK_ANY && B->nhits[j] != 0))
-                continue;
-            const hs_slot_rows R = hs_block_slot_rows(L, S, j);
-            hs_brows_trim(L, &R, occupancy, &kfirst[j], &klast[j]);
-            act[na] = (uint8_t)j;
-            na += kfirst[j] <= klast[j];
-        }
+    for (size_t i = 0; i < n; i++) {
+        const size_t j = slots[i];
+        if (!hs_brows_wanted(B, S, j, mode))
+            continue;
+        const hs_slot_rows R = hs_block_slot_rows(L, S, j);
+        hs_brows_trim(L, &R, occupancy, &kfirst[j], &klast[j]);
+        act[na] = (uint8_t)j;
+        na += kfirst[j] <= klast[j];
     }
     const uint32_t *cs = g->cell_start + L->cell0;
     for (int32_t k = 0; na > 0; k++) {
@@ -259,6 +379,7 @@ HS_INLINE void hs_brows_level_of(hs_block *B, const hs_grid *g, const hs_glevel 
         }
         na = keep;
     }
+#endif
 }
 
 HS_INLINE void hs_brows_level(hs_block *B, const hs_grid *g, const hs_glevel *L,
