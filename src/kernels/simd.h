@@ -400,18 +400,23 @@ HS_INLINE hs_vi hs_vi_gather(const void *base, hs_vi idx)
         (const int32_t *)b, simde_mm256_xor_si256(idx, simde_mm256_set1_epi32(INT32_MIN)), 4);
 }
 #else
-HS_INLINE uint32_t hs_word_at(const void *base, uint32_t i)
+/* The 4 bytes at byte `at` of base, any alignment. */
+HS_INLINE int32_t hs_word_at(const void *base, size_t at)
 {
-    uint32_t v;
-    memcpy(&v, (const char *)base + 4 * (size_t)i, sizeof v);
+    int32_t v;
+    memcpy(&v, (const char *)base + at, sizeof v);
     return v;
+}
+/* Lane k: the 4 bytes at byte scale * idx[k] of base. */
+HS_INLINE hs_vi hs_vi_gather_scaled(const void *base, hs_vi idx, size_t scale)
+{
+#define HS_LANE_AT(k) hs_word_at(base, (uint32_t)simde_mm_extract_epi32(idx, k) * scale)
+    return simde_mm_setr_epi32(HS_LANE_AT(0), HS_LANE_AT(1), HS_LANE_AT(2), HS_LANE_AT(3));
+#undef HS_LANE_AT
 }
 HS_INLINE hs_vi hs_vi_gather(const void *base, hs_vi idx)
 {
-    return simde_mm_setr_epi32((int32_t)hs_word_at(base, (uint32_t)simde_mm_extract_epi32(idx, 0)),
-                               (int32_t)hs_word_at(base, (uint32_t)simde_mm_extract_epi32(idx, 1)),
-                               (int32_t)hs_word_at(base, (uint32_t)simde_mm_extract_epi32(idx, 2)),
-                               (int32_t)hs_word_at(base, (uint32_t)simde_mm_extract_epi32(idx, 3)));
+    return hs_vi_gather_scaled(base, idx, 4);
 }
 #endif
 HS_INLINE hs_vf hs_vf_gather(const float *base, hs_vi idx)
@@ -437,11 +442,7 @@ HS_INLINE hs_vi hs_vi_gather_bytes(const void *base, hs_vi off)
 #else
 HS_INLINE hs_vi hs_vi_gather_bytes(const void *base, hs_vi off)
 {
-    uint32_t o[4], v[4];
-    simde_mm_storeu_si128((simde__m128i *)(void *)o, off);
-    for (int k = 0; k < 4; k++)
-        memcpy(&v[k], (const char *)base + o[k], sizeof v[k]);
-    return simde_mm_loadu_si128((const simde__m128i *)(const void *)v);
+    return hs_vi_gather_scaled(base, off, 1);
 }
 #endif
 #endif
