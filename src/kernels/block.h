@@ -83,7 +83,7 @@ typedef struct hs_block {
     uint32_t best_tbits[HS_BLOCK_Q], best_pos[HS_BLOCK_Q];
     uint32_t nhits[HS_BLOCK_Q]; /* count / any / all: hits */
     hs_row_setup rows[2];
-    hs_item items[HS_BLOCK_ITEMS + 1]; /* + 1: an empty run's item is written, not counted */
+    hs_item items[HS_BLOCK_ITEMS + 1]; /* + 1: room for an item written, not counted */
     /* closest: the items with a hit and their hit lanes; all: each item's hit count */
     uint16_t hit_item[HS_BLOCK_ITEMS];
     uint16_t hit_bits[HS_BLOCK_ITEMS];

@@ -34,11 +34,21 @@ HS_INLINE int hs_walk_plan_run(hs_walk *w, uint32_t b, uint32_t e)
     if ((n + HS_W - 1) / HS_W > HS_BLOCK_ITEMS - nitems)
         return 1;
     const uint16_t slot = (uint16_t)w->slot;
+    /* The first two vectors are written whatever n is and counted only when they hold
+     * circles: whether a run fills a second vector changes from row to row, and a branch on
+     * it mispredicts. An item written and not counted is overwritten by the next (the list
+     * has one item of room past its end for it: with n <= HS_W the check above leaves one). */
+    const size_t n1 = n < (size_t)HS_W ? n : (size_t)HS_W, rest = n - n1;
+    const size_t n2 = rest < (size_t)HS_W ? rest : (size_t)HS_W;
     B->items[nitems].start = b;
     B->items[nitems].slot = slot;
-    B->items[nitems].lanes = (uint16_t)((1u << (n < (size_t)HS_W ? n : (size_t)HS_W)) - 1u);
+    B->items[nitems].lanes = (uint16_t)((1u << n1) - 1u);
     nitems += n != 0;
-    for (size_t s = HS_W; s < n; s += HS_W) { /* runs past one vector: rare */
+    B->items[nitems].start = b + (uint32_t)HS_W;
+    B->items[nitems].slot = slot;
+    B->items[nitems].lanes = (uint16_t)((1u << n2) - 1u);
+    nitems += rest != 0;
+    for (size_t s = 2 * (size_t)HS_W; s < n; s += HS_W) { /* runs past two vectors: rare */
         B->items[nitems].start = b + (uint32_t)s;
         B->items[nitems].slot = slot;
         B->items[nitems].lanes =
