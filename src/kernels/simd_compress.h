@@ -52,19 +52,15 @@ HS_INLINE void hs_vi_compress(uint32_t *p, hs_vm m, hs_vi a)
     hs_vi_storeu(p, hs_vi_compressed(hs_vm_bits(m), a));
 }
 #elif !defined(HS_HAVE_COMPRESS)
-/* The scalar level: a vector is one lane. */
+/* The scalar level: a vector is one lane, stored when it is set. */
 HS_INLINE void hs_vf_compress(float *p, hs_vm m, hs_vf a)
 {
-    float b[HS_W];
-    hs_vf_storeu(b, a);
-    for (unsigned bits = hs_vm_bits(m); bits; bits &= bits - 1u)
-        *p++ = b[__builtin_ctz(bits)];
+    if (hs_vm_bits(m))
+        *p = a;
 }
 HS_INLINE void hs_vi_compress(uint32_t *p, hs_vm m, hs_vi a)
 {
-    uint32_t b[HS_W];
-    hs_vi_storeu(b, a);
-    for (unsigned bits = hs_vm_bits(m); bits; bits &= bits - 1u)
-        *p++ = b[__builtin_ctz(bits)];
+    if (hs_vm_bits(m))
+        *p = a;
 }
 #endif

@@ -25,6 +25,15 @@ typedef struct hs_walk {
 
 /* ---- One run of storage ------------------------------------------------------------------- */
 
+/* Item k of the list: k_lanes (0 .. HS_W) circles of slot from storage position start. */
+HS_INLINE void hs_walk_put_item(hs_block *B, size_t k, uint32_t start, uint16_t slot,
+                                size_t k_lanes)
+{
+    B->items[k].start = start;
+    B->items[k].slot = slot;
+    B->items[k].lanes = (uint16_t)((1u << k_lanes) - 1u);
+}
+
 /* PLAN: the run [b, e) as items of the query in slot w->slot; 1 if they do not fit. */
 HS_INLINE int hs_walk_plan_run(hs_walk *w, uint32_t b, uint32_t e)
 {
@@ -39,22 +48,14 @@ HS_INLINE int hs_walk_plan_run(hs_walk *w, uint32_t b, uint32_t e)
      * it mispredicts. An item written and not counted is overwritten by the next (the list
      * has one item of room past its end for it: with n <= HS_W the check above leaves one). */
     const size_t n1 = n < (size_t)HS_W ? n : (size_t)HS_W, rest = n - n1;
-    const size_t n2 = rest < (size_t)HS_W ? rest : (size_t)HS_W;
-    B->items[nitems].start = b;
-    B->items[nitems].slot = slot;
-    B->items[nitems].lanes = (uint16_t)((1u << n1) - 1u);
+    hs_walk_put_item(B, nitems, b, slot, n1);
     nitems += n != 0;
-    B->items[nitems].start = b + (uint32_t)HS_W;
-    B->items[nitems].slot = slot;
-    B->items[nitems].lanes = (uint16_t)((1u << n2) - 1u);
+    hs_walk_put_item(B, nitems, b + (uint32_t)HS_W, slot,
+                     rest < (size_t)HS_W ? rest : (size_t)HS_W);
     nitems += rest != 0;
-    for (size_t s = 2 * (size_t)HS_W; s < n; s += HS_W) { /* runs past two vectors: rare */
-        B->items[nitems].start = b + (uint32_t)s;
-        B->items[nitems].slot = slot;
-        B->items[nitems].lanes =
-            (uint16_t)((1u << (n - s < (size_t)HS_W ? n - s : (size_t)HS_W)) - 1u);
-        nitems++;
-    }
+    for (size_t s = 2 * (size_t)HS_W; s < n; s += HS_W) /* runs past two vectors: rare */
+        hs_walk_put_item(B, nitems++, b + (uint32_t)s, slot,
+                         n - s < (size_t)HS_W ? n - s : (size_t)HS_W);
     B->nitems = nitems;
     return 0;
 }
