@@ -219,18 +219,43 @@ HS_INLINE hs_vf hs_brows_exit_bound_lanes(const hs_block *B, const hs_glevel *L,
     return hs_vf_select(hs_vm_ne(dy, zero), bound, hs_vf_set1(-INFINITY));
 }
 
+/* The exit test of slots j0 .. j0 + HS_W - 1 after their rows `row` (the walk's k-th row,
+ * kv): the lanes of `lanes` with rows left and not yet answered (any: a hit; closest: a best
+ * below the row's exit bound). */
+HS_INLINE hs_vm hs_brows_more_lanes(const hs_block *B, const hs_glevel *L, const hs_row_setup *S,
+                                    size_t j0, hs_vm lanes, hs_vf kv, hs_vf row, const float *kf,
+                                    const float *kl, const int mode)
+{
+    const hs_vm more =
+        hs_vm_and(lanes, hs_vm_lt(kv, hs_vf_sub(hs_vf_loadu(kl + j0), hs_vf_loadu(kf + j0))));
+    if (mode == HS_WALK_ANY) {
+        const hs_vi n = hs_vi_loadu(B->nhits + j0);
+        return hs_vm_andnot(more, hs_vm_test_i(n, n));
+    }
+    /* best is +inf until a hit: never below the bound */
+    const hs_vf best = HS_CAST_PS(hs_vi_loadu(B->best_tbits + j0));
+    return hs_vm_andnot(more, hs_vm_lt(best, hs_brows_exit_bound_lanes(B, L, S, j0, row)));
+}
+
 /* The row loop of hs_brows_level_of, W slots a vector: live[u] holds the lanes of slots
  * u * HS_W .. still to walk, each between its rows kf and kl. Row k of every live slot is
  * planned, the list drained, and the slots answered dropped, as the scalar loop does; the
- * plan's arithmetic and the exit test take a vector, the runs kept one cell_start read each. */
+ * plan's arithmetic and the exit test take a vector. Only the groups with live lanes are
+ * visited (bit u of `groups`), each once a row: the exit test of its row k - 1, then the plan
+ * of its row k. The row's kept runs are compressed into one list across the groups (slot,
+ * first cell, end cell: cell indices fit 32 bits, as the occupancy gather's do) and read one
+ * cell_start pair each, so a row's only data-dependent branches are the two loops' exits. */
 HS_INLINE void hs_brows_walk_lanes(hs_block *B, const hs_grid *g, const hs_glevel *L,
                                    const hs_row_setup *S, unsigned *live, const float *kf,
                                    const float *kl, const int mode, hs_tally *acc, const int thick,
                                    const int boundary, const int usemask, const int occupancy)
 {
     float base[HS_BLOCK_Q], step[HS_BLOCK_Q], row[HS_BLOCK_Q];
+    /* one row's kept runs; HS_W of room past the last for the whole-vector compress */
+    uint32_t kslot[HS_BLOCK_Q + HS_W], kfirst[HS_BLOCK_Q + HS_W], kend[HS_BLOCK_Q + HS_W];
     const hs_vf zero = hs_vf_set1(0.0f), one = hs_vf_set1(1.0f);
-    unsigned any = 0;
+    const hs_vi nxv = hs_vi_set1((uint32_t)L->nx), onei = hs_vi_set1(1u);
+    unsigned groups = 0;
     for (size_t u = 0; u < HS_BLOCK_Q / HS_W; u++) {
         if (live[u] == 0)
             continue;
@@ -241,57 +266,38 @@ HS_INLINE void hs_brows_walk_lanes(hs_block *B, const hs_grid *g, const hs_gleve
             mode == HS_WALK_CLOSEST ? hs_vm_lt(hs_vf_loadu(B->dy + j0), zero) : hs_vm_lt(one, zero);
         hs_vf_storeu(base + j0, hs_vf_select(down, l, f));
         hs_vf_storeu(step + j0, hs_vf_select(down, hs_vf_neg(one), one));
-        any |= live[u];
+        groups |= 1u << u;
     }
     const uint32_t *cs = g->cell_start + L->cell0;
-    const size_t nx = (size_t)L->nx;
-    for (int32_t k = 0; any != 0; k++) {
-        const hs_vf kv = hs_vf_set1((float)k);
-        for (size_t u = 0; u < HS_BLOCK_Q / HS_W; u++) {
-            if (live[u] == 0)
-                continue;
-            const size_t j0 = u * HS_W;
+    for (int32_t k = 0; groups != 0; k++) {
+        const hs_vf kv = hs_vf_set1((float)k), prev = hs_vf_set1((float)(k - 1));
+        unsigned next = 0;
+        size_t nk = 0;
+        for (unsigned m = groups; m != 0; m &= m - 1u) {
+            const size_t u = (size_t)__builtin_ctz(m), j0 = u * HS_W;
+            hs_vm lanes = hs_vm_from_bits(live[u]);
+            if (k > 0)
+                lanes = hs_brows_more_lanes(B, L, S, j0, lanes, prev, hs_vf_loadu(row + j0), kf, kl,
+                                            mode);
+            live[u] = hs_vm_bits(lanes);
+            next |= (unsigned)(live[u] != 0) << u;
             const hs_rows_lanes V = hs_brows_lanes(S, j0);
             const hs_vf r =
                 hs_vf_add(hs_vf_loadu(base + j0), hs_vf_mul(kv, hs_vf_loadu(step + j0)));
             hs_vf_storeu(row + j0, r);
             hs_vf first, last;
-            unsigned bits = hs_vm_bits(
-                hs_brows_kept_lanes(L, &V, r, hs_vm_from_bits(live[u]), &first, &last, occupancy));
-            if (bits == 0)
-                continue;
-            uint32_t rowi[HS_W], fi[HS_W], la[HS_W];
-            hs_vi_storeu(rowi, hs_vi_from_vf(hs_vf_add(V.row0, r)));
-            hs_vi_storeu(fi, hs_vi_from_vf(first));
-            hs_vi_storeu(la, hs_vi_from_vf(last));
-            for (; bits != 0; bits &= bits - 1u) {
-                const unsigned lane = (unsigned)__builtin_ctz(bits);
-                const uint32_t *c = cs + (size_t)rowi[lane] * nx;
-                hs_brows_add_run(B, g, j0 + lane, c[fi[lane]], c[la[lane] + 1], mode, acc, thick,
-                                 boundary, usemask);
-            }
+            const hs_vm kept = hs_brows_kept_lanes(L, &V, r, lanes, &first, &last, occupancy);
+            const hs_vi cell = hs_vi_mullo(hs_vi_from_vf(hs_vf_add(V.row0, r)), nxv);
+            hs_vi_compress(kslot + nk, kept, hs_vi_iota((uint32_t)j0));
+            hs_vi_compress(kfirst + nk, kept, hs_vi_add(cell, hs_vi_from_vf(first)));
+            hs_vi_compress(kend + nk, kept, hs_vi_add(hs_vi_add(cell, hs_vi_from_vf(last)), onei));
+            nk += (size_t)__builtin_popcount(hs_vm_bits(kept));
         }
+        groups = next;
+        for (size_t i = 0; i < nk; i++)
+            hs_brows_add_run(B, g, kslot[i], cs[kfirst[i]], cs[kend[i]], mode, acc, thick, boundary,
+                             usemask);
         (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
-        any = 0;
-        for (size_t u = 0; u < HS_BLOCK_Q / HS_W; u++) {
-            if (live[u] == 0)
-                continue;
-            const size_t j0 = u * HS_W;
-            hs_vm more =
-                hs_vm_and(hs_vm_from_bits(live[u]),
-                          hs_vm_lt(kv, hs_vf_sub(hs_vf_loadu(kl + j0), hs_vf_loadu(kf + j0))));
-            if (mode == HS_WALK_ANY) {
-                const hs_vi n = hs_vi_loadu(B->nhits + j0);
-                more = hs_vm_andnot(more, hs_vm_test_i(n, n));
-            } else {
-                /* best is +inf until a hit: never below the bound */
-                const hs_vf best = HS_CAST_PS(hs_vi_loadu(B->best_tbits + j0));
-                more = hs_vm_andnot(more, hs_vm_lt(best, hs_brows_exit_bound_lanes(
-                                                             B, L, S, j0, hs_vf_loadu(row + j0))));
-            }
-            live[u] = hs_vm_bits(more);
-            any |= live[u];
-        }
     }
 }
 #endif
