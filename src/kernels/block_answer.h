@@ -48,7 +48,14 @@ HS_INLINE void hs_block_stage_word(const hs_block_out *o, size_t pos, uint32_t v
  * hs_block_put_closest writes them. */
 HS_INLINE void hs_block_stage_closest(const hs_block_out *o, size_t pos, uint32_t id, float t)
 {
-    const float tw = id != HS_NONE ? t : NAN;
+    /* t where the id is one, else NaN, by a mask: whether a query hit is the data's, and a
+     * branch on it mispredicts */
+    const uint32_t hit = 0u - (uint32_t)(id != HS_NONE);
+    const float nan = NAN;
+    uint32_t tw, nan_bits;
+    memcpy(&tw, &t, sizeof tw);
+    memcpy(&nan_bits, &nan, sizeof nan_bits);
+    tw = (tw & hit) | (nan_bits & ~hit);
     hs_block_stage_word(o, pos, id);
     memcpy(o->stage + 4 * pos + 3, &tw, sizeof tw);
 }
@@ -69,9 +76,10 @@ HS_INLINE void hs_block_stage_geometry(const hs_block_out *o, size_t pos, const 
 /* Slot j's closest hit: its caller's id, or HS_NONE (invalid query or no hit); *t its t. */
 HS_INLINE uint32_t hs_block_best(const hs_block *B, size_t j, float *t)
 {
-    const int hit = B->state[j] == HS_SLOT_LIVE && B->best_key[j] != UINT64_MAX;
+    const uint64_t key = B->best_key[j];
+    const uint32_t hit = 0u - (uint32_t)((B->state[j] == HS_SLOT_LIVE) & (key != UINT64_MAX));
     memcpy(t, &B->best_tbits[j], sizeof *t);
-    return hit ? (uint32_t)B->best_key[j] : HS_NONE;
+    return ((uint32_t)key & hit) | (HS_NONE & ~hit); /* a mask, as in hs_block_stage_closest */
 }
 
 HS_INLINE void hs_block_answer_closest(hs_block *B, const hs_grid *g, size_t upto, hs_semantics sem,
