@@ -244,7 +244,7 @@ HS_INLINE hs_vm hs_brows_more_lanes(const hs_block *B, const hs_glevel *L, const
  * visited (bit u of `groups`), each once a row: the exit test of its row k - 1, then the plan
  * of its row k. The row's kept runs are compressed into one list across the groups (slot,
  * first cell, end cell: cell indices fit 32 bits, as the occupancy gather's do) and read one
- * cell_start pair each, so a row's only data-dependent branches are the two loops' exits. */
+ * cell_start pair each, so the row plan's own data-dependent branches are its two loops' exits. */
 HS_INLINE void hs_brows_walk_lanes(hs_block *B, const hs_grid *g, const hs_glevel *L,
                                    const hs_row_setup *S, unsigned *live, const float *kf,
                                    const float *kl, const int mode, hs_tally *acc, const int thick,

@@ -53,7 +53,7 @@ HS_INLINE int hs_walk_plan_run(hs_walk *w, uint32_t b, uint32_t e)
     hs_walk_put_item(B, nitems, b + (uint32_t)HS_W, slot,
                      rest < (size_t)HS_W ? rest : (size_t)HS_W);
     nitems += rest != 0;
-    for (size_t s = 2 * (size_t)HS_W; s < n; s += HS_W) /* runs past two vectors: rare */
+    for (size_t s = 2 * (size_t)HS_W; s < n; s += HS_W) /* runs past two vectors: dense rows */
         hs_walk_put_item(B, nitems++, b + (uint32_t)s, slot,
                          n - s < (size_t)HS_W ? n - s : (size_t)HS_W);
     B->nitems = nitems;
