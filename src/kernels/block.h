@@ -34,6 +34,7 @@
 
 /* 64 slots: a slot fits hs_item's 16 bits, and the AVX-512 plan's lookups read 4 x 16 lanes */
 #define HS_BLOCK_Q 64
+_Static_assert(HS_BLOCK_Q % HS_W == 0, "hs_block_prep initialises whole chunks of HS_W slots");
 /* AVX-512 plans and computes closest's entry times on lanes of different queries */
 #if HS_W == 16 && defined(SIMDE_X86_AVX512F_NATIVE)
 #define HS_BLOCK_VPLAN 1
@@ -238,13 +239,14 @@ HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder 
         else
             hs_vi_storeu(B->kmask + j, hs_vi_set1(qs->mask_all));
         const unsigned all = hs_vm_bits(hs_vm_first(k)), okb = hs_vm_bits(ok) & all;
-        for (size_t u = 0; u < k; u++) {
-            B->state[j + u] = HS_SLOT_LIVE;
-            B->best_key[j + u] = UINT64_MAX;
-            B->best_tbits[j + u] = 0x7f800000u; /* +inf: closest's early exit reads it as a float */
-            B->best_pos[j + u] = 0;
-            B->nhits[j + u] = 0;
-        }
+        /* whole chunks, past n too (HS_BLOCK_Q is a multiple of HS_W; slots past nq are
+         * never read), so these are vector stores; best_tbits +inf: closest's early exit reads
+         * it as a float */
+        memset(B->state + j, HS_SLOT_LIVE, HS_W);
+        memset(B->best_key + j, 0xff, HS_W * sizeof *B->best_key); /* UINT64_MAX */
+        hs_vi_storeu(B->best_tbits + j, hs_vi_set1(0x7f800000u));
+        memset(B->best_pos + j, 0, HS_W * sizeof *B->best_pos);
+        memset(B->nhits + j, 0, HS_W * sizeof *B->nhits);
         for (unsigned bad = all & ~okb; bad; bad &= bad - 1u) { /* rare */
             const size_t u = j + (size_t)__builtin_ctz(bad);
             const hs_query qu = {.a = {B->ax[u], B->ay[u]},
