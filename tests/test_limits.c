@@ -128,6 +128,14 @@ static void fill_case(limits_case *c, double scale)
             c->ay[i] = (float)(scale * (urand() * 2 - 1));
             c->dx[i] = (float)((double)c->x[j] - c->ax[i]) * unif(0.5f, 2.5f);
             c->dy[i] = (float)((double)c->y[j] - c->ay[i]) * unif(0.5f, 2.5f);
+            if (scale < 1e-30) { /* |d|^2 must be a normal float: a unit-size d, t scaled */
+                double ex = (double)c->x[j] - c->ax[i], ey = (double)c->y[j] - c->ay[i];
+                double e = hypot(ex, ey);
+                if (!(e > 0.0))
+                    ex = 1.0, ey = 0.0, e = 1.0;
+                c->dx[i] = (float)(ex / e * unif(0.5f, 2.5f));
+                c->dy[i] = (float)(ey / e * unif(0.5f, 2.5f));
+            }
             c->q[i] = irand(3) ? 0.0f : (float)(scale * urand() * 0.1);
         } else {
             c->ax[i] = wide(59);
@@ -136,7 +144,10 @@ static void fill_case(limits_case *c, double scale)
             c->dy[i] = irand(2) ? wide(63) : (float)(((double)c->y[j] - c->ay[i]) * 1.5);
             c->q[i] = irand(3) ? 0.0f : fabsf(wide(59));
         }
-        switch (irand(5)) {
+        switch (irand(6)) {
+        case 5: /* zero length: the point at t0 */
+            c->t0[i] = c->t1[i] = irand(2) ? 0.0f : unif(-1.0f, 1.0f);
+            break;
         case 0:
             c->t0[i] = -INFINITY;
             c->t1[i] = INFINITY;
@@ -153,6 +164,10 @@ static void fill_case(limits_case *c, double scale)
             c->t0[i] = 0.0f;
             c->t1[i] = 1.0f;
             break; /* segment */
+        }
+        if (scale > 0 && scale < 1e-30) { /* intervals of the scene's size along a unit d */
+            c->t0[i] = isfinite(c->t0[i]) ? (float)(c->t0[i] * 4 * scale) : c->t0[i];
+            c->t1[i] = isfinite(c->t1[i]) ? (float)(c->t1[i] * 4 * scale) : c->t1[i];
         }
     }
 }
@@ -186,14 +201,16 @@ static void check_case(limits_case *c, hs_workspace *ws)
 }
 
 /* Every mode through brute force and the grid at every level, with and without a
- * workspace, against the scalar calls: the whole range, and scenes at 1e18 and 1e-30. */
+ * workspace, against the scalar calls: the whole range, and scenes at 1e18 down to 1e-44
+ * (cells below FLT_MIN, whose float inverse is infinite: the kernels' squared distances
+ * underflow there, so every circle near the query is a hit and the walk must visit it). */
 static void test_every_path_at_the_limits(void **state)
 {
     (void)state;
     hs_workspace *ws = NULL;
     assert_int_equal(hs_workspace_create(&ws), HS_OK);
     const int cases = test_quick() ? 150 : 600;
-    const double scales[] = {0.0, 1e18, 1e-30, 1e-19, 1.0};
+    const double scales[] = {0.0, 1e18, 1e-30, 1e-19, 1.0, 1e-39, 1e-44};
     for (size_t s = 0; s < sizeof scales / sizeof *scales; s++) {
         rng_state = 0x11aa + s;
         for (int k = 0; k < cases; k++) {

@@ -279,18 +279,24 @@ HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder 
  * only widens runs, so the circles tested are a superset of what any hit needs. */
 HS_INLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_row_setup *S)
 {
-    if (L->n == 0 || L->nx >= (1 << 22) || L->ny >= (1 << 22)) { /* float cells not exact */
+    /* Float cells must be exact, and the cell side and its inverse normal floats: cells below
+     * FLT_MIN (circles packed closer than float resolves) have an infinite float inverse, and
+     * 0 x inf is NaN, which dropped cells from the runs. Such a level takes the slot-by-slot
+     * plan, in double. */
+    const float hf = (float)L->h, ihf = (float)L->inv_h;
+    if (L->n == 0 || L->nx >= (1 << 22) || L->ny >= (1 << 22) || !(hf >= FLT_MIN) ||
+        !(ihf <= FLT_MAX)) {
         for (size_t j = 0; j < B->nq; j++)
             S->nrows[j] = -1.0f;
         return;
     }
     const hs_vf ox = hs_vf_set1((float)L->ox), oy = hs_vf_set1((float)L->oy);
-    const hs_vf h = hs_vf_set1((float)L->h), ih = hs_vf_set1((float)L->inv_h);
+    const hs_vf h = hs_vf_set1(hf), ih = hs_vf_set1(ihf);
     const hs_vf nx1 = hs_vf_set1((float)(L->nx - 1)), ny1 = hs_vf_set1((float)(L->ny - 1));
     const hs_vf rmax = hs_vf_set1(L->rmax), mag2 = hs_vf_set1((float)(2.0 * L->mag));
     const hs_vf zero = hs_vf_set1(0.0f), one = hs_vf_set1(1.0f), two = hs_vf_set1(2.0f);
     const hs_vf inf = hs_vf_set1(INFINITY), m1 = hs_vf_set1(-1.0f);
-    const hs_vf margin = hs_vf_set1(1.0f + 0x1p-12f), cmargin = hs_vf_set1((float)L->h * 0x1p-6f);
+    const hs_vf margin = hs_vf_set1(1.0f + 0x1p-12f), cmargin = hs_vf_set1(hf * 0x1p-6f);
     const hs_vf pad = hs_vf_set1(4e-6f), pabs = hs_vf_set1((float)HS_GPAD_ABS);
     const hs_vf boxmax = hs_vf_set1((float)HS_WALK_BOX_CELLS);
     const hs_vf slope = hs_vf_set1(16.0f);

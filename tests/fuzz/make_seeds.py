@@ -40,6 +40,20 @@ def scene_issue():
     return out + b"\x01"
 
 
+def scene_subnormal_cells():
+    # per-query intervals (h bit 2); circles of radius 0 at (2^-149, 0) and three at the origin
+    # (cells below FLT_MIN: an infinite float inverse); the point t = 0 of a query heading down
+    # from the origin: the grid missed the circle at 2^-149, which the kernels' underflowing
+    # squared distances count as touching
+    tiny = struct.unpack("<f", struct.pack("<I", 1))[0]
+    out = bytes([0x04, 4, 1])
+    out += raw(tiny) + quarter(0) + radius(0) + b"\x00"
+    for _ in range(3):
+        out += quarter(0) + quarter(0) + radius(0) + b"\x00"
+    out += quarter(0) + quarter(0) + quarter(0) + quarter(-0.25) + bytes([3]) + quarter(0) + quarter(0)
+    return out + b"\x01"
+
+
 def main():
     rnd = random.Random(20240607)
     lib = ["batch", "rebuild", "pairs", "overlap", "workspace", "scalar", "isa"]
@@ -53,6 +67,7 @@ def main():
         write(t, "dense", dense)
     write("batch", "huge_entry_time", scene_issue())
     write("rebuild", "huge_entry_time", scene_issue())
+    write("batch", "subnormal_cells", scene_subnormal_cells())
 
     # .npy: prefix byte 1 asks for 2 columns
     def npy(major, shape, data, descr="<f4"):
