@@ -50,7 +50,8 @@ def scene_subnormal_cells():
     out += raw(tiny) + quarter(0) + radius(0) + b"\x00"
     for _ in range(3):
         out += quarter(0) + quarter(0) + radius(0) + b"\x00"
-    out += quarter(0) + quarter(0) + quarter(0) + quarter(-0.25) + bytes([3]) + quarter(0) + quarter(0)
+    out += quarter(0) + quarter(0) + quarter(0) + quarter(-0.25)  # a, d
+    out += bytes([3]) + quarter(0) + quarter(0)  # any interval: [0, 0]
     return out + b"\x01"
 
 
