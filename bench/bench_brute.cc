@@ -104,7 +104,7 @@ int RegisterAll()
                  {Mode::Closest, "BM_BruteClosest"},
                  {Mode::All, "BM_BruteAll"}};
     for (const auto &md : modes)
-        for (int i = HS_ISA_SCALAR; i < HS_ISA_COUNT_; i++) {
+        for (int i = HS_ISA_SCALAR; i < HS_ISA_COUNT; i++) {
             hs_isa isa = static_cast<hs_isa>(i);
             if (!hs_isa_supported(isa))
                 continue;

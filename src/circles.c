@@ -6,6 +6,7 @@
 
 #include "hitscan/narrow.h"
 #include "circles.h"
+#include "invariant.h"
 
 /* Validation runs over every circle of every set (a particle simulation makes one per frame),
  * so it is a branch-free pass over blocks that the compiler vectorises: |v| <= HS_MAX_COORD
@@ -36,6 +37,16 @@ static hs_status validate(const float *x, const float *y, const float *r, size_t
         }
     }
     return HS_OK;
+}
+
+hs_status hs_circles_check(const hs_circles *cs, size_t i0, size_t i1, size_t *bad_index)
+{
+    HS_ASSERT(i0 <= i1 && i1 <= cs->n);
+    size_t bad = (size_t)-1;
+    hs_status s = validate(cs->x + i0, cs->y + i0, cs->r + i0, i1 - i0, &bad);
+    if (s != HS_OK && bad_index)
+        *bad_index = i0 + bad;
+    return s;
 }
 
 static hs_status check_args(const float *x, const float *y, const float *r, size_t n,

@@ -19,4 +19,8 @@ struct hs_circles {
     void *owned; /* one block holding the copies, or NULL when borrowed */
 };
 
+/* Validates circles i0 .. i1-1 of cs as hs_circles_create does (a borrowed set's arrays may
+ * have changed since): HS_OK, or the first bad circle's code with *bad_index (if not NULL). */
+hs_status hs_circles_check(const hs_circles *cs, size_t i0, size_t i1, size_t *bad_index);
+
 #endif

@@ -458,7 +458,7 @@ static inline int bc_vs_reference(const bc_input *in, const bc_ref *ref, const b
 static inline int bc_levels(hs_isa *lv)
 {
     int n = 0;
-    for (int l = HS_ISA_SCALAR; l < HS_ISA_COUNT_; l++)
+    for (int l = HS_ISA_SCALAR; l < HS_ISA_COUNT; l++)
         if (hs_isa_supported((hs_isa)l))
             lv[n++] = (hs_isa)l;
     return n;
@@ -481,7 +481,7 @@ static inline int bc_check_grid(const bc_input *in, const hs_circles *cs, const 
         bc_ref_free(&ref);
         BC_FAIL("reference: out of memory");
     }
-    hs_isa lv[HS_ISA_COUNT_];
+    hs_isa lv[HS_ISA_COUNT];
     int nl = bc_levels(lv);
     for (int l = 0; l < nl && !fail; l++) {
         bc_answers br, gr, gw;

@@ -390,7 +390,7 @@ static void test_random_vs_reference(void **state)
     const size_t big = test_quick() ? 200 : 1000;
     const size_t m_small = test_quick() ? 40 : 200, m_big = test_quick() ? 300 : 1000;
     uint64_t pairs = 0;
-    size_t excused[HS_ISA_COUNT_] = {0};
+    size_t excused[HS_ISA_COUNT] = {0};
     for (size_t si = 0; si < sizeof sizes_full / sizeof *sizes_full; si++) {
         size_t n = sizes_full[si] == 1000 ? big : sizes_full[si];
         size_t m = sizes_full[si] == 1000 ? m_big : m_small;
@@ -399,7 +399,7 @@ static void test_random_vs_reference(void **state)
             scene s = make_scene(n, with_mask);
             batch b = make_batch(&s, m, with_mask);
             for (int sem = HS_SOLID; sem <= HS_BOUNDARY_SKIP_START; sem++) {
-                for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT_; isa++) {
+                for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
                     if (!hs_isa_supported((hs_isa)isa))
                         continue;
                     results r2 = run_modes(s.cs, &b.qs, (hs_isa)isa, (hs_semantics)sem, 2);
@@ -429,7 +429,7 @@ static void test_random_vs_reference(void **state)
     }
     printf("brute vs scalar narrowphase: %s scale, %llu pairs per level checked\n",
            test_quick() ? "quick" : "full", (unsigned long long)pairs);
-    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT_; isa++)
+    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++)
         if (hs_isa_supported((hs_isa)isa))
             printf("  %-7s tangency-band disagreements excused: %zu\n", hs_isa_name((hs_isa)isa),
                    excused[isa]);
@@ -450,7 +450,7 @@ static void test_invalid_queries(void **state)
     b.dx[8] = INFINITY;
     b.tmin[11] = NAN;
     const size_t bad[] = {2, 5, 7, 8, 11};
-    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT_; isa++) {
+    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
         if (!hs_isa_supported((hs_isa)isa))
             continue;
         for (int th = 1; th <= 3; th++) {
@@ -530,7 +530,7 @@ static void test_mask_skips_shooter(void **state)
     hs_circles *cs;
     assert_int_equal(hs_circles_create(x, y, r, cm, N, &cs, NULL), HS_OK);
     hs_queries qs = hs_queries_segments(ax, ay, dx, dy, N);
-    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT_; isa++) {
+    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
         if (!hs_isa_supported((hs_isa)isa))
             continue;
         uint32_t idx[N], cnt[N];
@@ -579,7 +579,7 @@ static void test_ties(void **state)
     hs_circles *cs;
     assert_int_equal(hs_circles_create(x, y, r, NULL, 6, &cs, NULL), HS_OK);
     hs_queries qs = hs_queries_segments(ax, ay, dx, dy, 3);
-    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT_; isa++) {
+    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
         if (!hs_isa_supported((hs_isa)isa))
             continue;
         hs_batch_opts o = hs_batch_opts_default();
@@ -635,7 +635,7 @@ static void test_dense_all_hits(void **state)
     hs_circles *cs;
     assert_int_equal(hs_circles_create(x, y, r, NULL, n, &cs, NULL), HS_OK);
     hs_queries qs = hs_queries_segments(ax, ay, dx, dy, m);
-    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT_; isa++) {
+    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
         if (!hs_isa_supported((hs_isa)isa))
             continue;
         hs_hits h1, h2;
@@ -754,12 +754,12 @@ static void test_argument_errors(void **state)
     o.threads = -1;
     assert_int_equal(hs_brute_count(cs, &qs, &o, &cnt), HS_E_RANGE);
     o = hs_batch_opts_default();
-    o.isa = HS_ISA_COUNT_;
+    o.isa = HS_ISA_COUNT;
     assert_int_equal(hs_brute_count(cs, &qs, &o, &cnt), HS_E_RANGE);
     assert_int_equal(hs_brute_all(cs, &qs, &o, &h), HS_E_RANGE);
     assert_null(h.offsets);
     assert_int_equal(cnt, 7); /* nothing answered */
-    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT_; isa++) {
+    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
         if (hs_isa_supported((hs_isa)isa))
             continue;
         o.isa = (hs_isa)isa;

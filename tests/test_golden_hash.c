@@ -275,7 +275,7 @@ static void golden_hash(void **state)
 
     hs_isa lv[MAX_LEVELS];
     int nl = 0;
-    for (int l = HS_ISA_SCALAR; l < HS_ISA_COUNT_ && nl < MAX_LEVELS; l++)
+    for (int l = HS_ISA_SCALAR; l < HS_ISA_COUNT && nl < MAX_LEVELS; l++)
         if (hs_isa_supported((hs_isa)l))
             lv[nl++] = (hs_isa)l;
     uint64_t got[MAX_LEVELS][3];

@@ -397,16 +397,16 @@ static void test_isa_basics(void **state)
     assert_string_equal(hs_isa_name(HS_ISA_AVX2), "avx2");
     assert_string_equal(hs_isa_name(HS_ISA_AVX512), "avx512");
     assert_string_equal(hs_isa_name(HS_ISA_NEON), "neon");
-    assert_string_equal(hs_isa_name(HS_ISA_COUNT_), "?");
+    assert_string_equal(hs_isa_name(HS_ISA_COUNT), "?");
     assert_string_equal(hs_isa_name((hs_isa)-1), "?");
     assert_int_equal(hs_isa_width(HS_ISA_SCALAR), 1);
     assert_int_equal(hs_isa_width(HS_ISA_SSE4), 4);
     assert_int_equal(hs_isa_width(HS_ISA_AVX2), 8);
     assert_int_equal(hs_isa_width(HS_ISA_AVX512), 16);
     assert_int_equal(hs_isa_width(HS_ISA_NEON), 4);
-    assert_int_equal(hs_isa_width(HS_ISA_COUNT_), 0);
+    assert_int_equal(hs_isa_width(HS_ISA_COUNT), 0);
     assert_true(hs_isa_supported(HS_ISA_SCALAR));
-    assert_false(hs_isa_supported(HS_ISA_COUNT_));
+    assert_false(hs_isa_supported(HS_ISA_COUNT));
     int x86 = hs_isa_supported(HS_ISA_SSE4) || hs_isa_supported(HS_ISA_AVX2) ||
               hs_isa_supported(HS_ISA_AVX512);
     assert_false(x86 && hs_isa_supported(HS_ISA_NEON));
@@ -414,24 +414,24 @@ static void test_isa_basics(void **state)
         assert_true(hs_isa_supported(HS_ISA_AVX2));
     if (hs_isa_supported(HS_ISA_AVX2))
         assert_true(hs_isa_supported(HS_ISA_SSE4));
-    for (int i = HS_ISA_SCALAR; i < HS_ISA_COUNT_; i++) {
+    for (int i = HS_ISA_SCALAR; i < HS_ISA_COUNT; i++) {
         assert_int_equal(hs_isa_resolve((hs_isa)i), i); /* explicit levels resolve to themselves */
         const hs_kernel_set *ks = hs_kernels_get((hs_isa)i);
         assert_int_equal(ks != NULL, hs_isa_supported((hs_isa)i));
         printf("  %-6s %s\n", hs_isa_name((hs_isa)i), ks ? "supported" : "not supported");
     }
-    assert_null(hs_kernels_get(HS_ISA_COUNT_));
+    assert_null(hs_kernels_get(HS_ISA_COUNT));
     /* the parse behind HITSCAN_ISA, without touching the process-wide choice */
-    hs_isa best = hs_isa_from_env_(NULL, 0);
+    hs_isa best = hs_isa_parse_env(NULL, 0);
     assert_true(hs_isa_supported(best));
-    for (int i = HS_ISA_SCALAR; i < HS_ISA_COUNT_; i++)
+    for (int i = HS_ISA_SCALAR; i < HS_ISA_COUNT; i++)
         if (hs_isa_supported((hs_isa)i))
             assert_true(hs_isa_width((hs_isa)i) <= hs_isa_width(best));
-    assert_int_equal(hs_isa_from_env_("", 0), best);
-    assert_int_equal(hs_isa_from_env_("auto", 0), best);
-    assert_int_equal(hs_isa_from_env_("scalar", 0), HS_ISA_SCALAR);
-    assert_int_equal(hs_isa_from_env_("AVX2x", 0), best);
-    assert_int_equal(hs_isa_from_env_("avx2", 0),
+    assert_int_equal(hs_isa_parse_env("", 0), best);
+    assert_int_equal(hs_isa_parse_env("auto", 0), best);
+    assert_int_equal(hs_isa_parse_env("scalar", 0), HS_ISA_SCALAR);
+    assert_int_equal(hs_isa_parse_env("AVX2x", 0), best);
+    assert_int_equal(hs_isa_parse_env("avx2", 0),
                      hs_isa_supported(HS_ISA_AVX2) ? HS_ISA_AVX2 : best);
 }
 
@@ -502,7 +502,7 @@ static int env_case(const char *value, hs_isa expect, int expect_warning)
 static void test_isa_env(void **state)
 {
     (void)state;
-    hs_isa best = hs_isa_from_env_(NULL, 0);
+    hs_isa best = hs_isa_parse_env(NULL, 0);
     if (env_case(NULL, best, 0) != 0) {
         printf("  fork()ed children did not report within 10 s (emulator?): skipped\n");
         skip();
@@ -511,7 +511,7 @@ static void test_isa_env(void **state)
     assert_int_equal(env_case("auto", best, 0), 0);
     assert_int_equal(env_case("scalar", HS_ISA_SCALAR, 0), 0);
     assert_int_equal(env_case("bogus", best, 1), 0);
-    for (int i = HS_ISA_SSE4; i < HS_ISA_COUNT_; i++) {
+    for (int i = HS_ISA_SSE4; i < HS_ISA_COUNT; i++) {
         int sup = hs_isa_supported((hs_isa)i);
         assert_int_equal(env_case(hs_isa_name((hs_isa)i), sup ? (hs_isa)i : best, !sup), 0);
     }
@@ -525,7 +525,7 @@ static void test_isa_env_self(void **state)
     const char *v = getenv("HITSCAN_ISA");
     hs_isa a = hs_isa_resolve(HS_ISA_AUTO);
     printf("  HITSCAN_ISA=%s here: auto is %s\n", v ? v : "(unset)", hs_isa_name(a));
-    assert_int_equal(a, hs_isa_from_env_(v, 0));
+    assert_int_equal(a, hs_isa_parse_env(v, 0));
     assert_int_equal(hs_isa_resolve(HS_ISA_AUTO), a);
     const hs_kernel_set *ks = hs_kernels_get(HS_ISA_AUTO);
     assert_non_null(ks);

@@ -236,7 +236,7 @@ static void build_check(void *p, hs_status s, int failed)
         assert_null(c->g);
         return;
     }
-    assert_int_equal(hs_grid_count(c->g), c->w->s.n);
+    assert_int_equal(hs_grid_circle_count(c->g), c->w->s.n);
     assert_grid_answers(c->g, c->w);
     hs_grid_destroy(c->g);
 }
@@ -260,7 +260,7 @@ static void rebuild_check(void *p, hs_status s, int failed)
     rebuild_ctx *c = p;
     (void)failed;
     if (s != HS_OK) {
-        assert_int_equal(hs_grid_count(c->g), 0);
+        assert_int_equal(hs_grid_circle_count(c->g), 0);
         uint8_t *hit = xcalloc(c->to->m, 1);
         hs_batch_opts o = hs_batch_opts_default();
         hs_status st = hs_grid_any(c->g, &c->to->qs, &o, hit);
@@ -270,7 +270,7 @@ static void rebuild_check(void *p, hs_status s, int failed)
         free(hit);
         assert_int_equal(hs_grid_rebuild(c->g, c->to->s.cs), HS_OK);
     }
-    assert_int_equal(hs_grid_count(c->g), c->to->s.n);
+    assert_int_equal(hs_grid_circle_count(c->g), c->to->s.n);
     assert_grid_answers(c->g, c->to);
     assert_int_equal(hs_grid_rebuild(c->g, c->from->s.cs), HS_OK);
 }

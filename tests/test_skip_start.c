@@ -247,7 +247,7 @@ static void chains_everywhere(const world *w, hs_vec2 (*start)(hs_vec2 *d), int 
                               long double scale, const char *what, size_t *rehits)
 {
     for (int how = 0; how < 4; how++)
-        for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT_; isa++) {
+        for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
             if (!hs_isa_supported((hs_isa)isa) || (how == 0 && isa != HS_ISA_SCALAR))
                 continue;
             chain_stats st = {0, 0, 0, 0};

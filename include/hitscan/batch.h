@@ -20,8 +20,10 @@ typedef enum hs_isa {
     HS_ISA_AVX2 = 3,   /* AVX2 + FMA */
     HS_ISA_AVX512 = 4, /* AVX-512 F/BW/DQ/VL */
     HS_ISA_NEON = 5,
-    HS_ISA_COUNT_ = 6
+    HS_ISA_COUNT = 6 /* one past the last level: loops over levels stop here */
 } hs_isa;
+/* Deprecated (removed in 0.4): the old name of HS_ISA_COUNT. */
+#define HS_ISA_COUNT_ HS_ISA_COUNT
 
 HS_API const char *hs_isa_name(hs_isa isa); /* "scalar", "sse4", ...; "auto"; "?" if out of range */
 HS_API int hs_isa_supported(hs_isa isa);    /* compiled in and the CPU has it */

@@ -51,12 +51,25 @@ typedef struct hs_grid_opts {
 
 HS_API hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, hs_grid **out);
 /* Rebuild in place from a set with new positions / radii (same or different count), reusing
- * the grid's memory where it fits: the per-frame path for moving particles. On failure
- * (HS_E_NOMEM) the grid is left valid and empty: every query misses until a rebuild succeeds. */
+ * the grid's memory where it fits: the per-frame path for moving particles. The grid keeps
+ * its own copy of the circles, so it sees new positions only through a rebuild: after moving
+ * a borrowed set's arrays (hs_circles_borrow), rebuild from that set; a set made by
+ * hs_circles_create is a copy and never changes. The circles are validated again, as
+ * hs_circles_create does: on a bad one (NaN, inf, |value| > HS_MAX_COORD, r < 0) it returns
+ * HS_E_NONFINITE, HS_E_NEG_RADIUS or HS_E_RANGE and the grid is unchanged (it still answers
+ * for the circles of its last successful build). On HS_E_NOMEM or HS_E_TOO_MANY the grid is
+ * left valid and empty: every query misses until a rebuild succeeds. */
 HS_API hs_status hs_grid_rebuild(hs_grid *g, const hs_circles *cs);
+/* The same from the caller's arrays, read during the call only (no hs_circles needed; any
+ * alignment; mask may be NULL): the one call a frame loop needs. On a bad circle its index
+ * goes to *bad_index (if not NULL; (size_t)-1 otherwise). */
+HS_API hs_status hs_grid_rebuild_from(hs_grid *g, const float *x, const float *y, const float *r,
+                                      const uint32_t *mask, size_t n, size_t *bad_index);
 HS_API void hs_grid_destroy(hs_grid *g);
 
-HS_API size_t hs_grid_count(const hs_grid *g); /* circles */
+HS_API size_t hs_grid_circle_count(const hs_grid *g); /* circles held */
+/* Deprecated (removed in 0.4): the old name of hs_grid_circle_count. */
+HS_API size_t hs_grid_count(const hs_grid *g);
 HS_API size_t hs_grid_bytes(const hs_grid *g); /* heap bytes held, for bytes-per-circle */
 HS_API float hs_grid_cell_size(const hs_grid *g);
 

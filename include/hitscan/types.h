@@ -27,6 +27,10 @@ typedef enum hs_status {
     HS_E_BUSY = -9           /* a workspace passed to a call is in use by another call */
 } hs_status;
 
+/* A short English description of a status code ("ok", "a required pointer was NULL", ...);
+ * "unknown status" for a value that is not one. Never NULL; static storage. */
+HS_API const char *hs_status_string(hs_status s);
+
 /* Largest number of circles or queries in one set / batch. Indices are uint32_t
  * and UINT32_MAX is the "no hit" sentinel, so the top value is reserved. */
 #define HS_MAX_COUNT ((size_t)UINT32_MAX - 1u)

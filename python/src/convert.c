@@ -163,7 +163,7 @@ int hspy_isa(PyObject *obj, hs_isa *out)
                      Py_TYPE(obj)->tp_name);
         return -1;
     }
-    for (int i = 0; i < HS_ISA_COUNT_; i++) {
+    for (int i = 0; i < HS_ISA_COUNT; i++) {
         if (PyUnicode_CompareWithASCIIString(obj, hs_isa_name((hs_isa)i)) == 0) {
             *out = (hs_isa)i;
             return 0;

@@ -697,7 +697,7 @@ done:
 
 static Py_ssize_t engine_len(hspy_engine *self)
 {
-    return self->grid ? (Py_ssize_t)hs_grid_count(self->grid)
+    return self->grid ? (Py_ssize_t)hs_grid_circle_count(self->grid)
                       : (Py_ssize_t)hs_circles_count(self->circles->cs);
 }
 
@@ -725,7 +725,7 @@ static PyObject *engine_repr(hspy_engine *self)
     if (self->grid) {
         PyObject *cell = PyFloat_FromDouble(hs_grid_cell_size(self->grid));
         PyObject *r = cell ? PyUnicode_FromFormat("hitscan.Grid(<%zu circles, cell size %R>)",
-                                                  hs_grid_count(self->grid), cell)
+                                                  hs_grid_circle_count(self->grid), cell)
                            : NULL;
         Py_XDECREF(cell);
         return r;

@@ -34,7 +34,7 @@ const char *hspy_status_text(hs_status s)
 static PyObject *supported_levels(void)
 {
     PyObject *t = PyTuple_New(0);
-    for (int i = HS_ISA_SCALAR; t && i < HS_ISA_COUNT_; i++) {
+    for (int i = HS_ISA_SCALAR; t && i < HS_ISA_COUNT; i++) {
         if (!hs_isa_supported((hs_isa)i))
             continue;
         PyObject *name = PyUnicode_FromString(hs_isa_name((hs_isa)i));

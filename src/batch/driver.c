@@ -48,7 +48,7 @@ hs_status hs_batch_begin(const hs_queries *qs, const hs_batch_opts *opts, size_t
     if (qs->count > 0 && (qs->ax == NULL || qs->ay == NULL || qs->dx == NULL || qs->dy == NULL))
         return HS_E_NULL;
     if ((unsigned)o.sem > (unsigned)HS_BOUNDARY_SKIP_START || (int)o.isa < 0 ||
-        (int)o.isa >= (int)HS_ISA_COUNT_ || o.threads < 0)
+        (int)o.isa >= (int)HS_ISA_COUNT || o.threads < 0)
         return HS_E_RANGE;
     b->ks = hs_kernels_get(o.isa);
     if (b->ks == NULL)

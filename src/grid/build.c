@@ -7,29 +7,12 @@
 #include <omp.h>
 
 #include "grid/build.h"
-#include "memory.h"
+#include "grid/storage.h"
 #include "tuning.h"
 
-void *hs_grid_grow(void *p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap && p != NULL)
-        return p;
-    size_t c = need < 16 ? 16 : need;
-    void *q = realloc(p, c * elem);
-    if (q == NULL)
-        return NULL;
-    *cap = c;
-    return q;
-}
-
-void *hs_grid_alloc_lines(size_t n, size_t elem)
-{
-    if (n > (SIZE_MAX - 63) / elem)
-        return NULL;
-    return hs_alloc_lines(n * elem);
-}
-
-int hs_grid_build_threads(const hs_grid *g, size_t n)
+/* The build's team: g->threads (0: OpenMP's default), at most HS_GRID_MAX_BUILD_THREADS and
+ * one per HS_GRID_MIN_PER_THREAD circles. */
+static int hs_grid_build_threads(const hs_grid *g, size_t n)
 {
     int T = g->threads > 0 ? g->threads : omp_get_max_threads();
     if (T < 1)
@@ -92,12 +75,31 @@ static hs_status alloc_storage(hs_grid *g, int with_mask)
     return HS_OK;
 }
 
+/* A bad circle is refused by the first pass before anything of the grid changes. */
+static int refused(hs_status s)
+{
+    return s == HS_E_NONFINITE || s == HS_E_NEG_RADIUS || s == HS_E_RANGE;
+}
+
+/* A failed rebuild leaves a valid empty grid rather than a half-sorted one. */
+static void make_empty(hs_grid *g)
+{
+    g->n = 0;
+    g->nlevels = 0;
+    g->ncells = 0;
+    g->lv[0].occ = g->lv[1].occ = NULL;
+    if (g->cell_start)
+        g->cell_start[0] = 0;
+}
+
 /* The build's passes, then the padding past the last circle zeroed (its lanes are always
  * masked off, but they must be defined values). */
-static hs_status grid_fill(hs_grid *g, const hs_circles *cs)
+static hs_status grid_fill(hs_grid *g, const hs_circles *cs, size_t *bad_index)
 {
     const int threads = hs_grid_build_threads(g, cs->n);
-    hs_status s = hs_grid_plan_levels(g, cs, threads);
+    hs_status s = hs_grid_plan_levels(g, cs, threads, bad_index);
+    if (refused(s))
+        return s;
     if (s == HS_OK)
         s = alloc_storage(g, cs->mask != NULL);
     if (s == HS_OK)
@@ -131,7 +133,7 @@ hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, hs_grid 
         return HS_E_NOMEM;
     g->cell_size_req = cell;
     g->threads = threads;
-    hs_status s = grid_fill(g, cs);
+    hs_status s = grid_fill(g, cs, NULL);
     if (s != HS_OK) {
         hs_grid_destroy(g);
         return s;
@@ -144,16 +146,26 @@ hs_status hs_grid_rebuild(hs_grid *g, const hs_circles *cs)
 {
     if (g == NULL || cs == NULL)
         return HS_E_NULL;
-    hs_status s = grid_fill(g, cs);
-    if (s != HS_OK) {
-        /* leave a valid empty grid rather than a half-sorted one */
-        g->n = 0;
-        g->nlevels = 0;
-        g->ncells = 0;
-        g->lv[0].occ = g->lv[1].occ = NULL;
-        if (g->cell_start)
-            g->cell_start[0] = 0;
-    }
+    hs_status s = grid_fill(g, cs, NULL);
+    if (s != HS_OK && !refused(s))
+        make_empty(g);
+    return s;
+}
+
+hs_status hs_grid_rebuild_from(hs_grid *g, const float *x, const float *y, const float *r,
+                               const uint32_t *mask, size_t n, size_t *bad_index)
+{
+    if (bad_index)
+        *bad_index = (size_t)-1;
+    if (g == NULL || (n > 0 && (x == NULL || y == NULL || r == NULL)))
+        return HS_E_NULL;
+    if (n > HS_MAX_COUNT)
+        return HS_E_TOO_MANY;
+    /* the arrays are read during the call only: a borrowed set that lives on the stack */
+    const hs_circles cs = {.x = x, .y = y, .r = r, .mask = mask, .n = n, .owned = NULL};
+    hs_status s = grid_fill(g, &cs, bad_index);
+    if (s != HS_OK && !refused(s))
+        make_empty(g);
     return s;
 }
 
@@ -173,7 +185,8 @@ void hs_grid_destroy(hs_grid *g)
     free(g);
 }
 
-size_t hs_grid_count(const hs_grid *g) { return g ? g->n : 0; }
+size_t hs_grid_circle_count(const hs_grid *g) { return g ? g->n : 0; }
+size_t hs_grid_count(const hs_grid *g) { return hs_grid_circle_count(g); }
 
 size_t hs_grid_bytes(const hs_grid *g)
 {

@@ -14,13 +14,11 @@
 #include "circles.h"
 #include "grid/layout.h"
 
-/* The build's team: g->threads (0: OpenMP's default), at most HS_GRID_MAX_BUILD_THREADS and
- * one per HS_GRID_MIN_PER_THREAD circles. */
-int hs_grid_build_threads(const hs_grid *g, size_t n);
-
 /* Sets g->n, the levels (g->lv, g->nlevels, g->split_r) and g->ncells from cs; HS_OK or
- * HS_E_TOO_MANY (more cells than 32-bit indices address). */
-hs_status hs_grid_plan_levels(hs_grid *g, const hs_circles *cs, int threads);
+ * HS_E_TOO_MANY (more cells than 32-bit indices address). The circles are validated as
+ * hs_circles_create does (their arrays may be borrowed and changed since): on a bad one it
+ * returns that code with *bad_index (if not NULL) set, and g is left unchanged. */
+hs_status hs_grid_plan_levels(hs_grid *g, const hs_circles *cs, int threads, size_t *bad_index);
 
 /* Sorts cs into g's storage (allocated for g->n circles) and fills cell_start; HS_OK or
  * HS_E_NOMEM (the build's scratch). */
@@ -32,13 +30,5 @@ hs_status hs_grid_occupancy(hs_grid *g);
 /* Sets each level's meet from the radii in storage (a fixed-stride sample of at most
  * HS_GRID_MEET_SAMPLE of them). */
 void hs_grid_level_weights(hs_grid *g);
-
-/* p with room for at least `need` elements of elem bytes (realloc; contents kept), *cap
- * updated; NULL on failure (p is then still valid). */
-void *hs_grid_grow(void *p, size_t *cap, size_t need, size_t elem);
-
-/* n elements of elem bytes, 64-byte aligned (NULL on failure or overflow); huge pages for
- * large arrays where the system allows. */
-void *hs_grid_alloc_lines(size_t n, size_t elem);
 
 #endif

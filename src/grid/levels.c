@@ -9,6 +9,7 @@
 
 #include <omp.h>
 
+#include "invariant.h"
 #include "grid/build.h"
 #include "grid/vectorize.h"
 #include "tuning.h"
@@ -52,6 +53,7 @@ static void level_shape(hs_glevel *L, double minx, double miny, double maxx, dou
                         double req)
 {
     double w = maxx - minx, hh = maxy - miny;
+    HS_ASSERT(isfinite(w) && isfinite(hh) && w >= 0.0 && hh >= 0.0); /* validated circles */
     double n = (double)L->n;
     double h = req;
     if (!(h > 0.0)) {
@@ -88,6 +90,8 @@ static void level_shape(hs_glevel *L, double minx, double miny, double maxx, dou
 /* Bounds, largest radius and count of each level over a range of circles. */
 typedef struct bounds {
     float x0[2], y0[2], x1[2], y1[2], r[2];
+    float rmin;   /* smallest radius of either level */
+    float finite; /* 0 while every x, y and r seen is finite (x * 0 is NaN for NaN and inf) */
     size_t n1;
 } bounds;
 
@@ -98,6 +102,8 @@ static void bounds_init(bounds *b)
         b->x1[l] = b->y1[l] = -INFINITY;
         b->r[l] = 0.0f;
     }
+    b->rmin = INFINITY;
+    b->finite = 0.0f;
     b->n1 = 0;
 }
 
@@ -110,21 +116,28 @@ static void bounds_merge(bounds *a, const bounds *b)
         a->y1[l] = b->y1[l] > a->y1[l] ? b->y1[l] : a->y1[l];
         a->r[l] = b->r[l] > a->r[l] ? b->r[l] : a->r[l];
     }
+    a->rmin = b->rmin < a->rmin ? b->rmin : a->rmin;
+    a->finite += b->finite;
     a->n1 += b->n1;
 }
 
 /* One group of 8 circles into the lane-wise bounds of bounds_range. */
-static inline void lanes_add(float *restrict mx0, float *restrict my0, float *restrict mx1,
-                             float *restrict my1, float *restrict mr, const float *restrict X,
-                             const float *restrict Y, const float *restrict R, size_t u)
+typedef struct lanes {
+    float x0[8], y0[8], x1[8], y1[8], r[8], rmin[8], finite[8];
+} lanes;
+
+static inline void lanes_add(lanes *restrict m, const float *restrict X, const float *restrict Y,
+                             const float *restrict R, size_t u)
 {
     for (int j = 0; j < 8; j++) {
         float x = X[u + (size_t)j], y = Y[u + (size_t)j], r = R[u + (size_t)j];
-        mx0[j] = x < mx0[j] ? x : mx0[j];
-        mx1[j] = x > mx1[j] ? x : mx1[j];
-        my0[j] = y < my0[j] ? y : my0[j];
-        my1[j] = y > my1[j] ? y : my1[j];
-        mr[j] = r > mr[j] ? r : mr[j];
+        m->x0[j] = x < m->x0[j] ? x : m->x0[j];
+        m->x1[j] = x > m->x1[j] ? x : m->x1[j];
+        m->y0[j] = y < m->y0[j] ? y : m->y0[j];
+        m->y1[j] = y > m->y1[j] ? y : m->y1[j];
+        m->r[j] = r > m->r[j] ? r : m->r[j];
+        m->rmin[j] = r < m->rmin[j] ? r : m->rmin[j];
+        m->finite[j] += x * 0.0f + y * 0.0f + r * 0.0f;
     }
 }
 
@@ -137,11 +150,11 @@ static void bounds_range(const float *restrict X, const float *restrict Y, const
                          size_t i0, size_t i1, float split, bounds *b)
 {
     enum { W = 8 };
-    float mx0[W], my0[W], mx1[W], my1[W], mr[W];
+    lanes m;
     for (int j = 0; j < W; j++) {
-        mx0[j] = my0[j] = INFINITY;
-        mx1[j] = my1[j] = -INFINITY;
-        mr[j] = 0.0f;
+        m.x0[j] = m.y0[j] = m.rmin[j] = INFINITY;
+        m.x1[j] = m.y1[j] = -INFINITY;
+        m.r[j] = m.finite[j] = 0.0f;
     }
     size_t i = i0;
     while (i < i1) {
@@ -151,7 +164,7 @@ static void bounds_range(const float *restrict X, const float *restrict Y, const
             big |= R[i + j] > split;
         if (!big && k == HS_GRID_BLOCK) {
             for (size_t u = i; u < i + HS_GRID_BLOCK; u += W)
-                lanes_add(mx0, my0, mx1, my1, mr, X, Y, R, u);
+                lanes_add(&m, X, Y, R, u);
             i += k;
             continue;
         }
@@ -165,7 +178,7 @@ static void bounds_range(const float *restrict X, const float *restrict Y, const
                     grp |= R[u + (size_t)j] > split;
             }
             if (!grp) {
-                lanes_add(mx0, my0, mx1, my1, mr, X, Y, R, u);
+                lanes_add(&m, X, Y, R, u);
                 continue;
             }
             const size_t ue = u + W < i + k ? u + W : i + k;
@@ -178,16 +191,20 @@ static void bounds_range(const float *restrict X, const float *restrict Y, const
                 b->y0[l] = y < b->y0[l] ? y : b->y0[l];
                 b->y1[l] = y > b->y1[l] ? y : b->y1[l];
                 b->r[l] = r > b->r[l] ? r : b->r[l];
+                b->rmin = r < b->rmin ? r : b->rmin;
+                b->finite += x * 0.0f + y * 0.0f + r * 0.0f;
             }
         }
         i += k;
     }
     for (int j = 0; j < W; j++) {
-        b->x0[0] = mx0[j] < b->x0[0] ? mx0[j] : b->x0[0];
-        b->x1[0] = mx1[j] > b->x1[0] ? mx1[j] : b->x1[0];
-        b->y0[0] = my0[j] < b->y0[0] ? my0[j] : b->y0[0];
-        b->y1[0] = my1[j] > b->y1[0] ? my1[j] : b->y1[0];
-        b->r[0] = mr[j] > b->r[0] ? mr[j] : b->r[0];
+        b->x0[0] = m.x0[j] < b->x0[0] ? m.x0[j] : b->x0[0];
+        b->x1[0] = m.x1[j] > b->x1[0] ? m.x1[j] : b->x1[0];
+        b->y0[0] = m.y0[j] < b->y0[0] ? m.y0[j] : b->y0[0];
+        b->y1[0] = m.y1[j] > b->y1[0] ? m.y1[j] : b->y1[0];
+        b->r[0] = m.r[j] > b->r[0] ? m.r[j] : b->r[0];
+        b->rmin = m.rmin[j] < b->rmin ? m.rmin[j] : b->rmin;
+        b->finite += m.finite[j];
     }
 }
 
@@ -267,15 +284,42 @@ static void shape_levels(hs_grid *g, const bounds *bd, size_t n)
     }
 }
 
-hs_status hs_grid_plan_levels(hs_grid *g, const hs_circles *cs, int threads)
+/* Whether the measured bounds prove every circle valid (finite, |coordinate| and radius at
+ * most HS_MAX_COORD, radius >= 0): the checks of hs_circles_create, done in the bounds pass so
+ * that a rebuild reads the circles once. An empty level's bounds are +-inf and not checked. */
+static int bounds_valid(const bounds *bd, size_t n)
+{
+    const float M = HS_MAX_COORD;
+    if (!(bd->finite == 0.0f) || !(bd->rmin >= 0.0f))
+        return 0;
+    for (int l = 0; l < 2; l++) {
+        size_t nl = l == 0 ? n - bd->n1 : bd->n1;
+        if (nl > 0 && !(bd->x0[l] >= -M && bd->x1[l] <= M && bd->y0[l] >= -M && bd->y1[l] <= M &&
+                        bd->r[l] <= M))
+            return 0;
+    }
+    return 1;
+}
+
+hs_status hs_grid_plan_levels(hs_grid *g, const hs_circles *cs, int threads, size_t *bad_index)
 {
     const size_t n = cs->n;
+    /* validate before anything of g changes: a refused rebuild leaves the grid as it was */
+    hs_status v = hs_circles_check(cs, 0, n < HS_GRID_SAMPLE ? n : HS_GRID_SAMPLE, bad_index);
+    if (v != HS_OK)
+        return v;
+    const float split = n > 0 ? split_radius(cs, g->cell_size_req) : INFINITY;
+    bounds bd;
+    measure_levels(cs, split, threads, &bd);
+    if (n > 0 && !bounds_valid(&bd, n)) {
+        v = hs_circles_check(cs, 0, n, bad_index);
+        HS_ASSERT(v != HS_OK);
+        return v != HS_OK ? v : HS_E_RANGE;
+    }
     memset(g->lv, 0, sizeof g->lv);
     g->n = n;
     g->nlevels = 0;
-    g->split_r = n > 0 ? split_radius(cs, g->cell_size_req) : INFINITY;
-    bounds bd;
-    measure_levels(cs, g->split_r, threads, &bd);
+    g->split_r = split;
     shape_levels(g, &bd, n);
     size_t ncells = 0;
     for (int l = 0; l < g->nlevels; l++) {

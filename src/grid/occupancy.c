@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "grid/build.h"
+#include "grid/storage.h"
 #include "tuning.h"
 
 /* Whether at least HS_OCC_MIN_EMPTY of the level's cells are empty, from HS_OCC_SAMPLE cells

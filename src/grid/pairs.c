@@ -20,6 +20,7 @@
 
 #include "batch/worksteal.h"
 #include "grid/build.h"
+#include "grid/storage.h"
 #include "grid/layout.h"
 #include "grid/overlap.h"
 #include "grid/pairs.h"

@@ -30,6 +30,7 @@
 #include <simde/x86/sse2.h>
 
 #include "grid/build.h"
+#include "grid/storage.h"
 #include "grid/cells.h"
 #include "grid/vectorize.h"
 #include "prefetch.h"

@@ -22,12 +22,12 @@ extern const hs_grid_walkers hs_grid_walkers_neon;
 extern const hs_kernel_set hs_kernels_scalar;
 extern const hs_grid_walkers hs_grid_walkers_scalar;
 
-static const char *const hs_isa_names[HS_ISA_COUNT_] = {"auto", "scalar", "sse4",
+static const char *const hs_isa_names[HS_ISA_COUNT] = {"auto", "scalar", "sse4",
                                                         "avx2", "avx512", "neon"};
 
 const char *hs_isa_name(hs_isa isa)
 {
-    if ((int)isa < 0 || isa >= HS_ISA_COUNT_)
+    if ((int)isa < 0 || isa >= HS_ISA_COUNT)
         return "?";
     return hs_isa_names[isa];
 }
@@ -121,12 +121,12 @@ static hs_isa hs_isa_best(void)
     return HS_ISA_SCALAR;
 }
 
-hs_isa hs_isa_from_env_(const char *value, int warn)
+hs_isa hs_isa_parse_env(const char *value, int warn)
 {
     hs_isa best = hs_isa_best();
     if (value == NULL || value[0] == '\0' || strcmp(value, "auto") == 0)
         return best;
-    for (int i = HS_ISA_SCALAR; i < HS_ISA_COUNT_; i++) {
+    for (int i = HS_ISA_SCALAR; i < HS_ISA_COUNT; i++) {
         if (strcmp(value, hs_isa_names[i]) != 0)
             continue;
         if (hs_isa_supported((hs_isa)i))
@@ -161,11 +161,11 @@ hs_isa hs_isa_resolve(hs_isa isa)
     if (v != 0)
         return (hs_isa)v;
     const char *env = getenv("HITSCAN_ISA");
-    int chosen = (int)hs_isa_from_env_(env, 0);
+    int chosen = (int)hs_isa_parse_env(env, 0);
     int expected = 0;
     if (atomic_compare_exchange_strong_explicit(&hs_auto_isa, &expected, chosen,
                                                 memory_order_acq_rel, memory_order_acquire)) {
-        (void)hs_isa_from_env_(env, 1); /* the winner reports a bad value, once */
+        (void)hs_isa_parse_env(env, 1); /* the winner reports a bad value, once */
         return (hs_isa)chosen;
     }
     return (hs_isa)expected;

@@ -48,6 +48,6 @@ const hs_kernel_set *hs_kernels_get(hs_isa isa);
 /* What HITSCAN_ISA=value selects (NULL or "" or "auto": the best level); an unknown or
  * unsupported value gives the best level and, if warn, one line on stderr. Exposed for
  * tests; hs_isa_resolve(HS_ISA_AUTO) calls it once per process. */
-hs_isa hs_isa_from_env_(const char *value, int warn);
+hs_isa hs_isa_parse_env(const char *value, int warn);
 
 #endif

@@ -513,7 +513,7 @@ static hs_status agree_args(hs_mpi_set *s, const hs_queries *qs, const hs_batch_
         (qs->ax == NULL || qs->ay == NULL || qs->dx == NULL || qs->dy == NULL))
         local = HS_E_NULL;
     if (local == HS_OK && ((unsigned)o.sem > (unsigned)HS_BOUNDARY_SKIP_START || (int)o.isa < 0 ||
-                           (int)o.isa >= (int)HS_ISA_COUNT_ || o.threads < 0))
+                           (int)o.isa >= (int)HS_ISA_COUNT || o.threads < 0))
         local = HS_E_RANGE;
     if (local == HS_OK && !hs_isa_supported(hs_isa_resolve(o.isa)))
         local = HS_E_UNSUPPORTED;

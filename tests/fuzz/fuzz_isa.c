@@ -72,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rt[rn++] = hs_pair_times(&kq, x[off + j], y[off + j], r[off + j]).t;
     }
     char msg[512];
-    for (int l = HS_ISA_SCALAR; l < HS_ISA_COUNT_; l++) {
+    for (int l = HS_ISA_SCALAR; l < HS_ISA_COUNT; l++) {
         const hs_kernel_set *ks = hs_kernels_get((hs_isa)l);
         if (ks == NULL)
             continue;

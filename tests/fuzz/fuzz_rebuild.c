@@ -25,8 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int k = 0; k < rounds; k++)
         if (hs_grid_rebuild(g, (k & 1) ? ca : cb) != HS_OK)
             fz_fail("rebuild", "hs_grid_rebuild failed on a valid set");
-    if (hs_grid_count(g) != b.n)
-        fz_fail("rebuild", "hs_grid_count is not the new set's count");
+    if (hs_grid_circle_count(g) != b.n)
+        fz_fail("rebuild", "hs_grid_circle_count is not the new set's count");
     bc_input in = {b.x, b.y, b.r, b.use_mask ? b.mask : NULL, b.n, b.qs, b.sem, 0.0f, 1, NULL};
     if (bc_check_grid(&in, cb, g, msg, sizeof msg))
         fz_fail("rebuild", msg);

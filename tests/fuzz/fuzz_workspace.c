@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     if (hs_grid_build(cs, NULL, &g) != HS_OK || hs_workspace_create(&ws) != HS_OK)
         fz_fail("workspace", "set-up failed");
-    hs_isa lv[HS_ISA_COUNT_];
+    hs_isa lv[HS_ISA_COUNT];
     int nl = bc_levels(lv);
     char msg[512];
     int calls = 1 + (fz_u8(&f) & 7);

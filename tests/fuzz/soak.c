@@ -79,9 +79,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "soak: out of memory\n");
         return 1;
     }
-    hs_isa lv[HS_ISA_COUNT_];
+    hs_isa lv[HS_ISA_COUNT];
     int nl = 0;
-    for (int l = HS_ISA_SCALAR; l < HS_ISA_COUNT_; l++)
+    for (int l = HS_ISA_SCALAR; l < HS_ISA_COUNT; l++)
         if (hs_isa_supported((hs_isa)l))
             lv[nl++] = (hs_isa)l;
     hs_grid *g = NULL;

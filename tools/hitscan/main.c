@@ -289,10 +289,10 @@ static int parse_args(int argc, char **argv, options *o)
                 return usage_error("--thickness must be a finite number >= 0 (got '%s')", val);
         } else if (strcmp(name, "--isa") == 0) {
             int k;
-            for (k = 0; k < HS_ISA_COUNT_; k++)
+            for (k = 0; k < HS_ISA_COUNT; k++)
                 if (strcmp(val, hs_isa_name((hs_isa)k)) == 0)
                     break;
-            if (k == HS_ISA_COUNT_)
+            if (k == HS_ISA_COUNT)
                 return usage_error("--isa must be auto, scalar, sse4, avx2, avx512 or neon "
                                    "(got '%s')",
                                    val);
