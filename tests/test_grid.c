@@ -1040,6 +1040,76 @@ static void test_bytes_per_circle(void **state)
     }
 }
 
+/* A borrowed set whose arrays now hold a bad value (the frame-loop pattern: the caller moves
+ * its own arrays, then rebuilds): every kind is refused with its code and index, nothing
+ * hangs, and the grid still answers for its last good build. hs_grid_rebuild_from the same. */
+static void test_rebuild_bad_values(void **state)
+{
+    (void)state;
+    enum { N = 4 };
+    struct {
+        int field; /* 0 x, 1 y, 2 r */
+        float v;
+        hs_status want;
+    } bad[] = {{0, INFINITY, HS_E_NONFINITE}, {0, -INFINITY, HS_E_NONFINITE},
+               {1, NAN, HS_E_NONFINITE},      {2, NAN, HS_E_NONFINITE},
+               {2, INFINITY, HS_E_NONFINITE}, {0, 1e30f, HS_E_RANGE},
+               {1, -1e30f, HS_E_RANGE},       {2, 1e30f, HS_E_RANGE},
+               {2, -1.0f, HS_E_NEG_RADIUS},   {2, -0.0f, HS_OK}};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        for (int from_arrays = 0; from_arrays < 2; from_arrays++) {
+            float x[N] = {0, 5, 10, 15}, y[N] = {0, 0, 0, 0}, r[N] = {1, 1, 1, 1};
+            hs_circles *cs = NULL;
+            assert_int_equal(hs_circles_borrow(x, y, r, NULL, N, &cs, NULL), HS_OK);
+            hs_grid *g = NULL;
+            assert_int_equal(hs_grid_build(cs, NULL, &g), HS_OK);
+            float *field = bad[k].field == 0 ? x : bad[k].field == 1 ? y : r;
+            field[2] = bad[k].v;
+            size_t at = 0;
+            hs_status s = from_arrays ? hs_grid_rebuild_from(g, x, y, r, NULL, N, &at)
+                                      : hs_grid_rebuild(g, cs);
+            assert_int_equal(s, bad[k].want);
+            if (from_arrays)
+                assert_int_equal(at, bad[k].want == HS_OK ? (size_t)-1 : 2);
+            assert_int_equal(hs_grid_circle_count(g), N);
+            /* a laser along y = 0 from the left: the circle at x = 10 is still there and
+             * still a unit circle when the rebuild was refused */
+            float ax = -10, ay = 0, dx = 40, dy = 0;
+            hs_queries qs = hs_queries_segments(&ax, &ay, &dx, &dy, 1);
+            uint32_t cnt = 0;
+            assert_int_equal(hs_grid_count_hits(g, &qs, NULL, &cnt), HS_OK);
+            assert_int_equal(cnt, 4);
+            if (bad[k].want != HS_OK) {
+                float bx = 9.5f, by = 0.5f, ex = 0, ey = 0;
+                hs_queries pt = hs_queries_segments(&bx, &by, &ex, &ey, 1);
+                uint8_t hit = 0;
+                assert_int_equal(hs_grid_any(g, &pt, NULL, &hit), HS_OK);
+                assert_int_equal(hit, 1); /* the old circle 2 answers */
+            }
+            /* the value fixed, the next rebuild succeeds and sees the new positions */
+            field[2] = bad[k].field == 2 ? 1.0f : 100.0f;
+            assert_int_equal(hs_grid_rebuild(g, cs), HS_OK);
+            assert_int_equal(hs_grid_count_hits(g, &qs, NULL, &cnt), HS_OK);
+            assert_int_equal(cnt, bad[k].field == 2 ? 4u : 3u);
+            hs_grid_destroy(g);
+            hs_circles_destroy(cs);
+        }
+    }
+    /* the array call's own argument checks */
+    hs_grid *g = NULL;
+    float one = 1.0f;
+    hs_circles *cs = NULL;
+    assert_int_equal(hs_circles_create(&one, &one, &one, NULL, 1, &cs, NULL), HS_OK);
+    assert_int_equal(hs_grid_build(cs, NULL, &g), HS_OK);
+    size_t at = 0;
+    assert_int_equal(hs_grid_rebuild_from(NULL, &one, &one, &one, NULL, 1, &at), HS_E_NULL);
+    assert_int_equal(hs_grid_rebuild_from(g, NULL, &one, &one, NULL, 1, &at), HS_E_NULL);
+    assert_int_equal(hs_grid_rebuild_from(g, NULL, NULL, NULL, NULL, 0, &at), HS_OK);
+    assert_int_equal(hs_grid_circle_count(g), 0);
+    hs_grid_destroy(g);
+    hs_circles_destroy(cs);
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -1424,6 +1494,7 @@ int main(void)
         cmocka_unit_test(test_all_large_batch),  cmocka_unit_test(test_closest_signed_zero_tie),
         cmocka_unit_test(test_dense_cells),      cmocka_unit_test(test_pairs),
         cmocka_unit_test(test_overlap_circle),   cmocka_unit_test(test_rebuild),
+        cmocka_unit_test(test_rebuild_bad_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -55,6 +55,29 @@ def scene_subnormal_cells():
     return out + b"\x01"
 
 
+def scene_bad_rebuild(field, value):
+    # four unit circles along y = 0, then the same arrays with circle 2's x, y or r replaced by a
+    # special value (the frame loop's moved arrays): the rebuild must be refused, the grid kept
+    def circles(bad):
+        out = b""
+        for k, x in enumerate((0, 5, 10, 15)):
+            xs, ys, rs = quarter(x), quarter(0), radius(1)
+            if bad and k == 2:
+                v = special(value) if value is not None else quarter(-1)
+                if field == 0:
+                    xs = v
+                elif field == 1:
+                    ys = v
+                else:
+                    rs = v + b"\x00"  # low bits 0: the sign is kept
+            out += xs + ys + rs + b"\x00"
+        return out
+    out = bytes([0x00, 4]) + circles(False)
+    out += bytes([0x00, 4, 1]) + circles(True)
+    out += quarter(-8) + quarter(0) + quarter(31) + quarter(0)  # a segment through all four
+    return out + b"\x00"
+
+
 def main():
     rnd = random.Random(20240607)
     lib = ["batch", "rebuild", "pairs", "overlap", "workspace", "scalar", "isa"]
@@ -69,6 +92,10 @@ def main():
     write("batch", "huge_entry_time", scene_issue())
     write("rebuild", "huge_entry_time", scene_issue())
     write("batch", "subnormal_cells", scene_subnormal_cells())
+    write("rebuild", "bad_inf_x", scene_bad_rebuild(0, 10))
+    write("rebuild", "bad_nan_y", scene_bad_rebuild(1, 12))
+    write("rebuild", "bad_range_x", scene_bad_rebuild(0, 14))
+    write("rebuild", "bad_negative_r", scene_bad_rebuild(2, None))
 
     # .npy: prefix byte 1 asks for 2 columns
     def npy(major, shape, data, descr="<f4"):
