@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #define HS_ASSERT(cond)                                                                            \
-    ((cond) ? (void)0                                                                              \
-            : (fprintf(stderr, "hitscan: invariant failed: %s (%s:%d)\n", #cond, __FILE__,       \
-                       __LINE__),                                                                  \
-               abort()))
+    ((cond)                                                                                        \
+         ? (void)0                                                                                 \
+         : (fprintf(stderr, "hitscan: invariant failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__), \
+            abort()))
 #else
 #define HS_ASSERT(cond) ((void)0)
 #endif

@@ -1485,15 +1485,15 @@ int main(void)
     quick = test_quick();
     printf("test_grid: %s scale\n", quick ? "quick (HS_TEST_QUICK or sanitizers)" : "full");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_scene_generators), cmocka_unit_test(test_empty_and_single),
-        cmocka_unit_test(test_bad_input),        cmocka_unit_test(test_build_deterministic),
-        cmocka_unit_test(test_bytes_per_circle), cmocka_unit_test(test_awkward_geometry),
-        cmocka_unit_test(test_far_from_origin),  cmocka_unit_test(test_scenes_match_brute),
-        cmocka_unit_test(test_sorted_batches),   cmocka_unit_test(test_sorted_segments),
-        cmocka_unit_test(test_level_meet),       cmocka_unit_test(test_workspace),
-        cmocka_unit_test(test_all_large_batch),  cmocka_unit_test(test_closest_signed_zero_tie),
-        cmocka_unit_test(test_dense_cells),      cmocka_unit_test(test_pairs),
-        cmocka_unit_test(test_overlap_circle),   cmocka_unit_test(test_rebuild),
+        cmocka_unit_test(test_scene_generators),   cmocka_unit_test(test_empty_and_single),
+        cmocka_unit_test(test_bad_input),          cmocka_unit_test(test_build_deterministic),
+        cmocka_unit_test(test_bytes_per_circle),   cmocka_unit_test(test_awkward_geometry),
+        cmocka_unit_test(test_far_from_origin),    cmocka_unit_test(test_scenes_match_brute),
+        cmocka_unit_test(test_sorted_batches),     cmocka_unit_test(test_sorted_segments),
+        cmocka_unit_test(test_level_meet),         cmocka_unit_test(test_workspace),
+        cmocka_unit_test(test_all_large_batch),    cmocka_unit_test(test_closest_signed_zero_tie),
+        cmocka_unit_test(test_dense_cells),        cmocka_unit_test(test_pairs),
+        cmocka_unit_test(test_overlap_circle),     cmocka_unit_test(test_rebuild),
         cmocka_unit_test(test_rebuild_bad_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

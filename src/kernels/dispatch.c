@@ -23,7 +23,7 @@ extern const hs_kernel_set hs_kernels_scalar;
 extern const hs_grid_walkers hs_grid_walkers_scalar;
 
 static const char *const hs_isa_names[HS_ISA_COUNT] = {"auto", "scalar", "sse4",
-                                                        "avx2", "avx512", "neon"};
+                                                       "avx2", "avx512", "neon"};
 
 const char *hs_isa_name(hs_isa isa)
 {

@@ -28,7 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* the arrays the caller moved now hold a bad value: refused, the grid kept */
         hs_status sr = hs_grid_rebuild_from(g, b.x, b.y, b.r, bmask, b.n, &bad_rebuild);
         if (sr != sb || bad_rebuild != bad_create)
-            fz_fail("rebuild", "a bad set's rebuild is not refused as hs_circles_create refuses it");
+            fz_fail("rebuild",
+                    "a bad set's rebuild is not refused as hs_circles_create refuses it");
         if (hs_grid_circle_count(g) != a.n)
             fz_fail("rebuild", "a refused rebuild changed the grid");
         bc_input in = {a.x, a.y, a.r, a.use_mask ? a.mask : NULL, a.n, b.qs, b.sem, 0.0f, 1, NULL};
