@@ -202,12 +202,34 @@ static void test_empty_sets(void **state)
     assert_null(hs_circles_mask(NULL));
 }
 
+/* Every status code has its own words; anything else is "unknown status". */
+static void test_status_strings(void **state)
+{
+    (void)state;
+    const hs_status all[] = {
+        HS_OK,         HS_E_NULL,  HS_E_NONFINITE,   HS_E_NEG_RADIUS,    HS_E_RANGE,
+        HS_E_TOO_MANY, HS_E_NOMEM, HS_E_UNSUPPORTED, HS_E_INVALID_QUERY, HS_E_BUSY};
+    const size_t k = sizeof all / sizeof all[0];
+    for (size_t i = 0; i < k; i++) {
+        const char *s = hs_status_string(all[i]);
+        assert_non_null(s);
+        assert_true(strlen(s) > 1);
+        assert_string_not_equal(s, "unknown status");
+        for (size_t j = 0; j < i; j++)
+            assert_string_not_equal(s, hs_status_string(all[j]));
+    }
+    assert_string_equal(hs_status_string(HS_OK), "ok");
+    assert_string_equal(hs_status_string((hs_status)1), "unknown status");
+    assert_string_equal(hs_status_string((hs_status)-100), "unknown status");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_copies_and_pads), cmocka_unit_test(test_create_without_mask),
         cmocka_unit_test(test_borrow_keeps_pointers),  cmocka_unit_test(test_validation_errors),
         cmocka_unit_test(test_argument_errors),        cmocka_unit_test(test_empty_sets),
+        cmocka_unit_test(test_status_strings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
