@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
-# Runs hitscan_bench and keeps its results as Google Benchmark JSON in bench/results/NAME.json
-# (commit, CPU and compiler added to the file's "context"), and the exact command with the
-# commit in bench/results/NAME.txt (the context's values cannot hold '=' or ',').
+# Runs hitscan_bench and records the run as one file, bench/results/NAME.json (Google Benchmark
+# JSON), rewritten in place: a run that fails leaves the old file as it was. Its "context"
+# holds what Google Benchmark records (date, load average, CPU count, caches) and, added here,
+# the exact command that regenerates the file, the commit measured, the CPU model, the compiler
+# and the CMake build type.
 # Usage: scripts/bench_record.sh NAME [hitscan_bench flags...]   (BUILD=build by default)
 # Example: scripts/bench_record.sh kernels --benchmark_filter='^BM_Kernel/' --benchmark_repetitions=5
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -ge 1 ] || { sed -n '2,5p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,8p' "$0" >&2; exit 2; }
 name=$1
 shift
+case $name in
+  '' | */* | .*) echo "bench_record: NAME must be a plain file name" >&2; exit 2 ;;
+esac
 BUILD=${BUILD:-build}
 bench="$BUILD/bench/hitscan_bench"
 [ -x "$bench" ] || { echo "bench_record: $bench not built (make build)" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "bench_record: needs python3" >&2; exit 1; }
 
 commit=$(git rev-parse --short=12 HEAD)
 git diff --quiet HEAD -- src include bench ':(exclude)*.md' ':(exclude)bench/results' ||
@@ -21,19 +27,34 @@ cpu="$(field 'model name') (family $(field 'cpu family') model $(field model))"
 compiler=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$BUILD/CMakeCache.txt" | head -n1)
 compiler=$("$compiler" --version 2>/dev/null | head -n1)
 build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$BUILD/CMakeCache.txt" | head -n1)
-clean() { printf '%s' "$1" | tr ',=' ';:'; }
+# the command as one would type it: words with shell characters in single quotes
+quote() {
+  if [[ $1 =~ ^[A-Za-z0-9_./=:,+-]+$ ]]; then printf '%s' "$1"
+  else printf "'%s'" "${1//\'/\'\\\'\'}"; fi
+}
+cmd="scripts/bench_record.sh $(quote "$name")"
+for a in "$@"; do cmd="$cmd $(quote "$a")"; done
+[ "$BUILD" = build ] || cmd="BUILD=$(quote "$BUILD") $cmd"
 
 mkdir -p bench/results
 out="bench/results/$name.json"
-args=("$@" --benchmark_out="$out" --benchmark_out_format=json
-      --benchmark_context="hitscan_commit=$commit,cpu=$(clean "$cpu"),compiler=$(clean "$compiler"),cmake_build_type=$build_type")
-{
-  echo "commit: $commit"
-  echo "started: $(date -u +%Y-%m-%dT%H:%M:%SZ), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-  printf 'command:'
-  printf " %q" "$bench" "$@"
-  echo
-  echo "(run by scripts/bench_record.sh $name, which adds --benchmark_out and --benchmark_context)"
-} > "bench/results/$name.txt"
-"$bench" "${args[@]}"
-echo "bench_record: wrote $out and bench/results/$name.txt"
+tmp=$(mktemp "bench/results/.$name.XXXXXX")
+trap 'rm -f "$tmp"' EXIT
+"$bench" "$@" --benchmark_out="$tmp" --benchmark_out_format=json
+python3 - "$tmp" "$cmd" "$commit" "$cpu" "$compiler" "$build_type" <<'EOF'
+import json
+import sys
+
+path, command, commit, cpu, compiler, build_type = sys.argv[1:]
+with open(path) as f:
+    doc = json.load(f)
+doc.setdefault("context", {}).update(
+    command=command, hitscan_commit=commit, cpu=cpu, compiler=compiler,
+    cmake_build_type=build_type)
+with open(path, "w") as f:
+    json.dump(doc, f, indent=2)
+    f.write("\n")
+EOF
+mv -f "$tmp" "$out"
+trap - EXIT
+echo "bench_record: wrote $out"

@@ -38,7 +38,7 @@ SEED = re.compile(r"^BM_SeedQuadratic/(\d+)$")
 GRID = re.compile(r"^BM_Grid(Closest|Any|All|Count)(Ws)?/(\w+)/(\d+)/(\d+)/threads:(\d+)(/real_time)?$")
 ISA_ORDER = ["scalar", "sse4", "avx2", "avx512", "neon"]
 MODES = ["Closest", "Any", "Count", "All"]
-SCENES = ["uniform", "clustered", "mixed"]
+SCENES = ["uniform", "clustered", "mixed", "sparse", "lasers"]
 
 
 def load(paths):
@@ -49,7 +49,8 @@ def load(paths):
             doc = json.load(f)
         context = context or doc.get("context", {})
         for b in doc.get("benchmarks", []):
-            if b.get("error_occurred"):
+            # a comparison's runs (bench/results/cell_size.json) are not the build's own rates
+            if b.get("error_occurred") or "variant" in b:
                 continue
             name = b.get("run_name", b["name"])
             if b.get("run_type") == "aggregate":
