@@ -1,5 +1,5 @@
 /* Tests of the hitscan tool's file readers and writers, message escaping and atomic output
- * files (tools/hitscan: npy.c, csv.c, io.c, escape.c, out_file.c). */
+ * files (tools/hitscan: npy.c, csv.c, io.c, io_common.c, escape.c, out_file.c). */
 #define _XOPEN_SOURCE 700 /* symlink, link, setrlimit, umask */
 #include <dirent.h>
 #include <errno.h>

@@ -237,3 +237,8 @@ foreach(case full_disk signal_pause signal_writing)
                    ${HS_CLI_DIR} ${case})
   set_tests_properties(cli_out_${case} PROPERTIES FIXTURES_REQUIRED hs_cli_files TIMEOUT 120)
 endforeach()
+
+# ---- the tool's sources form layers: no two files depend on each other, directly or through
+# a third (includes and hsio_* calls, checked with grep and tsort) ---------------------------
+add_test(NAME cli_io_layers COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/check_layers.sh
+                                    ${CMAKE_CURRENT_SOURCE_DIR})
