@@ -1,9 +1,14 @@
 /* Example: a simulation's frame loop — particles move, the grid is rebuilt in place, lasers are
  * cast (closest and all hits) through one reused workspace. `frame_loop --frames DIR` also draws
- * each frame's window at the world's centre to DIR/frame_NNN.svg (DIR must exist). */
+ * each frame's window at the world's centre to DIR/frame_NNN.svg, creating DIR (and its parents)
+ * when it does not exist. */
+#define _POSIX_C_SOURCE 200809L /* mkdir, stat */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include <omp.h>
 
@@ -23,6 +28,39 @@ static int check(hs_status s, const char *what)
     return 1;
 }
 
+/* mkdir -p: every missing folder on the way to dir, 0777 less the umask. On failure prints the
+ * folder that could not be made and why, and returns -1 with errno set. */
+static int make_dirs(const char *dir)
+{
+    char path[4096];
+    const size_t len = strlen(dir);
+    if (len == 0 || len >= sizeof path) {
+        errno = len ? ENAMETOOLONG : ENOENT;
+        fprintf(stderr, "frame_loop: cannot create the folder '%s': %s\n", dir, strerror(errno));
+        return -1;
+    }
+    memcpy(path, dir, len + 1);
+    /* each prefix that ends a component, the whole path last; "a//b" and a trailing '/' are
+     * fine: mkdir of an existing prefix only says EEXIST */
+    for (size_t i = 1; i <= len; i++) {
+        if (i < len && path[i] != '/')
+            continue;
+        const char keep = path[i];
+        path[i] = '\0';
+        int e = mkdir(path, 0777) == 0 ? 0 : errno;
+        struct stat st;
+        if (e == EEXIST) /* fine if it is a folder (or a link to one) */
+            e = stat(path, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+        if (e != 0) {
+            fprintf(stderr, "frame_loop: cannot create the folder '%s': %s\n", path, strerror(e));
+            errno = e;
+            return -1;
+        }
+        path[i] = keep;
+    }
+    return 0;
+}
+
 /* The picture of one frame: the particles, grid cells and lasers inside a WINDOW-wide square
  * at the world's centre, with each laser's closest hit and its normal. */
 #define WINDOW 80.0
@@ -37,10 +75,17 @@ static int write_frame(const char *dir, int frame, const hs_grid *g, const float
     }
     const double cx = 0.5 * (lo[0] + hi[0]), cy = 0.5 * (lo[1] + hi[1]), half = 0.5 * WINDOW;
     char path[4096];
-    snprintf(path, sizeof path, "%s/frame_%03d.svg", dir, frame);
-    svg_canvas c;
-    if (svg_open(&c, path, cx - half, cy - half, cx + half, cy + half, 800.0) != 0)
+    if (snprintf(path, sizeof path, "%s/frame_%03d.svg", dir, frame) >= (int)sizeof path) {
+        fprintf(stderr, "frame_loop: cannot write a frame to '%s': %s\n", dir,
+                strerror(ENAMETOOLONG));
         return -1;
+    }
+    svg_canvas c;
+    errno = 0;
+    if (svg_open(&c, path, cx - half, cy - half, cx + half, cy + half, 800.0) != 0) {
+        fprintf(stderr, "frame_loop: cannot create '%s': %s\n", path, strerror(errno));
+        return -1;
+    }
     /* the grid's cells start at the smallest centre coordinates (grid.h) */
     const double h = hs_grid_cell_size(g);
     const double i0 = floor((cx - half - lo[0]) / h), j0 = floor((cy - half - lo[1]) / h);
@@ -74,7 +119,12 @@ static int write_frame(const char *dir, int frame, const hs_grid *g, const float
     char caption[64];
     snprintf(caption, sizeof caption, "frame %d", frame);
     svg_text(&c, (hs_vec2){(float)(cx - half + 1.0), (float)(cy + half - 3.0)}, caption, "label");
-    return svg_close(&c);
+    if (svg_close(&c) != 0) {
+        /* the stream keeps the errno of its failed write or close; EIO if nothing set one */
+        fprintf(stderr, "frame_loop: cannot write '%s': %s\n", path, strerror(errno ? errno : EIO));
+        return -1;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -82,6 +132,8 @@ int main(int argc, char **argv)
     const char *frames_dir;
     if (svg_option(argc, argv, "--frames", "DIR", &frames_dir) != 0)
         return 2;
+    if (frames_dir && make_dirs(frames_dir) != 0)
+        return 1;
     float *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y), *r = malloc(N * sizeof *r);
     float *vx = malloc(N * sizeof *vx), *vy = malloc(N * sizeof *vy);
     float *ax = malloc(M * sizeof *ax), *ay = malloc(M * sizeof *ay);
@@ -134,10 +186,8 @@ int main(int argc, char **argv)
                f, 1e3 * (t1 - t0), 1e3 * (t2 - t1), 1e3 * (t3 - t2), all.total, missed,
                (double)hs_workspace_bytes(ws) / 1e6);
         hs_hits_free(&all); /* clears the struct; the arrays stay the workspace's */
-        if (frames_dir && write_frame(frames_dir, f, g, x, y, r, &qs, idx, t) != 0) {
-            fprintf(stderr, "frame_loop: cannot write a frame to %s\n", frames_dir);
-            goto done;
-        }
+        if (frames_dir && write_frame(frames_dir, f, g, x, y, r, &qs, idx, t) != 0)
+            goto done; /* write_frame said which file and why */
     }
     rc = 0;
 done:

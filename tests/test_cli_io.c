@@ -1,5 +1,6 @@
 /* Tests of the hitscan tool's file readers and writers, message escaping and atomic output
- * files (tools/hitscan: npy.c, csv.c, io.c, escape.c, out_file.c). */
+ * files, and command-line counts (tools/hitscan: npy.c, csv.c, io.c, io_common.c, escape.c,
+ * out_file.c, args.c). */
 #define _XOPEN_SOURCE 700 /* symlink, link, setrlimit, umask */
 #include <dirent.h>
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "args.h"
 #include "escape.h"
 #include "hitscan/types.h"
 #include "io.h"
@@ -892,6 +894,63 @@ static void escape_stream(void **state)
     fclose(f);
 }
 
+/* ---- command-line counts ---------------------------------------------------------------- */
+
+static void expect_count(const char *s, size_t max, hsio_count_status want, size_t want_v)
+{
+    size_t v = 12345;
+    hsio_count_status got = hsio_parse_count(s, max, &v);
+    if (got != want)
+        fail_msg("'%s': status %d, want %d", s, (int)got, (int)want);
+    assert_int_equal(v, want == HSIO_COUNT_OK ? want_v : 12345); /* untouched on failure */
+}
+
+static void count_parse(void **state)
+{
+    (void)state;
+    const size_t max = HS_MAX_COUNT;
+    /* plain, and whole numbers with an exponent or a fraction, exactly */
+    expect_count("0", max, HSIO_COUNT_OK, 0);
+    expect_count("007", max, HSIO_COUNT_OK, 7);
+    expect_count("1000000", max, HSIO_COUNT_OK, 1000000);
+    expect_count("1e6", max, HSIO_COUNT_OK, 1000000);
+    expect_count("1E6", max, HSIO_COUNT_OK, 1000000);
+    expect_count("1e+06", max, HSIO_COUNT_OK, 1000000);
+    expect_count("2.5e5", max, HSIO_COUNT_OK, 250000);
+    expect_count("1.0E+06", max, HSIO_COUNT_OK, 1000000);
+    expect_count("0.001e3", max, HSIO_COUNT_OK, 1);
+    expect_count("2000e-3", max, HSIO_COUNT_OK, 2);
+    expect_count("10.", max, HSIO_COUNT_OK, 10);
+    expect_count("10.000", max, HSIO_COUNT_OK, 10);
+    expect_count("0e999999999999", max, HSIO_COUNT_OK, 0);
+    expect_count("0.0", max, HSIO_COUNT_OK, 0);
+    expect_count("4294967294", max, HSIO_COUNT_OK, 4294967294u);
+    expect_count("4.294967294e9", max, HSIO_COUNT_OK, 4294967294u);
+    expect_count("1000", 1000, HSIO_COUNT_OK, 1000);
+    /* not whole: a float would round these to whole numbers */
+    expect_count("1.5", max, HSIO_COUNT_FRACTION, 0);
+    expect_count(".5", max, HSIO_COUNT_FRACTION, 0);
+    expect_count("1e-3", max, HSIO_COUNT_FRACTION, 0);
+    expect_count("1500e-3", max, HSIO_COUNT_FRACTION, 0);
+    expect_count("1.0000000000000000001", max, HSIO_COUNT_FRACTION, 0);
+    expect_count("4294967294.5", max, HSIO_COUNT_FRACTION, 0);
+    expect_count("1e-99999999999999", max, HSIO_COUNT_FRACTION, 0);
+    /* above max: by one, by far, and beyond 64 bits */
+    expect_count("4294967295", max, HSIO_COUNT_RANGE, 0);
+    expect_count("4.294967295e9", max, HSIO_COUNT_RANGE, 0);
+    expect_count("1001", 1000, HSIO_COUNT_RANGE, 0);
+    expect_count("1e30", max, HSIO_COUNT_RANGE, 0);
+    expect_count("1.5e30", max, HSIO_COUNT_RANGE, 0);
+    expect_count("18446744073709551616", max, HSIO_COUNT_RANGE, 0);
+    expect_count("1e99999999999999", max, HSIO_COUNT_RANGE, 0);
+    /* not a count at all */
+    const char *const bad[] = {"",      " 1",  "1 ",  "+1",   "-1",    "-0",
+                               ".",     "e5",  "1e",  "1e+",  "1.2.3", "0x10",
+                               "1,000", "inf", "nan", "1e5x", "1k",    "\xd9\xa1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        expect_count(bad[i], max, HSIO_COUNT_SYNTAX, 0);
+}
+
 /* ---- atomic output files ------------------------------------------------------------------ */
 
 #define OUT_DIR "test_cli_io_out"
@@ -1097,6 +1156,7 @@ int main(void)
         cmocka_unit_test(write_empty),
         cmocka_unit_test(escape_bytes),
         cmocka_unit_test(escape_stream),
+        cmocka_unit_test(count_parse),
         cmocka_unit_test_setup_teardown(out_commit_and_abort, out_setup, out_teardown),
         cmocka_unit_test_setup_teardown(out_errors, out_setup, out_teardown),
         cmocka_unit_test_setup_teardown(out_same_file, out_setup, out_teardown),

@@ -39,10 +39,12 @@ endfunction()
 set(C_CSV --circles good_circles.csv --queries good_queries.csv)
 set(C_NPY --circles good_circles.npy --queries good_queries.npy)
 set(NUM "[0-9]+(\\.[0-9]+)?")
+# the summary line's last fields: read, write and total times
+set(TIMES "read_ms=${NUM} write_ms=${NUM} total_ms=${NUM}")
 
 # ---- results on the hand-checked scene: every mode, both engines, both formats ------------
 hs_cli(closest_csv ARGS1 ${C_CSV} --out r_closest.csv
-       ERR1 "^hitscan: mode=closest kind=segment engine=grid N=5 M=5 isa=[a-z0-9]+ threads=[0-9]+ build_ms=${NUM} query_ms=${NUM} queries_per_s=[0-9]+ hits=4\n$"
+       ERR1 "^hitscan: mode=closest kind=segment engine=grid N=5 M=5 isa=[a-z0-9]+ threads=[0-9]+ build_ms=${NUM} query_ms=${NUM} queries_per_s=[0-9]+ hits=4 ${TIMES}\n$"
        SAME r_closest.csv exp_closest.csv)
 hs_cli(closest_npy_brute ARGS1 ${C_NPY} --brute --out r_closest_b.npy
        ERR1 "engine=brute N=5 M=5 .* hits=4"
@@ -80,10 +82,10 @@ hs_cli(count_thick ARGS1 ${C_NPY} --mode count --thickness 4 --out r_count_thick
        SAME r_count_thick.csv exp_count_thick.csv r_count_thick_b.npy exp_count_thick.npy)
 hs_cli(all ARGS1 ${C_CSV} --mode all --out r_all.csv
        ARGS2 ${C_NPY} --mode all --brute --out r_all_b.npy
-       ERR2 "hits=4\n"
+       ERR2 "hits=4 ${TIMES}\n"
        SAME r_all.csv exp_all.csv r_all_b.npy exp_all.npy)
 hs_cli(all_ray ARGS1 ${C_NPY} --mode all --kind ray --out r_all_ray.npy
-       ERR1 "hits=6\n" SAME r_all_ray.npy exp_all_ray.npy)
+       ERR1 "hits=6 ${TIMES}\n" SAME r_all_ray.npy exp_all_ray.npy)
 hs_cli(stdout ARGS1 ${C_CSV} --mode count --out -
        OUT1 "^query,count\n0,1\n1,1\n2,0\n3,1\n4,1\n$")
 hs_cli(empty_queries ARGS1 --circles good_circles.csv --queries empty_queries.csv --out -
@@ -106,14 +108,14 @@ endforeach()
 hs_cli(repeat_closest
        ARGS1 --scene uniform --n 40000 --m 40000 --out rep_cl_1.npy
        ARGS2 --scene uniform --n 40000 --m 40000 --repeat 3 --out rep_cl_3.npy
-       ERR2 " hits=[0-9]+ repeat=3 first_ms=${NUM}\n$"
+       ERR2 " hits=[0-9]+ repeat=3 first_ms=${NUM} ${TIMES}\n$"
        OUT2 "median of 3 calls through one workspace. the first took ${NUM} ms"
        SAME rep_cl_1.npy rep_cl_3.npy)
 hs_cli(repeat_all
        ARGS1 --scene mixed --n 40000 --m 40000 --mode all --out rep_all_1.npy
        ARGS2 --scene mixed --n 40000 --m 40000 --mode all --repeat 2 --threads 2 --out rep_all_2.npy
        ARGS3 ${C_CSV} --mode all --repeat 4 --out r_all_rep.csv
-       ERR3 "hits=4 repeat=4 first_ms="
+       ERR3 "hits=4 repeat=4 first_ms=${NUM} ${TIMES}\n$"
        SAME rep_all_1.npy rep_all_2.npy r_all_rep.csv exp_all.csv)
 hs_cli(scene_closest_grid_vs_brute
        ARGS1 --scene mixed --n 4000 --m 4000 --kind ray --out sc_cl_grid.npy
@@ -176,6 +178,33 @@ hs_cli(usage_repeat ARGS1 ${C_CSV} --repeat 0 RC1 2 ERR1 "--repeat must be an in
 hs_cli(usage_out ARGS1 ${C_CSV} --out result.bin RC1 2 ERR1 "cannot tell the output format")
 hs_cli(usage_brute_cell ARGS1 ${C_CSV} --brute --cell-size 2 RC1 2 ERR1 "--cell-size is a grid option")
 hs_cli(usage_scene_mix ARGS1 --scene uniform ${C_CSV} RC1 2 ERR1 "--scene replaces")
+# every message, a bad command line's too, starts with one prefix
+hs_cli(usage_prefix ARGS1 ${C_CSV} --frobnicate RC1 2
+       ERR1 "^hitscan: error: unknown option '--frobnicate' .hitscan --help lists the options.\n$"
+       ARGS2 --scene uniform --n 10 --m 10 --kind arc RC2 2
+       ERR2 "^hitscan: error: --kind must be segment, ray or line .got 'arc'. .hitscan --help lists the options.\n$"
+       ARGS3 --circles no_such_file.npy --queries good_queries.csv RC3 1
+       ERR3 "^hitscan: error: no_such_file.npy: cannot open: No such file or directory\n$")
+# counts: whole numbers with an exponent or a fraction are taken, exactly; others refused
+hs_cli(count_exponent
+       ARGS1 --scene uniform --n 2.5e3 --m 1E3 --mode count --out sc_exp.npy
+       OUT1 "N = 2500 circles, M = 1000 segments"
+       ERR1 " N=2500 M=1000 "
+       ARGS2 --scene uniform --n 2500 --m 1000 --mode count --out sc_plain.npy
+       ARGS3 --scene uniform --n=0.25e4 --m 1000.0 --threads 2e0 --repeat 1e0 --mode count --out sc_exp2.npy
+       ERR3 " N=2500 M=1000 .* threads=2 .* repeat=1 "
+       SAME sc_exp.npy sc_plain.npy sc_exp2.npy sc_plain.npy)
+hs_cli(count_refused
+       ARGS1 --scene uniform --n 1.5 RC1 2
+       ERR1 "^hitscan: error: --n must be an integer in 0..4294967294: '1.5' is not a whole number .hitscan --help lists the options.\n$"
+       ARGS2 --scene uniform --m 1e30 RC2 2
+       ERR2 "^hitscan: error: --m must be an integer in 0..4294967294: '1e30' is too large .hitscan --help lists the options.\n$"
+       ARGS3 --scene uniform --n 4294967295 RC3 2
+       ERR3 "--n must be an integer in 0..4294967294: '4294967295' is too large")
+hs_cli(count_refused_syntax
+       ARGS1 --scene uniform --n 1e RC1 2 ERR1 "--n must be an integer in 0..4294967294 .got '1e'."
+       ARGS2 --scene uniform --n -1 RC2 2 ERR2 "--n must be an integer in 0..4294967294 .got '-1'."
+       ARGS3 ${C_CSV} --threads 2.5 RC3 2 ERR3 "--threads must be an integer in 1..4096: '2.5' is not a whole number")
 
 # ---- the CSV header rule: a first row is a header only if no field of it is empty or
 # (starts like) a number; a byte order mark is skipped; --header / --no-header say so --------
@@ -216,7 +245,7 @@ hs_cli(escape_npy_key ARGS1 --circles newline_key.npy --queries good_queries.csv
 hs_cli(escape_csv_field ARGS1 --circles escape_field.csv --queries good_queries.csv RC1 1
        ERR1 "^hitscan: error: escape_field.csv: row 1 .line 3., column 2: '\\\\x1b\\]0.pwned\\\\x07\\\\xff' is not a number\n$")
 hs_cli(escape_argument ARGS1 ${C_CSV} "--mode=near\nest" RC1 2
-       ERR1 "^hitscan: --mode must be closest, any, count or all .got 'near\\\\x0aest'. .hitscan --help lists the options.\n$")
+       ERR1 "^hitscan: error: --mode must be closest, any, count or all .got 'near\\\\x0aest'. .hitscan --help lists the options.\n$")
 hs_cli(bad_range_circle
        ARGS1 --circles range_circles.csv --queries good_queries.csv RC1 1
        ERR1 "^hitscan: error: range_circles.csv: row 1 .line 4.: .x., .y. or r above 1e.18 .x=2e.18, y=0, r=1.\n$"
@@ -236,4 +265,19 @@ foreach(case full_disk signal_pause signal_writing)
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/out_file_test.sh $<TARGET_FILE:hitscan_cli>
                    ${HS_CLI_DIR} ${case})
   set_tests_properties(cli_out_${case} PROPERTIES FIXTURES_REQUIRED hs_cli_files TIMEOUT 120)
+endforeach()
+
+# ---- the tool's sources form layers: no two files depend on each other, directly or through
+# a third (includes and hsio_* calls, checked with grep and tsort) ---------------------------
+add_test(NAME cli_io_layers COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/check_layers.sh
+                                    ${CMAKE_CURRENT_SOURCE_DIR})
+
+# ---- the summary's read / write / total times, the progress line (on a terminal only), and
+# the README against --help --------------------------------------------------------------
+foreach(case times progress_pipe progress_tty readme)
+  add_test(NAME cli_summary_${case}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/summary_test.sh $<TARGET_FILE:hitscan_cli>
+                   ${HS_CLI_DIR} ${case})
+  set_tests_properties(cli_summary_${case} PROPERTIES FIXTURES_REQUIRED hs_cli_files TIMEOUT 120
+                       SKIP_RETURN_CODE 77)
 endforeach()

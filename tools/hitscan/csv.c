@@ -8,7 +8,7 @@
 
 #include "hitscan/types.h"
 #include "escape.h"
-#include "io.h"
+#include "csv.h"
 
 #define FIELD_MAX 128
 

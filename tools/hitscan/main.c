@@ -10,9 +10,11 @@
 
 #include "hitscan/hitscan.h"
 #include "hitscan/scene.h"
+#include "args.h"
 #include "escape.h"
 #include "io.h"
 #include "out_file.h"
+#include "progress.h"
 
 /* Built a second time as hitscan_mpi (tools/hitscan_mpi): the same flags, inputs and output
  * bytes, with the grid distributed over MPI ranks. Its main() starts MPI and calls this one;
@@ -37,7 +39,8 @@ static const char usage_text[] =
     "       hitscan --scene KIND [--n N] [--m M] [--seed S] --write-scene PREFIX\n"
     "\n"
     "Answers one batch of queries against a set of circles and prints a one-line timing\n"
-    "summary on stderr.\n"
+    "summary on stderr (read, build, query and write times and their total). When stderr is\n"
+    "a terminal, a run that lasts over a second shows its progress there.\n"
     "\n"
     "input:\n"
     "  --circles FILE     circles x,y,r: .npy float32 '<f4' C-order shape (N,3), or .csv\n"
@@ -48,7 +51,8 @@ static const char usage_text[] =
     "                     none of its fields is empty, a number or starts like one)\n"
     "  --scene KIND       built-in scene instead of files: uniform, clustered, mixed, sparse,\n"
     "                     lasers\n"
-    "  --n N, --m M       scene circles and segments (default 1000000 each)\n"
+    "  --n N, --m M       scene circles and segments (default 1000000 each); counts may\n"
+    "                     have an exponent when they are whole numbers: 1e6, 2.5e5\n"
     "  --seed S           scene seed (default 1)\n"
     "  --write-scene P    write the scene to P_circles.npy and P_queries.npy, then exit\n"
     "\n"
@@ -140,6 +144,7 @@ static void message(const char *prefix, const char *suffix, const char *fmt, va_
 HSIO_PRINTF(1, 2) static void error(const char *fmt, ...);
 static void error(const char *fmt, ...)
 {
+    hsio_progress_end(); /* an error ends the run: its line goes first */
     va_list ap;
     va_start(ap, fmt);
     message("hitscan: error: ", "\n", fmt, ap);
@@ -151,9 +156,17 @@ static int usage_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    message("hitscan: ", " (hitscan --help lists the options)\n", fmt, ap);
+    message("hitscan: error: ", " (hitscan --help lists the options)\n", fmt, ap);
     va_end(ap);
     return EXIT_USAGE;
+}
+
+/* The progress line's step: what, and the file it is about (may be NULL). */
+static void progress_step(const char *what, const char *file)
+{
+    char text[256];
+    snprintf(text, sizeof text, "%s%s%s", what, file ? " " : "", file ? file : "");
+    hsio_progress_step(text);
 }
 
 static const char *status_text(hs_status s)
@@ -173,17 +186,27 @@ static const char *status_text(hs_status s)
     return "unknown status";
 }
 
-static int parse_size(const char *s, size_t *v)
+/* A count option's value in lo..hi: -1 with *v set, or the usage error's exit status. Exact
+ * whole numbers may be written with a fraction or an exponent (1e6, 2.5e5). */
+static int count_option(const char *name, const char *val, size_t lo, size_t hi, size_t *v)
 {
-    char *end;
-    if (*s < '0' || *s > '9')
-        return 0;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 10);
-    if (errno || *end || x > HS_MAX_COUNT)
-        return 0;
-    *v = (size_t)x;
-    return 1;
+    size_t x = 0;
+    switch (hsio_parse_count(val, hi, &x)) {
+    case HSIO_COUNT_OK:
+        if (x >= lo) {
+            *v = x;
+            return -1;
+        }
+        break;
+    case HSIO_COUNT_FRACTION:
+        return usage_error("%s must be an integer in %zu..%zu: '%s' is not a whole number", name,
+                           lo, hi, val);
+    case HSIO_COUNT_RANGE:
+        return usage_error("%s must be an integer in %zu..%zu: '%s' is too large", name, lo, hi,
+                           val);
+    case HSIO_COUNT_SYNTAX: break;
+    }
+    return usage_error("%s must be an integer in %zu..%zu (got '%s')", name, lo, hi, val);
 }
 
 static int parse_float(const char *s, float *v)
@@ -298,14 +321,16 @@ static int parse_args(int argc, char **argv, options *o)
                                    val);
             o->isa = (hs_isa)k;
         } else if (strcmp(name, "--threads") == 0) {
-            size_t k;
-            if (!parse_size(val, &k) || k < 1 || k > 4096)
-                return usage_error("--threads must be an integer in 1..4096 (got '%s')", val);
+            size_t k = 0;
+            int rc = count_option(name, val, 1, 4096, &k);
+            if (rc >= 0)
+                return rc;
             o->threads = (int)k;
         } else if (strcmp(name, "--repeat") == 0) {
-            size_t k;
-            if (!parse_size(val, &k) || k < 1 || k > 1000)
-                return usage_error("--repeat must be an integer in 1..1000 (got '%s')", val);
+            size_t k = 0;
+            int rc = count_option(name, val, 1, 1000, &k);
+            if (rc >= 0)
+                return rc;
             o->repeat = (int)k;
         } else if (strcmp(name, "--cell-size") == 0) {
             if (!parse_float(val, &o->cell_size) || !(o->cell_size > 0.0f))
@@ -335,16 +360,15 @@ static int parse_args(int argc, char **argv, options *o)
             if (end == val || *end || errno || !isfinite(o->origin[0]) || !isfinite(o->origin[1]))
                 return usage_error("--origin must be two finite numbers X,Y (got '%s')", val);
             o->have_origin = 1;
-        } else if (strcmp(name, "--n") == 0) {
-            if (!parse_size(val, &o->n))
-                return usage_error("--n must be an integer in 0..%zu (got '%s')",
-                                   (size_t)HS_MAX_COUNT, val);
-            o->have_n = 1;
-        } else if (strcmp(name, "--m") == 0) {
-            if (!parse_size(val, &o->m))
-                return usage_error("--m must be an integer in 0..%zu (got '%s')",
-                                   (size_t)HS_MAX_COUNT, val);
-            o->have_m = 1;
+        } else if (strcmp(name, "--n") == 0 || strcmp(name, "--m") == 0) {
+            const int is_n = name[2] == 'n';
+            int rc = count_option(name, val, 0, HS_MAX_COUNT, is_n ? &o->n : &o->m);
+            if (rc >= 0)
+                return rc;
+            if (is_n)
+                o->have_n = 1;
+            else
+                o->have_m = 1;
         } else if (strcmp(name, "--seed") == 0) {
             char *end;
             errno = 0;
@@ -471,11 +495,13 @@ static int load_files(const options *o, problem *p, hsio_table *ct, hsio_table *
     char err[512];
     const double ox = o->origin[0], oy = o->origin[1]; /* zero without --origin */
     const double cshift[3] = {ox, oy, 0.0}, qshift[4] = {ox, oy, ox, oy};
+    progress_step("reading", o->circles);
     if (hsio_read_table_at(o->circles, 3, o->header, o->have_origin ? cshift : NULL, ct, err,
                            sizeof err) != 0) {
         error("%s: %s", o->circles, err);
         return -1;
     }
+    progress_step("reading", o->queries);
     if (hsio_read_table_at(o->queries, 4, o->header, o->have_origin ? qshift : NULL, qt, err,
                            sizeof err) != 0) {
         error("%s: %s", o->queries, err);
@@ -498,6 +524,7 @@ static int load_files(const options *o, problem *p, hsio_table *ct, hsio_table *
 static int load_scene(const options *o, problem *p, float **rows4)
 {
     p->circle_src = p->query_src = hs_scene_kind_name(o->scene);
+    progress_step("generating the scene", NULL);
     if (problem_alloc(p, o->n, o->m) != 0)
         return -1;
     *rows4 = malloc((o->m ? o->m : 1) * 4 * sizeof(float));
@@ -539,6 +566,7 @@ static int write_scene(const options *o, const problem *p, const float *rows4)
     }
     for (int k = 0; k < 2; k++) {
         snprintf(path, len, "%s_%s.npy", o->write_scene, k ? "queries" : "circles");
+        progress_step("writing", path);
         hsio_out_file out;
         char err[512];
         if (hsio_out_open(&out, path, err, sizeof err) != 0) {
@@ -555,6 +583,7 @@ static int write_scene(const options *o, const problem *p, const float *rows4)
             error("%s: %s", path, err);
             goto done;
         }
+        hsio_progress_clear();
         fputs("hitscan: wrote ", stdout);
         hsio_fputs_escaped(path, stdout);
         printf(" (%zu, %zu) float32\n", shape[0], shape[1]);
@@ -674,6 +703,7 @@ static int write_results(const options *o, const problem *p, const results *r)
     }
     FILE *f = out.f;
     int w = -1;
+    hsio_progress_watch(f);
     errno = 0;
     switch (o->mode) {
     case MODE_CLOSEST:
@@ -691,6 +721,7 @@ static int write_results(const options *o, const problem *p, const results *r)
         hsio_out_abort(&out);
         return -1;
     }
+    hsio_progress_watch(NULL); /* before the commit closes the file */
     if (hsio_out_commit(&out, err, sizeof err) != 0) {
         error("%s: %s", o->out, err);
         return -1;
@@ -755,6 +786,9 @@ int main(int argc, char **argv)
             }
     }
     hsio_out_catch_signals();
+    if (HSCLI_WRITER)
+        hsio_progress_start();
+    const double t_start = omp_get_wtime();
 
     problem p;
     memset(&p, 0, sizeof p);
@@ -769,6 +803,7 @@ int main(int argc, char **argv)
 
     if (o.have_scene ? load_scene(&o, &p, &scene_rows) : load_files(&o, &p, &ct, &qt))
         goto done;
+    const double read_ms = (omp_get_wtime() - t_start) * 1e3;
     if (o.write_scene) {
         if (!HSCLI_WRITER || write_scene(&o, &p, scene_rows) == 0)
             rc = 0;
@@ -784,6 +819,7 @@ int main(int argc, char **argv)
     /* The grid copies the circles, so it borrows ours; brute force gets its own aligned,
      * padded copy, and that copy is its "build". Validation happens in both. */
     size_t bad = (size_t)-1;
+    progress_step(o.brute ? "copying the circles" : "building the grid", NULL);
     double t0 = omp_get_wtime();
     hs_status s = o.brute ? hs_circles_create(p.x, p.y, p.r, NULL, p.n, &cs, &bad)
                           : hs_circles_borrow(p.x, p.y, p.r, NULL, p.n, &cs, &bad);
@@ -832,6 +868,10 @@ int main(int argc, char **argv)
         bo.ws = ws;
     int done_calls = 0;
     for (; done_calls < reps && s == HS_OK; done_calls++) {
+        char step[64];
+        if (reps > 1)
+            snprintf(step, sizeof step, "querying: call %d of %d", done_calls + 1, reps);
+        progress_step(reps > 1 ? step : "querying", NULL);
         double c0 = omp_get_wtime();
         s = run_queries(&o, g, cs, &qs, &bo, &res);
         call_ms[done_calls] = (omp_get_wtime() - c0) * 1e3;
@@ -862,8 +902,15 @@ int main(int argc, char **argv)
     const char *isa = hs_isa_name(hs_isa_resolve(o.isa));
     double build_ms = (t1 - t0) * 1e3, query_ms = call;
     double qps = call > 0.0 ? (double)p.m / (call * 1e-3) : 0.0;
-    if (o.out && HSCLI_WRITER && write_results(&o, &p, &res) != 0)
-        goto done;
+    const double w0 = omp_get_wtime();
+    if (o.out && HSCLI_WRITER) {
+        progress_step("writing", strcmp(o.out, "-") == 0 ? "to stdout" : o.out);
+        if (write_results(&o, &p, &res) != 0)
+            goto done;
+    }
+    const double w1 = omp_get_wtime();
+    const double write_ms = (w1 - w0) * 1e3, total_ms = (w1 - t_start) * 1e3;
+    hsio_progress_end();
     if (o.have_scene) {
         /* the human summary: stdout, unless the results themselves go there */
         FILE *h = o.out && strcmp(o.out, "-") == 0 ? stderr : stdout;
@@ -873,6 +920,7 @@ int main(int argc, char **argv)
             fprintf(h, " of thickness %g", (double)o.thickness);
         fprintf(h, "%s%s\n", o.boundary ? ", boundary semantics" : "",
                 o.skip_start ? ", skip-start" : "");
+        fprintf(h, "  read   %10.3f ms  scene generated\n", read_ms);
 #ifdef HS_CLI_MPI
         if (!o.brute)
             hscli_mpi_print_build(h, build_ms);
@@ -897,6 +945,13 @@ int main(int argc, char **argv)
         else
             fprintf(h, "  hits   %zu in all, %.3f per query\n", res.hits,
                     p.m ? (double)res.hits / (double)p.m : 0.0);
+        if (o.out) {
+            fprintf(h, "  write  %10.3f ms  ", write_ms);
+            hsio_fputs_escaped(o.out, h);
+            fputc('\n', h);
+        }
+        fprintf(h, "  total  %10.3f ms  read, build, %s, write\n", total_ms,
+                o.repeat ? "every query call" : "query");
     }
     fflush(stdout);
     fprintf(stderr,
@@ -906,12 +961,14 @@ int main(int argc, char **argv)
             threads, build_ms, query_ms, qps, res.hits);
     if (o.repeat)
         fprintf(stderr, " repeat=%d first_ms=%.3f", reps, first_ms);
+    fprintf(stderr, " read_ms=%.3f write_ms=%.3f total_ms=%.3f", read_ms, write_ms, total_ms);
 #ifdef HS_CLI_MPI
     fprintf(stderr, " ranks=%d", hscli_mpi_ranks());
 #endif
     fputc('\n', stderr);
     rc = 0;
 done:
+    hsio_progress_end();
     results_free(&res); /* all-hits' arrays may be the workspace's: before it goes */
     hs_workspace_destroy(ws);
     if (g)

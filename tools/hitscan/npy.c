@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "hitscan/types.h"
-#include "io.h"
+#include "npy.h"
 
 /* numpy itself refuses headers above 10000 bytes by default; allow more, but not so much that
  * a garbage length makes us allocate gigabytes before noticing. */

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "io.h"
+#include "io_common.h"
 #include "out_file.h"
 
 /* The temporary file a signal must remove. The signal handler may run on any thread (OpenMP's
