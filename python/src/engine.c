@@ -595,14 +595,18 @@ static PyObject *grid_overlap(hspy_engine *self, PyObject *args, PyObject *kwds)
     uint32_t mask = UINT32_MAX;
     if (mask_obj != Py_None && hspy_uint32_scalar(mask_obj, "mask", &mask))
         return NULL;
-    PyArrayObject *a = hspy_float32(obj, "points_or_circles");
+#define OVERLAP_SHAPES "points (P, 2) / (2,) or circles (P, 3) / (3,)"
+    PyArrayObject *a = hspy_float32(obj, "points_or_circles", "a float array of " OVERLAP_SHAPES);
     if (!a)
         return NULL;
     const int nd = PyArray_NDIM(a);
     const npy_intp w = nd >= 1 ? PyArray_DIM(a, nd - 1) : 0;
     if ((nd != 1 && nd != 2) || (w != 2 && w != 3)) {
-        PyErr_SetString(PyExc_ValueError,
-                        "points_or_circles: need points (P, 2) / (2,) or circles (P, 3) / (3,)");
+        PyObject *shape = PyObject_GetAttrString((PyObject *)a, "shape");
+        if (shape)
+            PyErr_Format(PyExc_ValueError,
+                         "points_or_circles: need " OVERLAP_SHAPES ", got shape %R", shape);
+        Py_XDECREF(shape);
         Py_DECREF(a);
         return NULL;
     }

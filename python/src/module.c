@@ -4,6 +4,7 @@
 #include "hspy.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,11 +118,16 @@ static PyObject *isa_default(PyObject *mod, PyObject *Py_UNUSED(ignored))
 /* A fixed-size vector of floats from any sequence / array (a copy: one pair is small). */
 static int small_vector(PyObject *obj, const char *arg, const char *what, npy_intp n, float *out)
 {
-    PyArrayObject *a = hspy_float32(obj, arg);
+    char need[64];
+    snprintf(need, sizeof need, "%d numbers %s", (int)n, what);
+    PyArrayObject *a = hspy_float32(obj, arg, need);
     if (!a)
         return -1;
     if (PyArray_NDIM(a) != 1 || PyArray_DIM(a, 0) != n) {
-        PyErr_Format(PyExc_ValueError, "%s: need %zd numbers %s", arg, (Py_ssize_t)n, what);
+        PyObject *shape = PyObject_GetAttrString((PyObject *)a, "shape");
+        if (shape)
+            PyErr_Format(PyExc_ValueError, "%s: need %s, got shape %R", arg, need, shape);
+        Py_XDECREF(shape);
         Py_DECREF(a);
         return -1;
     }
