@@ -9,6 +9,7 @@ import os
 import re
 import shlex
 import subprocess
+import sysconfig
 from pathlib import Path
 
 import numpy
@@ -25,6 +26,16 @@ def pkg_config(*args):
     return shlex.split(out.stdout) if out.returncode == 0 else None
 
 
+def pc_dir():
+    """Where `cmake --install` puts hitscan.pc below its prefix: lib/<multiarch>/pkgconfig on
+    Debian and its derivatives (the project's CMAKE_INSTALL_LIBDIR there), else GNUInstallDirs'
+    lib64 or lib."""
+    arch = sysconfig.get_config_var("MULTIARCH")
+    if arch and Path("/etc/debian_version").exists():
+        return f"<prefix>/lib/{arch}/pkgconfig"
+    return "<prefix>/lib64/pkgconfig or <prefix>/lib/pkgconfig"
+
+
 def library():
     """include dirs, extra compile args, extra link args, runtime library dirs."""
     build = os.environ.get("HITSCAN_BUILD_DIR")
@@ -38,8 +49,8 @@ def library():
     if cflags is None or libs is None:
         raise SystemExit(
             "hitscan: the C library was not found: install it (cmake --install) so that "
-            "`pkg-config hitscan` works (set PKG_CONFIG_PATH=<prefix>/lib/pkgconfig for a "
-            "non-standard prefix), or set HITSCAN_BUILD_DIR to a CMake build directory")
+            f"`pkg-config hitscan` works (for a non-standard prefix, set PKG_CONFIG_PATH={pc_dir()}), "
+            "or set HITSCAN_BUILD_DIR to a CMake build directory")
     incs = [f[2:] for f in cflags if f.startswith("-I")]
     other = [f for f in cflags if not f.startswith("-I")]
     libdir = (pkg_config("--variable=libdir") or [None])[0]

@@ -5,10 +5,11 @@ every worker of a cluster.
     from dask.distributed import Client, LocalCluster
     import hitscan.dask as hd
 
-    client = Client(LocalCluster(n_workers=2))
-    q = da.from_array(queries, chunks=(250_000, 4))
-    index, t = hd.closest(xyr, q)            # dask arrays, lazy
-    index, t = dask.compute(index, t)
+    if __name__ == "__main__":  # LocalCluster's workers import the main script
+        client = Client(LocalCluster(n_workers=2))
+        q = da.from_array(queries, chunks=(250_000, 4))
+        index, t = hd.closest(xyr, q)            # dask arrays, lazy
+        index, t = dask.compute(index, t)
 
 The circle set (a hitscan.Grid, a hitscan.Circles or an (N, 3) array) is sent to each worker
 once: with a distributed Client it is scattered to every worker (broadcast), otherwise it is
