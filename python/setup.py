@@ -4,9 +4,9 @@ pkg-config: hitscan.pc), or against a CMake build tree of this repository.
     pip install --no-build-isolation ./python                      # pkg-config finds hitscan
     HITSCAN_BUILD_DIR=$PWD/build pip install --no-build-isolation ./python   # a build tree
 
-See python/README.md (Debian 12: inside a venv made with --system-site-packages)."""
+See python/README.md (Debian 12: inside a venv made with --system-site-packages). The version
+and the rest of the metadata are in pyproject.toml."""
 import os
-import re
 import shlex
 import subprocess
 import sysconfig
@@ -57,21 +57,8 @@ def library():
     return incs, other + ["-fopenmp"], libs + ["-fopenmp"], [libdir] if libdir else []
 
 
-def version(include_dirs):
-    """The C library's version, from its headers."""
-    for d in include_dirs:
-        for name in ("version.h", "hitscan.h"):
-            p = Path(d) / "hitscan" / name
-            if p.exists():
-                parts = dict(re.findall(r"#define HS_VERSION_(MAJOR|MINOR|PATCH) (\d+)", p.read_text()))
-                if len(parts) == 3:
-                    return f"{parts['MAJOR']}.{parts['MINOR']}.{parts['PATCH']}"
-    return "0.0.0"
-
-
 incs, cflags, ldflags, rpath = library()
 setup(
-    version=version(incs),
     ext_modules=[
         Extension(
             "hitscan._hitscan",

@@ -16,6 +16,10 @@
 
 #include "hitscan/hitscan.h"
 
+/* The Python package's version (hitscan.__version__; pyproject.toml says the same). The C
+ * library's is hs_version() (hitscan.library_version). */
+#define HSPY_VERSION "0.3.0"
+
 /* ---- module.c --------------------------------------------------------------------------- */
 extern PyObject *hspy_InvalidQueryWarning;
 /* The library's reason for a status, in words ("negative radius", ...). */

@@ -8,9 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HSPY_STR_(x) #x
-#define HSPY_STR(x) HSPY_STR_(x)
-
 PyObject *hspy_InvalidQueryWarning;
 
 const char *hspy_status_text(hs_status s)
@@ -322,9 +319,8 @@ PyMODINIT_FUNC PyInit__hitscan(void)
     }
     if (hspy_results_init(m) < 0)
         goto fail;
-    if (PyModule_AddStringConstant(m, "version",
-                                   HSPY_STR(HS_VERSION_MAJOR) "." HSPY_STR(
-                                       HS_VERSION_MINOR) "." HSPY_STR(HS_VERSION_PATCH)) < 0)
+    if (PyModule_AddStringConstant(m, "__version__", HSPY_VERSION) < 0 ||
+        PyModule_AddStringConstant(m, "library_version", hs_version()) < 0)
         goto fail;
     return m;
 fail:

@@ -89,3 +89,33 @@ def test_setup_py_hint_names_the_install_libdir(tmp_path):
         assert f"<prefix>/lib/{arch}/pkgconfig" in r.stderr, r.stderr
     else:
         assert "<prefix>/lib/pkgconfig" in r.stderr, r.stderr
+
+
+def pyproject():
+    import tomllib
+
+    return tomllib.loads((PKG / "pyproject.toml").read_text())["project"]
+
+
+def test_one_version_everywhere(tmp_path):
+    """pyproject.toml, setup.py (what pip installs), the package and the extension agree."""
+    version = pyproject()["version"]
+    assert version == "0.3.0"
+    assert hitscan.__version__ == hitscan._hitscan.__version__ == version
+    # setup.py wants a library to build against; --version links nothing
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "libhitscan.a").touch()
+    env = dict(os.environ, HITSCAN_BUILD_DIR=str(tmp_path))
+    r = subprocess.run([sys.executable, "setup.py", "--version"], cwd=PKG, env=env,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split()[-1] == version, r.stdout
+    # the C library's own version is reported beside it
+    assert re.fullmatch(r"\d+\.\d+\.\d+", hitscan.library_version)
+
+
+def test_licence_metadata():
+    meta = pyproject()
+    # setuptools before 77 (Debian 12 has 66) takes the SPDX expression as a table only
+    assert meta["license"] in ("MIT", {"text": "MIT"})
+    assert "License :: OSI Approved :: MIT License" in meta["classifiers"]
