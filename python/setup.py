@@ -4,11 +4,12 @@ pkg-config: hitscan.pc), or against a CMake build tree of this repository.
     pip install --no-build-isolation ./python                      # pkg-config finds hitscan
     HITSCAN_BUILD_DIR=$PWD/build pip install --no-build-isolation ./python   # a build tree
 
-See python/README.md (Debian 12: inside a venv made with --system-site-packages)."""
+See python/README.md (Debian 12: inside a venv made with --system-site-packages). The version
+and the rest of the metadata are in pyproject.toml."""
 import os
-import re
 import shlex
 import subprocess
+import sysconfig
 from pathlib import Path
 
 import numpy
@@ -25,6 +26,16 @@ def pkg_config(*args):
     return shlex.split(out.stdout) if out.returncode == 0 else None
 
 
+def pc_dir():
+    """Where `cmake --install` puts hitscan.pc below its prefix: lib/<multiarch>/pkgconfig on
+    Debian and its derivatives (the project's CMAKE_INSTALL_LIBDIR there), else GNUInstallDirs'
+    lib64 or lib."""
+    arch = sysconfig.get_config_var("MULTIARCH")
+    if arch and Path("/etc/debian_version").exists():
+        return f"<prefix>/lib/{arch}/pkgconfig"
+    return "<prefix>/lib64/pkgconfig or <prefix>/lib/pkgconfig"
+
+
 def library():
     """include dirs, extra compile args, extra link args, runtime library dirs."""
     build = os.environ.get("HITSCAN_BUILD_DIR")
@@ -38,29 +49,16 @@ def library():
     if cflags is None or libs is None:
         raise SystemExit(
             "hitscan: the C library was not found: install it (cmake --install) so that "
-            "`pkg-config hitscan` works (set PKG_CONFIG_PATH=<prefix>/lib/pkgconfig for a "
-            "non-standard prefix), or set HITSCAN_BUILD_DIR to a CMake build directory")
+            f"`pkg-config hitscan` works (for a non-standard prefix, set PKG_CONFIG_PATH={pc_dir()}), "
+            "or set HITSCAN_BUILD_DIR to a CMake build directory")
     incs = [f[2:] for f in cflags if f.startswith("-I")]
     other = [f for f in cflags if not f.startswith("-I")]
     libdir = (pkg_config("--variable=libdir") or [None])[0]
     return incs, other + ["-fopenmp"], libs + ["-fopenmp"], [libdir] if libdir else []
 
 
-def version(include_dirs):
-    """The C library's version, from its headers."""
-    for d in include_dirs:
-        for name in ("version.h", "hitscan.h"):
-            p = Path(d) / "hitscan" / name
-            if p.exists():
-                parts = dict(re.findall(r"#define HS_VERSION_(MAJOR|MINOR|PATCH) (\d+)", p.read_text()))
-                if len(parts) == 3:
-                    return f"{parts['MAJOR']}.{parts['MINOR']}.{parts['PATCH']}"
-    return "0.0.0"
-
-
 incs, cflags, ldflags, rpath = library()
 setup(
-    version=version(incs),
     ext_modules=[
         Extension(
             "hitscan._hitscan",

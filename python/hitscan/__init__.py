@@ -23,9 +23,10 @@ from ._hitscan import (
     intersect,
     isa_default,
     isa_levels,
+    library_version,
     scene,
 )
-from ._hitscan import version as __version__
+from ._hitscan import __version__
 
 __all__ = [
     "Brute",
@@ -42,6 +43,7 @@ __all__ = [
     "intersect",
     "isa_default",
     "isa_levels",
+    "library_version",
     "scene",
     "__version__",
 ]

@@ -5,14 +5,15 @@ every worker of a cluster.
     from dask.distributed import Client, LocalCluster
     import hitscan.dask as hd
 
-    client = Client(LocalCluster(n_workers=2))
-    q = da.from_array(queries, chunks=(250_000, 4))
-    index, t = hd.closest(xyr, q)            # dask arrays, lazy
-    index, t = dask.compute(index, t)
+    if __name__ == "__main__":  # LocalCluster's workers import the main script
+        client = Client(LocalCluster(n_workers=2))
+        q = da.from_array(queries, chunks=(250_000, 4))
+        index, t = hd.closest(xyr, q)            # dask arrays, lazy
+        index, t = dask.compute(index, t)
 
-The circle set (an (N, 3) array or a hitscan.Circles) is sent to each worker once: with a
-distributed Client it is scattered to every worker (broadcast), otherwise it is one key of the
-graph. Each worker process builds the grid once per circle set and keeps it (the last few sets)
+The circle set (a hitscan.Grid, a hitscan.Circles or an (N, 3) array) is sent to each worker
+once: with a distributed Client it is scattered to every worker (broadcast), otherwise it is
+one key of the graph. A Grid is sent as its circles and cell_size argument, as it pickles. Each worker process builds the grid once per circle set and keeps it (the last few sets)
 for every chunk it answers. Each chunk's call uses `threads` library threads (default 1: Dask
 runs the chunks in parallel, one per worker thread).
 """
@@ -80,19 +81,39 @@ def _circle_arg(xyr, token):
     return fut
 
 
-def _as_xyr(circles):
-    if isinstance(circles, hitscan.Circles):
-        if circles.mask is not None:
-            return circles  # pickled with its mask
-        return np.column_stack([circles.x, circles.y, circles.r])
-    return np.ascontiguousarray(circles, dtype=np.float32)
+def _circle_set(circles, cell_size):
+    """The circles a worker builds its grid from (an (N, 3) float32 array, or a Circles to
+    keep its mask) and the cell size, validated here rather than on the workers."""
+    if isinstance(circles, hitscan.Grid):
+        if cell_size is not None:
+            raise ValueError("cell_size: a Grid brings its own; leave cell_size=None")
+        # what the grid pickles as: its circles and its cell_size argument (None: chosen
+        # from the circles, as the grid chose it)
+        _, (circles, cell_size, _) = circles.__reduce__()
+    elif circles is None:
+        raise TypeError("circles must be a hitscan.Grid, a hitscan.Circles or a float array "
+                        "of shape (N, 3), got None")
+    elif not isinstance(circles, hitscan.Circles):
+        circles = hitscan.Circles(circles)
+    if circles.mask is not None:
+        return circles, cell_size  # pickled with its mask
+    return np.column_stack([circles.x, circles.y, circles.r]), cell_size
+
+
+_QUERIES = "queries must be a float array of shape (M, 4)"
 
 
 def _as_queries(queries, chunks):
+    if queries is None:
+        raise TypeError(f"{_QUERIES}, got None")
     if not isinstance(queries, da.Array):
-        queries = da.from_array(np.asarray(queries), chunks=(chunks or "auto", 4))
+        queries = np.asarray(queries)
+    if queries.dtype.kind not in "fiu":
+        raise TypeError(f"{_QUERIES}, got dtype {queries.dtype}")
     if queries.ndim != 2 or queries.shape[1] != 4:
-        raise ValueError(f"queries: need an (M, 4) dask array, got shape {queries.shape}")
+        raise ValueError(f"{_QUERIES}, got shape {queries.shape}")
+    if not isinstance(queries, da.Array):
+        queries = da.from_array(queries, chunks=(chunks or "auto", 4))
     if len(queries.chunks[1]) != 1:
         queries = queries.rechunk({1: 4})
     return queries
@@ -119,7 +140,7 @@ def _run(mode, circles, queries, cell_size, chunks, kw):
     for name in ("thickness", "mask"):
         if np.ndim(kw.get(name, 0)) != 0:
             raise ValueError(f"{name}: hitscan.dask takes one value for every query")
-    xyr = _as_xyr(circles)
+    xyr, cell_size = _circle_set(circles, cell_size)
     q = _as_queries(queries, chunks)
     token = "hitscan-grid-" + tokenize(xyr, cell_size)
     circ = _circle_arg(xyr, token)
@@ -146,7 +167,8 @@ def closest(circles, queries, *, cell_size=None, chunks=None, **kw):
     """Closest hit per query: (index, t) dask arrays (with details=True also point and
     normal), equal to hitscan.Grid(circles).closest(queries, ...) computed in one call.
 
-    circles: an (N, 3) array or a hitscan.Circles. queries: an (M, 4) dask array chunked by
+    circles: a hitscan.Grid (its circles and cell_size), a hitscan.Circles or an (N, 3)
+    array. queries: an (M, 4) dask array chunked by
     rows (a NumPy array is split into `chunks` rows). Keyword arguments are Grid.closest's
     (kind, thickness, semantics, mask as an int, threads per chunk (default 1), isa,
     details)."""

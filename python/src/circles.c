@@ -15,6 +15,18 @@ static const char *bad_array(hs_status s, float x, float y)
     return fabsf(x) > HS_MAX_COORD ? "x" : fabsf(y) > HS_MAX_COORD ? "y" : "r";
 }
 
+void hspy_raise_bad_circle(hs_status s, const char *reason, const char *arg, const char *unit,
+                           size_t i, const float *x, const float *y, const float *r,
+                           const char *tail)
+{
+    PyObject *v[3] = {PyFloat_FromDouble(x[i]), PyFloat_FromDouble(y[i]), PyFloat_FromDouble(r[i])};
+    if (v[0] && v[1] && v[2])
+        PyErr_Format(PyExc_ValueError, "%s: %s %zu: %s (x=%R, y=%R, r=%R)%s",
+                     arg ? arg : bad_array(s, x[i], y[i]), unit, i, reason, v[0], v[1], v[2], tail);
+    for (int k = 0; k < 3; k++)
+        Py_XDECREF(v[k]);
+}
+
 static int check_vector(PyArrayObject *a, const char *arg, npy_intp n)
 {
     if (PyArray_NDIM(a) != 1) {
@@ -30,10 +42,16 @@ static int check_vector(PyArrayObject *a, const char *arg, npy_intp n)
     return 0;
 }
 
-/* x, y, r owned by the set, deinterleaved from an (N, 3) array and made read-only. */
-static int split_xyr(hspy_circles *self, PyObject *obj)
+static void clear3(PyArrayObject *out[3])
 {
-    PyArrayObject *xyr = hspy_float32(obj, "xyr");
+    for (int k = 0; k < 3; k++)
+        Py_CLEAR(out[k]);
+}
+
+int hspy_circle_columns(PyObject *obj, PyArrayObject *out[3])
+{
+    out[0] = out[1] = out[2] = NULL;
+    PyArrayObject *xyr = hspy_float32(obj, "xyr", "a float array of shape (N, 3)");
     if (!xyr)
         return -1;
     if (PyArray_NDIM(xyr) != 2 || PyArray_DIM(xyr, 1) != 3) {
@@ -46,17 +64,16 @@ static int split_xyr(hspy_circles *self, PyObject *obj)
         return -1;
     }
     npy_intp n = PyArray_DIM(xyr, 0);
-    PyArrayObject **dst[3] = {&self->x, &self->y, &self->r};
     for (int k = 0; k < 3; k++) {
-        *dst[k] = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_FLOAT32);
-        if (!*dst[k]) {
+        if (!(out[k] = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_FLOAT32))) {
             Py_DECREF(xyr);
+            clear3(out);
             return -1;
         }
     }
     const float *src = (const float *)PyArray_DATA(xyr);
-    float *x = (float *)PyArray_DATA(self->x), *y = (float *)PyArray_DATA(self->y),
-          *r = (float *)PyArray_DATA(self->r);
+    float *x = (float *)PyArray_DATA(out[0]), *y = (float *)PyArray_DATA(out[1]),
+          *r = (float *)PyArray_DATA(out[2]);
     Py_BEGIN_ALLOW_THREADS for (npy_intp i = 0; i < n; i++)
     {
         x[i] = src[3 * i];
@@ -65,20 +82,31 @@ static int split_xyr(hspy_circles *self, PyObject *obj)
     }
     Py_END_ALLOW_THREADS Py_DECREF(xyr);
     for (int k = 0; k < 3; k++)
-        PyArray_CLEARFLAGS(*dst[k], NPY_ARRAY_WRITEABLE);
+        PyArray_CLEARFLAGS(out[k], NPY_ARRAY_WRITEABLE);
     return 0;
 }
 
-static int take_arrays(hspy_circles *self, PyObject *ox, PyObject *oy, PyObject *or_)
+int hspy_circle_arrays(PyObject *ox, PyObject *oy, PyObject *or_, PyArrayObject *out[3])
 {
-    if (!(self->x = hspy_float32(ox, "x")) || check_vector(self->x, "x", -1))
-        return -1;
-    const npy_intp n = PyArray_DIM(self->x, 0);
-    if (!(self->y = hspy_float32(oy, "y")) || check_vector(self->y, "y", n))
-        return -1;
-    if (!(self->r = hspy_float32(or_, "r")) || check_vector(self->r, "r", n))
-        return -1;
+    static const char *const names[3] = {"x", "y", "r"};
+    PyObject *in[3] = {ox, oy, or_};
+    out[0] = out[1] = out[2] = NULL;
+    for (int k = 0; k < 3; k++) {
+        if (!(out[k] = hspy_float32(in[k], names[k], "a 1-D float array")) ||
+            check_vector(out[k], names[k], k ? PyArray_DIM(out[0], 0) : -1)) {
+            clear3(out);
+            return -1;
+        }
+    }
     return 0;
+}
+
+PyArrayObject *hspy_circle_mask(PyObject *mask, npy_intp n)
+{
+    PyArrayObject *m = hspy_uint32(mask, "mask", "None or a 1-D integer array");
+    if (m && check_vector(m, "mask", n))
+        Py_CLEAR(m);
+    return m;
 }
 
 static PyObject *circles_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
@@ -112,15 +140,17 @@ static PyObject *circles_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (!self)
         return NULL;
     const int from_xyr = npos <= 2;
-    if (from_xyr ? split_xyr(self, PyTuple_GET_ITEM(args, 0))
-                 : take_arrays(self, PyTuple_GET_ITEM(args, 0), PyTuple_GET_ITEM(args, 1),
-                               PyTuple_GET_ITEM(args, 2)))
+    PyArrayObject *xyr[3];
+    if (from_xyr ? hspy_circle_columns(PyTuple_GET_ITEM(args, 0), xyr)
+                 : hspy_circle_arrays(PyTuple_GET_ITEM(args, 0), PyTuple_GET_ITEM(args, 1),
+                                      PyTuple_GET_ITEM(args, 2), xyr))
         goto fail;
+    self->x = xyr[0];
+    self->y = xyr[1];
+    self->r = xyr[2];
     const npy_intp n = PyArray_DIM(self->x, 0);
-    if (mask != Py_None) {
-        if (!(self->mask = hspy_uint32(mask, "mask")) || check_vector(self->mask, "mask", n))
-            goto fail;
-    }
+    if (mask != Py_None && !(self->mask = hspy_circle_mask(mask, n)))
+        goto fail;
 
     const float *x = (const float *)PyArray_DATA(self->x),
                 *y = (const float *)PyArray_DATA(self->y),
@@ -131,23 +161,11 @@ static PyObject *circles_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     Py_BEGIN_ALLOW_THREADS s = hs_circles_borrow(x, y, r, m, (size_t)n, &self->cs, &bad);
     Py_END_ALLOW_THREADS if (s != HS_OK)
     {
-        if (bad < (size_t)n) {
-            PyObject *v[3] = {PyFloat_FromDouble(x[bad]), PyFloat_FromDouble(y[bad]),
-                              PyFloat_FromDouble(r[bad])};
-            if (v[0] && v[1] && v[2]) {
-                if (from_xyr)
-                    PyErr_Format(PyExc_ValueError, "xyr: row %zu: %s (x=%R, y=%R, r=%R)", bad,
-                                 hspy_status_text(s), v[0], v[1], v[2]);
-                else
-                    PyErr_Format(PyExc_ValueError, "%s: element %zu: %s (x=%R, y=%R, r=%R)",
-                                 bad_array(s, x[bad], y[bad]), bad, hspy_status_text(s), v[0], v[1],
-                                 v[2]);
-            }
-            for (int k = 0; k < 3; k++)
-                Py_XDECREF(v[k]);
-        } else {
+        if (bad < (size_t)n)
+            hspy_raise_bad_circle(s, hspy_status_text(s), from_xyr ? "xyr" : NULL,
+                                  from_xyr ? "row" : "element", bad, x, y, r, "");
+        else
             hspy_raise_status(s, from_xyr ? "xyr" : "x");
-        }
         goto fail;
     }
     return (PyObject *)self;
@@ -246,16 +264,23 @@ PyTypeObject hspy_CirclesType = {
     .tp_new = circles_new,
 };
 
+int hspy_circles_like(PyObject *obj, const char *arg)
+{
+    if (PyObject_TypeCheck(obj, &hspy_CirclesType) || PyArray_Check(obj) || PySequence_Check(obj))
+        return 0;
+    PyErr_Format(PyExc_TypeError,
+                 "%s must be a hitscan.Circles or a float array of shape (N, 3), got %s", arg,
+                 obj == Py_None ? "None" : Py_TYPE(obj)->tp_name);
+    return -1;
+}
+
 hspy_circles *hspy_as_circles(PyObject *obj, const char *arg)
 {
     if (PyObject_TypeCheck(obj, &hspy_CirclesType)) {
         Py_INCREF(obj);
         return (hspy_circles *)obj;
     }
-    if (!PyArray_Check(obj) && !PySequence_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: need a hitscan.Circles or an (N, 3) array, got %s", arg,
-                     Py_TYPE(obj)->tp_name);
+    if (hspy_circles_like(obj, arg))
         return NULL;
-    }
     return (hspy_circles *)PyObject_CallOneArg((PyObject *)&hspy_CirclesType, obj);
 }

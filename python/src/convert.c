@@ -6,14 +6,35 @@
 #include <string.h>
 
 /* obj as an array whose dtype kind is one of `kinds` ("fiu": float, int, uint), or NULL with
- * a TypeError naming `arg` and what it needs. */
-static PyArrayObject *as_array(PyObject *obj, const char *arg, const char *kinds, const char *need)
+ * an error naming `arg` and saying what it must be (`what`, e.g. "a float array of shape
+ * (M, 4)"): TypeError for None and other objects that are not arrays of numbers (NumPy would
+ * make them object arrays), for an unsupported dtype; ValueError for ragged nested lists. */
+static PyArrayObject *as_array(PyObject *obj, const char *arg, const char *what, const char *kinds,
+                               const char *need)
 {
     PyArrayObject *a;
+    if (obj == Py_None) {
+        PyErr_Format(PyExc_TypeError, "%s must be %s, got None", arg, what);
+        return NULL;
+    }
     if (PyArray_Check(obj)) {
         Py_INCREF(obj);
         a = (PyArrayObject *)obj;
     } else if (!(a = (PyArrayObject *)PyArray_FROM_O(obj))) {
+        if (PyErr_ExceptionMatches(PyExc_ValueError)) { /* ragged: name the argument */
+            PyObject *type, *value, *tb;
+            PyErr_Fetch(&type, &value, &tb);
+            PyErr_NormalizeException(&type, &value, &tb);
+            PyErr_Format(PyExc_ValueError, "%s must be %s: %S", arg, what, value);
+            Py_XDECREF(type);
+            Py_XDECREF(value);
+            Py_XDECREF(tb);
+        }
+        return NULL;
+    } else if (PyArray_DESCR(a)->kind == 'O') {
+        PyErr_Format(PyExc_TypeError, "%s must be %s, got %s%s", arg, what, Py_TYPE(obj)->tp_name,
+                     PySequence_Check(obj) ? " holding objects that are not numbers" : "");
+        Py_DECREF(a);
         return NULL;
     }
     if (!strchr(kinds, PyArray_DESCR(a)->kind)) {
@@ -40,9 +61,10 @@ static int in_place(PyArrayObject *a, int type)
     return PyArray_TYPE(a) == type && PyArray_ISCARRAY_RO(a) && PyArray_ISNOTSWAPPED(a);
 }
 
-PyArrayObject *hspy_float32(PyObject *obj, const char *arg)
+PyArrayObject *hspy_float32(PyObject *obj, const char *arg, const char *what)
 {
-    PyArrayObject *a = as_array(obj, arg, "fiu", "real numbers (float32 is used without a copy)");
+    PyArrayObject *a =
+        as_array(obj, arg, what, "fiu", "real numbers (float32 is used without a copy)");
     if (!a || in_place(a, NPY_FLOAT32))
         return a;
     return convert(a, NPY_FLOAT32);
@@ -66,9 +88,9 @@ static npy_intp first_out_of_u32(PyArrayObject *a, int is_signed)
     return -1;
 }
 
-PyArrayObject *hspy_uint32(PyObject *obj, const char *arg)
+PyArrayObject *hspy_uint32(PyObject *obj, const char *arg, const char *what)
 {
-    PyArrayObject *a = as_array(obj, arg, "iu", "integers (uint32 is used without a copy)");
+    PyArrayObject *a = as_array(obj, arg, what, "iu", "integers (uint32 is used without a copy)");
     if (!a)
         return NULL;
     const char kind = PyArray_DESCR(a)->kind;

@@ -7,8 +7,11 @@
 #include <time.h>
 
 typedef struct hspy_engine {
-    PyObject_HEAD hspy_circles
-        *circles;        /* Brute queries it; Grid keeps it as .circles (it has its own copy) */
+    /* Brute queries `circles`. A Grid has its own copy of its circles and keeps what it was
+     * last built from, for .circles and pickling: a Circles, or after a rebuild from arrays
+     * those arrays in src (x, y, r, mask or NULL), made into a Circles when first asked for. */
+    PyObject_HEAD hspy_circles *circles;
+    PyArrayObject *src[4];
     hs_grid *grid;       /* Grid only */
     PyObject *cell_size; /* Grid's arguments, for rebuild and pickling */
     PyObject *threads;
@@ -40,23 +43,19 @@ static int grid_opts(PyObject *cell_size, PyObject *threads, hs_grid_opts *o)
     return hspy_threads(threads, &o->threads);
 }
 
-/* Builds the grid over `circles` (GIL released); the engine must have no call running. */
+/* Builds the grid over `circles` (GIL released). */
 static int build(hspy_engine *self, hspy_circles *circles)
 {
     hs_grid_opts o;
     if (grid_opts(self->cell_size, self->threads, &o))
         return -1;
     hs_status s;
-    self->rebuilding = 1;
-    hs_grid *g = self->grid;
-    Py_BEGIN_ALLOW_THREADS s =
-        g ? hs_grid_rebuild(g, circles->cs) : hs_grid_build(circles->cs, &o, &g);
-    Py_END_ALLOW_THREADS self->rebuilding = 0;
-    if (s != HS_OK) {
+    Py_BEGIN_ALLOW_THREADS s = hs_grid_build(circles->cs, &o, &self->grid);
+    Py_END_ALLOW_THREADS if (s != HS_OK)
+    {
         hspy_raise_status(s, "circles");
         return -1;
     }
-    self->grid = g;
     Py_INCREF(circles);
     Py_XSETREF(self->circles, circles);
     return 0;
@@ -107,8 +106,15 @@ static PyObject *brute_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     return (PyObject *)self;
 }
 
+static void clear_src(hspy_engine *self)
+{
+    for (int k = 0; k < 4; k++)
+        Py_CLEAR(self->src[k]);
+}
+
 static void engine_dealloc(hspy_engine *self)
 {
+    clear_src(self);
     Py_XDECREF(self->bin);
     hs_grid_destroy(self->grid);
     hspy_scratch_free(&self->scratch);
@@ -509,21 +515,121 @@ static PyObject *engine_c_call(hspy_engine *self, PyObject *args)
 
 /* ---- Grid only --------------------------------------------------------------------------- */
 
-static PyObject *grid_rebuild(hspy_engine *self, PyObject *arg)
+/* The Circles the grid was last built from (a new reference), made from the arrays of a
+ * rebuild from arrays the first time it is asked for. */
+static hspy_circles *grid_source(hspy_engine *self)
 {
+    if (!self->circles) {
+        PyObject *c = PyObject_CallFunctionObjArgs(
+            (PyObject *)&hspy_CirclesType, self->src[0], self->src[1], self->src[2],
+            self->src[3] ? (PyObject *)self->src[3] : Py_None, NULL);
+        if (!c)
+            return NULL;
+        self->circles = (hspy_circles *)c;
+        clear_src(self);
+    }
+    Py_INCREF(self->circles);
+    return self->circles;
+}
+
+/* rebuild(circles, /, mask=None) / rebuild(x, y, r, /, mask=None): every form reads the
+ * arrays during the call only (hs_grid_rebuild_from), so arrays the caller moved in place are
+ * seen by the next rebuild whatever their dtype. */
+static PyObject *grid_rebuild(hspy_engine *self, PyObject *args, PyObject *kwds)
+{
+    const Py_ssize_t npos = PyTuple_GET_SIZE(args);
+    PyObject *mask = Py_None;
+    if (kwds && PyDict_Size(kwds) > 0) {
+        mask = PyDict_GetItemString(kwds, "mask");
+        if (!mask || PyDict_Size(kwds) > 1) {
+            PyErr_SetString(PyExc_TypeError, "rebuild(): the only keyword argument is mask");
+            return NULL;
+        }
+    }
+    if (npos != 1 && npos != 3) {
+        PyErr_Format(PyExc_TypeError,
+                     "rebuild() takes a Circles, an (N, 3) array xyr or three arrays x, y, r "
+                     "(and mask=), got %zd positional arguments",
+                     npos);
+        return NULL;
+    }
     if (self->calls > 0 || self->rebuilding) {
         PyErr_SetString(PyExc_RuntimeError,
                         "rebuild: another thread is querying or rebuilding this grid");
         return NULL;
     }
-    hspy_circles *circles = hspy_as_circles(arg, "circles");
-    if (!circles)
+    PyObject *first = PyTuple_GET_ITEM(args, 0);
+    hspy_circles *set = NULL;
+    PyArrayObject *a[4] = {NULL, NULL, NULL, NULL};
+    const char *arg = NULL, *unit = "element"; /* arg NULL: the array holding the bad value */
+    if (npos == 1 && PyObject_TypeCheck(first, &hspy_CirclesType)) {
+        if (mask != Py_None) {
+            PyErr_SetString(PyExc_TypeError,
+                            "rebuild: mask goes with arrays; a Circles has its own mask");
+            return NULL;
+        }
+        set = (hspy_circles *)first;
+        PyArrayObject *own[4] = {set->x, set->y, set->r, set->mask};
+        for (int k = 0; k < 4; k++) {
+            Py_XINCREF(own[k]);
+            a[k] = own[k];
+        }
+        arg = "circles";
+        unit = "circle";
+    } else if (npos == 1) {
+        if (hspy_circles_like(first, "circles") || hspy_circle_columns(first, a))
+            return NULL;
+        arg = "xyr";
+        unit = "row";
+    } else if (hspy_circle_arrays(first, PyTuple_GET_ITEM(args, 1), PyTuple_GET_ITEM(args, 2), a)) {
         return NULL;
-    const int rc = build(self, circles);
-    Py_DECREF(circles);
-    if (rc)
-        return NULL;
-    Py_RETURN_NONE;
+    }
+    const npy_intp n = PyArray_DIM(a[0], 0);
+    PyObject *res = NULL;
+    if (!set && mask != Py_None && !(a[3] = hspy_circle_mask(mask, n)))
+        goto done;
+    const float *x = (const float *)PyArray_DATA(a[0]), *y = (const float *)PyArray_DATA(a[1]),
+                *r = (const float *)PyArray_DATA(a[2]);
+    const uint32_t *m = a[3] ? (const uint32_t *)PyArray_DATA(a[3]) : NULL;
+    size_t bad = (size_t)-1;
+    hs_status s;
+    self->rebuilding = 1;
+    Py_BEGIN_ALLOW_THREADS s = hs_grid_rebuild_from(self->grid, x, y, r, m, (size_t)n, &bad);
+    Py_END_ALLOW_THREADS self->rebuilding = 0;
+    if (s != HS_OK && bad < (size_t)n) { /* the grid is unchanged */
+        hspy_raise_bad_circle(s, hs_status_string(s), arg, unit, bad, x, y, r,
+                              "; the grid is unchanged");
+        goto done;
+    }
+    if (s != HS_OK) { /* out of memory or too many: the grid is left valid and empty */
+        npy_intp zero = 0;
+        set = NULL;
+        for (int k = 0; k < 4; k++)
+            Py_XSETREF(a[k],
+                       k < 3 ? (PyArrayObject *)PyArray_SimpleNew(1, &zero, NPY_FLOAT32) : NULL);
+    }
+    /* what the grid now holds, for .circles and pickling */
+    Py_CLEAR(self->circles);
+    clear_src(self);
+    if (set) {
+        Py_INCREF(set);
+        self->circles = set;
+    } else {
+        for (int k = 0; k < 4; k++) {
+            self->src[k] = a[k];
+            a[k] = NULL;
+        }
+    }
+    if (s != HS_OK) {
+        hspy_raise_status(s, arg ? arg : "x");
+        goto done;
+    }
+    Py_INCREF(Py_None);
+    res = Py_None;
+done:
+    for (int k = 0; k < 4; k++)
+        Py_XDECREF(a[k]);
+    return res;
 }
 
 static PyObject *grid_pairs(hspy_engine *self, PyObject *args, PyObject *kwds)
@@ -595,14 +701,18 @@ static PyObject *grid_overlap(hspy_engine *self, PyObject *args, PyObject *kwds)
     uint32_t mask = UINT32_MAX;
     if (mask_obj != Py_None && hspy_uint32_scalar(mask_obj, "mask", &mask))
         return NULL;
-    PyArrayObject *a = hspy_float32(obj, "points_or_circles");
+#define OVERLAP_SHAPES "points (P, 2) / (2,) or circles (P, 3) / (3,)"
+    PyArrayObject *a = hspy_float32(obj, "points_or_circles", "a float array of " OVERLAP_SHAPES);
     if (!a)
         return NULL;
     const int nd = PyArray_NDIM(a);
     const npy_intp w = nd >= 1 ? PyArray_DIM(a, nd - 1) : 0;
     if ((nd != 1 && nd != 2) || (w != 2 && w != 3)) {
-        PyErr_SetString(PyExc_ValueError,
-                        "points_or_circles: need points (P, 2) / (2,) or circles (P, 3) / (3,)");
+        PyObject *shape = PyObject_GetAttrString((PyObject *)a, "shape");
+        if (shape)
+            PyErr_Format(PyExc_ValueError,
+                         "points_or_circles: need " OVERLAP_SHAPES ", got shape %R", shape);
+        Py_XDECREF(shape);
         Py_DECREF(a);
         return NULL;
     }
@@ -704,8 +814,7 @@ static Py_ssize_t engine_len(hspy_engine *self)
 static PyObject *engine_circles(hspy_engine *self, void *c)
 {
     (void)c;
-    Py_INCREF(self->circles);
-    return (PyObject *)self->circles;
+    return (PyObject *)grid_source(self);
 }
 
 static PyObject *grid_cell_size(hspy_engine *self, void *c)
@@ -736,9 +845,12 @@ static PyObject *engine_repr(hspy_engine *self)
 
 static PyObject *engine_reduce(hspy_engine *self, PyObject *Py_UNUSED(ignored))
 {
-    if (is_grid(self))
-        return Py_BuildValue("O(OOO)", (PyObject *)Py_TYPE(self), self->circles, self->cell_size,
-                             self->threads);
+    if (is_grid(self)) {
+        hspy_circles *circles = grid_source(self);
+        return circles ? Py_BuildValue("O(NOO)", (PyObject *)Py_TYPE(self), circles,
+                                       self->cell_size, self->threads)
+                       : NULL;
+    }
     return Py_BuildValue("O(O)", (PyObject *)Py_TYPE(self), self->circles);
 }
 
@@ -792,10 +904,17 @@ static PyMethodDef engine_methods[] = {
 
 static PyMethodDef grid_methods[] = {
     QUERY_METHODS{"_c_call", (PyCFunction)engine_c_call, METH_VARARGS, NULL},
-    {"rebuild", (PyCFunction)grid_rebuild, METH_O,
-     "rebuild($self, circles, /)\n--\n\n"
-     "Rebuilds the grid in place (reusing its memory) from a Circles or an (N, 3) array: the\n"
-     "per-frame path for moving particles. RuntimeError while another thread queries it."},
+    {"rebuild", (PyCFunction)(void (*)(void))grid_rebuild, METH_VARARGS | METH_KEYWORDS,
+     "rebuild(circles_or_xyr, /, mask=None) or rebuild(x, y, r, /, mask=None)\n\n"
+     "Rebuilds the grid in place (reusing its memory) from the circles' current values: the\n"
+     "per-frame path for moving particles. Takes a Circles (its arrays as they are now: the\n"
+     "caller's when it borrowed them, else its own copy), an (N, 3) array x, y, r, or three\n"
+     "length-N arrays x, y, r (any real dtype, converted to float32 for the call; mask: one\n"
+     "uint32 per circle). The arrays are read during the call only: move them in place and\n"
+     "rebuild again. The count may change. The GIL is released.\n\n"
+     "ValueError on a bad circle (NaN, infinite, |value| > 1e18, negative radius), naming\n"
+     "its index and reason; the grid is then unchanged and keeps answering for its last\n"
+     "build. RuntimeError while another thread queries it."},
     {"pairs", (PyCFunction)(void (*)(void))grid_pairs, METH_VARARGS | METH_KEYWORDS,
      "pairs($self, *, threads=None)\n--\n\n"
      "Every overlapping (touching counts) pair of circles once: a (K, 2) int64 array of\n"
@@ -818,7 +937,10 @@ static PyGetSetDef brute_getset[] = {
 
 static PyGetSetDef grid_getset[] = {
     {"circles", (getter)engine_circles, NULL,
-     "The Circles it was (re)built from (the grid holds its own reordered copy).", NULL},
+     "The Circles it was (re)built from (the grid holds its own reordered copy). After a\n"
+     "rebuild from arrays: a Circles over those arrays (made on first access; it borrows\n"
+     "float32 C-contiguous ones, so it shows their values now).",
+     NULL},
     {"cell_size", (getter)grid_cell_size, NULL, "Cell side of the main level.", NULL},
     {"nbytes", (getter)grid_nbytes, NULL, "Heap bytes the grid holds.", NULL},
     {NULL, NULL, NULL, NULL, NULL},

@@ -16,6 +16,10 @@
 
 #include "hitscan/hitscan.h"
 
+/* The Python package's version (hitscan.__version__; pyproject.toml says the same). The C
+ * library's is hs_version() (hitscan.library_version). */
+#define HSPY_VERSION "0.3.0"
+
 /* ---- module.c --------------------------------------------------------------------------- */
 extern PyObject *hspy_InvalidQueryWarning;
 /* The library's reason for a status, in words ("negative radius", ...). */
@@ -31,11 +35,13 @@ int hspy_warn_invalid_rows(const char *what, const char *fate, size_t count, siz
 /* ---- convert.c: NumPy arrays in, the library's types out --------------------------------- */
 /* `obj` as a float32, aligned, C-contiguous array in native byte order: the same array when it
  * already is one (a new reference, no copy; read-only arrays too), else one converted copy.
- * Real numbers only (float, int, uint): TypeError naming `arg` otherwise. */
-PyArrayObject *hspy_float32(PyObject *obj, const char *arg);
+ * Real numbers only (float, int, uint): otherwise TypeError naming `arg`, and for None or
+ * objects that are no arrays of numbers, what it must be (`what`: "a float array of shape
+ * (M, 4)", ...). The caller checks the shape. */
+PyArrayObject *hspy_float32(PyObject *obj, const char *arg, const char *what);
 /* `obj` as a uint32 C-contiguous array: in place when it is one; other integer dtypes are
  * converted after checking every value is in 0 .. 2**32 - 1 (ValueError naming `arg`). */
-PyArrayObject *hspy_uint32(PyObject *obj, const char *arg);
+PyArrayObject *hspy_uint32(PyObject *obj, const char *arg, const char *what);
 /* Python int in 0 .. 2**32 - 1, else ValueError / TypeError naming `arg`. */
 int hspy_uint32_scalar(PyObject *obj, const char *arg, uint32_t *out);
 /* threads=None or -1: 0 (every core, OpenMP's default); a positive int: itself. */
@@ -54,6 +60,22 @@ typedef struct hspy_circles {
 extern PyTypeObject hspy_CirclesType;
 /* `obj` as a Circles: itself (new reference) or Circles(obj) for an (N, 3) array. */
 hspy_circles *hspy_as_circles(PyObject *obj, const char *arg);
+/* 0 when `obj` may be a circle set (a Circles, an array or a sequence), else -1 with a
+ * TypeError naming `arg`. */
+int hspy_circles_like(PyObject *obj, const char *arg);
+/* x, y, r as new read-only float32 arrays (a copy), deinterleaved from an (N, 3) array. On
+ * error out[] is all NULL. */
+int hspy_circle_columns(PyObject *xyr, PyArrayObject *out[3]);
+/* x, y, r as float32 C-contiguous 1-D arrays of one length: the caller's own when they are
+ * such arrays (borrowed), else converted copies. On error out[] is all NULL. */
+int hspy_circle_arrays(PyObject *x, PyObject *y, PyObject *r, PyArrayObject *out[3]);
+/* A per-circle mask: uint32, 1-D, length n. */
+PyArrayObject *hspy_circle_mask(PyObject *mask, npy_intp n);
+/* ValueError "<arg>: <unit> <i>: <reason> (x=.., y=.., r=..)<tail>" about circle i; arg NULL
+ * names the array (x, y or r) that holds the bad value for status s. */
+void hspy_raise_bad_circle(hs_status s, const char *reason, const char *arg, const char *unit,
+                           size_t i, const float *x, const float *y, const float *r,
+                           const char *tail);
 
 /* ---- scratch.c: memory a batch call reuses between calls --------------------------------- */
 /* The query arrays in the library's SoA layout (ax, ay, dx, dy), the library's uint32 answers

@@ -4,11 +4,9 @@
 #include "hspy.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define HSPY_STR_(x) #x
-#define HSPY_STR(x) HSPY_STR_(x)
 
 PyObject *hspy_InvalidQueryWarning;
 
@@ -117,11 +115,16 @@ static PyObject *isa_default(PyObject *mod, PyObject *Py_UNUSED(ignored))
 /* A fixed-size vector of floats from any sequence / array (a copy: one pair is small). */
 static int small_vector(PyObject *obj, const char *arg, const char *what, npy_intp n, float *out)
 {
-    PyArrayObject *a = hspy_float32(obj, arg);
+    char need[64];
+    snprintf(need, sizeof need, "%d numbers %s", (int)n, what);
+    PyArrayObject *a = hspy_float32(obj, arg, need);
     if (!a)
         return -1;
     if (PyArray_NDIM(a) != 1 || PyArray_DIM(a, 0) != n) {
-        PyErr_Format(PyExc_ValueError, "%s: need %zd numbers %s", arg, (Py_ssize_t)n, what);
+        PyObject *shape = PyObject_GetAttrString((PyObject *)a, "shape");
+        if (shape)
+            PyErr_Format(PyExc_ValueError, "%s: need %s, got shape %R", arg, need, shape);
+        Py_XDECREF(shape);
         Py_DECREF(a);
         return -1;
     }
@@ -316,9 +319,8 @@ PyMODINIT_FUNC PyInit__hitscan(void)
     }
     if (hspy_results_init(m) < 0)
         goto fail;
-    if (PyModule_AddStringConstant(m, "version",
-                                   HSPY_STR(HS_VERSION_MAJOR) "." HSPY_STR(
-                                       HS_VERSION_MINOR) "." HSPY_STR(HS_VERSION_PATCH)) < 0)
+    if (PyModule_AddStringConstant(m, "__version__", HSPY_VERSION) < 0 ||
+        PyModule_AddStringConstant(m, "library_version", hs_version()) < 0)
         goto fail;
     return m;
 fail:

@@ -71,7 +71,8 @@ static int parse_thickness(hspy_batch *b, PyObject *obj)
         b->thickness_all = (float)q;
         return 0;
     }
-    if (!(b->thickness = hspy_float32(obj, "thickness")))
+    if (!(b->thickness = hspy_float32(obj, "thickness",
+                                      "a number >= 0 or a float array with one value per query")))
         return -1;
     return check_per_query(b, b->thickness, "thickness");
 }
@@ -83,7 +84,8 @@ static int parse_mask(hspy_batch *b, PyObject *obj)
         return 0;
     if (PyIndex_Check(obj) && !PyArray_Check(obj))
         return hspy_uint32_scalar(obj, "mask", &b->mask_all);
-    if (!(b->mask = hspy_uint32(obj, "mask")))
+    if (!(b->mask = hspy_uint32(obj, "mask",
+                                "None, an int or an integer array with one value per query")))
         return -1;
     if (PyArray_NDIM(b->mask) == 0) {
         b->mask_all = *(const uint32_t *)PyArray_DATA(b->mask);
@@ -95,7 +97,7 @@ static int parse_mask(hspy_batch *b, PyObject *obj)
 
 static int parse_queries(hspy_batch *b, PyObject *obj)
 {
-    if (!(b->queries = hspy_float32(obj, "queries")))
+    if (!(b->queries = hspy_float32(obj, "queries", "a float array of shape (M, 4)")))
         return -1;
     const int nd = PyArray_NDIM(b->queries);
     if (nd < 1 || PyArray_DIM(b->queries, nd - 1) != 4) {

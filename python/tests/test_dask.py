@@ -54,6 +54,49 @@ def test_masked_circles(client):
     assert np.array_equal(got, hitscan.Grid(c).closest(q, mask=1).index)
 
 
+def test_grid_accepted(client):
+    xyr, q = hitscan.scene("clustered", 8000, 6000)
+    grid = hitscan.Grid(xyr, cell_size=2.0)
+    dq = da.from_array(q, chunks=1500)
+    index, t = dask.compute(*hd.closest(grid, dq, kind="ray"))
+    ref = grid.closest(q, kind="ray")
+    assert index.tobytes() == ref.index.tobytes() and t.tobytes() == ref.t.tobytes()
+    assert np.array_equal(hd.any(grid, dq).compute(), grid.any(q))
+    assert np.array_equal(hd.count(grid, q, chunks=2000).compute(), grid.count(q))
+    got = dask.compute(*hd.all(grid, dq, thickness=0.25))
+    assert all(a.tobytes() == b.tobytes() for a, b in zip(got, grid.all(q, thickness=0.25)))
+    # a grid rebuilt from the caller's arrays: the circles it holds now
+    x, y, r = (xyr[:, k].astype(np.float64) for k in range(3))
+    grid.rebuild(x + 3.0, y, r)
+    assert np.array_equal(hd.count(grid, dq).compute(), grid.count(q))
+    masked = hitscan.Grid(hitscan.Circles(xyr, mask=np.arange(len(xyr)) % 4))
+    assert np.array_equal(hd.closest(masked, dq, mask=2)[0].compute(),
+                          masked.closest(q, mask=2).index)
+    with pytest.raises(ValueError, match="cell_size"):
+        hd.closest(grid, dq, cell_size=3.0)
+    empty = hitscan.Grid(np.zeros((0, 3)))
+    assert hd.count(empty, dq).compute().tolist() == [0] * len(q)
+
+
+@pytest.mark.parametrize(
+    "circles, queries, exc, words",
+    [
+        (None, np.zeros((5, 4)), TypeError, ["circles must be", "got None"]),
+        (np.zeros((2, 3)), None, TypeError, ["queries must be", "(M, 4)", "got None"]),
+        (np.zeros((2, 3)), np.zeros(4), ValueError, ["queries", "(M, 4)", "(4,)"]),
+        (np.zeros((2, 3)), np.zeros((5, 4), complex), TypeError, ["queries", "complex"]),
+        (np.zeros((2, 3)), da.zeros((5, 4), dtype=complex), TypeError, ["queries", "complex"]),
+        (np.zeros((2, 2)), np.zeros((5, 4)), ValueError, ["(N, 3)"]),
+        (np.array([[0, 0, -1.0]]), np.zeros((5, 4)), ValueError, ["row 0", "negative"]),
+    ],
+)
+def test_argument_errors(circles, queries, exc, words):
+    with pytest.raises(exc) as e:
+        hd.closest(circles, queries)
+    for w in words:
+        assert w in str(e.value), (w, str(e.value))
+
+
 def test_errors():
     with pytest.raises(ValueError, match="thickness"):
         hd.closest(np.zeros((1, 3)), np.zeros((5, 4)), thickness=np.ones(5))

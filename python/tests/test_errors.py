@@ -141,3 +141,60 @@ def test_no_warning_when_valid():
         warnings.simplefilter("error")
         GRID.closest(Q)
         GRID.all(Q, kind="line", thickness=0.5)
+
+
+BRUTE = hitscan.Brute(XYR[:50])
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: GRID.closest(None), ["queries must be a float array of shape (M, 4), got None"]),
+        (lambda: GRID.any(None), ["queries must be", "got None"]),
+        (lambda: GRID.count(None), ["queries must be", "got None"]),
+        (lambda: GRID.all(None), ["queries must be", "got None"]),
+        (lambda: BRUTE.closest(None), ["queries must be", "got None"]),
+        (lambda: GRID.closest({"a": 1}), ["queries must be", "got dict"]),
+        (lambda: GRID.closest([[0, 0, None, 1]]), ["queries must be", "not numbers"]),
+        (lambda: GRID.closest(Q, thickness=None), ["thickness must be", "got None"]),
+        (lambda: GRID.closest(Q, thickness=[None] * len(Q)), ["thickness must be", "not numbers"]),
+        (lambda: GRID.count(Q, mask=[None] * len(Q)), ["mask must be", "not numbers"]),
+        (lambda: hitscan.Grid(None), ["circles must be a hitscan.Circles", "got None"]),
+        (lambda: hitscan.Brute(None), ["circles must be", "got None"]),
+        (lambda: hitscan.Circles(None), ["xyr must be a float array of shape (N, 3), got None"]),
+        (lambda: hitscan.Circles(None, XYR[:, 1], XYR[:, 2]), ["x must be", "got None"]),
+        (lambda: hitscan.Circles(XYR[:, 0], XYR[:, 1], None), ["r must be", "got None"]),
+        (lambda: hitscan.Circles([[0, 0, object()]]), ["xyr must be", "not numbers"]),
+        (lambda: GRID.rebuild(None), ["circles must be", "got None"]),
+        (lambda: GRID.overlap(None), ["points_or_circles must be", "got None"]),
+        (lambda: hitscan.intersect(None, [0, 0, 1]), ["query must be 4 numbers", "got None"]),
+        (lambda: hitscan.intersect([0, 0, 1, 1], None), ["circle must be 3 numbers", "got None"]),
+    ],
+)
+def test_none_and_non_numbers_are_type_errors(call, words):
+    with pytest.raises(TypeError) as e:
+        call()
+    msg = str(e.value)
+    assert "dtype object" not in msg, msg
+    for w in words:
+        assert w in msg, (w, msg)
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: GRID.closest([[0, 0, 1, 1], [0, 0]]), ["queries must be", "inhomogeneous"]),
+        (lambda: GRID.overlap(np.zeros((2, 2, 2))), ["points_or_circles", "got shape (2, 2, 2)"]),
+        (lambda: GRID.overlap(np.zeros(())), ["points_or_circles", "got shape ()"]),
+        (lambda: hitscan.intersect(np.zeros((2, 4)), [0, 0, 1]), ["query", "got shape (2, 4)"]),
+        (lambda: hitscan.intersect([0, 0, 1, 1], 1.0), ["circle", "got shape ()"]),
+        (lambda: hitscan.Circles(np.zeros(3), np.zeros(3), np.zeros(())), ["r", "1-D", "0 dim"]),
+        (lambda: hitscan.Circles(np.zeros(3)), ["xyr", "(N, 3)", "(3,)"]),
+        (lambda: GRID.closest(np.zeros((2, 4, 3))), ["queries", "(2, 4, 3)"]),
+    ],
+)
+def test_wrong_shapes_name_the_shape(call, words):
+    with pytest.raises(ValueError) as e:
+        call()
+    for w in words:
+        assert w in str(e.value), (w, str(e.value))

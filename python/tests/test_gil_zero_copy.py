@@ -12,32 +12,50 @@ import hitscan
 from conftest import rng_scene
 
 
-def test_gil_released_during_a_call():
-    xyr, q = hitscan.scene("uniform", 4000, 100000)
-    brute = hitscan.Brute(xyr)
-    count, stop = 0, False
+def longest_stall(call):
+    """(seconds of call(), the longest time a spinning Python thread made no progress during
+    it, as a fraction of those seconds): about 1 if the call held the GIL throughout."""
+    stamps, stop = [], False
 
     def spin():
-        nonlocal count
+        i = 0
         while not stop:
-            count += 1
+            i += 1
+            if i % 64 == 0:
+                stamps.append(time.perf_counter())
 
     th = threading.Thread(target=spin)
     th.start()
     try:
         time.sleep(0.05)
-        c0, t0 = count, time.perf_counter()
-        time.sleep(0.3)  # sleep releases the GIL: the spinner's rate on its own
-        rate = (count - c0) / (time.perf_counter() - t0)
-        c0, t0 = count, time.perf_counter()
-        brute.closest(q, threads=1)  # one thread: the spinner has the other core
-        dt, progress = time.perf_counter() - t0, count - c0
+        t0 = time.perf_counter()
+        call()
+        t1 = time.perf_counter()
     finally:
         stop = True
         th.join()
+    inside = [t0] + [t for t in stamps if t0 < t < t1] + [t1]
+    return t1 - t0, max(b - a for a, b in zip(inside, inside[1:])) / (t1 - t0)
+
+
+def test_gil_released_during_a_call():
+    xyr, q = hitscan.scene("uniform", 4000, 100000)
+    brute = hitscan.Brute(xyr)
+    # one thread: the spinner has the other core
+    dt, stall = longest_stall(lambda: brute.closest(q, threads=1))
     assert dt > 0.05, "the call is too short to tell"
-    # holding the GIL the spinner would not move at all during the call
-    assert progress > 0.25 * rate * dt, (progress, rate, dt)
+    # holding the GIL the spinner would stall for the whole call
+    assert stall < 0.5, (stall, dt)
+
+
+def test_gil_released_during_rebuild():
+    xyr, _ = hitscan.scene("uniform", 3_000_000, 0)
+    x, y, r = (np.ascontiguousarray(xyr[:, k]) for k in range(3))
+    grid = hitscan.Grid(xyr[:10], threads=1)
+    dt, stall = longest_stall(lambda: grid.rebuild(x, y, r))
+    assert dt > 0.05, "the call is too short to tell"
+    assert stall < 0.5, (stall, dt)
+    assert len(grid) == len(xyr)
 
 
 def test_circles_borrow_float32_in_place():
