@@ -865,6 +865,103 @@ static void test_pairs(void **state)
     print_message("pairs: %zu contacts checked against O(N^2)\n", total);
 }
 
+/* hs_grid_pairs_within against the O(N^2) reference in double (the contract's formula), on 1 to
+ * 4 threads; skin = 0 is hs_grid_pairs exactly. */
+static void check_pairs_within(const scene *s, const hs_grid *g, float skin)
+{
+    size_t nref = 0;
+    for (size_t i = 0; i < s->n; i++)
+        for (size_t j = i + 1; j < s->n; j++) {
+            double dx = (double)s->x[i] - (double)s->x[j], dy = (double)s->y[i] - (double)s->y[j];
+            double d = ((double)s->r[i] + (double)s->r[j]) + (double)skin;
+            nref += dx * dx + dy * dy <= d * d;
+        }
+    for (int th = 1; th <= 4; th++) {
+        hs_batch_opts o = hs_batch_opts_default();
+        o.threads = th;
+        hs_pairs p;
+        assert_int_equal(hs_grid_pairs_within(g, skin, &o, &p), HS_OK);
+        assert_int_equal(p.count, nref);
+        for (size_t k = 0; k < p.count; k++) {
+            const uint32_t i = p.i[k], j = p.j[k];
+            assert_true(i < j && j < s->n);
+            if (k > 0)
+                assert_true(p.i[k - 1] < i || (p.i[k - 1] == i && p.j[k - 1] < j));
+            double dx = (double)s->x[i] - (double)s->x[j], dy = (double)s->y[i] - (double)s->y[j];
+            double d = ((double)s->r[i] + (double)s->r[j]) + (double)skin;
+            assert_true(dx * dx + dy * dy <= d * d);
+        }
+        if (skin == 0.0f) {
+            hs_pairs q;
+            assert_int_equal(hs_grid_pairs(g, &o, &q), HS_OK);
+            assert_int_equal(q.count, p.count);
+            assert_memory_equal(q.i, p.i, p.count * sizeof *p.i);
+            assert_memory_equal(q.j, p.j, p.count * sizeof *p.j);
+            hs_pairs_free(&q);
+        }
+        hs_pairs_free(&p);
+    }
+}
+
+static void test_pairs_within(void **state)
+{
+    (void)state;
+    const hs_scene_kind kinds[] = {HS_SCENE_UNIFORM, HS_SCENE_MIXED, HS_SCENE_CLUSTERED};
+    const float skins[] = {0.0f, 0.5f, 2.0f, 9.0f};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        scene s;
+        size_t n = k == 1 ? 9000 : scale(3000); /* mixed: more than one block, two levels */
+        scene_kind(&s, kinds[k], n, 41u + k, 0);
+        for (size_t i = 0; i < n; i++) {
+            s.x[i] *= 0.5f;
+            s.y[i] *= 0.5f;
+        }
+        hs_circles_destroy(s.cs);
+        assert_int_equal(hs_circles_create(s.x, s.y, s.r, NULL, n, &s.cs, NULL), HS_OK);
+        hs_grid *g = NULL;
+        assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
+        for (size_t q = 0; q < sizeof skins / sizeof skins[0]; q++)
+            check_pairs_within(&s, g, skins[q]);
+        hs_grid_destroy(g);
+        scene_free(&s);
+    }
+    /* a gap of exactly the skin counts */
+    scene s;
+    scene_alloc(&s, 4);
+    const float v[4][3] = {{0, 0, 1}, {3, 0, 1}, {40, 0, 30}, {72, 0, 0}};
+    for (int i = 0; i < 4; i++)
+        s.x[i] = v[i][0], s.y[i] = v[i][1], s.r[i] = v[i][2];
+    scene_finish(&s, 0);
+    hs_grid *g = NULL;
+    assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
+    hs_pairs p;
+    assert_int_equal(hs_grid_pairs_within(g, 1.0f, NULL, &p), HS_OK);
+    assert_int_equal(p.count, 1); /* 0-1: gap 1 */
+    hs_pairs_free(&p);
+    assert_int_equal(hs_grid_pairs_within(g, 2.0f, NULL, &p), HS_OK);
+    assert_int_equal(p.count, 2); /* 0-1 (gap 1), 2-3 (gap 2) */
+    hs_pairs_free(&p);
+    for (size_t q = 0; q < 4; q++)
+        check_pairs_within(&s, g, (float)q * 1.5f);
+    /* bad skins: a clear code, an empty result */
+    const struct {
+        float skin;
+        hs_status want;
+    } bad[] = {{NAN, HS_E_NONFINITE},
+               {INFINITY, HS_E_NONFINITE},
+               {-1.0f, HS_E_NEG_RADIUS},
+               {1e30f, HS_E_RANGE}};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        p.count = 99;
+        assert_int_equal(hs_grid_pairs_within(g, bad[k].skin, NULL, &p), bad[k].want);
+        assert_int_equal(p.count, 0);
+        assert_null(p.i);
+    }
+    assert_int_equal(hs_grid_pairs_within(NULL, 0.0f, NULL, &p), HS_E_NULL);
+    hs_grid_destroy(g);
+    scene_free(&s);
+}
+
 static void test_overlap_circle(void **state)
 {
     (void)state;
@@ -1485,16 +1582,16 @@ int main(void)
     quick = test_quick();
     printf("test_grid: %s scale\n", quick ? "quick (HS_TEST_QUICK or sanitizers)" : "full");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_scene_generators),   cmocka_unit_test(test_empty_and_single),
-        cmocka_unit_test(test_bad_input),          cmocka_unit_test(test_build_deterministic),
-        cmocka_unit_test(test_bytes_per_circle),   cmocka_unit_test(test_awkward_geometry),
-        cmocka_unit_test(test_far_from_origin),    cmocka_unit_test(test_scenes_match_brute),
-        cmocka_unit_test(test_sorted_batches),     cmocka_unit_test(test_sorted_segments),
-        cmocka_unit_test(test_level_meet),         cmocka_unit_test(test_workspace),
-        cmocka_unit_test(test_all_large_batch),    cmocka_unit_test(test_closest_signed_zero_tie),
-        cmocka_unit_test(test_dense_cells),        cmocka_unit_test(test_pairs),
-        cmocka_unit_test(test_overlap_circle),     cmocka_unit_test(test_rebuild),
-        cmocka_unit_test(test_rebuild_bad_values),
+        cmocka_unit_test(test_scene_generators), cmocka_unit_test(test_empty_and_single),
+        cmocka_unit_test(test_bad_input),        cmocka_unit_test(test_build_deterministic),
+        cmocka_unit_test(test_bytes_per_circle), cmocka_unit_test(test_awkward_geometry),
+        cmocka_unit_test(test_far_from_origin),  cmocka_unit_test(test_scenes_match_brute),
+        cmocka_unit_test(test_sorted_batches),   cmocka_unit_test(test_sorted_segments),
+        cmocka_unit_test(test_level_meet),       cmocka_unit_test(test_workspace),
+        cmocka_unit_test(test_all_large_batch),  cmocka_unit_test(test_closest_signed_zero_tie),
+        cmocka_unit_test(test_dense_cells),      cmocka_unit_test(test_pairs),
+        cmocka_unit_test(test_pairs_within),     cmocka_unit_test(test_overlap_circle),
+        cmocka_unit_test(test_rebuild),          cmocka_unit_test(test_rebuild_bad_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

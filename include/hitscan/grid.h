@@ -94,6 +94,14 @@ typedef struct hs_pairs {
     size_t count;
 } hs_pairs;
 HS_API hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_pairs *out);
+/* Every pair i < j within a cutoff, once, ordered by i then j: the gap between the discs is at
+ * most skin, (xi - xj)^2 + (yi - yj)^2 <= (ri + rj + skin)^2 in double (a Verlet neighbour
+ * list; skin = 0 gives exactly hs_grid_pairs). skin must be finite (HS_E_NONFINITE), >= 0
+ * (HS_E_NEG_RADIUS) and at most HS_MAX_COORD (HS_E_RANGE); out is then empty. The search
+ * reach grows by skin: a skin of the mean radius costs about as much as pairs at twice the
+ * density. */
+HS_API hs_status hs_grid_pairs_within(const hs_grid *g, float skin, const hs_batch_opts *opts,
+                                      hs_pairs *out);
 HS_API void hs_pairs_free(hs_pairs *p);
 
 /* Circles overlapping the closed disc (cx, cy, r) — r = 0 for a point query — in ascending

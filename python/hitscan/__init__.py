@@ -8,6 +8,14 @@ A thin layer over the hitscan C library: uniform-grid broadphase, SIMD kernels c
 time, OpenMP threads. Batch calls release the GIL; float32 C-contiguous arrays are used in
 place. See help(hitscan.Grid.closest) for the query arguments, and hitscan.dask for Dask.
 """
+import os as _os
+
+# OpenMP's idle threads sleep between calls unless the user chose otherwise: libgomp's default
+# spins for milliseconds after each parallel region, and with another process holding a core
+# two threads then ran several times slower than one. libgomp reads the variable once, when
+# it loads with the extension below (docs/threads.md).
+_os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+
 from ._hitscan import (
     Brute,
     Circles,

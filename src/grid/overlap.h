@@ -16,6 +16,17 @@ static inline int hs_discs_overlap(float xa, float ya, float ra, float xb, float
     return dx * dx + dy * dy <= s * s;
 }
 
+/* Within a cutoff: the gap between the two discs is at most skin >= 0 (skin = 0: exactly
+ * hs_discs_overlap, since (ra + rb) + 0 is ra + rb). Symmetric as hs_discs_overlap: the sum
+ * ra + rb is taken first, and IEEE addition commutes. */
+static inline int hs_discs_within(float xa, float ya, float ra, float xb, float yb, float rb,
+                                  double skin)
+{
+    double dx = (double)xa - (double)xb, dy = (double)ya - (double)yb;
+    double s = ((double)ra + (double)rb) + skin;
+    return dx * dx + dy * dy <= s * s;
+}
+
 /* qsort's comparison of two uint32_t. */
 static inline int hs_cmp_u32(const void *a, const void *b)
 {

@@ -1,4 +1,6 @@
-/* Every overlapping pair of circles (particle contacts), hs_grid_pairs.
+/* Every overlapping pair of circles (particle contacts), hs_grid_pairs, and every pair within
+ * a cutoff (neighbour lists), hs_grid_pairs_within: the same search with every reach and test
+ * grown by the skin.
  *
  * Circles are visited in storage order (cell by cell), so a circle's neighbourhood is the one
  * its predecessor just touched (in caller order every circle would cost a few cache misses).
@@ -31,6 +33,7 @@ typedef struct pair_scan {
     const hs_grid *g;
     uint32_t i; /* caller's index of the circle whose partners are collected */
     float x, y, r;
+    double skin;     /* the cutoff: pairs whose gap is at most skin; 0 for overlap */
     hs_pair_list *B; /* (i, j) with j > i */
     hs_pair_list *X; /* big circle against level 0: (j, i) for j < i */
 } pair_scan;
@@ -60,8 +63,9 @@ HS_PAIRS_INLINE void overlap_mask(const pair_scan *p, uint32_t c0, uint32_t m,
 {
     const float *restrict x = p->g->x + c0, *restrict y = p->g->y + c0, *restrict r = p->g->r + c0;
     const float px = p->x, py = p->y, pr = p->r;
+    const double skin = p->skin;
     for (uint32_t k = 0; k < m; k++)
-        ov[k] = (uint32_t)hs_discs_overlap(px, py, pr, x[k], y[k], r[k]);
+        ov[k] = (uint32_t)hs_discs_within(px, py, pr, x[k], y[k], r[k], skin);
 }
 
 /* A run against the circle of p, one candidate at a time: a cell holds a few circles, and
@@ -78,7 +82,8 @@ HS_PAIRS_INLINE int pair_run(void *st, uint32_t b, uint32_t e)
         size_t nk = 0;
         for (uint32_t k = c0; k < c1; k++) {
             keep_j[nk] = id[k];
-            nk += (size_t)((id[k] > i) & hs_discs_overlap(p->x, p->y, p->r, x[k], y[k], r[k]));
+            nk += (size_t)((id[k] > i) &
+                           hs_discs_within(p->x, p->y, p->r, x[k], y[k], r[k], p->skin));
         }
         if (nk == 0)
             continue;
@@ -132,13 +137,13 @@ HS_PAIRS_INLINE int cross_run(void *st, uint32_t b, uint32_t e)
 
 /* The partners of the circle at storage position pos that it keeps (see the top): a small
  * circle searches its own level, a big one both. */
-HS_PAIRS_INLINE void find_partners(const hs_grid *g, size_t pos, int big, hs_pair_list *B,
-                                   hs_pair_list *X)
+HS_PAIRS_INLINE void find_partners(const hs_grid *g, size_t pos, int big, double skin,
+                                   hs_pair_list *B, hs_pair_list *X)
 {
-    pair_scan ps = {g, g->id[pos], g->x[pos], g->y[pos], g->r[pos], B, X};
+    pair_scan ps = {g, g->id[pos], g->x[pos], g->y[pos], g->r[pos], skin, B, X};
     for (int l = 0; l < (big ? g->nlevels : 1); l++) {
         const hs_glevel *L = &g->lv[l];
-        double reach = (double)ps.r + (double)L->rmax;
+        double reach = (double)ps.r + (double)L->rmax + skin;
         reach += hs_gpad(L->mag + fabs((double)ps.x) + fabs((double)ps.y), reach);
         const double x0 = ps.x - reach, y0 = ps.y - reach, x1 = ps.x + reach, y1 = ps.y + reach;
         if (big && l == 0 ? hs_grid_box(g, L, x0, y0, x1, y1, cross_run, &ps)
@@ -156,12 +161,13 @@ static int count_run(void *st, uint32_t b, uint32_t e)
 /* Room in B and X for the pairs of the big circles [p0, p1) against level 0, so that their
  * thousands of partners do not grow the lists by copying: half the candidates each (a disc
  * fills about 3/4 of its box, split between the lists by index); short, the lists grow. */
-static void reserve_big(const hs_grid *g, size_t p0, size_t p1, hs_pair_list *B, hs_pair_list *X)
+static void reserve_big(const hs_grid *g, size_t p0, size_t p1, double skin, hs_pair_list *B,
+                        hs_pair_list *X)
 {
     const hs_glevel *L = &g->lv[0];
     size_t cand = 0;
     for (size_t pos = p0; pos < p1; pos++) {
-        const double x = g->x[pos], y = g->y[pos], reach = (double)g->r[pos] + L->rmax;
+        const double x = g->x[pos], y = g->y[pos], reach = (double)g->r[pos] + L->rmax + skin;
         hs_grid_box(g, L, x - reach, y - reach, x + reach, y + reach, count_run, &cand);
     }
     if (hs_pair_list_reserve(B, cand / 2 + 64))
@@ -186,17 +192,17 @@ static void block_span(const hs_grid *g, const pair_blocks *pb, size_t k, size_t
 }
 
 /* The partners of the circles at storage positions [p0, p1): one clone per instruction set. */
-HS_GRID_CLONES static void scan_block(const hs_grid *g, size_t p0, size_t p1, int big,
+HS_GRID_CLONES static void scan_block(const hs_grid *g, size_t p0, size_t p1, int big, double skin,
                                       hs_pair_list *B, hs_pair_list *X)
 {
     for (size_t pos = p0; pos < p1 && !B->oom && !X->oom; pos++)
-        find_partners(g, pos, big, B, X);
+        find_partners(g, pos, big, skin, B, X);
 }
 
 /* Every block scanned on the team. Blocks are consecutive storage positions, so neighbours in
  * space: each thread keeps a contiguous share of them (batch/worksteal.h). Returns 1 if an
  * allocation failed. */
-static int find_pairs(const hs_grid *g, const pair_blocks *pb, hs_pair_list *lists,
+static int find_pairs(const hs_grid *g, const pair_blocks *pb, double skin, hs_pair_list *lists,
                       hs_pair_list *cross, int threads)
 {
     int oom = 0;
@@ -211,8 +217,8 @@ static int find_pairs(const hs_grid *g, const pair_blocks *pb, hs_pair_list *lis
             block_span(g, pb, (size_t)k, &p0, &p1);
             const int big = (size_t)k >= pb->nb0;
             if (big)
-                reserve_big(g, p0, p1, B, X);
-            scan_block(g, p0, p1, big, B, X);
+                reserve_big(g, p0, p1, skin, B, X);
+            scan_block(g, p0, p1, big, skin, B, X);
             oom |= B->oom | X->oom;
         }
     }
@@ -231,9 +237,21 @@ static uint32_t *alloc_out(size_t n)
 
 hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_pairs *out)
 {
+    return hs_grid_pairs_within(g, 0.0f, opts, out);
+}
+
+hs_status hs_grid_pairs_within(const hs_grid *g, float skin, const hs_batch_opts *opts,
+                               hs_pairs *out)
+{
     if (g == NULL || out == NULL)
         return HS_E_NULL;
     memset(out, 0, sizeof *out);
+    if (isnan(skin) || isinf(skin))
+        return HS_E_NONFINITE;
+    if (skin < 0.0f)
+        return HS_E_NEG_RADIUS;
+    if (skin > HS_MAX_COORD)
+        return HS_E_RANGE;
     int threads = opts ? opts->threads : 0;
     if (threads < 0)
         return HS_E_RANGE;
@@ -252,7 +270,7 @@ hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_pairs *o
     hs_pair_list *lists = calloc(2 * pb.nb, sizeof *lists);
     int oom = lists == NULL;
     if (!oom)
-        oom = find_pairs(g, &pb, lists, lists + pb.nb, threads);
+        oom = find_pairs(g, &pb, (double)skin, lists, lists + pb.nb, threads);
     size_t total = 0;
     for (size_t b = 0; !oom && b < 2 * pb.nb; b++)
         total += lists[b].len;

@@ -11,5 +11,5 @@
 
 static void hs_omp_passive_default(void) { setenv("OMP_WAIT_POLICY", "passive", 0); }
 
-__attribute__((section(".preinit_array"), used)) static void (*const hs_omp_passive_entry)(void) =
-    hs_omp_passive_default;
+__attribute__((section(".preinit_array"),
+               used)) static void (*const hs_omp_passive_entry)(void) = hs_omp_passive_default;

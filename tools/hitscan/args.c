@@ -9,7 +9,8 @@ hsio_count_status hsio_parse_count(const char *s, size_t max, size_t *v)
 {
     /* mantissa: its digits without leading zeros, and where the point was */
     const char *p = s, *first = NULL; /* the first non-zero digit */
-    size_t ndig = 0, nfrac = 0, nzeros = 0; /* digits from `first` on, after the point, trailing 0s */
+    size_t ndig = 0, nfrac = 0,
+           nzeros = 0; /* digits from `first` on, after the point, trailing 0s */
     int any = 0, point = 0;
     for (;; p++) {
         if (*p == '.' && !point) {

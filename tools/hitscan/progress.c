@@ -21,7 +21,7 @@ static struct timespec t0;
 static char step[256];
 static int watch_fd = -1;
 static char shown_text[256]; /* the line now on the terminal; empty: none */
-static size_t shown;          /* its length */
+static size_t shown;         /* its length */
 
 static double seconds_since(const struct timespec *a)
 {
