@@ -1,5 +1,6 @@
 // Grid benchmarks: BM_Grid<Mode>[Ws]/<scene>/<N>/<M>[/threads:<k>] queries per second (Ws: with a
-// workspace), BM_GridBuild/<scene>/<N>/threads:<k>, BM_GridPairs/<scene>/<N>/threads:<k>, and
+// workspace), BM_GridBuild/<scene>/<N>/threads:<k>, BM_GridPairs/<scene>/<N>/threads:<k>,
+// BM_GridPairsWithin/<scene>/<N>/threads:<k> (a skin of half the mean radius), and
 // BM_GridScaling/<what>/<scene>/<N> (2 threads against 1, call by call).
 #include <benchmark/benchmark.h>
 
@@ -207,7 +208,9 @@ void RunBuild(benchmark::State &state, hs_scene_kind kind, size_t n, int threads
 
 // Particle pairs: every overlapping circle pair once, from a built grid (the other half of a
 // particle simulation's frame, next to BM_GridBuild's rebuild).
-void RunPairs(benchmark::State &state, hs_scene_kind kind, size_t n, int threads)
+// Pairs within a cutoff of half the scene's mean radius (a Verlet list's skin); skin = 0 is
+// RunPairs.
+void RunPairsSkin(benchmark::State &state, hs_scene_kind kind, size_t n, int threads, bool skin)
 {
     GridScene &sc = Scene(kind, n, 0);
     if (!sc.ok) {
@@ -216,10 +219,14 @@ void RunPairs(benchmark::State &state, hs_scene_kind kind, size_t n, int threads
     }
     hs_batch_opts o = hs_batch_opts_default();
     o.threads = threads;
+    double rsum = 0.0;
+    for (float r : sc.r)
+        rsum += r;
+    const float cutoff = skin && n ? (float)(0.5 * rsum / (double)n) : 0.0f;
     size_t pairs = 0;
     for (auto _ : state) {
         hs_pairs p;
-        if (hs_grid_pairs(sc.g, &o, &p) != HS_OK) {
+        if (hs_grid_pairs_within(sc.g, cutoff, &o, &p) != HS_OK) {
             state.SkipWithError("pairs failed");
             return;
         }
@@ -230,6 +237,16 @@ void RunPairs(benchmark::State &state, hs_scene_kind kind, size_t n, int threads
     state.counters["circles_per_second"] =
         benchmark::Counter((double)n * (double)state.iterations(), benchmark::Counter::kIsRate);
     state.counters["pairs_per_circle"] = n ? (double)pairs / (double)n : 0.0;
+}
+
+void RunPairs(benchmark::State &state, hs_scene_kind kind, size_t n, int threads)
+{
+    RunPairsSkin(state, kind, n, threads, false);
+}
+
+void RunPairsWithin(benchmark::State &state, hs_scene_kind kind, size_t n, int threads)
+{
+    RunPairsSkin(state, kind, n, threads, true);
 }
 
 // Two threads against one, measured call by call. On a shared host the speed drifts by tens
@@ -397,7 +414,9 @@ int RegisterAll()
                         ->Unit(benchmark::kMillisecond);
                 }
     const std::pair<const char *, void (*)(benchmark::State &, hs_scene_kind, size_t, int)>
-        per_circle[] = {{"BM_GridBuild/", RunBuild}, {"BM_GridPairs/", RunPairs}};
+        per_circle[] = {{"BM_GridBuild/", RunBuild},
+                        {"BM_GridPairs/", RunPairs},
+                        {"BM_GridPairsWithin/", RunPairsWithin}};
     for (const auto &bm : per_circle)
         for (hs_scene_kind kind : kinds)
             for (size_t n : sizes)

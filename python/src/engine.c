@@ -634,9 +634,10 @@ done:
 
 static PyObject *grid_pairs(hspy_engine *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"threads", NULL};
+    static char *kwlist[] = {"skin", "threads", NULL};
     PyObject *threads = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|$O:pairs", kwlist, &threads))
+    double skin = 0.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|d$O:pairs", kwlist, &skin, &threads))
         return NULL;
     hs_batch_opts o = hs_batch_opts_default();
     if (hspy_threads(threads, &o.threads))
@@ -649,10 +650,10 @@ static PyObject *grid_pairs(hspy_engine *self, PyObject *args, PyObject *kwds)
     memset(&p, 0, sizeof p);
     hs_status s;
     self->calls++;
-    Py_BEGIN_ALLOW_THREADS s = hs_grid_pairs(self->grid, &o, &p);
+    Py_BEGIN_ALLOW_THREADS s = hs_grid_pairs_within(self->grid, (float)skin, &o, &p);
     Py_END_ALLOW_THREADS self->calls--;
     if (s != HS_OK) {
-        hspy_raise_status(s, NULL);
+        hspy_raise_status(s, "skin");
         return NULL;
     }
     npy_intp shape[2] = {(npy_intp)p.count, 2};
@@ -916,9 +917,10 @@ static PyMethodDef grid_methods[] = {
      "its index and reason; the grid is then unchanged and keeps answering for its last\n"
      "build. RuntimeError while another thread queries it."},
     {"pairs", (PyCFunction)(void (*)(void))grid_pairs, METH_VARARGS | METH_KEYWORDS,
-     "pairs($self, *, threads=None)\n--\n\n"
-     "Every overlapping (touching counts) pair of circles once: a (K, 2) int64 array of\n"
-     "(i, j), i < j, ordered by i then j."},
+     "pairs($self, skin=0.0, *, threads=None)\n--\n\n"
+     "Every pair of circles whose gap is at most skin (skin=0: overlapping, touching counts)\n"
+     "once: a (K, 2) int64 array of (i, j), i < j, ordered by i then j. A Verlet neighbour\n"
+     "list with skin > 0. ValueError for a NaN, infinite or negative skin."},
     {"overlap", (PyCFunction)(void (*)(void))grid_overlap, METH_VARARGS | METH_KEYWORDS,
      "overlap($self, points_or_circles, *, mask=None, csr=False)\n--\n\n"
      "Circles overlapping each point (P, 2) or circle (P, 3) (closed discs). One point (2,) or\n"

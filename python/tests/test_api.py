@@ -197,6 +197,25 @@ def test_pairs_against_numpy():
     assert len(got) > 100
 
 
+def test_pairs_skin_against_numpy():
+    xyr, _ = rng_scene(n=1500, side=60.0)
+    grid = hitscan.Grid(xyr)
+    x, y, r = xyr.astype(np.float64).T
+    d2 = (x[:, None] - x[None, :]) ** 2 + (y[:, None] - y[None, :]) ** 2
+    for skin in (0.0, 0.5, 2.0):
+        p = grid.pairs(skin=skin)
+        assert p.dtype == np.int64 and (p[:, 0] < p[:, 1]).all()
+        assert np.array_equal(p, np.unique(p, axis=0))
+        s = (r[:, None] + r[None, :]) + np.float32(skin)  # the contract's formula, in double
+        ref = np.argwhere(np.triu(d2 <= s * s, 1))
+        assert np.array_equal(p, ref), skin
+    assert np.array_equal(grid.pairs(skin=0.0), grid.pairs())
+    assert len(grid.pairs(skin=2.0)) > len(grid.pairs())
+    for bad in (float("nan"), float("inf"), -1.0):
+        with pytest.raises(ValueError):
+            grid.pairs(skin=bad)
+
+
 def test_overlap_against_numpy():
     xyr, _ = rng_scene(n=2000, side=60.0)
     grid = hitscan.Grid(xyr)
