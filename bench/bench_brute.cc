@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Brute-force batch benchmarks: BM_Brute{Count,Closest,All}/<isa>/<N>/<M>/threads:<k>, pairs and
 // queries per second, 1 vs 2 OpenMP threads.
 #include <benchmark/benchmark.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Grid benchmarks: BM_Grid<Mode>[Ws]/<scene>/<N>/<M>[/threads:<k>] queries per second (Ws: with a
 // workspace), BM_GridBuild/<scene>/<N>/threads:<k>, BM_GridPairs/<scene>/<N>/threads:<k>,
 // BM_GridPairsWithin/<scene>/<N>/threads:<k> (a skin of half the mean radius), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Kernel benchmarks: BM_Kernel[Closest]/<isa>/<N>, BM_KernelRun (short runs), the textbook
 // quadratic loop BM_SeedQuadratic/<N>, stream bandwidth, core clock; pairs_per_second counters.
 #include <benchmark/benchmark.h>

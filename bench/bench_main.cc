@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // hitscan_bench entry point: the one BENCHMARK_MAIN() for every bench/*.cc.
 #include <benchmark/benchmark.h>
 

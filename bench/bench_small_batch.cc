@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Small batches through the public API only: BM_SmallBatch<Mode>/uniform/<N>/<M> (one thread,
 // a workspace, queries per second) and BM_ScalarIntersect (one hs_intersect_circle call per
 // pair, pairs per second). hitscan_bench runs them against libhitscan.a and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Install rules: headers, libhitscan.a / libhitscan.so, the hitscan tool, the CMake package
 # (hitscan::hitscan shared, hitscan::hitscan_static; hitscan::hitscan_mpi in the optional mpi
 # component) and hitscan.pc. Each install component is one .deb (cpack -G DEB):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Demo: a built-in scene of asteroids and lasers; prints what each laser hits first, where, and
  * the normal. `demo --svg FILE` also draws the scene: rocks, lasers, hit points, normals, and
  * the cells of a grid built over the rocks. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Example: a simulation's frame loop — particles move, the grid is rebuilt in place, lasers are
  * cast (closest and all hits) through one reused workspace. `frame_loop --frames DIR` also draws
  * each frame's window at the world's centre to DIR/frame_NNN.svg, creating DIR (and its parents)

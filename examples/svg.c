@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The examples' SVG writer (svg.h). Coordinates are written with 2 decimals of a pixel. */
 #include "svg.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A small SVG writer for the examples' pictures: circles, queries, hit points and normals, and a
  * grid's cells, given in world coordinates (y up) and mapped onto a picture (y down). */
 #ifndef HITSCAN_EXAMPLES_SVG_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ctest script: runs an example that writes SVG pictures and checks them.
 #   -DPROGRAM=<exe> -DMODE=demo|frames -DOUTDIR=<dir> -DXMLLINT=<xmllint or empty>
 # demo:   `demo --svg OUTDIR/demo.svg`; one rock per asteroid, and as many hit points and normals

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Builds the hitscan extension against an installed hitscan C library (found with
 pkg-config: hitscan.pc), or against a CMake build tree of this repository.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Threads under contention: examples/frame_loop with one core held by a busy loop, run with the
 # default thread count, with one thread, and with libgomp's spinning wait policy (what the
 # default was before the project's programs chose the passive one), in alternated rounds.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs hitscan_bench and records the run as one file, bench/results/NAME.json (Google Benchmark
 # JSON), rewritten in place: a run that fails leaves the old file as it was. Its "context"
 # holds what Google Benchmark records (date, load average, CPU count, caches) and, added here,
@@ -8,7 +9,7 @@
 # Example: scripts/bench_record.sh kernels --benchmark_filter='^BM_Kernel/' --benchmark_repetitions=5
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -ge 1 ] || { sed -n '2,8p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '3,9p' "$0" >&2; exit 2; }
 name=$1
 shift
 case $name in

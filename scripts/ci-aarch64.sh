@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # CI stage: cross-build hitscan for aarch64 (NEON kernels) and run its ctest suite under qemu-user.
 # Idempotent on Debian 12: installs only what is missing. Usage: bash scripts/ci-aarch64.sh
 # Env: BUILD (default build-aarch64), JOBS (default 2), CMAKE_FLAGS (extra configure flags),

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Applies .clang-format to every tracked C/C++ file; with --check, lists the files that differ
 # and fails instead of rewriting them.
 set -euo pipefail

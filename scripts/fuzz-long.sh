@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs every libFuzzer target of tests/fuzz for a fixed time each, on the committed seeds plus a corpus grown in the build folder; prints each one's executions.
 # Usage: scripts/fuzz-long.sh [seconds per target (3600)] [build folder (build-fuzz)] [target names...]
 # The build folder is configured with -DHS_BUILD_FUZZ=ON and clang when it does not exist yet.

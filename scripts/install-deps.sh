@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs what hitscan needs to build, test and benchmark on Debian 12; does nothing when all is there.
 set -euo pipefail
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Plots of hitscan_bench results (Google Benchmark JSON, e.g. bench/results/*.json).
 
     /usr/bin/python3 scripts/plot_bench.py RESULT.json [MORE.json ...] [--out DIR] [--format svg|png]

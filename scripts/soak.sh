@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Soak test: thousands of random rebuild / query cycles (0..10^5 circles, every mode and ISA level), grid == brute force on samples, memory bounded. Minutes; not part of make test.
 # Usage: scripts/soak.sh [cycles (3000)] [seed (1)] [build folder (build)]
 set -euo pipefail

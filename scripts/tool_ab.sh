@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Times two builds of the hitscan tool on the same scene files, one thread, their order
 # alternating each round, and prints every run and, per scene and mode, the median time of each
 # and the median of the per-round ratios (old / new: above 1, new is faster).
@@ -9,7 +10,7 @@
 # Each run is `TOOL --circles .. --queries .. --mode M --threads 1 --repeat 5`: the median of
 # five calls through one workspace (query_ms in the tool's summary line).
 set -euo pipefail
-[ $# -ge 5 ] || { sed -n '2,9p' "$0" >&2; exit 2; }
+[ $# -ge 5 ] || { sed -n '3,10p' "$0" >&2; exit 2; }
 old=$1 new=$2 rounds=$3 scenes=$4 modes=$5 dir=${6:-/tmp/hitscan-scenes}
 mkdir -p "$dir"
 for s in $scenes; do

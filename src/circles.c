@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Circle sets: validated SoA arrays, copied into one aligned padded block or borrowed from the
  * caller. */
 #include <math.h>

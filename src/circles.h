@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: the circle set's layout (hitscan/batch.h's hs_circles) and the vector width its
  * copies are aligned and padded to. */
 #ifndef HITSCAN_CIRCLES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: the per-pair query-vs-circle arithmetic, written once; SIMD kernels mirror it line by
  * line. Plain IEEE float operations in a fixed order (the build has -ffp-contract=off), min /
  * max by comparison, and the one cancelling term in double: the same bits on every machine. */

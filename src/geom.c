@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Small exact predicates: point vs circle / segment, segment vs segment, segment vs rectangle. */
 #include "hitscan/geom.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: HS_ASSERT states an invariant the code relies on. It is checked in builds without
  * NDEBUG (Debug, and the sanitizer builds, which define HS_CHECK_INVARIANTS) and compiles to
  * nothing in Release, so hot paths pay nothing for it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Large buffers on 2 MB pages (memory.h). */
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
 #define _DEFAULT_SOURCE 1 /* posix_memalign, madvise */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: large buffers on 2 MB pages where the system allows it (Linux transparent huge
  * pages, in "always" or "madvise" mode). A buffer of megabytes on 4 KB pages takes a page
  * fault per 4 KB the first time it is written, and its scattered reads and write streams miss

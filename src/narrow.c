@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Scalar narrowphase: query builders, validation, query-vs-circle hit and contact. */
 #include "hitscan/narrow.h"
 

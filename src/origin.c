@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Large worlds: double world coordinates relative to a chosen origin, rounded to float once. */
 #include "hitscan/origin.h"
 

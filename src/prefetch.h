@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: cache-line prefetch hints (no-ops where the compiler has none). */
 #ifndef HITSCAN_PREFETCH_H
 #define HITSCAN_PREFETCH_H

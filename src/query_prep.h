@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: a batch's query i as the kernels' prepared query (hs_kq), with the one validity
  * test every engine and path shares. */
 #ifndef HITSCAN_QUERY_PREP_H

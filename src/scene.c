@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reproducible scene generators (uniform, clustered, mixed, sparse, lasers) behind
  * include/hitscan/scene.h. */
 #include "hitscan/scene.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hs_status_string: the status codes of hitscan/types.h in words. */
 #include "hitscan/types.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: every performance knob of the library in one place, with why it has its value.
  * None changes a result: the answers, the grid and the stats are the same for any setting
  * (see docs/ARCHITECTURE.md for where each is used). */

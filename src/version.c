@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The library's own version, for programs that check what they run with. */
 #include "hitscan/version.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by tests/test_accuracy.c and tools/accuracy: case generators, long double reference,
  * textbook quadratic. */
 #ifndef HS_ACCURACY_REF_H

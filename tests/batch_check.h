@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The batch API checked against itself and the scalar calls: every mode, engine and ISA level on
  * one input. */
 #ifndef HS_BATCH_CHECK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Segment-vs-circle cases far from the origin, in world (double) coordinates, with their long
  * double reference; answered in float with and without an origin offset (hitscan/origin.h).
  * Shared by tests/test_large_world.c and tools/accuracy/precision_far.c. */

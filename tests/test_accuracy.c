@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Randomized accuracy test: hs_intersect_circle (float) against a long double reference on the same
  * inputs. */
 /*

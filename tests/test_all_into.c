@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* All-hits into the caller's arrays (hs_grid_all_into, hs_brute_all_into): the members the
  * place function asks for and no other, the CSR's hits in the CSR's order on a scene of many
  * hits per query, a place that gives up, the empty batch, and the argument errors. (Every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests for brute-force batch queries: every ISA level vs the scalar narrowphase, thread-count
  * independence, invalid queries, masks, ties, edge sizes. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests for circle sets: copy / borrow, validation errors with the offending index, empty sets,
  * alignment and padding. */
 #include <math.h>

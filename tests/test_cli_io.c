@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests of the hitscan tool's file readers and writers, message escaping and atomic output
  * files, and command-line counts (tools/hitscan: npy.c, csv.c, io.c, io_common.c, escape.c,
  * out_file.c, args.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmocka tests of the small predicates in geom.h, including the common pitfalls: a fixed
  * tolerance, parallel lines, a segment wholly inside a rectangle. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Golden hash: the answers' bytes on a fixed scene set, the same at every ISA level, thread count
  * and machine (x86-64, aarch64), and equal to the hash committed below.
  *

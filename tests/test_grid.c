@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests for the uniform grid: every query mode equals brute force (all ISA levels, 1/2/3 threads,
  * awkward geometries), pairs, overlap, rebuild, scenes. */
 #include <float.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Kernel tests: every ISA level agrees with core.h's hs_pair_hits / hs_pair_times; HITSCAN_ISA and
  * hs_isa_resolve behave. */
 #define _POSIX_C_SOURCE 200809L /* fork, pipe, setenv */

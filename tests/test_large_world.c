@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Large worlds: at 1e7 from the origin, float world coordinates put the hit point about half a
  * unit off; relative to an origin near the scene (hitscan/origin.h) it is within a few float
  * ulps of the local scale. Plus the origin API's validation and its batch path. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The accepted range at its edges: huge and tiny scenes through every call, engine and ISA level.
  */
 #include <float.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests for large buffers on 2 MB pages (src/memory.h): alignment, contents, sizes at the
  * edges, and on Linux that the advice covers whole 2 MB pages inside the buffer and nothing
  * outside it (the kernel's VmFlags "hg" in /proc/self/smaps). */

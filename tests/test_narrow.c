@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmocka tests of the scalar narrowphase (narrow.h): seed lessons, semantics, degenerate and
  * invalid input. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Allocation failure: every allocation the library makes, failing in turn, gives HS_E_NOMEM and
  * leaves things usable. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests for the grid's occupancy bits (a bit per cell of a mostly empty level): the bits match
  * the cells, they are kept only where most cells are empty, rebuilds keep them right, and
  * queries whose rows are trimmed and skipped by them answer as brute force does, in every mode,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Skip-start (casting from a surface): reflection chains through every entry point and ISA
  * level never re-hit the circle they leave and hit what a long double reference hits; the same
  * chains without skip-start do re-hit it at t = 0; the rule's edge cases on single pairs. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helpers shared by the randomized tests: sanitizer detection, quick scale, a reproducible PRNG,
  * checked calloc. */
 #ifndef HS_TEST_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Tests for the work-stealing chunk schedule (src/batch/worksteal.h): every chunk exactly once for
  * any team and slot count, owners sweep forward, thieves take from the back. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What decides hitscan_mpi's scaling, measured on a built-in scene: bytes per query and per
  * circle, share of queries sent to more than one rank, ghosts per rank, answers per query,
  * and time per phase (build: decompose / move / grid; queries: route / exchange / local /

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Overlapping circle pairs: SciPy's cKDTree against hitscan.Grid.pairs, one thread, alternated.
 
 cKDTree, as a SciPy user writes it: a tree of the centres, query_pairs(r = 2 * max radius) for

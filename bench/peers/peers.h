@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // hitscan_peers: the same queries on hitscan's scenes through hitscan, Embree 3 and Box2D v3.
 // Shared here: the scene (circles, segments) with hitscan's answers as the reference every peer
 // is checked against, the modes, and the interface each library's file implements.

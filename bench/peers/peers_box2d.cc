@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Box2D v3 on the peers' data, as a Box2D user writes it: one static body per circle with a
 // circle shape, in a world with one worker. Closest: b2World_CastRayClosest. All hits:
 // b2World_CastRay with a callback that records every shape and returns 1 (go on to the end).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Embree 3 on the peers' data. Circles are RTC_GEOMETRY_TYPE_SPHERE_POINT spheres at z = 0 and a
 // segment a -> a + d is a ray with org (a, 0), dir (d, 0), tnear 0, tfar 1: in the plane z = 0
 // a sphere is its circle, so the hits are the circle's. Pairs use rtcCollide, which takes user

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // hitscan itself on the peers' data: grid closest, all hits, pairs and build, one thread.
 #include "peers.h"
 

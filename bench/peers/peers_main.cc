@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // hitscan_peers entry point: registers BM_Peer<Lib><Mode>/<scene>/<N>[/<M>] for every scene of
 // hitscan/scene.h (by name, so new scenes join), N = M = 10^4 and 10^6, in the order scene,
 // size, mode, library: each peer runs right after hitscan on the same work.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The shared scenes, hitscan's reference answers and the checks of every peer against them.
 #include "peers.h"
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs hitscan_peers in alternated rounds and keeps the results: bench/results/NAME.json (every
 # round's benchmarks, each with its "round"; commit, CPU, compiler and the peers' versions in
 # "context"), NAME.txt (the commands, the load before each round) and NAME.md (the medians and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Medians and hitscan ratios of hitscan_peers results, as Markdown tables.
 
 Usage: summarize.py [--merge OUT.json] FILE.json...

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Lasers among asteroids: closest hits with their normals, and everything a thick beam
 sweeps, drawn with matplotlib to a PNG.
 

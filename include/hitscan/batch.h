@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Circle sets (SoA), ISA levels, and batch queries by brute force over the SIMD kernels. */
 #ifndef HITSCAN_BATCH_H
 #define HITSCAN_BATCH_H

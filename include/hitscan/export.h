@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* HS_API marks the public functions: the shared library exports these and nothing else (it is
  * built with hidden visibility), and a static build or a consumer sees plain declarations. */
 #ifndef HITSCAN_EXPORT_H

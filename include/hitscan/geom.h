@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Small exact predicates around the main query: point vs circle / segment, segment vs segment /
  * rectangle. */
 #ifndef HITSCAN_GEOM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Uniform-grid broadphase: ordered traversal for batch queries, particle pairs, overlap queries. */
 #ifndef HITSCAN_GRID_H
 #define HITSCAN_GRID_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan umbrella header: segment / ray / line / capsule vs circle queries, scalar to AVX-512. */
 #ifndef HITSCAN_HITSCAN_H
 #define HITSCAN_HITSCAN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Distributed circle sets on MPI: queries and particle pairs across ranks, answered exactly as
  * one process answers them on the union of every rank's circles. */
 #ifndef HITSCAN_MPI_H

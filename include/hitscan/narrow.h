@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Scalar narrowphase: one query against one circle, the exact reference every SIMD kernel matches.
  */
 #ifndef HITSCAN_NARROW_H

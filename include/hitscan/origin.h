@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Large worlds: world coordinates in double, made relative to a caller-chosen origin before the
  * float work, and hit points mapped back. */
 #ifndef HITSCAN_ORIGIN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reproducible benchmark scenes (uniform, clustered, mixed radii, sparse clusters, lasers) shared
  * by benchmarks, tests, the CLI and the demo. */
 #ifndef HITSCAN_SCENE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan value types and status codes shared by every part of the public API. */
 #ifndef HITSCAN_TYPES_H
 #define HITSCAN_TYPES_H

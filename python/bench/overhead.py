@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What the Python layer costs, and what it buys. Prints one table row per measurement.
 
     PYTHONPATH=build/python /usr/bin/python3 python/bench/overhead.py \

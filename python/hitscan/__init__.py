@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """hitscan: segment / ray / line / capsule vs circle queries on NumPy arrays.
 
     import hitscan

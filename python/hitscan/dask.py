@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """hitscan on Dask: batch queries for a dask.array of queries chunked by rows, answered on
 every worker of a cluster.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan.Circles: a validated circle set over NumPy arrays (borrowed, never copied, when
  * they are float32 and C-contiguous). */
 #include "hspy.h" /* Python.h first, as the C API asks */

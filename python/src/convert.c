@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Argument conversion: NumPy arrays and Python scalars to what the library takes, with errors
  * that name the argument. */
 #include "hspy.h" /* Python.h first, as the C API asks */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan.Grid and hitscan.Brute: batch queries with the GIL released, pairs and overlaps. */
 #include "hspy.h" /* Python.h first, as the C API asks */
 

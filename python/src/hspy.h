@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared declarations of the hitscan CPython extension (module _hitscan): types, argument
  * conversion, per-object scratch memory. */
 #ifndef HSPY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The _hitscan extension module: types, ISA levels, one-pair intersection, built-in scenes,
  * and the library's status codes as Python exceptions. */
 #define HSPY_IMPORT_ARRAY

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The arguments of a batch query method (closest / any / count / all) and the queries in the
  * library's SoA form. */
 #include "hspy.h" /* Python.h first, as the C API asks */

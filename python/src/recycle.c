@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Result arrays whose memory a Grid / Brute takes back when they are dropped (hspy.h). */
 #include "hspy.h" /* Python.h first, as the C API asks */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Library outputs as NumPy arrays, and the named result tuples. */
 #include "hspy.h" /* Python.h first, as the C API asks */
 

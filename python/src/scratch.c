@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Memory a batch call reuses between calls: the queries in SoA form and the library's
  * workspace. */
 #include "hspy.h" /* Python.h first, as the C API asks */

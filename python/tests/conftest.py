@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Shared fixtures: small built-in scenes and the hitscan command-line tool (the C library's
 answers, written by a separate program, for byte-for-byte comparisons)."""
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The API's contract: result types and shapes, kinds, masks, per-query thickness, thread
 invariance, grid = brute force, pairs and overlaps against NumPy, intersect, pickling."""
 import pickle

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Answers equal the C library's, byte for byte: the hitscan command-line tool (a separate C
 program on the same library) answers the same built-in scenes, and its .npy outputs are
 compared with the package's arrays for every mode, kind, semantics and engine."""

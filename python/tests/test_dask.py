@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """hitscan.dask on a LocalCluster of 2 worker processes: answers equal the single call, and
 each worker builds the grid once."""
 import dask

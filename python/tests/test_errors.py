@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Errors name the argument and the library's reason; invalid queries are answered as misses
 and reported by hitscan.InvalidQueryWarning."""
 import warnings

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The GIL is released during batch calls; float32 C-contiguous arrays are used in place and
 other arrays converted once; several Python threads may query one object at once."""
 import threading

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The package's documentation and metadata agree with the code: python/README.md's calls are
 valid Python with the functions' real parameters, its snippets run as scripts, setup.py's
 hint names the directory `cmake --install` uses, and the version is the same everywhere."""

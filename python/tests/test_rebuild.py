@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Grid.rebuild reads a Circles, an (N, 3) array or x, y, r arrays afresh on every call; a bad
 circle raises ValueError naming it and its reason, and the grid keeps answering for the
 circles of its last good build."""

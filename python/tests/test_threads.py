@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The package makes OpenMP's idle threads sleep unless the user chose a wait policy."""
 import os
 import subprocess

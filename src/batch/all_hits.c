@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* All-hits' assembly (all_hits.h): ranges of queries answered on the team into per-thread
  * hit buffers, each query's hits sorted, then the CSR laid out by a prefix sum and a copy. */
 #include "batch/all_hits.h"

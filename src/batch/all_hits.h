@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: all-hits' assembly, shared by brute force and the grid: each query's hits sorted
  * by (t, id) and laid out as CSR (hitscan/batch.h's hs_hits). */
 #ifndef HITSCAN_BATCH_ALL_HITS_H

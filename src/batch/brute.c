@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Brute force: every query against the whole circle set in one kernel run; small sets and the
  * grid's reference. Each public call: hs_batch_begin, a parallel loop over the queries calling
  * the level's pair kernel (hs_kernel_set) directly, hs_batch_end. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The batch set-up every call shares (see driver.h), and the public batch argument helpers. */
 #include "batch/driver.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: what every batch call (brute force and grid) settles before it answers a query,
  * and how it reports at the end. The calls themselves run their own parallel loop and call
  * their kernels directly (src/batch/brute.c, src/grid/query.c); what they share is here:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Growable hit lists: geometric growth, so a thread's list reallocates O(log hits) times. */
 #include "batch/hitbuf.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: a growable hit list (caller's index, entry t), one per thread during all-hits. */
 #ifndef HITSCAN_BATCH_HITBUF_H
 #define HITSCAN_BATCH_HITBUF_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Parallel prefix sums: each thread sums its slice, the slice sums are scanned, then each
  * thread scans its slice from its base. Integer sums, so the result does not depend on the
  * slicing. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: a parallel exclusive prefix sum whose result does not depend on the team. */
 #ifndef HITSCAN_BATCH_PREFIX_SUMS_H
 #define HITSCAN_BATCH_PREFIX_SUMS_H

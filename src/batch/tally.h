@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: what answering part of a batch adds up; the driver sums the parts. */
 #ifndef HITSCAN_BATCH_TALLY_H
 #define HITSCAN_BATCH_TALLY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Workspaces: scratch memory that batch calls keep between calls instead of allocating, faulting in
  * and freeing it each time. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: workspaces (hitscan/batch.h's hs_workspace): every buffer a batch call needs comes
  * from one, the caller's (kept between calls) or a transient one on the stack, freed when the
  * call ends. One code path either way. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: a locality-keeping work-stealing schedule for the chunks of a parallel loop (each
  * thread sweeps its own contiguous share, then takes from the far end of others'). Every
  * thread of an `omp parallel` region runs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The grid build (hs_grid_build, hs_grid_rebuild) and the grid's lifetime: the passes of
  * build.h run in order into the grid's memory, which is kept and reused by rebuilds. */
 #include <math.h>

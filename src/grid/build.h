@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: the grid build's named passes, run in order by build.c:
  *   1. hs_grid_plan_levels (levels.c): the split radius, each level's bounds, largest radius
  *      and cell shape, and where its cells start;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The grid build's per-circle cell (cells.h). */
 #include "grid/cells.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: the grid build's per-circle cell (build.h's sort pass), computed a block of circles
  * at a time. */
 #ifndef HITSCAN_GRID_CELLS_H

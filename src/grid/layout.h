@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: the uniform grid's layout (hitscan/grid.h's hs_grid): two levels of cells over
  * the circles stored cell by cell, and the cell arithmetic every reader of it shares. */
 #ifndef HITSCAN_GRID_LAYOUT_H

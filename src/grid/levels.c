@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The grid build's first pass (build.h): the split radius between the two levels, each
  * level's bounds, largest radius and count, its cell shape and where its cells start.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The grid build's last pass: each level's occupancy bits (hs_glevel.occ), kept only where
  * most cells are empty. There, the block walk's plans read a row run's bits (one load for up to
  * 25 cells, from a map 32 times smaller than cell_start): the row-by-row plans (AVX-512's in

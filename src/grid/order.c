@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The locality order (order.h). A large grid does not fit in cache, and queries in the
  * caller's order touch random cells, so each query would wait on memory for most of its
  * cells. Large batches against large grids are therefore answered in a locality order: a

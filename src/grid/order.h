@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: the locality order of a large grid batch: queries sorted by the coarse cell they
  * start in, so that consecutive queries read the same cells. */
 #ifndef HITSCAN_GRID_ORDER_H

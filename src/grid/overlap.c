@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Disc and point overlap queries, hs_grid_overlap_circle: the circles overlapping a closed
  * disc, in ascending index order, with any number of results in the caller's buffer. */
 #include <math.h>

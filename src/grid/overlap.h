@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: the disc overlap predicate shared by pairs and disc queries, and the index order
  * both report in. */
 #ifndef HITSCAN_GRID_OVERLAP_H

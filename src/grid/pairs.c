@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every overlapping pair of circles (particle contacts), hs_grid_pairs, and every pair within
  * a cutoff (neighbour lists), hs_grid_pairs_within: the same search with every reach and test
  * grown by the skin.

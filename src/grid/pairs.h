@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: the pieces of hs_grid_pairs (grid/pairs.c finds the pairs block by block,
  * grid/pairs_assemble.c puts them in (i, j) order). */
 #ifndef HITSCAN_GRID_PAIRS_H

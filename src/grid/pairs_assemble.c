@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hs_grid_pairs' assembly: the pairs found block by block into (i, j) order. A total order,
  * so the output does not depend on the thread count, the schedule or the lists.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The grid's batch calls (hitscan/grid.h): hs_grid_closest, hs_grid_any, hs_grid_count_hits
  * and hs_grid_all. Each one: its workspace opened, the batch set up (batch/driver.h), the
  * locality order made (order.c), then ranges of the batch handed to the level's grid walker

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The grid build's sort pass (build.h): the circles into storage cell by cell, cell_start as
  * CSR. How it is shaped, and why:
  * - A circle's cell comes from hs_cells_block (cells.h: branch-free, vectorised, cloned for

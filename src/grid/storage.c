@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The grid's growable arrays (storage.h). */
 #include <stdint.h>
 #include <stdlib.h>

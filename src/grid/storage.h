@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: the grid's growable arrays, shared by the build's passes (build.c, sort.c,
  * occupancy.c) so that none of them depends on another for its memory. */
 #ifndef HITSCAN_GRID_STORAGE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: vector helpers of the grid's portable code (the build's cells and record sorts, the
  * queries' locality order). */
 #ifndef HITSCAN_GRID_VECTORIZE_H

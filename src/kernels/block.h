@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: a block of up to HS_BLOCK_Q short queries walked together: its layout, the
  * queries' preparation and each level's row set-up. Part of the per-ISA walk (instantiate.h).
  *

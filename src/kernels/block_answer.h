@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: the block's answer step (5 in block.h): each slot's result written to the
  * caller's arrays, or staged in the batch's locality order (hs_qorder), and the per-query
  * walk for the slots the block does not take. Part of the per-ISA walk (instantiate.h). */

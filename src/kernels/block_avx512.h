@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal, AVX-512 only: the block's lane-parallel helpers for the test and answer steps:
  * closest's hit list as storage positions, their entry times and keys computed 16 hits at a
  * time (each lane with its own slot's query), and staged answers written 16 slots at a time.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: the block's slot-by-slot plan (step 3 of block.h on every level): each slot's row
  * runs, as items, from its row set-up, or from the per-query walk's row logic where the
  * set-up does not cover it. Part of the per-ISA walk (instantiate.h). */

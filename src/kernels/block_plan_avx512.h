@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal, AVX-512 only: the block's vector plan (step 3 of block.h): row k of every level is
  * planned for all the block's slots together, 16 slots per vector: each lane's run bounds from
  * its row set-up, the lanes with a run packed across the block, cell_start read for 16 runs

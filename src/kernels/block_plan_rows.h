@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: closest's and any's plan on the ISA levels without AVX-512's vector plan (SSE4.2,
  * AVX2, NEON, scalar; step 3 of block.h): row k of every slot is planned slot by slot, the list
  * tested, and the slots answered are dropped before row k + 1 (any: a hit; closest: a best t

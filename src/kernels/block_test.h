@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: the block's test step (4 in block.h): every listed item through the pair test, no
  * branch on the data; count and any fold the hit lanes into their slots, all compresses the
  * hits into the thread's hit buffer, closest lists the hit lanes and folds the list into the

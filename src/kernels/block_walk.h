@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: a range of a batch through the grid, block by block (block.h), and the grid
  * walkers of this level that src/grid/query.c calls: positions lo .. hi-1 of the batch,
  * position k being the caller's query ord->perm[k] (ord NULL: k; order.h says when ord has

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ISA levels: names, CPU detection, HITSCAN_ISA (read once), and each level's tables (pair
  * kernels, grid walkers), made by instantiate.h in the kernels_<isa>.c translation units. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: the per-ISA grid walkers: a range of a batch through the grid, with the pair
  * kernels inlined into the walk (src/kernels/block_walk.h and the files it builds on). */
 #ifndef HITSCAN_GRID_WALKERS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: one ISA level's code, instantiated once per translation unit (kernels_<isa>.c sets
  * HS_W, HS_KNAME and HS_KISA, then includes this file). Everything below is written once over
  * the vector layer simd.h; the AVX-512 files are included only for that level.

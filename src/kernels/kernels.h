@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: the per-ISA pair kernels: one query against one contiguous run of circles. */
 #ifndef HITSCAN_KERNELS_H
 #define HITSCAN_KERNELS_H

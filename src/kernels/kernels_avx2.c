@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The avx2 level (W = 8, built with -mavx2 -mfma -mpopcnt): instantiate.h once. */
 #define HS_W 8
 #define HS_KNAME avx2

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The avx512 level (W = 16, built with -mavx512f/bw/dq/vl -mfma -mpopcnt): instantiate.h once. */
 #define HS_W 16
 #define HS_KNAME avx512

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The neon level (W = 4, built with aarch64 NEON through SIMDe): instantiate.h once. */
 #define HS_W 4
 #define HS_KNAME neon

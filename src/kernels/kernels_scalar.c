@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The scalar level (W = 1, built with plain C, no ISA flags): instantiate.h once. */
 #define HS_W 1
 #define HS_KNAME scalar

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The sse4 level (W = 4, built with -msse4.2 -mpopcnt): instantiate.h once. */
 #define HS_W 4
 #define HS_KNAME sse4

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: the four pair kernels (any, count, closest, all) of one query against a run of
  * circles, each body bound per call to compile-time constants (thick, boundary, mask[, ids]).
  * Part of the per-ISA code (instantiate.h), the functions of hs_kernel_set (kernels.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: the pair test and the entry time of core.h on vectors of HS_W circles (one query
  * against W circles), the loads of a run's circles, and the per-lane ids. Written once over
  * simd.h; part of the per-ISA code (instantiate.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: a width-generic float/u32 vector layer over SIMDe; HS_W (1, 4, 8, 16) picks the width
  * per TU. */
 #ifndef HITSCAN_SIMD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: compress for simd.h (included by it, after the vector types and hs_vm_bits):
  * hs_vf_compress / hs_vi_compress store the lanes of a mask's set bits first. AVX-512 has the
  * instruction (simd.h); the levels below take one looked-up permutation. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: the per-query grid walk: one query, level by level, row run by row run, in the
  * order of t, with the pair kernels inlined. Part of the per-ISA walk (instantiate.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: one run of the grid's storage (consecutive circles of one row of cells) through
  * the pair test of a walk mode, with the query's constant parameters bound; the first half of
  * the per-query walk (walk_query.h). Part of the per-ISA walk (instantiate.h). */

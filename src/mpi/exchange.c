@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* All-to-all exchanges with failure agreement, and the growable buffers they use. */
 #include <limits.h>
 #include <stdlib.h>

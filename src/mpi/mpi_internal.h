@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Private state of a distributed circle set, shared by the hitscan_mpi sources. */
 #ifndef HITSCAN_MPI_INTERNAL_H
 #define HITSCAN_MPI_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Distributed particle pairs: ghost copies and the owner rule.
  *
  * If discs i and j overlap, |c_i - c_j| <= r_i + r_j, so j's centre lies within r_j plus the

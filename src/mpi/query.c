@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Distributed batch queries: routing (route.c: the ranks a query reaches), exchange, local
  * answers on the owners' grids, and the merge that makes them the single-process answer.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Recursive coordinate bisection of circle centres into one axis-aligned domain per rank.
  *
  * Why bisection and not a space-filling curve: its domains are boxes, so whether a query's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Routing of distributed queries: which ranks' domains a query reaches, and from which t. */
 #include <math.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Distributed circle sets: decomposition, moving circles to their owners, local grids. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The shared library's dynamic symbols are exactly the functions the public headers declare
 cmake_minimum_required(VERSION 3.20)
 # with HS_API: nothing internal (per-ISA kernels, the walk, the schedule) leaks, nothing

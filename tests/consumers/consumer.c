@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A C11 program using the installed hitscan. */
 #include "consumer.h"
 

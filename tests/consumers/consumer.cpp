@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // A C++17 program using the installed hitscan: the public headers must compile as C++.
 #include "consumer.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What every consumer checks: one grid query answered as the scalar call answers it, and the
  * library's version the same as its headers'. Shared by the C and the C++ consumer. */
 #ifndef HS_CONSUMER_H

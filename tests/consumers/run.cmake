@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Builds and runs the consumer project against hitscan one way (cmake -P, from ctest):
 #   MODE=package    cmake --install into a prefix, find_package(hitscan 0.3 CONFIG REQUIRED)
 #   MODE=pkgconfig  the same prefix through pkg-config, shared and static

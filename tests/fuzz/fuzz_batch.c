@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: the batch calls, brute force and grid, every mode and ISA level, against each other
  * and the scalar calls. */
 #include "../batch_check.h"

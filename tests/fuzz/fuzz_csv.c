@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: the hitscan tool's CSV reader on any bytes and header rule: an error (one printable
  * line) with *out zeroed, or rows from increasing lines. */
 #define _POSIX_C_SOURCE 200809L /* fmemopen */

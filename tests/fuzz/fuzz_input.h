@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Turns a fuzzer's bytes into hitscan input: floats that are often small exact values (tangencies),
  * sometimes the limits, sometimes any bit pattern. */
 #ifndef HS_FUZZ_INPUT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: every ISA level's kernels on the same query and run of circles: scalar and SSE4.2 /
  * NEON exactly as core.h, AVX2 / AVX-512 within the tangency band. */
 #include "../batch_check.h"

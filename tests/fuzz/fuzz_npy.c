@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: the hitscan tool's .npy reader on any bytes: an error with *out zeroed, or a table
  * that writes back to the same bytes' values. */
 #define _POSIX_C_SOURCE 200809L /* fmemopen */

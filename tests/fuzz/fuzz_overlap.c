@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: hs_grid_overlap_circle (any probe, mask and buffer size) against brute force in
  * double. */
 #include "../batch_check.h"

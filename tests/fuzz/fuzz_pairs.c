@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: hs_grid_pairs against brute force in double, on one and two threads, any cell size.
  */
 #include "../batch_check.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: a grid rebuilt in place (grown, shrunk, emptied) answers as brute force on the new
  * set; a rebuild from arrays holding a bad value (NaN, inf, out of range, negative radius) is
  * refused with hs_circles_create's code and index and leaves the grid answering for the old

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: the scalar calls (narrow.h, geom.h): statuses as validation says, answers finite and
  * inside their documented ranges. */
 #include "fuzz_input.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fuzz target: a sequence of batch calls of varying size, mode and engine through one workspace
  * (trimmed at times) answers as without it. */
 #include "../batch_check.h"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes the small seed corpora under corpus/ (deterministic; re-run after changing fuzz_input.h)."""
 import os
 import random

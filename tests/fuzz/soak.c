@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Soak test: thousands of random rebuild / query cycles through one grid and one workspace, grid ==
  * brute force on sampled queries, memory bounded. */
 #define _POSIX_C_SOURCE 200809L

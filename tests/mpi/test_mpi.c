@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan_mpi against one process: every rank's answers must be the bytes hs_grid_* gives on
  * the union of all ranks' circles, for scenes, hard cases, rebuilds and pairs. Run under
  * mpirun with any rank count; every rank generates the whole scene (deterministic) and builds

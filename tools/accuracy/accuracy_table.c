@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hs_accuracy: markdown table of entry-t error (ulps) and hit/miss disagreements, robust form vs
  * textbook quadratic. */
 #include <stdio.h>

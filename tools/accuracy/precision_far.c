@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hs_precision_far: what precision a query gets at distance D from the origin, with float world
  * coordinates and with an origin offset near the scene (hitscan/origin.h), against long double:
  * the table in docs/precision.md. */

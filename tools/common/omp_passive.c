@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Linked into hitscan's own programs (the tool, the examples): unless the user chose a wait
  * policy, OpenMP's idle threads sleep instead of spinning. libgomp's default spins for
  * milliseconds after every parallel region; on a machine where another process holds a core

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan tool: command-line values. */
 #include <stdint.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan tool: command-line values. */
 #ifndef HITSCAN_TOOL_ARGS_H
 #define HITSCAN_TOOL_ARGS_H

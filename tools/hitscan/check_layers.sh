@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The tool's files depend on each other without a cycle (io -> csv, npy -> io_common ->
 # escape; main on top): every edge "A B" says that A.c or A.h includes B.h or calls an hsio_*
 # function defined in B.c; tsort fails on a loop. Usage: check_layers.sh [DIR] (default: here).

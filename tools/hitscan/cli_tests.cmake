@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # End-to-end tests of the hitscan tool: hitscan_fixtures writes the input files, the expected
 # results (derived by hand, see fixtures.c) and one malformed file per error case; every test
 # runs the tool through expect.cmake, which checks the exit status exactly, stderr / stdout,

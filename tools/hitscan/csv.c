@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan tool: CSV reading into float32 tables: the header rule, and errors naming row, line
  * and column. */
 #include <errno.h>

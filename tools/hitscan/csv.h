@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan tool I/O: CSV reading into float32 tables. */
 #ifndef HITSCAN_TOOL_CSV_H
 #define HITSCAN_TOOL_CSV_H

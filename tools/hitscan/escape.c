@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan tool: escaping of untrusted bytes for one-line messages (see escape.h). */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan tool: one-line, terminal-safe text from untrusted bytes (file contents, paths, argv). */
 #ifndef HITSCAN_TOOL_ESCAPE_H
 #define HITSCAN_TOOL_ESCAPE_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ctest driver for the hitscan tool's end-to-end tests: runs up to three commands in order and
 # checks each one's exit status (exactly), stderr / stdout (regexes), the absence of sanitizer
 # reports, then that pairs of files are byte-identical.

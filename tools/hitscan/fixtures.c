@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Writes the hitscan tool's end-to-end test files: a tiny scene with hand-derived answers, and one
  * malformed file per error case. */
 #define _XOPEN_SOURCE 700 /* symlink, link */

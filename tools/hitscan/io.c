@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan tool: format dispatch for input tables and the result writers (npy / CSV layouts). */
 #include <ctype.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan tool I/O: float tables from .npy / CSV files by their extension, and the result
  * writers. The layers below: csv.h and npy.h (each format's reader, and .npy writing), both on
  * io_common.h (the table type and the readers' error exit); including io.h gives all three. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan tool I/O: the table and error helpers that the readers and writers share. */
 #include <stdarg.h>
 #include <stdio.h>

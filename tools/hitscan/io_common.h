@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan tool I/O, the layer under the readers and writers: the float table the readers fill
  * and their error exit. Depends on escape.h only, so csv.c, npy.c and out_file.c can use it
  * without depending on io.c, which depends on them. */

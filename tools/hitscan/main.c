@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan command-line tool: batch circle queries on .npy / CSV files or a built-in scene. */
 #include <errno.h>
 #include <inttypes.h>

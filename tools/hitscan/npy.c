@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan tool: NumPy .npy reading (float32 tables, strict header checks) and writing. */
 #include <errno.h>
 #include <inttypes.h>

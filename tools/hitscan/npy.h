@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan tool I/O: NumPy .npy reading (float32 tables) and writing. */
 #ifndef HITSCAN_TOOL_NPY_H
 #define HITSCAN_TOOL_NPY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan tool: atomic output files (temporary file + rename) and their removal on signals. */
 #define _XOPEN_SOURCE 700
 #include <errno.h>

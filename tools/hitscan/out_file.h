@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan tool: output files that appear under their name whole or not at all. */
 #ifndef HITSCAN_TOOL_OUT_FILE_H
 #define HITSCAN_TOOL_OUT_FILE_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # ctest driver: outputs appear whole or not at all. Usage: out_file_test.sh TOOL DIR CASE
 #   full_disk       a write past the file-size limit (ulimit -f) fails with exit status 1
 #   signal_pause    SIGINT / SIGTERM / SIGHUP at the test pause before the rename

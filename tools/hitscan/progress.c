@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan tool: the progress line of long runs on a terminal. */
 #define _XOPEN_SOURCE 700
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan tool: a progress line on stderr for long runs, shown only when stderr is a terminal
  * (never into files or pipes, so logs and tests see only the tool's messages). */
 #ifndef HITSCAN_TOOL_PROGRESS_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # ctest driver: the summary's times, the progress line, the README against --help.
 # Usage: summary_test.sh TOOL DIR CASE
 #   times          read_ms, build_ms, query_ms and write_ms are there, reading and writing take

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan_mpi: MPI start-up, the distributed set, and answers gathered from every rank. */
 #include <stdlib.h>
 #include <string.h>

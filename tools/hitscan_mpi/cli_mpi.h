@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hitscan_mpi's distributed pieces, called from tools/hitscan/main.c built with HS_CLI_MPI. */
 #ifndef HITSCAN_CLI_MPI_H
 #define HITSCAN_CLI_MPI_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # hitscan_mpi writes the bytes hitscan writes: every built-in scene and mode on 4 ranks, and
 # rays, lines, thickness, boundary semantics, brute force and CSV on 3.
 set(HS_MPI_CLI_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

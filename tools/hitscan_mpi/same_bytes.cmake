@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Runs `hitscan ARGS --mode M --out single.EXT` and `mpiexec -n NP hitscan_mpi ARGS --mode M
 # --out dist.EXT` for every mode in MODES and fails unless the two files are byte-identical.
 # Inputs: SINGLE, MPI_TOOL, MPIEXEC, NP, ARGS (;-list), MODES (;-list), EXT, WORK.

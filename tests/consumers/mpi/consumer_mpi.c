@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A program using the installed mpi component: each rank gives one circle, rank p's at
  * x = 10 + 10 p, and rank 0 shoots a segment along the x axis, whose first hit must be rank 0's
  * circle (global id 0), entered at x = 9. */
