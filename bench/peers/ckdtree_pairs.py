@@ -11,7 +11,7 @@ Both run on one thread, so the times are the process's CPU time (a loaded machin
 less than wall time, which is kept in the JSON too).
 
 Usage: PYTHONPATH=<build>/python /usr/bin/python3 bench/peers/ckdtree_pairs.py \
-           [--scenes uniform,clustered,mixed] [--n 1000000] [--rounds 5] [--out FILE.json]
+           [--scenes uniform,clustered,sparse] [--n 1000000] [--rounds 5] [--out FILE.json]
 Needs python3-scipy (Debian) and the hitscan Python package (-DHS_BUILD_PYTHON=ON).
 """
 import argparse
@@ -49,8 +49,9 @@ def canonical(p):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    # not mixed by default: with r = 2 * 150, query_pairs hands over ~10^4 candidates per circle
-    ap.add_argument("--scenes", default="uniform,clustered")
+    # not mixed or lasers by default: with r = 2 * 150 (2 * 40), query_pairs hands over ~10^4
+    # (~10^3) candidates per circle
+    ap.add_argument("--scenes", default="uniform,clustered,sparse")
     ap.add_argument("--n", type=int, default=1000000)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--out", default=None)

@@ -65,6 +65,40 @@ struct Scene {
 // The shared scene of (kind, n, m); m = 0 for the circles-only modes.
 Scene &GetScene(hs_scene_kind kind, size_t n, size_t m);
 
+// The order in which a peer runs its queries. hitscan's calls run a large batch in the Z-order
+// of its start cells (made inside the call) and its pairs cell by cell, so the peers are given
+// the same: ZOrder (the default) runs segments in the Z-order of their starts and per-circle
+// queries in that of the centres, made inside every timed call; Given runs them as stored
+// (uniformly random places), which costs a tree cache misses on most steps.
+enum class Order { ZOrder, Given };
+Order QueryOrder();
+void SetQueryOrder(Order order);
+const char *OrderName(Order order);
+
+// Walk order of m points under QueryOrder(): perm[k] is the k-th to run. The buffers are kept
+// from call to call, as a caller's frame loop would keep them.
+class Walk
+{
+  public:
+    std::vector<uint32_t> perm;
+    void Make(const float *x, const float *y, size_t m);
+    void Make(const Scene &sc) { Make(sc.ax.data(), sc.ay.data(), sc.m); } // segment starts
+
+  private:
+    std::vector<uint64_t> keys_, tmp_;
+};
+
+// All hits gathered in walk order (run k, walk_off[k] .. walk_off[k + 1], belongs to segment
+// perm[k]) copied to CSR in the segments' order, as hitscan returns them.
+struct WalkHits {
+    std::vector<size_t> off;
+    std::vector<uint32_t> idx;
+    std::vector<float> t;
+    void Reserve(size_t m, size_t hits);
+    void ToSegmentOrder(const std::vector<uint32_t> &perm, std::vector<size_t> &offsets,
+                        std::vector<uint32_t> &hit_idx, std::vector<float> &hit_t) const;
+};
+
 // How a peer's answers compare with hitscan's. Printed once per (library, mode, scene) on
 // stderr and attached to every run as counters, so a disagreement shows in the JSON too.
 struct Check {

@@ -6,6 +6,9 @@
 // contacts with one another, so the contact begin events of a step would need every circle
 // dynamic and measure a whole simulation step rather than the overlap query. Box2D accepts
 // shapes within 0.1 x linear slop; the callback keeps exact overlaps with j > i, as hitscan.
+// Queries run in the walk order of peers.h (Z-order by default); b2DefaultQueryFilter
+// everywhere. The static tree is left as the shapes' insertion built it:
+// b2World_RebuildStaticTree (marked for internal testing) gives queries no faster a tree.
 #include "peers.h"
 
 #include <box2d/box2d.h>
@@ -36,6 +39,8 @@ void Populate(const Scene &sc, World &w)
 {
     b2WorldDef wd = b2DefaultWorldDef();
     wd.workerCount = 1;
+    wd.capacity.staticShapeCount = (int)sc.n; // the documented hint for a known count
+    wd.capacity.staticBodyCount = (int)sc.n;
     w.id = b2CreateWorld(&wd);
     w.circle_of_shape.assign(sc.n, HS_NONE);
     b2ShapeDef sd = b2DefaultShapeDef();
@@ -69,10 +74,13 @@ World &Get(const Scene &sc)
     return it->second->w;
 }
 
-void Closest(const Scene &sc, const World &w, std::vector<uint32_t> &idx, std::vector<float> &t)
+void Closest(const Scene &sc, const World &w, Walk &walk, std::vector<uint32_t> &idx,
+             std::vector<float> &t)
 {
     const b2QueryFilter filter = b2DefaultQueryFilter();
-    for (size_t i = 0; i < sc.m; i++) {
+    walk.Make(sc);
+    for (size_t k = 0; k < sc.m; k++) {
+        const size_t i = walk.perm[k];
         b2RayResult res = b2World_CastRayClosest(w.id, Pos(sc.ax[i], sc.ay[i]),
                                                  b2Vec2{sc.dx[i], sc.dy[i]}, filter);
         idx[i] = res.hit ? w.circle_of_shape[(size_t)res.shapeId.index1 - 1] : HS_NONE;
@@ -82,33 +90,34 @@ void Closest(const Scene &sc, const World &w, std::vector<uint32_t> &idx, std::v
 
 struct AllContext {
     const World *w;
-    std::vector<uint32_t> *idx;
-    std::vector<float> *t;
+    WalkHits *hits;
 };
 
 float CollectHit(b2ShapeId shape, b2Pos, b2Vec2, float fraction, void *user)
 {
     AllContext *c = static_cast<AllContext *>(user);
-    c->idx->push_back(c->w->circle_of_shape[(size_t)shape.index1 - 1]);
-    c->t->push_back(fraction);
+    c->hits->idx.push_back(c->w->circle_of_shape[(size_t)shape.index1 - 1]);
+    c->hits->t.push_back(fraction);
     return 1.0f;
 }
 
 // Hits of query i are hit_idx[offsets[i] .. offsets[i + 1]), in the order Box2D found them.
-void All(const Scene &sc, const World &w, std::vector<size_t> &offsets,
+void All(const Scene &sc, const World &w, Walk &walk, WalkHits &wh, std::vector<size_t> &offsets,
          std::vector<uint32_t> &hit_idx, std::vector<float> &hit_t)
 {
     const b2QueryFilter filter = b2DefaultQueryFilter();
-    AllContext c{&w, &hit_idx, &hit_t};
-    hit_idx.clear();
-    hit_t.clear();
-    offsets.resize(sc.m + 1);
-    offsets[0] = 0;
-    for (size_t i = 0; i < sc.m; i++) {
+    AllContext c{&w, &wh};
+    walk.Make(sc);
+    wh.off.assign(1, 0);
+    wh.idx.clear();
+    wh.t.clear();
+    for (size_t k = 0; k < sc.m; k++) {
+        const size_t i = walk.perm[k];
         b2World_CastRay(w.id, Pos(sc.ax[i], sc.ay[i]), b2Vec2{sc.dx[i], sc.dy[i]}, filter,
                         CollectHit, &c);
-        offsets[i + 1] = hit_idx.size();
+        wh.off.push_back(wh.idx.size());
     }
+    wh.ToSegmentOrder(walk.perm, offsets, hit_idx, hit_t);
 }
 
 struct PairContext {
@@ -132,12 +141,15 @@ bool CollectPair(b2ShapeId shape, void *user)
     return true;
 }
 
-uint64_t Pairs(const Scene &sc, const World &w, std::vector<std::pair<uint32_t, uint32_t>> &out)
+uint64_t Pairs(const Scene &sc, const World &w, Walk &walk,
+               std::vector<std::pair<uint32_t, uint32_t>> &out)
 {
     const b2QueryFilter filter = b2DefaultQueryFilter();
     out.clear();
     PairContext c{&sc, &w, 0, &out};
-    for (size_t i = 0; i < sc.n; i++) {
+    walk.Make(sc.x.data(), sc.y.data(), sc.n);
+    for (size_t k = 0; k < sc.n; k++) {
+        const size_t i = walk.perm[k];
         const b2Vec2 centre{sc.x[i], sc.y[i]};
         const b2ShapeProxy proxy = b2MakeProxy(&centre, 1, sc.r[i]);
         c.i = (uint32_t)i;
@@ -177,18 +189,21 @@ void RunBox2d(benchmark::State &state, Mode mode, hs_scene_kind kind, size_t n, 
     std::vector<uint32_t> hit_idx;
     std::vector<float> hit_t;
     std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    Walk walk;
+    WalkHits wh;
     if (mode == Mode::All) {
         hit_idx.reserve(sc.HitsTotal() + m);
         hit_t.reserve(sc.HitsTotal() + m);
+        wh.Reserve(m, sc.HitsTotal() + m);
     }
     if (mode == Mode::Pairs)
         pairs.reserve(sc.PairCount() + n);
     uint64_t near = 0;
     auto once = [&]() {
         switch (mode) {
-        case Mode::Closest: Closest(sc, w, idx, t); break;
-        case Mode::All: All(sc, w, offsets, hit_idx, hit_t); break;
-        default: near = Pairs(sc, w, pairs);
+        case Mode::Closest: Closest(sc, w, walk, idx, t); break;
+        case Mode::All: All(sc, w, walk, wh, offsets, hit_idx, hit_t); break;
+        default: near = Pairs(sc, w, walk, pairs);
         }
     };
     for (auto _ : state) {

@@ -4,13 +4,18 @@
 // a sphere is its circle, so the hits are the circle's. Pairs use rtcCollide, which takes user
 // geometries only: a second scene of user primitives whose bounds are the circles' boxes, the
 // callback keeping exact overlaps. One thread: the device is made with "threads=1".
+// Set up as Embree's guide asks: flush-to-zero and denormals-are-zero while tracing, org/tnear
+// and dir/time written as vectors, rays run in the walk order of peers.h (Z-order by default, so
+// a 16-ray packet holds neighbours), default build quality and context flags (for spheres,
+// RTC_BUILD_QUALITY_HIGH builds the same BVH, and the coherent flag gains nothing on segments of
+// random directions).
 #include "peers.h"
 
 #include <embree3/rtcore.h>
 
 #if defined(__SSE__) || defined(__x86_64__)
 #include <xmmintrin.h>
-#define PEERS_HAVE_MXCSR 1
+#define PEERS_HAVE_SSE 1
 #endif
 
 #include <cmath>
@@ -119,33 +124,42 @@ Embree &Get(Scene &sc)
     return *it->second;
 }
 
-// Segment i as a ray in the plane z = 0, t in [0, 1], no hit yet.
-RTCRayHit SegmentRay(const Scene &sc, size_t i)
+// Segment i as a ray in the plane z = 0, t in [0, 1], no hit yet. Embree reads (org, tnear)
+// and (dir, time) as 4-float vectors: one vector store each, as its guide asks, so the loads do
+// not wait on four scalar stores.
+void SegmentRay(const Scene &sc, size_t i, RTCRayHit &rh)
 {
-    RTCRayHit rh;
+#ifdef PEERS_HAVE_SSE
+    _mm_store_ps(&rh.ray.org_x, _mm_setr_ps(sc.ax[i], sc.ay[i], 0.0f, 0.0f));
+    _mm_store_ps(&rh.ray.dir_x, _mm_setr_ps(sc.dx[i], sc.dy[i], 0.0f, 0.0f));
+#else
     rh.ray.org_x = sc.ax[i];
     rh.ray.org_y = sc.ay[i];
     rh.ray.org_z = 0.0f;
+    rh.ray.tnear = 0.0f;
     rh.ray.dir_x = sc.dx[i];
     rh.ray.dir_y = sc.dy[i];
     rh.ray.dir_z = 0.0f;
-    rh.ray.tnear = 0.0f;
-    rh.ray.tfar = 1.0f;
     rh.ray.time = 0.0f;
+#endif
+    rh.ray.tfar = 1.0f;
     rh.ray.mask = ~0u;
     rh.ray.id = 0;
     rh.ray.flags = 0;
     rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
-    return rh;
+    rh.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
 }
 
-void Closest1(const Embree &e, std::vector<uint32_t> &idx, std::vector<float> &t)
+void Closest1(const Embree &e, Walk &w, std::vector<uint32_t> &idx, std::vector<float> &t)
 {
     const Scene &sc = e.sc;
     RTCIntersectContext ctx;
     rtcInitIntersectContext(&ctx);
-    for (size_t i = 0; i < sc.m; i++) {
-        RTCRayHit rh = SegmentRay(sc, i);
+    w.Make(sc);
+    for (size_t k = 0; k < sc.m; k++) {
+        const size_t i = w.perm[k];
+        RTCRayHit rh;
+        SegmentRay(sc, i, rh);
         rtcIntersect1(e.spheres, &ctx, &rh);
         const bool hit = rh.hit.geomID != RTC_INVALID_GEOMETRY_ID;
         idx[i] = hit ? rh.hit.primID : HS_NONE;
@@ -153,16 +167,18 @@ void Closest1(const Embree &e, std::vector<uint32_t> &idx, std::vector<float> &t
     }
 }
 
-void Closest16(const Embree &e, std::vector<uint32_t> &idx, std::vector<float> &t)
+// Packets of 16 segments consecutive in the walk order (the Z-order by default: neighbours).
+void Closest16(const Embree &e, Walk &w, std::vector<uint32_t> &idx, std::vector<float> &t)
 {
     const Scene &sc = e.sc;
     RTCIntersectContext ctx;
     rtcInitIntersectContext(&ctx);
+    w.Make(sc);
     for (size_t base = 0; base < sc.m; base += 16) {
         alignas(64) RTCRayHit16 rh;
         alignas(64) int valid[16];
         for (size_t k = 0; k < 16; k++) {
-            const size_t i = base + k < sc.m ? base + k : base;
+            const size_t i = w.perm[base + k < sc.m ? base + k : base];
             valid[k] = base + k < sc.m ? -1 : 0;
             rh.ray.org_x[k] = sc.ax[i];
             rh.ray.org_y[k] = sc.ay[i];
@@ -177,12 +193,14 @@ void Closest16(const Embree &e, std::vector<uint32_t> &idx, std::vector<float> &
             rh.ray.id[k] = (unsigned)k;
             rh.ray.flags[k] = 0;
             rh.hit.geomID[k] = RTC_INVALID_GEOMETRY_ID;
+            rh.hit.instID[0][k] = RTC_INVALID_GEOMETRY_ID;
         }
         rtcIntersect16(valid, e.spheres, &ctx, &rh);
         for (size_t k = 0; k < 16 && base + k < sc.m; k++) {
+            const size_t i = w.perm[base + k];
             const bool hit = rh.hit.geomID[k] != RTC_INVALID_GEOMETRY_ID;
-            idx[base + k] = hit ? rh.hit.primID[k] : HS_NONE;
-            t[base + k] = hit ? rh.ray.tfar[k] : NAN;
+            idx[i] = hit ? rh.hit.primID[k] : HS_NONE;
+            t[i] = hit ? rh.ray.tfar[k] : NAN;
         }
     }
 }
@@ -195,8 +213,7 @@ struct AllContext {
     RTCIntersectContext ctx; // first: Embree hands the filter this pointer back
     const Scene *sc;
     size_t query;
-    std::vector<uint32_t> *idx;
-    std::vector<float> *t;
+    WalkHits *hits;
 };
 
 void CollectHit(const RTCFilterFunctionNArguments *args)
@@ -210,31 +227,32 @@ void CollectHit(const RTCFilterFunctionNArguments *args)
     const bool entry = ngx * c->sc->dx[q] + ngy * c->sc->dy[q] < 0.0f;
     if (!entry && !c->sc->StartInside(q, prim))
         return;
-    c->idx->push_back(prim);
-    c->t->push_back(RTCRayN_tfar(args->ray, args->N, 0));
+    c->hits->idx.push_back(prim);
+    c->hits->t.push_back(RTCRayN_tfar(args->ray, args->N, 0));
 }
 
 // Hits of query i are hit_idx[offsets[i] .. offsets[i + 1]), in the order Embree found them.
-void All(const Embree &e, std::vector<size_t> &offsets, std::vector<uint32_t> &hit_idx,
-         std::vector<float> &hit_t)
+void All(const Embree &e, Walk &w, WalkHits &wh, std::vector<size_t> &offsets,
+         std::vector<uint32_t> &hit_idx, std::vector<float> &hit_t)
 {
     const Scene &sc = e.sc;
     AllContext c;
     rtcInitIntersectContext(&c.ctx);
     c.ctx.filter = CollectHit;
     c.sc = &sc;
-    c.idx = &hit_idx;
-    c.t = &hit_t;
-    hit_idx.clear();
-    hit_t.clear();
-    offsets.resize(sc.m + 1);
-    offsets[0] = 0;
-    for (size_t i = 0; i < sc.m; i++) {
-        c.query = i;
-        RTCRayHit rh = SegmentRay(sc, i);
+    c.hits = &wh;
+    w.Make(sc);
+    wh.off.assign(1, 0);
+    wh.idx.clear();
+    wh.t.clear();
+    for (size_t k = 0; k < sc.m; k++) {
+        c.query = w.perm[k];
+        RTCRayHit rh;
+        SegmentRay(sc, c.query, rh);
         rtcIntersect1(e.filtered, &c.ctx, &rh);
-        offsets[i + 1] = hit_idx.size();
+        wh.off.push_back(wh.idx.size());
     }
+    wh.ToSegmentOrder(w.perm, offsets, hit_idx, hit_t);
 }
 
 // rtcCollide of the box scene with itself hands over candidate primitive pairs (boxes
@@ -312,7 +330,7 @@ bool EmbreeHas(Mode) { return true; }
 // Embree asks its callers to set flush-to-zero and denormals-are-zero on every thread that
 // traces (it warns otherwise); set for Embree's benchmarks alone, the caller's mode restored.
 struct FlushDenormals {
-#ifdef PEERS_HAVE_MXCSR
+#ifdef PEERS_HAVE_SSE
     unsigned saved = _mm_getcsr();
     FlushDenormals() { _mm_setcsr(saved | 0x8040u); } // FTZ (bit 15) | DAZ (bit 6)
     ~FlushDenormals() { _mm_setcsr(saved); }
@@ -353,18 +371,21 @@ void RunEmbree(benchmark::State &state, Mode mode, hs_scene_kind kind, size_t n,
     std::vector<uint32_t> hit_idx;
     std::vector<float> hit_t;
     std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    Walk w;
+    WalkHits wh;
     if (mode == Mode::All) {
         hit_idx.reserve(sc.HitsTotal() + m);
         hit_t.reserve(sc.HitsTotal() + m);
+        wh.Reserve(m, sc.HitsTotal() + m);
     }
     if (mode == Mode::Pairs)
         pairs.reserve(sc.PairCount() + n);
     PairContext pc{};
     auto once = [&]() {
         switch (mode) {
-        case Mode::Closest: Closest1(e, idx, t); break;
-        case Mode::Closest16: Closest16(e, idx, t); break;
-        case Mode::All: All(e, offsets, hit_idx, hit_t); break;
+        case Mode::Closest: Closest1(e, w, idx, t); break;
+        case Mode::Closest16: Closest16(e, w, idx, t); break;
+        case Mode::All: All(e, w, wh, offsets, hit_idx, hit_t); break;
         default: pc = Pairs(e, pairs);
         }
     };

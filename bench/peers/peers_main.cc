@@ -4,11 +4,32 @@
 // size, mode, library: each peer runs right after hitscan on the same work.
 #include "peers.h"
 
+#include <cstdio>
+#include <cstring>
 #include <string>
 
 int main(int argc, char **argv)
 {
     using namespace peers;
+    // --peers_order=zorder|given (ours, taken out before Google Benchmark reads the rest)
+    int kept = 1;
+    for (int a = 1; a < argc; a++) {
+        const char *v = argv[a];
+        if (std::strncmp(v, "--peers_order=", 14) != 0) {
+            argv[kept++] = argv[a];
+            continue;
+        }
+        if (std::strcmp(v + 14, "zorder") == 0) {
+            SetQueryOrder(Order::ZOrder);
+        } else if (std::strcmp(v + 14, "given") == 0) {
+            SetQueryOrder(Order::Given);
+        } else {
+            std::fprintf(stderr, "hitscan_peers: --peers_order=zorder|given, not %s\n", v + 14);
+            return 1;
+        }
+    }
+    argc = kept;
+    benchmark::AddCustomContext("peers_order", OrderName(QueryOrder()));
     const Library *libs[] = {
         &kHitscan,
 #ifdef HS_PEERS_EMBREE

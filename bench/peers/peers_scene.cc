@@ -151,6 +151,92 @@ Scene &GetScene(hs_scene_kind kind, size_t n, size_t m)
     return *it->second;
 }
 
+static Order g_order = Order::ZOrder;
+Order QueryOrder() { return g_order; }
+void SetQueryOrder(Order order) { g_order = order; }
+const char *OrderName(Order order) { return order == Order::ZOrder ? "zorder" : "given"; }
+
+// The 16 low bits of v spread to the even bits of the result.
+static uint32_t Spread16(uint32_t v)
+{
+    v &= 0xffffu;
+    v = (v | (v << 8)) & 0x00ff00ffu;
+    v = (v | (v << 4)) & 0x0f0f0f0fu;
+    v = (v | (v << 2)) & 0x33333333u;
+    return (v | (v << 1)) & 0x55555555u;
+}
+
+// Points quantised to 2^16 steps per axis over their bounding box; key = Z code << 32 | index,
+// sorted by a least-significant-digit radix sort on the code's four bytes (stable, so equal
+// codes keep the stored order).
+void Walk::Make(const float *x, const float *y, size_t m)
+{
+    perm.resize(m);
+    if (QueryOrder() == Order::Given) {
+        for (size_t i = 0; i < m; i++)
+            perm[i] = (uint32_t)i;
+        return;
+    }
+    float x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    for (size_t i = 0; i < m; i++) {
+        x0 = std::min(x0, x[i]);
+        x1 = std::max(x1, x[i]);
+        y0 = std::min(y0, y[i]);
+        y1 = std::max(y1, y[i]);
+    }
+    const float sx = x1 > x0 ? 65535.0f / (x1 - x0) : 0.0f;
+    const float sy = y1 > y0 ? 65535.0f / (y1 - y0) : 0.0f;
+    keys_.resize(m);
+    tmp_.resize(m);
+    size_t count[4][256] = {};
+    for (size_t i = 0; i < m; i++) {
+        const uint32_t code =
+            Spread16((uint32_t)((x[i] - x0) * sx)) | Spread16((uint32_t)((y[i] - y0) * sy)) << 1;
+        keys_[i] = (uint64_t)code << 32 | i;
+        for (int d = 0; d < 4; d++)
+            count[d][(code >> (8 * d)) & 0xffu]++;
+    }
+    for (int d = 0; d < 4; d++) {
+        size_t sum = 0;
+        for (size_t &c : count[d]) {
+            const size_t here = c;
+            c = sum;
+            sum += here;
+        }
+        for (size_t i = 0; i < m; i++)
+            tmp_[count[d][(keys_[i] >> (32 + 8 * d)) & 0xffu]++] = keys_[i];
+        keys_.swap(tmp_);
+    }
+    for (size_t i = 0; i < m; i++)
+        perm[i] = (uint32_t)keys_[i];
+}
+
+void WalkHits::Reserve(size_t m, size_t hits)
+{
+    off.reserve(m + 1);
+    idx.reserve(hits);
+    t.reserve(hits);
+}
+
+void WalkHits::ToSegmentOrder(const std::vector<uint32_t> &perm, std::vector<size_t> &offsets,
+                              std::vector<uint32_t> &hit_idx, std::vector<float> &hit_t) const
+{
+    const size_t m = perm.size();
+    offsets.assign(m + 1, 0);
+    for (size_t k = 0; k < m; k++)
+        offsets[perm[k] + 1] = off[k + 1] - off[k];
+    for (size_t i = 0; i < m; i++)
+        offsets[i + 1] += offsets[i];
+    hit_idx.resize(idx.size());
+    hit_t.resize(t.size());
+    for (size_t k = 0; k < m; k++) {
+        const size_t to = offsets[perm[k]];
+        std::copy(idx.begin() + (long)off[k], idx.begin() + (long)off[k + 1],
+                  hit_idx.begin() + (long)to);
+        std::copy(t.begin() + (long)off[k], t.begin() + (long)off[k + 1], hit_t.begin() + (long)to);
+    }
+}
+
 Check CheckClosest(Scene &sc, const std::vector<uint32_t> &idx, const std::vector<float> &t)
 {
     const std::vector<uint32_t> &ri = sc.ClosestIdx();

@@ -5,7 +5,8 @@
 # "context"), NAME.txt (the commands, the load before each round) and NAME.md (the medians and
 # ratios, from summarize.py).
 # Usage: bench/peers/run.sh [ROUNDS [SCENES [SIZE]]]   e.g. bench/peers/run.sh 5 'uniform clustered mixed' 1000000
-# Environment: BUILD (default build-peers), NAME (default peers).
+# Environment: BUILD (default build-peers), NAME (default peers), ORDER (the peers' query order,
+# --peers_order: zorder, the default, or given).
 # Each round is one process per scene running every library on it, mode after mode, hitscan
 # first: the libraries alternate within seconds of one another, and the rounds repeat that.
 # OMP_NUM_THREADS=1 and Embree's "threads=1" keep every library on one thread (the
@@ -17,6 +18,7 @@ read -r -a scenes <<< "${2:-uniform clustered mixed}"
 size=${3:-1000000}
 BUILD=${BUILD:-build-peers}
 name=${NAME:-peers}
+order=${ORDER:-zorder}
 bench="$BUILD/bench/peers/hitscan_peers"
 [ -x "$bench" ] || { echo "run.sh: $bench not built (see bench/peers/README.md)" >&2; exit 1; }
 
@@ -44,20 +46,22 @@ mkdir -p bench/results
 {
   echo "commit: $commit"
   echo "started: $(date -u +%Y-%m-%dT%H:%M:%SZ); $rounds rounds over: ${scenes[*]} at N = M = $size"
+  echo "cpu: $cpu; peers' query order: $order"
 } > "bench/results/$name.txt"
 for ((k = 1; k <= rounds; k++)); do
   for s in "${scenes[@]}"; do
     filter="^BM_Peer[A-Za-z0-9]+/$s/$size(/|$)"
-    args=(--benchmark_filter="$filter" --benchmark_out="$tmp/$k-$s.json"
+    args=(--peers_order="$order" --benchmark_filter="$filter" --benchmark_out="$tmp/$k-$s.json"
           --benchmark_out_format=json --benchmark_context="$context")
     echo "round $k $s: load average $(cut -d' ' -f1-3 /proc/loadavg)" >> "bench/results/$name.txt"
     echo "== round $k/$rounds, $s"
     OMP_NUM_THREADS=1 "$bench" "${args[@]}"
   done
 done
-printf 'command: OMP_NUM_THREADS=1 %q --benchmark_filter=%q (per round and scene)\n' \
-  "$bench" "^BM_Peer[A-Za-z0-9]+/<scene>/$size(/|\$)" >> "bench/results/$name.txt"
-echo "(run by: bench/peers/run.sh $rounds '${scenes[*]}' $size)" >> "bench/results/$name.txt"
+printf 'command: OMP_NUM_THREADS=1 %q --peers_order=%q --benchmark_filter=%q (per round and scene)\n' \
+  "$bench" "$order" "^BM_Peer[A-Za-z0-9]+/<scene>/$size(/|\$)" >> "bench/results/$name.txt"
+echo "(run by: ORDER=$order bench/peers/run.sh $rounds '${scenes[*]}' $size)" >> "bench/results/$name.txt"
+echo "finished: $(date -u +%Y-%m-%dT%H:%M:%SZ)" >> "bench/results/$name.txt"
 /usr/bin/python3 bench/peers/summarize.py --merge "bench/results/$name.json" "$tmp"/*.json \
   > "bench/results/$name.md"
 cat "bench/results/$name.md"
