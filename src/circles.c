@@ -43,6 +43,8 @@ static hs_status validate(const float *x, const float *y, const float *r, size_t
 hs_status hs_circles_check(const hs_circles *cs, size_t i0, size_t i1, size_t *bad_index)
 {
     HS_ASSERT(i0 <= i1 && i1 <= cs->n);
+    if (i0 == i1)
+        return HS_OK; /* an empty set's arrays may be NULL, and NULL + 0 is undefined */
     size_t bad = (size_t)-1;
     hs_status s = validate(cs->x + i0, cs->y + i0, cs->r + i0, i1 - i0, &bad);
     if (s != HS_OK && bad_index)
