@@ -56,14 +56,14 @@ cmake --build "$BUILD" -j "$JOBS"
 
 # Catch a silently host-built tree (toolchain file ignored because of a stale cache).
 lib="$BUILD/src/libhitscan.a"
-if ! aarch64-linux-gnu-objdump -f "$lib" | grep -q 'file format elf64-littleaarch64'; then
+if ! aarch64-linux-gnu-objdump -f "$lib" | grep 'file format elf64-littleaarch64' >/dev/null; then
   echo "ci-aarch64: $lib is not an aarch64 archive" >&2
   exit 1
 fi
 # The tests exercise whatever hs_isa_supported() reports, so a NEON table that silently failed
 # to compile in (e.g. a processor-name mismatch in src/kernels/CMakeLists.txt) would go unnoticed.
 if [ -f src/kernels/kernels_neon.c ] &&
-   ! aarch64-linux-gnu-nm "$lib" | grep -qE ' [RDT] hs_kernels_neon$'; then
+   ! aarch64-linux-gnu-nm "$lib" | grep -E ' [RDT] hs_kernels_neon$' >/dev/null; then
   echo "ci-aarch64: $lib has no hs_kernels_neon table" >&2
   exit 1
 fi
