@@ -810,20 +810,28 @@ static void check_pairs(const scene *s, const hs_grid *g)
     free(rj);
 }
 
+/* A scene of `kind` with its centres scaled by `squeeze` (< 1: denser, more contacts) and its
+ * grid. */
+static hs_grid *dense_scene(scene *s, hs_scene_kind kind, size_t n, uint64_t seed, float squeeze)
+{
+    scene_kind(s, kind, n, seed, 0);
+    for (size_t i = 0; i < n; i++) {
+        s->x[i] *= squeeze;
+        s->y[i] *= squeeze;
+    }
+    hs_circles_destroy(s->cs);
+    assert_int_equal(hs_circles_create(s->x, s->y, s->r, NULL, n, &s->cs, NULL), HS_OK);
+    hs_grid *g = NULL;
+    assert_int_equal(hs_grid_build(s->cs, NULL, &g), HS_OK);
+    return g;
+}
+
 /* A scene of `kind` squeezed into a denser world than the benchmark's (plenty of contacts),
  * its pairs checked by check_pairs; returns how many there were. */
 static size_t check_dense_pairs(hs_scene_kind kind, size_t n, uint64_t seed)
 {
     scene s;
-    scene_kind(&s, kind, n, seed, 0);
-    for (size_t i = 0; i < n; i++) {
-        s.x[i] *= 0.3f;
-        s.y[i] *= 0.3f;
-    }
-    hs_circles_destroy(s.cs);
-    assert_int_equal(hs_circles_create(s.x, s.y, s.r, NULL, n, &s.cs, NULL), HS_OK);
-    hs_grid *g = NULL;
-    assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
+    hs_grid *g = dense_scene(&s, kind, n, seed, 0.3f);
     check_pairs(&s, g);
     hs_pairs p;
     assert_int_equal(hs_grid_pairs(g, NULL, &p), HS_OK);
@@ -912,15 +920,7 @@ static void test_pairs_within(void **state)
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         scene s;
         size_t n = k == 1 ? 9000 : scale(3000); /* mixed: more than one block, two levels */
-        scene_kind(&s, kinds[k], n, 41u + k, 0);
-        for (size_t i = 0; i < n; i++) {
-            s.x[i] *= 0.5f;
-            s.y[i] *= 0.5f;
-        }
-        hs_circles_destroy(s.cs);
-        assert_int_equal(hs_circles_create(s.x, s.y, s.r, NULL, n, &s.cs, NULL), HS_OK);
-        hs_grid *g = NULL;
-        assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
+        hs_grid *g = dense_scene(&s, kinds[k], n, 41u + k, 0.5f);
         for (size_t q = 0; q < sizeof skins / sizeof skins[0]; q++)
             check_pairs_within(&s, g, skins[q]);
         hs_grid_destroy(g);
