@@ -61,12 +61,14 @@ if ! aarch64-linux-gnu-objdump -f "$lib" | grep 'file format elf64-littleaarch64
   exit 1
 fi
 # The tests exercise whatever hs_isa_supported() reports, so a NEON table that silently failed
-# to compile in (e.g. a processor-name mismatch in src/kernels/CMakeLists.txt) would go unnoticed.
-if [ -f src/kernels/kernels_neon.c ] &&
-   ! aarch64-linux-gnu-nm "$lib" | grep -E ' [RDT] hs_kernels_neon$' >/dev/null; then
-  echo "ci-aarch64: $lib has no hs_kernels_neon table" >&2
-  exit 1
-fi
+# to compile in (e.g. a processor-name mismatch in src/kernels/CMakeLists.txt), or its grid walkers
+# (src/walk/CMakeLists.txt), would go unnoticed.
+for table in hs_kernels_neon hs_grid_walkers_neon; do
+  if ! aarch64-linux-gnu-nm "$lib" | grep -E " [RDT] $table\$" >/dev/null; then
+    echo "ci-aarch64: $lib has no $table table" >&2
+    exit 1
+  fi
+done
 
 echo "== aarch64: ctest under qemu ($scale)"
 (cd "$BUILD" && ctest --output-on-failure --no-tests=error -j "$JOBS")

@@ -94,7 +94,7 @@ static inline int hs_pair_hits(const hs_kq *k, float cx, float cy, float r)
  * a few units from a circle of radius 10^4) its rounding at |f|^2 is most of its value. In
  * double it does not: f and r + q are exact or nearly so, the squares carry 2^-53, and one
  * rounding to float remains. Double, not an fmaf two-product: SSE4.2 has no FMA, and every
- * level computes this same sequence of double operations (pair_math.h's hs_v_csq). */
+ * level computes this same sequence of double operations (pair_math.inl's hs_v_csq). */
 static inline float hs_pair_csq(float ax, float ay, float cx, float cy, float r, float q)
 {
     const double fx = (double)ax - cx, fy = (double)ay - cy, R = (double)r + q;
@@ -103,7 +103,7 @@ static inline float hs_pair_csq(float ax, float ay, float cx, float cy, float r,
 
 /* R^2 - |h|^2, h = f + tc D the perpendicular offset, in double for the same reason as c: near
  * tangency of a huge circle it cancels, and t = c / q must not pair an exact c with a q that
- * lost every digit (pair_math.h's hs_v_disc is the same sequence). */
+ * lost every digit (pair_math.inl's hs_v_disc is the same sequence). */
 static inline float hs_pair_disc(const hs_kq *k, float cx, float cy, float r, float tc)
 {
     const double fx = (double)k->ax - cx, fy = (double)k->ay - cy, R = (double)r + k->q;

@@ -84,7 +84,7 @@
 /* Queries whose inflated box spans at most this many cells are walked row by row (and
  * planned in blocks, 16 queries a vector on AVX-512); longer ones take the per-query slab walk
  * with its earlier exit for closest. Large enough that long segments through mostly empty
- * space are planned in blocks too (CHANGELOG); block.h's rounding margin is sized for it. */
+ * space are planned in blocks too (CHANGELOG); block.inl's rounding margin is sized for it. */
 #define HS_WALK_BOX_CELLS 1024
 /* Columns per slab of a long x-dominant query (rows are contiguous in storage, columns not). */
 #define HS_WALK_SLAB_COLUMNS 4

@@ -18,7 +18,7 @@
  *    hs_intersect_circle (the scalar reference), and closest's point and normal too;
  *    In a deterministic build (HS_DETERMINISTIC) so do AVX2 and AVX-512; otherwise
  *  - the FMA levels (AVX2, AVX-512) differ from it only inside the tangency band that
- *    src/kernels/pair_math.h documents: a pair may flip only when its closest approach
+ *    src/kernels/pair_math.inl documents: a pair may flip only when its closest approach
  *    is within 1e-6 of the scale (+ 2^-72 absolute) of r + q, and entry t moves by at most
  *    3e-4 of the scale (+ 2^-36) along the query. */
 

@@ -209,19 +209,18 @@ static void size_hint(const all_call *c, hs_hitbuf *buf, int tid, size_t before,
 /* The blocks one thread takes from the schedule: answered, each query's hits sorted in the
  * thread's buffer and counted. Returns 1 if an allocation failed (its counts are then 0). */
 static int answer_share(all_call *c, hs_sched *sc, hs_hits_range_fn answer, const void *ctx,
-                        hs_tally *sum)
+                        int tid, hs_tally *sum)
 {
     const size_t n = c->n, bs = c->bs;
     int nomem = 0;
     const unsigned home = hs_sched_home(sc);
     for (ptrdiff_t k; (k = hs_sched_next(sc, home)) >= 0;) {
-        const int tid = omp_get_thread_num();
         hs_hitbuf *buf = hs_ws_hitbuf(c->ws, tid);
         c->blocks[k].tid = tid;
         c->blocks[k].start = buf->len;
         const size_t lo = (size_t)k * bs, hi = n - lo > bs ? lo + bs : n;
         hs_tally t = HS_TALLY_INIT;
-        if (!nomem && answer(ctx, lo, hi, buf, c->count, &t) != HS_OK)
+        if (!nomem && answer(ctx, lo, hi, tid, buf, c->count, &t) != HS_OK)
             nomem = 1; /* the result is discarded */
         hs_tally_add(sum, &t);
         const size_t before = c->done[tid];
@@ -254,7 +253,7 @@ static int answer_blocks(all_call *c, hs_hits_range_fn answer, const void *ctx, 
     hs_sched_init(&sc, c->nblocks, b->threads);
     if (b->threads <= 1) {
         hs_tally t = HS_TALLY_INIT;
-        const int nomem = answer_share(c, &sc, answer, ctx, &t);
+        const int nomem = answer_share(c, &sc, answer, ctx, 0, &t);
         *total = t;
         return nomem;
     }
@@ -265,7 +264,7 @@ static int answer_blocks(all_call *c, hs_hits_range_fn answer, const void *ctx, 
     reduction(| : nomem)
     {
         hs_tally t = HS_TALLY_INIT;
-        nomem |= answer_share(c, &sc, answer, ctx, &t);
+        nomem |= answer_share(c, &sc, answer, ctx, omp_get_thread_num(), &t);
         tests += t.tests;
         invalid += t.invalid;
         first = t.first < first ? t.first : first;

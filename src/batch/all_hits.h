@@ -12,13 +12,14 @@
 #include "batch/tally.h"
 #include "batch/workspace.h"
 
-/* Answers batch positions lo .. hi-1: appends each position's hits (caller's index, entry t;
- * any order within a position), position after position, to buf, writes their number to
+/* Answers batch positions lo .. hi-1 on thread tid of the team (0 .. threads-1; 0 without a
+ * parallel region, whatever team the caller runs in): appends each position's hits (caller's index,
+ * entry t; any order within a position), position after position, to buf, writes their number to
  * count[k] for k = lo .. hi-1, and adds its tests and invalid queries to *tally. HS_OK, or
  * HS_E_NOMEM (the whole result is then discarded). Runs on several threads at once with the
  * same ctx, so it must only read it. */
-typedef hs_status (*hs_hits_range_fn)(const void *ctx, size_t lo, size_t hi, hs_hitbuf *buf,
-                                      uint32_t *count, hs_tally *tally);
+typedef hs_status (*hs_hits_range_fn)(const void *ctx, size_t lo, size_t hi, int tid,
+                                      hs_hitbuf *buf, uint32_t *count, hs_tally *tally);
 
 /* Where the hits go: NULL, the CSR of hs_hits (out); else the caller's arrays that
  * place->fn gives (hs_hits_into). */

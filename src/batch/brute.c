@@ -224,10 +224,11 @@ static hs_status brute_hits(const brute_call *c, const hs_kq *kq, hs_hitbuf *buf
 }
 
 /* Queries lo .. hi-1 for hs_all_hits (hs_hits_range_fn). */
-static hs_status brute_hits_range(const void *ctx, size_t lo, size_t hi, hs_hitbuf *buf,
+static hs_status brute_hits_range(const void *ctx, size_t lo, size_t hi, int tid, hs_hitbuf *buf,
                                   uint32_t *count, hs_tally *tally)
 {
     const brute_call *c = ctx;
+    (void)tid; /* brute force keeps no per-thread state */
     for (size_t i = lo; i < hi; i++) {
         const size_t before = buf->len;
         hs_kq kq;

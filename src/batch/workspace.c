@@ -109,7 +109,7 @@ void *hs_ws_get(hs_workspace *ws, hs_ws_slot s, size_t bytes)
      * from call to call does not reallocate every time */
     size_t cap = bytes + (ws->transient ? 0 : bytes / 8);
     free(ws->p[s]);
-    if (result_slot(s)) {
+    if (result_slot(s) || s == HS_WS_WALK) { /* the walk's state is line-aligned (walkers.h) */
         ws->p[s] = hs_alloc_lines(cap);
     } else {
         ws->p[s] = malloc(cap);

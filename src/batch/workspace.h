@@ -31,6 +31,8 @@ typedef enum hs_ws_slot {
     /* all-hits into the caller's arrays: where each position's hits wait, each row's record */
     HS_WS_SRC,
     HS_WS_ROWS,
+    /* the grid walk's per-thread working state (walk/walkers.h) */
+    HS_WS_WALK,
     HS_WS_SLOTS
 } hs_ws_slot;
 

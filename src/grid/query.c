@@ -2,7 +2,7 @@
 /* The grid's batch calls (hitscan/grid.h): hs_grid_closest, hs_grid_any, hs_grid_count_hits
  * and hs_grid_all. Each one: its workspace opened, the batch set up (batch/driver.h), the
  * locality order made (order.c), then ranges of the batch handed to the level's grid walker
- * (kernels/grid_walkers.h: the block walk of src/kernels/block_walk.h) on the team, staged
+ * (walk/walkers.h: the block walk of src/walk/block_walk.inl) on the team, staged
  * answers copied to the caller's order, the workspace closed. */
 #include <string.h>
 
@@ -14,9 +14,9 @@
 #include "batch/worksteal.h"
 #include "grid/layout.h"
 #include "grid/order.h"
-#include "kernels/grid_walkers.h"
 #include "query_prep.h"
 #include "tuning.h"
+#include "walk/walkers.h"
 
 typedef enum grid_mode { GRID_CLOSEST, GRID_ANY, GRID_COUNT } grid_mode;
 
@@ -38,13 +38,33 @@ typedef struct walk_call {
     const hs_qorder *ord;
     const hs_batch_setup *b;
     const grid_out *o;
-    size_t rs; /* queries per range */
+    size_t rs;            /* queries per range */
+    unsigned char *state; /* the walk's state, gw->state_bytes for each thread of the team */
     hs_sched sc;
 } walk_call;
 
-/* The ranges one thread takes from the schedule, answered; their tally. */
-static hs_tally walk_share(walk_call *c)
+/* Bytes between two threads' walk states: whole lines, so each starts aligned. */
+static size_t walk_state_stride(const hs_grid_walkers *gw)
 {
+    return (gw->state_bytes + HS_WALK_STATE_ALIGN - 1) & ~(size_t)(HS_WALK_STATE_ALIGN - 1);
+}
+
+/* Room for the walk state of each thread of a team, from the workspace (NULL: no memory). */
+static unsigned char *walk_states(hs_workspace *ws, const hs_grid_walkers *gw, int threads)
+{
+    return hs_ws_get(ws, HS_WS_WALK, (size_t)(threads > 1 ? threads : 1) * walk_state_stride(gw));
+}
+
+/* Thread tid's walk state in a block of threads of them (walk_states). */
+static void *walk_state(unsigned char *states, const hs_grid_walkers *gw, int tid)
+{
+    return states + (size_t)tid * walk_state_stride(gw);
+}
+
+/* The ranges thread tid takes from the schedule, answered; their tally. */
+static hs_tally walk_share(walk_call *c, int tid)
+{
+    void *st = walk_state(c->state, c->gw, tid);
     const size_t n = c->qs->count, rs = c->rs;
     const unsigned home = hs_sched_home(&c->sc);
     hs_tally sum = HS_TALLY_INIT;
@@ -53,12 +73,14 @@ static hs_tally walk_share(walk_call *c)
         hs_tally t = HS_TALLY_INIT;
         switch (c->o->mode) {
         case GRID_CLOSEST:
-            c->gw->closest_range(c->g, c->qs, c->ord, c->b->sem, lo, hi, c->o->co, &t);
+            c->gw->closest_range(c->g, c->qs, c->ord, c->b->sem, lo, hi, c->o->co, &t, st);
             break;
         case GRID_ANY:
-            c->gw->any_range(c->g, c->qs, c->ord, c->b->sem, lo, hi, c->o->hit, &t);
+            c->gw->any_range(c->g, c->qs, c->ord, c->b->sem, lo, hi, c->o->hit, &t, st);
             break;
-        default: c->gw->count_range(c->g, c->qs, c->ord, c->b->sem, lo, hi, c->o->count, &t); break;
+        default:
+            c->gw->count_range(c->g, c->qs, c->ord, c->b->sem, lo, hi, c->o->count, &t, st);
+            break;
         }
         hs_tally_add(&sum, &t);
     }
@@ -68,7 +90,8 @@ static hs_tally walk_share(walk_call *c)
 /* One thread never enters a parallel region: even an inactive one (if (0)) makes and frees a
  * team, which is most of the cost of a batch of a few queries. */
 static hs_tally walk_ranges(const hs_grid *g, const hs_grid_walkers *gw, const hs_queries *qs,
-                            const hs_qorder *ord, const hs_batch_setup *b, const grid_out *o)
+                            const hs_qorder *ord, const hs_batch_setup *b, const grid_out *o,
+                            unsigned char *state)
 {
     walk_call c; /* the schedule's slots are set by hs_sched_init, not zeroed first */
     c.g = g;
@@ -77,15 +100,16 @@ static hs_tally walk_ranges(const hs_grid *g, const hs_grid_walkers *gw, const h
     c.ord = ord;
     c.b = b;
     c.o = o;
+    c.state = state;
     c.rs = b->chunk < HS_RANGE_MIN ? HS_RANGE_MIN : b->chunk;
     hs_sched_init(&c.sc, (qs->count + c.rs - 1) / c.rs, b->threads);
     if (b->threads <= 1)
-        return walk_share(&c);
+        return walk_share(&c, 0);
     uint64_t tests = 0;
     size_t invalid = 0, first = SIZE_MAX;
 #pragma omp parallel num_threads(b->threads) reduction(+ : tests, invalid) reduction(min : first)
     {
-        const hs_tally t = walk_share(&c);
+        const hs_tally t = walk_share(&c, omp_get_thread_num());
         tests += t.tests;
         invalid += t.invalid;
         first = t.first < first ? t.first : first;
@@ -157,10 +181,15 @@ static hs_status grid_walk(const hs_grid *g, const hs_queries *qs, const hs_batc
         s = HS_E_NULL;
     if (s == HS_OK) {
         const hs_grid_walkers *gw = hs_grid_walkers_get(b.ks->isa);
-        hs_tally total = walk_ranges(g, gw, qs, ord.rec ? &ord : NULL, &b, o);
-        if (total.invalid && ord.rec && !ord.perm)
-            total.first = first_invalid(qs);
-        s = hs_batch_end(&b, &total);
+        unsigned char *state = walk_states(w.ws, gw, b.threads);
+        if (state == NULL) {
+            s = HS_E_NOMEM;
+        } else {
+            hs_tally total = walk_ranges(g, gw, qs, ord.rec ? &ord : NULL, &b, o, state);
+            if (total.invalid && ord.rec && !ord.perm)
+                total.first = first_invalid(qs);
+            s = hs_batch_end(&b, &total);
+        }
     }
     /* these two are returned only once every query was answered */
     if (ord.inv && (s == HS_OK || s == HS_E_INVALID_QUERY))
@@ -199,14 +228,16 @@ typedef struct grid_hits_call {
     const hs_queries *qs;
     const hs_qorder *ord;
     hs_semantics sem;
+    unsigned char *state; /* walk_states */
 } grid_hits_call;
 
 /* Positions lo .. hi-1 for hs_all_hits (hs_hits_range_fn): the level's all-hits walker. */
-static hs_status grid_hits_range(const void *ctx, size_t lo, size_t hi, hs_hitbuf *buf,
+static hs_status grid_hits_range(const void *ctx, size_t lo, size_t hi, int tid, hs_hitbuf *buf,
                                  uint32_t *count, hs_tally *tally)
 {
     const grid_hits_call *c = ctx;
-    return c->gw->all_range(c->g, c->qs, c->ord, c->sem, lo, hi, buf, count, tally);
+    return c->gw->all_range(c->g, c->qs, c->ord, c->sem, lo, hi, buf, count, tally,
+                            walk_state(c->state, c->gw, tid));
 }
 
 /* The assembly writes each sorted position's hits straight into the caller's row: into out,
@@ -228,9 +259,12 @@ static hs_status grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch
     hs_batch_setup b;
     s = out == NULL && place == NULL ? HS_E_NULL : hs_batch_begin(qs, opts, HS_GRID_QUERY_COST, &b);
     if (s == HS_OK) {
-        const grid_hits_call c = {g, hs_grid_walkers_get(b.ks->isa), qs, ord.rec ? &ord : NULL,
-                                  b.sem};
-        s = hs_all_hits(&b, qs->count, grid_hits_range, &c, w.ws, ord.perm, out, place);
+        const hs_grid_walkers *gw = hs_grid_walkers_get(b.ks->isa);
+        const grid_hits_call c = {
+            g, gw, qs, ord.rec ? &ord : NULL, b.sem, walk_states(w.ws, gw, b.threads)};
+        s = c.state == NULL
+                ? HS_E_NOMEM
+                : hs_all_hits(&b, qs->count, grid_hits_range, &c, w.ws, ord.perm, out, place);
     }
     hs_ws_close(&w);
     return s;

@@ -1,27 +1,24 @@
 /* SPDX-License-Identifier: MIT */
-/* ISA levels: names, CPU detection, HITSCAN_ISA (read once), and each level's tables (pair
- * kernels, grid walkers), made by instantiate.h in the kernels_<isa>.c translation units. */
+/* ISA levels: names, CPU detection, HITSCAN_ISA (read once), and each level's pair kernel
+ * table, made by kernels.inl in the kernels_<isa>.c translation units. The grid walkers of a
+ * level sit a layer above (walk/walkers.c) and are picked by the same resolution. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hitscan/batch.h"
-#include "grid_walkers.h"
 #include "kernels.h"
 
 /* Which kernel TUs src/kernels/CMakeLists.txt compiled in (and the compiler agrees). */
 #if defined(HS_KERNELS_X86) && (defined(__x86_64__) || defined(__i386__))
 #define HS_HAS_X86 1
 extern const hs_kernel_set hs_kernels_sse4, hs_kernels_avx2, hs_kernels_avx512;
-extern const hs_grid_walkers hs_grid_walkers_sse4, hs_grid_walkers_avx2, hs_grid_walkers_avx512;
 #endif
 #if defined(HS_KERNELS_NEON) && (defined(__aarch64__) || defined(_M_ARM64))
 #define HS_HAS_NEON 1
 extern const hs_kernel_set hs_kernels_neon;
-extern const hs_grid_walkers hs_grid_walkers_neon;
 #endif
 extern const hs_kernel_set hs_kernels_scalar;
-extern const hs_grid_walkers hs_grid_walkers_scalar;
 
 static const char *const hs_isa_names[HS_ISA_COUNT] = {"auto", "scalar", "sse4",
                                                        "avx2", "avx512", "neon"};
@@ -58,22 +55,6 @@ static const hs_kernel_set *hs_kernels_compiled(hs_isa isa)
 #endif
 #ifdef HS_HAS_NEON
     case HS_ISA_NEON: return &hs_kernels_neon;
-#endif
-    default: return NULL;
-    }
-}
-
-static const hs_grid_walkers *hs_walkers_compiled(hs_isa isa)
-{
-    switch (isa) {
-    case HS_ISA_SCALAR: return &hs_grid_walkers_scalar;
-#ifdef HS_HAS_X86
-    case HS_ISA_SSE4: return &hs_grid_walkers_sse4;
-    case HS_ISA_AVX2: return &hs_grid_walkers_avx2;
-    case HS_ISA_AVX512: return &hs_grid_walkers_avx512;
-#endif
-#ifdef HS_HAS_NEON
-    case HS_ISA_NEON: return &hs_grid_walkers_neon;
 #endif
     default: return NULL;
     }
@@ -178,12 +159,4 @@ const hs_kernel_set *hs_kernels_get(hs_isa isa)
     if (!hs_isa_supported(isa) || isa == HS_ISA_AUTO)
         return NULL;
     return hs_kernels_compiled(isa);
-}
-
-const hs_grid_walkers *hs_grid_walkers_get(hs_isa isa)
-{
-    isa = hs_isa_resolve(isa);
-    if (!hs_isa_supported(isa) || isa == HS_ISA_AUTO)
-        return NULL;
-    return hs_walkers_compiled(isa);
 }

@@ -21,7 +21,7 @@ typedef struct hs_run {
     uint32_t base;
 } hs_run;
 
-/* One level's pair kernels (src/kernels/pair_kernels.h). Every function gives exactly the hit
+/* One level's pair kernels (src/kernels/pair_kernels.inl). Every function gives exactly the hit
  * set of hs_pair_hits() on each circle and times from hs_pair_times() (bit for bit in a
  * deterministic build; otherwise AVX2 / AVX-512 differ by FMA rounding in the tangency band). */
 typedef struct hs_kernel_set {

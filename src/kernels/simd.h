@@ -408,7 +408,7 @@ HS_INLINE hs_vf hs_vf_gather(const float *base, hs_vi idx)
     return HS_CAST_PS(hs_vi_gather(base, idx));
 }
 
-/* For the row trim's occupancy bits (block_plan_rows.h): lanes as 32-bit integers, and the
+/* For the row trim's occupancy bits (block_plan_rows.inl): lanes as 32-bit integers, and the
  * 4 bytes at each lane's byte offset (offsets below 2^31, any alignment). */
 HS_INLINE hs_vi hs_vi_from_vf(hs_vf a) { return HS_SI(cvttps_epi32)(a); } /* truncated */
 HS_INLINE hs_vi hs_vi_add(hs_vi a, hs_vi b) { return HS_SI(add_epi32)(a, b); }
@@ -432,7 +432,7 @@ HS_INLINE hs_vi hs_vi_gather_bytes(const void *base, hs_vi off)
 #endif
 
 /* A float vector held as doubles (two halves of HS_W / 2 lanes; one double at W = 1), for the
- * few terms that cancel in float (pair_math.h's hs_v_csq). Conversions both ways and + - * on
+ * few terms that cancel in float (pair_math.inl's hs_v_csq). Conversions both ways and + - * on
  * doubles are correctly rounded IEEE operations on every level, so every width computes the
  * same bits as core.h's scalar double code. */
 #if HS_W == 1

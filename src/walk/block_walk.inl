@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal: a range of a batch through the grid, block by block (block.h), and the grid
+/* Internal: a range of a batch through the grid, block by block (block.inl), and the grid
  * walkers of this level that src/grid/query.c calls: positions lo .. hi-1 of the batch,
  * position k being the caller's query ord->perm[k] (ord NULL: k; order.h says when ord has
- * no perm). Part of the per-ISA walk (instantiate.h). */
+ * no perm). Part of the per-ISA walk (walk.inl). */
 #ifndef HS_KNAME
-#error "include instantiate.h, not this file"
+#error "include walk.inl, not this file"
 #endif
 
-/* A prepared block planned slot by slot (block_plan.h), tested and answered. The list is
+/* A prepared block planned slot by slot (block_plan.inl), tested and answered. The list is
  * tested and the slots before answered whenever it fills; a slot the block cannot take goes
  * to the per-query walk, after the slots before it (all's hits stay in query order). */
 HS_INLINE hs_status hs_block_answer_by_slots(hs_block *B, const hs_grid *g, hs_semantics sem,
@@ -38,34 +38,35 @@ HS_INLINE hs_status hs_block_answer_by_slots(hs_block *B, const hs_grid *g, hs_s
  * level has one and it takes the block, else the slot-by-slot plan. */
 HS_INLINE hs_status hs_block_range(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
                                    hs_semantics sem, size_t lo, size_t hi, const int mode,
-                                   const hs_block_out *o, hs_tally *acc, const int thick,
-                                   const int boundary, const int usemask)
+                                   const hs_block_out *o, hs_tally *acc, hs_block *B,
+                                   const int thick, const int boundary, const int usemask)
 {
-    hs_block B;
+    HS_ASSERT(((uintptr_t)B & (HS_WALK_STATE_ALIGN - 1)) == 0);
+    B->trace = o->trace;
 #ifdef HS_BLOCK_VPLAN
     const int vgrid = hs_vplan_fits_grid(g);
 #endif
     for (size_t base = lo; base < hi; base += HS_BLOCK_Q) {
         const size_t nq = hi - base < HS_BLOCK_Q ? hi - base : HS_BLOCK_Q;
-        hs_block_prep(&B, qs, ord, sem, base, nq, acc);
+        hs_block_prep(B, qs, ord, sem, base, nq, acc);
         for (int l = 0; l < g->nlevels; l++)
-            hs_block_setup(&B, &g->lv[l], &B.rows[l]);
+            hs_block_setup(B, &g->lv[l], &B->rows[l]);
 #ifdef HS_BLOCK_VPLAN
-        if (vgrid) { /* block_plan_avx512.h */
+        if (vgrid) { /* block_plan_avx512.inl */
             const int done =
-                hs_vplan_answer_block(&B, g, sem, mode, o, acc, thick, boundary, usemask);
+                hs_vplan_answer_block(B, g, sem, mode, o, acc, thick, boundary, usemask);
             if (done < 0)
                 return HS_E_NOMEM;
             if (done)
                 continue;
         }
 #else
-        if (mode == HS_WALK_CLOSEST || mode == HS_WALK_ANY) { /* block_plan_rows.h */
-            hs_block_answer_by_rows(&B, g, sem, mode, o, acc, thick, boundary, usemask);
+        if (mode == HS_WALK_CLOSEST || mode == HS_WALK_ANY) { /* block_plan_rows.inl */
+            hs_block_answer_by_rows(B, g, sem, mode, o, acc, thick, boundary, usemask);
             continue;
         }
 #endif
-        if (hs_block_answer_by_slots(&B, g, sem, mode, o, acc, thick, boundary, usemask) != HS_OK)
+        if (hs_block_answer_by_slots(B, g, sem, mode, o, acc, thick, boundary, usemask) != HS_OK)
             return HS_E_NOMEM;
     }
     return HS_OK;
@@ -77,57 +78,74 @@ HS_INLINE hs_status hs_block_range(const hs_grid *g, const hs_queries *qs, const
  * them too would make eight copies of the block walk per mode and ISA. */
 HS_INLINE hs_status hs_block_run(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
                                  hs_semantics sem, size_t lo, size_t hi, const int mode,
-                                 const hs_block_out *o, hs_tally *acc)
+                                 const hs_block_out *o, hs_tally *acc, void *state)
 {
     const int usemask = g->mask != NULL;
+    hs_block *B = state;
     if (sem & HS_BOUNDARY)
-        return hs_block_range(g, qs, ord, sem, lo, hi, mode, o, acc, 1, 1, usemask);
-    return hs_block_range(g, qs, ord, sem, lo, hi, mode, o, acc, 1, 0, usemask);
+        return hs_block_range(g, qs, ord, sem, lo, hi, mode, o, acc, B, 1, 1, usemask);
+    return hs_block_range(g, qs, ord, sem, lo, hi, mode, o, acc, B, 1, 0, usemask);
 }
 
-/* ---- The grid walkers (hs_grid_walkers, grid_walkers.h) ------------------------------------ */
+/* ---- The grid walkers (hs_grid_walkers, walkers.h) ------------------------------------ */
 
 static void HS_FN(grid_closest_range)(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
                                       hs_semantics sem, size_t lo, size_t hi, hs_closest_out out,
-                                      hs_tally *acc)
+                                      hs_tally *acc, void *state)
 {
     hs_block_out o;
     memset(&o, 0, sizeof o);
     o.co = out;
     o.stage = ord && ord->inv ? ord->rec : NULL;
     o.stage_geo = ord && ord->inv ? ord->geo : NULL;
-    (void)hs_block_run(g, qs, ord, sem, lo, hi, HS_WALK_CLOSEST, &o, acc);
+    (void)hs_block_run(g, qs, ord, sem, lo, hi, HS_WALK_CLOSEST, &o, acc, state);
 }
 
 static void HS_FN(grid_any_range)(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
                                   hs_semantics sem, size_t lo, size_t hi, uint8_t *hit,
-                                  hs_tally *acc)
+                                  hs_tally *acc, void *state)
 {
     hs_block_out o;
     memset(&o, 0, sizeof o);
     o.hit = hit;
     o.stage = ord && ord->inv ? ord->rec : NULL;
-    (void)hs_block_run(g, qs, ord, sem, lo, hi, HS_WALK_ANY, &o, acc);
+    (void)hs_block_run(g, qs, ord, sem, lo, hi, HS_WALK_ANY, &o, acc, state);
 }
 
 static void HS_FN(grid_count_range)(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
                                     hs_semantics sem, size_t lo, size_t hi, uint32_t *count,
-                                    hs_tally *acc)
+                                    hs_tally *acc, void *state)
 {
     hs_block_out o;
     memset(&o, 0, sizeof o);
     o.count = count;
     o.stage = ord && ord->inv ? ord->rec : NULL;
-    (void)hs_block_run(g, qs, ord, sem, lo, hi, HS_WALK_COUNT, &o, acc);
+    (void)hs_block_run(g, qs, ord, sem, lo, hi, HS_WALK_COUNT, &o, acc, state);
 }
 
 static hs_status HS_FN(grid_all_range)(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
                                        hs_semantics sem, size_t lo, size_t hi, hs_hitbuf *buf,
-                                       uint32_t *cnt, hs_tally *acc)
+                                       uint32_t *cnt, hs_tally *acc, void *state)
 {
     hs_block_out o;
     memset(&o, 0, sizeof o);
     o.buf = buf;
     o.cnt = cnt;
-    return hs_block_run(g, qs, ord, sem, lo, hi, HS_WALK_ALL, &o, acc);
+    return hs_block_run(g, qs, ord, sem, lo, hi, HS_WALK_ALL, &o, acc, state);
+}
+
+static void HS_FN(trace_range)(const hs_grid *g, const hs_queries *qs, int closest, size_t lo,
+                               size_t hi, uint32_t *count, hs_closest_out co, hs_tally *acc,
+                               void *state, hs_plan_trace *trace)
+{
+    hs_block_out o;
+    memset(&o, 0, sizeof o);
+    o.trace = trace;
+    if (closest) {
+        o.co = co;
+        (void)hs_block_run(g, qs, NULL, HS_SOLID, lo, hi, HS_WALK_CLOSEST, &o, acc, state);
+    } else {
+        o.count = count;
+        (void)hs_block_run(g, qs, NULL, HS_SOLID, lo, hi, HS_WALK_COUNT, &o, acc, state);
+    }
 }

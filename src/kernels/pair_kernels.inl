@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Internal: the four pair kernels (any, count, closest, all) of one query against a run of
  * circles, each body bound per call to compile-time constants (thick, boundary, mask[, ids]).
- * Part of the per-ISA code (instantiate.h), the functions of hs_kernel_set (kernels.h). */
+ * Part of the per-ISA code (kernels.inl), the functions of hs_kernel_set (kernels.h). */
 #ifndef HS_KNAME
-#error "include instantiate.h, not this file"
+#error "include kernels.inl, not this file"
 #endif
 
 HS_INLINE int hs_any_body(const hs_kq *kq, const hs_run *run, const int thick, const int boundary,
@@ -53,29 +53,6 @@ HS_INLINE size_t hs_count_body(const hs_kq *kq, const hs_run *run, const int thi
     return cnt;
 }
 
-/* Vectors with a hit are rare in closest-hit workloads, so their lanes are resolved with
- * a scalar walk over the hit bits: the (t, id) tie rule then needs no vector shuffles. */
-HS_INLINE int hs_closest_vec(const hs_vq *Q, const hs_run *run, size_t i, size_t n, hs_vm m,
-                             hs_vc c, float *bt, uint32_t *bid, uint32_t *bpos, const int thick,
-                             const int boundary, const int useids)
-{
-    float tv[HS_W];
-    uint32_t iv[HS_W];
-    int changed = 0;
-    hs_vf_storeu(tv, hs_v_entry(Q, c, thick, boundary));
-    hs_vi_storeu(iv, hs_v_ids(run, i, n, useids));
-    for (unsigned bits = hs_vm_bits(m); bits; bits &= bits - 1u) {
-        unsigned j = (unsigned)__builtin_ctz(bits);
-        if (tv[j] < *bt || (tv[j] == *bt && iv[j] < *bid)) {
-            *bt = tv[j];
-            *bid = iv[j];
-            *bpos = run->base + (uint32_t)(i + j);
-            changed = 1;
-        }
-    }
-    return changed;
-}
-
 HS_INLINE int hs_closest_body(const hs_kq *kq, const hs_run *run, float *best_t, uint32_t *best_id,
                               uint32_t *best_pos, const int thick, const int boundary,
                               const int usemask, const int useids)
@@ -105,30 +82,6 @@ HS_INLINE int hs_closest_body(const hs_kq *kq, const hs_run *run, float *best_t,
             *best_pos = bpos;
     }
     return changed;
-}
-
-HS_INLINE void hs_all_vec(const hs_vq *Q, const hs_run *run, size_t i, size_t n, hs_vm m, hs_vc c,
-                          uint32_t *ids, float *t, size_t cap, size_t found, const int thick,
-                          const int boundary, const int useids)
-{
-    hs_vf tv = hs_v_entry(Q, c, thick, boundary);
-    hs_vi iv = hs_v_ids(run, i, n, useids);
-    if (cap - found >= (size_t)HS_W) {
-        hs_vi_compress(ids + found, m, iv);
-        hs_vf_compress(t + found, m, tv);
-    } else {
-        /* near the end of the caller's buffer (compress may write HS_W lanes): spill, and
-         * copy only what fits */
-        float tb[HS_W];
-        uint32_t ib[HS_W];
-        hs_vi_compress(ib, m, iv);
-        hs_vf_compress(tb, m, tv);
-        size_t k = (size_t)__builtin_popcount(hs_vm_bits(m));
-        if (k > cap - found)
-            k = cap - found;
-        memcpy(ids + found, ib, k * sizeof *ib);
-        memcpy(t + found, tb, k * sizeof *tb);
-    }
 }
 
 HS_INLINE size_t hs_all_body(const hs_kq *kq, const hs_run *run, uint32_t *ids, float *t,

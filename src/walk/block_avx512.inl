@@ -2,9 +2,9 @@
 /* Internal, AVX-512 only: the block's lane-parallel helpers for the test and answer steps:
  * closest's hit list as storage positions, their entry times and keys computed 16 hits at a
  * time (each lane with its own slot's query), and staged answers written 16 slots at a time.
- * Included by instantiate.h for the AVX-512 level when the compiler targets it natively. */
+ * Included by walk.inl for the AVX-512 level when the compiler targets it natively. */
 #ifndef HS_BLOCK_VPLAN
-#error "include instantiate.h, not this file"
+#error "include walk.inl, not this file"
 #endif
 
 /* The slots q's values of a block array (HS_BLOCK_Q entries), per lane. */
@@ -33,7 +33,7 @@ HS_INLINE __m512i hs_vplan_gather(const void *base, __m512i pos, __mmask16 f)
     return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), f,
                                        _mm512_xor_si512(pos, _mm512_set1_epi32(INT32_MIN)), b, 4);
 }
-/* ---- Closest's hit list (see block_test.h) ---------------------------------------------------
+/* ---- Closest's hit list (see block_test.inl) ---------------------------------------------------
  * Only the hit lanes' storage positions and slots are listed; hs_block_entry_times gathers
  * their circles. Items have few hit lanes, so computing every item's entry times (a division
  * and a square root per vector) or listing circles and ids by more compresses per item costs
@@ -93,7 +93,7 @@ HS_INLINE void hs_block_entry_times(hs_block *B, const hs_grid *g, size_t len, c
 /* Listed hit k's key (hs_block_entry_times made it). */
 HS_INLINE uint64_t hs_block_hit_key(const hs_block *B, size_t k) { return B->list_key[k]; }
 
-/* ---- All's hits (see block_test.h) ------------------------------------------------------------
+/* ---- All's hits (see block_test.inl) ------------------------------------------------------------
  * An item has few hit lanes, so its entry times (two square roots, a division and the double
  * terms, per vector) are not computed item by item: its hit lanes are written as storage
  * positions (in buf->id) and slots (in buf->t's words), and hs_block_all_times computes 16 hits'

@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* Internal: closest's and any's plan on the ISA levels without AVX-512's vector plan (SSE4.2,
- * AVX2, NEON, scalar; step 3 of block.h): row k of every slot is planned slot by slot, the list
+ * AVX2, NEON, scalar; step 3 of block.inl): row k of every slot is planned slot by slot, the list
  * tested, and the slots answered are dropped before row k + 1 (any: a hit; closest: a best t
- * below the exit bound of row k). The slot-by-slot plan (block_plan.h) tests every row of a
+ * below the exit bound of row k). The slot-by-slot plan (block_plan.inl) tests every row of a
  * query; this one stops where the per-query walk stops. Part of the per-ISA walk
- * (instantiate.h). */
+ * (walk.inl). */
 #ifndef HS_KNAME
-#error "include instantiate.h, not this file"
+#error "include walk.inl, not this file"
 #endif
 
 #ifndef HS_BLOCK_VPLAN
 
 /* Slot j's rows on one level (hs_row_setup), read for each row walked. The row's run below
- * takes the float operations of hs_block_plan_rows_of (block_plan.h), so the same cells. */
+ * takes the float operations of hs_block_plan_rows_of (block_plan.inl), so the same cells. */
 typedef struct hs_slot_rows {
     int32_t nrows;
     float pos0, pos_step, first_off, last_off, first_min, first_max, last_min, last_max;
@@ -289,6 +289,7 @@ HS_INLINE void hs_brows_walk_lanes(hs_block *B, const hs_grid *g, const hs_gleve
             hs_vf first, last;
             const hs_vm kept = hs_brows_kept_lanes(L, &V, r, lanes, &first, &last, occupancy);
             const hs_vi cell = hs_vi_mullo(hs_vi_from_vf(hs_vf_add(V.row0, r)), nxv);
+            HS_ASSERT(nk + HS_W <= HS_BLOCK_Q + HS_W); /* a whole vector stored at nk */
             hs_vi_compress(kslot + nk, kept, hs_vi_iota((uint32_t)j0));
             hs_vi_compress(kfirst + nk, kept, hs_vi_add(cell, hs_vi_from_vf(first)));
             hs_vi_compress(kend + nk, kept, hs_vi_add(hs_vi_add(cell, hs_vi_from_vf(last)), onei));

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Internal: one run of the grid's storage (consecutive circles of one row of cells) through
  * the pair test of a walk mode, with the query's constant parameters bound; the first half of
- * the per-query walk (walk_query.h). Part of the per-ISA walk (instantiate.h). */
+ * the per-query walk (walk_query.inl). Part of the per-ISA walk (walk.inl). */
 #ifndef HS_KNAME
-#error "include instantiate.h, not this file"
+#error "include walk.inl, not this file"
 #endif
 
 /* What the walk does with a run. PLAN: no tests; the runs of a short query become items of a
- * block (block.h). */
+ * block (block.inl). */
 enum { HS_WALK_ANY, HS_WALK_COUNT, HS_WALK_CLOSEST, HS_WALK_ALL, HS_WALK_PLAN };
 
 typedef struct hs_walk {
@@ -30,6 +30,8 @@ typedef struct hs_walk {
 HS_INLINE void hs_walk_put_item(hs_block *B, size_t k, uint32_t start, uint16_t slot,
                                 size_t k_lanes)
 {
+    HS_ASSERT(k <= HS_BLOCK_ITEMS); /* item HS_BLOCK_ITEMS: the one of room, never counted */
+    HS_ASSERT(k_lanes <= (size_t)HS_W);
     B->items[k].start = start;
     B->items[k].slot = slot;
     B->items[k].lanes = (uint16_t)((1u << k_lanes) - 1u);
@@ -57,6 +59,7 @@ HS_INLINE int hs_walk_plan_run(hs_walk *w, uint32_t b, uint32_t e)
     for (size_t s = 2 * (size_t)HS_W; s < n; s += HS_W) /* runs past two vectors: dense rows */
         hs_walk_put_item(B, nitems++, b + (uint32_t)s, slot,
                          n - s < (size_t)HS_W ? n - s : (size_t)HS_W);
+    HS_ASSERT(nitems <= HS_BLOCK_ITEMS);
     B->nitems = nitems;
     return 0;
 }

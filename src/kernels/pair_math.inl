@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Internal: the pair test and the entry time of core.h on vectors of HS_W circles (one query
  * against W circles), the loads of a run's circles, and the per-lane ids. Written once over
- * simd.h; part of the per-ISA code (instantiate.h).
+ * simd.h; part of the per-ISA code (kernels.inl, walk/walk.inl).
  *
  * Agreement with core.h (tests/test_kernels.c checks it per level on tangent-heavy scenes):
  *  - scalar, sse4, neon, and avx2 / avx512 in a deterministic build (-DHS_DETERMINISTIC=ON): no
@@ -14,7 +14,7 @@
  *    the band may switch entry and exit wound.
  * |f|^2 - R^2 is computed in double on every level and in both builds (hs_v_csq). */
 #ifndef HS_KNAME
-#error "include instantiate.h, not this file"
+#error "include kernels.inl or walk/walk.inl, not this file"
 #endif
 
 /* The query broadcast once per call. ninv = -1/d.d, so tc = b * ninv equals core.h's
@@ -241,4 +241,52 @@ HS_INLINE hs_vi hs_v_ids(const hs_run *run, size_t i, size_t n, const int useids
     if (!useids)
         return hs_vi_iota(run->base + (uint32_t)i);
     return n == HS_W ? hs_vi_loadu(run->ids + i) : hs_vi_load_part_n(run->ids + i, n);
+}
+
+/* Vectors with a hit are rare in closest-hit workloads, so their lanes are resolved with
+ * a scalar walk over the hit bits: the (t, id) tie rule then needs no vector shuffles. */
+HS_INLINE int hs_closest_vec(const hs_vq *Q, const hs_run *run, size_t i, size_t n, hs_vm m,
+                             hs_vc c, float *bt, uint32_t *bid, uint32_t *bpos, const int thick,
+                             const int boundary, const int useids)
+{
+    float tv[HS_W];
+    uint32_t iv[HS_W];
+    int changed = 0;
+    hs_vf_storeu(tv, hs_v_entry(Q, c, thick, boundary));
+    hs_vi_storeu(iv, hs_v_ids(run, i, n, useids));
+    for (unsigned bits = hs_vm_bits(m); bits; bits &= bits - 1u) {
+        unsigned j = (unsigned)__builtin_ctz(bits);
+        if (tv[j] < *bt || (tv[j] == *bt && iv[j] < *bid)) {
+            *bt = tv[j];
+            *bid = iv[j];
+            *bpos = run->base + (uint32_t)(i + j);
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
+/* A vector's hit lanes (m) as (id, entry t) appended at found of ids / t (room for cap). */
+HS_INLINE void hs_all_vec(const hs_vq *Q, const hs_run *run, size_t i, size_t n, hs_vm m, hs_vc c,
+                          uint32_t *ids, float *t, size_t cap, size_t found, const int thick,
+                          const int boundary, const int useids)
+{
+    hs_vf tv = hs_v_entry(Q, c, thick, boundary);
+    hs_vi iv = hs_v_ids(run, i, n, useids);
+    if (cap - found >= (size_t)HS_W) {
+        hs_vi_compress(ids + found, m, iv);
+        hs_vf_compress(t + found, m, tv);
+    } else {
+        /* near the end of the caller's buffer (compress may write HS_W lanes): spill, and
+         * copy only what fits */
+        float tb[HS_W];
+        uint32_t ib[HS_W];
+        hs_vi_compress(ib, m, iv);
+        hs_vf_compress(tb, m, tv);
+        size_t k = (size_t)__builtin_popcount(hs_vm_bits(m));
+        if (k > cap - found)
+            k = cap - found;
+        memcpy(ids + found, ib, k * sizeof *ib);
+        memcpy(t + found, tb, k * sizeof *tb);
+    }
 }

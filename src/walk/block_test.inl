@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal: the block's test step (4 in block.h): every listed item through the pair test, no
+/* Internal: the block's test step (4 in block.inl): every listed item through the pair test, no
  * branch on the data; count and any fold the hit lanes into their slots, all compresses the
  * hits into the thread's hit buffer, closest lists the hit lanes and folds the list into the
- * slots' bests. Part of the per-ISA walk (instantiate.h). */
+ * slots' bests. Part of the per-ISA walk (walk.inl). */
 #ifndef HS_KNAME
-#error "include instantiate.h, not this file"
+#error "include walk.inl, not this file"
 #endif
 
 /* Slot j's prepared query, broadcast. */
@@ -47,7 +47,7 @@ HS_INLINE hs_vm hs_block_item_hits(const hs_block *B, const hs_grid *g, const hs
  * unsigned 64-bit key: t's bits made monotone (after t + 0, which turns -0 into +0 and leaves
  * every other t as it is) above the id. The winner keeps its own t. On AVX-512 the list holds
  * only slots and positions, and hs_block_entry_times computes the times and keys of 16 hits
- * at a time, each lane with its own slot's query (block_avx512.h). The 128- and 256-bit levels
+ * at a time, each lane with its own slot's query (block_avx512.inl). The 128- and 256-bit levels
  * do the same HS_W hits at a time with gathers (below). The scalar level computes each hit's
  * entry time as it lists it: there an item is one lane, so packing saves nothing. */
 #if HS_W > 1
@@ -99,6 +99,7 @@ HS_INLINE hs_vf hs_block_lane_entry(const hs_block *B, const hs_grid *g, hs_vi q
 HS_INLINE void hs_block_entry_times(hs_block *B, const hs_grid *g, size_t len, const int thick,
                                     const int boundary)
 {
+    HS_ASSERT(len <= HS_BLOCK_HITS); /* + HS_W lanes of room past it */
     memset(B->list_pos + len, 0, HS_W * sizeof *B->list_pos);
     memset(B->list_slot + len, 0, HS_W * sizeof *B->list_slot);
     for (size_t k = 0; k < len; k += HS_W) {
@@ -118,6 +119,7 @@ HS_INLINE void hs_block_list_hits(hs_block *B, const hs_grid *g, const hs_item i
     c.cx = hs_vf_loadu(g->x + it.start);
     c.cy = hs_vf_loadu(g->y + it.start);
     c.r = hs_vf_loadu(g->r + it.start);
+    HS_ASSERT(len <= HS_BLOCK_HITS); /* a whole vector stored at len: HS_W of room */
     hs_vf_compress(B->list_t + len, m, hs_v_entry(&Q, c, thick, boundary));
     hs_vi_compress(B->list_id + len, m, hs_vi_loadu(g->id + it.start));
     hs_vi_compress(B->list_pos + len, m, hs_vi_iota(it.start));
@@ -169,7 +171,7 @@ HS_INLINE void hs_block_fold_hits(hs_block *B, size_t len)
  * All writes each item's hit lanes (entry t, caller's id) into the thread's hit buffer. The
  * vector levels first write them as (slot, storage position), and hs_block_all_times turns
  * them into (t, id) HS_W hits at a time, each lane with its own slot's query (with gathers
- * below; on AVX-512 in block_avx512.h). The scalar level computes each item's entry time as it
+ * below; on AVX-512 in block_avx512.inl). The scalar level computes each item's entry time as it
  * writes it (an item is one lane there). */
 #if HS_W > 1
 /* Item it's hit lanes m written to buf at position at as (slot, storage position). */
@@ -228,6 +230,20 @@ HS_INLINE void hs_block_all_times(const hs_block *B, const hs_grid *g, hs_hitbuf
 #endif
 
 /* ---- The test step ------------------------------------------------------------------------ */
+
+/* The listed items into the block's trace (tests of the walk, walkers.h). */
+static HS_OUTLINE void hs_block_trace(const hs_block *B)
+{
+    hs_plan_trace *tr = B->trace;
+    for (size_t k = 0; k < B->nitems; k++, tr->n++) {
+        if (tr->n >= tr->cap)
+            continue;
+        const hs_item it = B->items[k];
+        tr->query[tr->n] = (uint32_t)B->idx[it.slot];
+        tr->start[tr->n] = it.start;
+        tr->lanes[tr->n] = (uint32_t)__builtin_popcount(it.lanes);
+    }
+}
 
 /* All: the listed items' hit lanes (entry t, caller's id) written into buf from position at
  * (the caller reserved a whole vector per item), counted into their slots, and with per_item
@@ -362,6 +378,8 @@ HS_INLINE hs_status hs_block_drain(hs_block *B, const hs_grid *g, const int mode
                                    const int usemask)
 {
     acc->tests += (uint64_t)B->nitems * HS_W; /* whole vectors, as the kernels count them */
+    if (B->trace != NULL)
+        hs_block_trace(B);
     const hs_status st = hs_block_test(B, g, mode, buf, thick, boundary, usemask);
     B->nitems = 0;
     return st;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal: the block's answer step (5 in block.h): each slot's result written to the
+/* Internal: the block's answer step (5 in block.inl): each slot's result written to the
  * caller's arrays, or staged in the batch's locality order (hs_qorder), and the per-query
- * walk for the slots the block does not take. Part of the per-ISA walk (instantiate.h). */
+ * walk for the slots the block does not take. Part of the per-ISA walk (walk.inl). */
 #ifndef HS_KNAME
-#error "include instantiate.h, not this file"
+#error "include walk.inl, not this file"
 #endif
 
 /* The hit point and normal of closest's answer (id, t) from the circle at storage position
@@ -127,7 +127,7 @@ HS_INLINE void hs_block_answer(hs_block *B, const hs_grid *g, size_t upto, hs_se
                                const int mode, const hs_block_out *o, hs_status st)
 {
 #ifdef HS_BLOCK_VPLAN
-    if (mode != HS_WALK_ALL && o->stage) { /* 16 at a time: block_avx512.h */
+    if (mode != HS_WALK_ALL && o->stage) { /* 16 at a time: block_avx512.inl */
         hs_vplan_answer_staged(B, g, upto, sem, mode, o);
         B->answered = upto;
         return;

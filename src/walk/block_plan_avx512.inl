@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal, AVX-512 only: the block's vector plan (step 3 of block.h): row k of every level is
+/* Internal, AVX-512 only: the block's vector plan (step 3 of block.inl): row k of every level is
  * planned for all the block's slots together, 16 slots per vector: each lane's run bounds from
  * its row set-up, the lanes with a run packed across the block, cell_start read for 16 runs
  * at a time through gathers, and the runs' items compressed into the list. Closest and any
  * test the list after each row and drop the slots they have answered. Slots the vector plan
- * does not take go through the slot-by-slot plan (block_plan.h). Included by instantiate.h
+ * does not take go through the slot-by-slot plan (block_plan.inl). Included by walk.inl
  * for the AVX-512 level when the compiler targets it natively. */
 #ifndef HS_BLOCK_VPLAN
-#error "include instantiate.h, not this file"
+#error "include walk.inl, not this file"
 #endif
 
 /* Level l's row set-up (hs_row_setup) for slots j0 .. j0+15, in registers: the row loop stores
@@ -126,6 +126,7 @@ HS_INLINE int hs_vplan_add_runs(hs_block *B, const hs_grid *g, __m512i b, __m512
         /* (start, q | lanes << 16) as 64-bit items, lanes 0-7 then 8-15 */
         const __m512i lo = hs_vplan_pair64(b, qn, 0), hi = hs_vplan_pair64(b, qn, 1);
         const __mmask8 alo = (__mmask8)act, ahi = (__mmask8)(act >> 8);
+        HS_ASSERT(B->nitems + HS_W <= HS_BLOCK_ITEMS); /* two 8-item stores */
         hs_item *it = B->items + B->nitems;
         _mm512_storeu_si512((void *)it, _mm512_maskz_compress_epi64(alo, lo));
         it += __builtin_popcount(alo);
@@ -170,6 +171,7 @@ HS_INLINE size_t hs_vplan_pack_row(const hs_block *B, const hs_glevel *L, const 
         __mmask16 a = hs_vplan_row_cells(L, &R, El[u], k, mode, &ia, &ib);
         if (L->occ != NULL)
             a = hs_vplan_occupied(L, a, ia, ib);
+        HS_ASSERT(nd + HS_W <= HS_BLOCK_Q + HS_W); /* a whole vector stored at nd */
         _mm512_storeu_si512((void *)(dia + nd), _mm512_maskz_compress_epi32(a, ia));
         _mm512_storeu_si512((void *)(dib + nd), _mm512_maskz_compress_epi32(a, ib));
         _mm512_storeu_si512((void *)(dq + nd),
@@ -465,6 +467,8 @@ HS_INLINE hs_status hs_vplan_all_hits(hs_block *B, const hs_grid *g, hs_hitbuf *
     if (buf->cap - buf->len < 2 * room && hs_hitbuf_reserve(buf, 2 * room) != HS_OK)
         return HS_E_NOMEM;
     acc->tests += (uint64_t)B->nitems * HS_W;
+    if (B->trace != NULL)
+        hs_block_trace(B);
     const size_t len = buf->len, tmp = len + room;
     const size_t end = hs_block_all_items(B, g, buf, tmp, 1, thick, boundary, usemask);
     size_t off[HS_BLOCK_Q];

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Internal: the per-query grid walk: one query, level by level, row run by row run, in the
- * order of t, with the pair kernels inlined. Part of the per-ISA walk (instantiate.h).
+ * order of t, with the pair kernels inlined. Part of the per-ISA walk (walk.inl).
  *
  * Why per ISA: a short query visits a few row runs of a few circles each, and a kernel call
  * through the table per run (query broadcast, dispatch on q / semantics / mask, tail) costs
  * more than the pair tests. Here the query is broadcast once, the best hit lives in registers
  * across rows, and runs are read straight from storage with masked tail loads (no gather into
- * a buffer). The per-pair arithmetic is the kernels' own (pair_math.h), so results stay
+ * a buffer). The per-pair arithmetic is the kernels' own (pair_math.inl), so results stay
  * bit-identical to brute force at the same level.
  *
  * How a level is walked (hs_walk_level): a circle of level L can only be hit from a point of
@@ -24,7 +24,7 @@
  * circle of a later one could be entered. Each cell is visited at most once, so count / all
  * see every circle once. */
 #ifndef HS_KNAME
-#error "include instantiate.h, not this file"
+#error "include walk.inl, not this file"
 #endif
 
 /* ---- Cell arithmetic ---------------------------------------------------------------------- */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal: the block's slot-by-slot plan (step 3 of block.h on every level): each slot's row
+/* Internal: the block's slot-by-slot plan (step 3 of block.inl on every level): each slot's row
  * runs, as items, from its row set-up, or from the per-query walk's row logic where the
- * set-up does not cover it. Part of the per-ISA walk (instantiate.h). */
+ * set-up does not cover it. Part of the per-ISA walk (walk.inl). */
 #ifndef HS_KNAME
-#error "include instantiate.h, not this file"
+#error "include walk.inl, not this file"
 #endif
 
 /* Out of line: one copy per ISA rather than one per mode and semantics. */

@@ -1,22 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* Internal: a block of up to HS_BLOCK_Q short queries walked together: its layout, the
- * queries' preparation and each level's row set-up. Part of the per-ISA walk (instantiate.h).
+ * queries' preparation and each level's row set-up. Part of the per-ISA walk (walk.inl).
  *
  * Walked one at a time, a short query spends more on setting its walk up and on the branches
  * around it than on its few pair tests. So a range of a batch is answered in blocks of
- * HS_BLOCK_Q consecutive queries (block_walk.h), each through five steps:
+ * HS_BLOCK_Q consecutive queries (block_walk.inl), each through five steps:
  *   1. prep (hs_block_prep): validity and the prepared query, HS_W queries per vector;
  *   2. set-up (hs_block_setup): per level, the box of rows and each row's clipped run as a
  *      linear function of the row, HS_W queries per vector;
  *   3. plan: each query's row runs, cut into items of at most HS_W circles, go into one flat
- *      list: slot by slot (block_plan.h) for count and all; for closest and any, row by row
- *      across the block's slots (block_plan_rows.h), or on AVX-512 row by row across the whole
+ *      list: slot by slot (block_plan.inl) for count and all; for closest and any, row by row
+ *      across the block's slots (block_plan_rows.inl), or on AVX-512 row by row across the whole
  *      block, HS_W queries per vector, reading cell_start through gathers
- *      (block_plan_avx512.h);
- *   4. test (block_test.h): one loop over the items with no branch on the data; count and any
+ *      (block_plan_avx512.inl);
+ *   4. test (block_test.inl): one loop over the items with no branch on the data; count and any
  *      fold the hit lanes into the slot, all compresses each hit lane's (t, id) into the hit
  *      buffer, closest lists the hit lanes and folds them into the slots' bests;
- *   5. answer (block_answer.h): each slot's result to the caller's arrays, or staged in the
+ *   5. answer (block_answer.inl): each slot's result to the caller's arrays, or staged in the
  *      batch's locality order.
  * The row-by-row plans keep closest's and any's early exit: row k of the block is tested as
  * soon as it is planned, any drops the queries that hit, closest those whose best t lies
@@ -25,12 +25,12 @@
  * (zero-length queries, ends outside the level, infinite intervals) is planned by the
  * per-query walk's own row logic (HS_WALK_PLAN); long queries (boxes over HS_WALK_BOX_CELLS
  * cells, where early exit matters) and queries whose items do not fit in an empty block take
- * the per-query walk (walk_query.h). Items are whole-vector loads at any run start: the
+ * the per-query walk (walk_query.inl). Items are whole-vector loads at any run start: the
  * grid's arrays are padded past the last circle (HS_PAD_FLOATS) and the lanes past the item
  * are masked off. Every path tests each candidate circle once with the kernels' own pair
  * arithmetic, so the answers are the per-query walk's, bit for bit. */
 #ifndef HS_KNAME
-#error "include instantiate.h, not this file"
+#error "include walk.inl, not this file"
 #endif
 
 /* 64 slots: a slot fits hs_item's 16 bits, and the AVX-512 plan's lookups read 4 x 16 lanes */
@@ -48,6 +48,12 @@ typedef struct hs_item {
     uint16_t slot;  /* the query's slot */
     uint16_t lanes; /* its lanes, the first 1 .. HS_W, as bits (one mask load in the tests) */
 } hs_item;
+/* The AVX-512 plan writes an item as one 64-bit lane: start, then slot | lanes << 16. */
+_Static_assert(sizeof(hs_item) == 8 && offsetof(hs_item, slot) == 4 &&
+                   offsetof(hs_item, lanes) == 6,
+               "hs_item is (start, slot, lanes) in 8 bytes");
+_Static_assert(HS_BLOCK_Q <= 1 << 16 && HS_W <= 16, "a slot and an item's lanes fit 16 bits");
+_Static_assert(HS_BLOCK_ITEMS < 1 << 16, "hit_item holds an item's index in 16 bits");
 
 enum { HS_SLOT_LIVE, HS_SLOT_INVALID, HS_SLOT_DONE /* answered by the per-query walk */ };
 
@@ -98,6 +104,7 @@ typedef struct hs_block {
     uint32_t list_id[HS_BLOCK_HITS + HS_W]; /* the hits' caller ids */
 #endif
     int skip; /* skip-start (types.h) for every slot; last, so the arrays keep their offsets */
+    hs_plan_trace *trace; /* hs_block_out.trace */
 } hs_block;
 
 /* Where a block's answers go: closest's arrays, any's flags or count's counts at the caller's
@@ -111,6 +118,7 @@ typedef struct hs_block_out {
     uint32_t *count;
     hs_hitbuf *buf;
     uint32_t *cnt;
+    hs_plan_trace *trace; /* tests only: every item tested is recorded (walkers.h) */
 } hs_block_out;
 
 /* ---- 1. prep ------------------------------------------------------------------------------ */
