@@ -90,6 +90,9 @@
 #define HS_WALK_SLAB_COLUMNS 4
 /* A block's item list: long enough for 64 short queries' runs. */
 #define HS_BLOCK_ITEMS 2048
+/* All-hits: after a block whose items do not fit the list, the next blocks planned slot by
+ * slot before the row plan is tried again (walk/block_walk.inl). */
+#define HS_ALL_SLOT_BLOCKS 8
 /* Closest's hit list, folded into the slots' bests whenever it fills. */
 #define HS_BLOCK_HITS 1024
 /* Pairs: storage positions per scheduling block. */

@@ -103,7 +103,7 @@ static void check_plan(const hs_grid *g, const scene *s, const batch *b, const l
     uint32_t *pos = storage_of(g);
     for (size_t k = 1; k < L->n; k++)
         assert_true(L->pair[k] != L->pair[k - 1]); /* none twice */
-    for (size_t k = 0; k < L->n; k++) { /* local */
+    for (size_t k = 0; k < L->n; k++) {            /* local */
         const uint32_t q = (uint32_t)(L->pair[k] >> 32), c = (uint32_t)L->pair[k];
         const hs_glevel *lv = level_of(g, pos[c]);
         const double far = lv->rmax + 2.0 * 1.4142135623730951 * lv->h;

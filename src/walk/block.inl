@@ -8,20 +8,17 @@
  *   1. prep (hs_block_prep): validity and the prepared query, HS_W queries per vector;
  *   2. set-up (hs_block_setup): per level, the box of rows and each row's clipped run as a
  *      linear function of the row, HS_W queries per vector;
- *   3. plan: each query's row runs, cut into items of at most HS_W circles, go into one flat
- *      list: slot by slot (block_plan.inl) for count and all; for closest and any, row by row
- *      across the block's slots (block_plan_rows.inl), or on AVX-512 row by row across the whole
- *      block, HS_W queries per vector, reading cell_start through gathers
- *      (block_plan_avx512.inl);
+ *   3. plan (block_plan_rows.inl): each query's row runs, cut into items of at most HS_W
+ *      circles, go into one flat list, row k of the whole block HS_W queries per vector (on the
+ *      levels narrower than 8 lanes, count and all plan slot by slot instead, block_plan.inl);
  *   4. test (block_test.inl): one loop over the items with no branch on the data; count and any
  *      fold the hit lanes into the slot, all compresses each hit lane's (t, id) into the hit
  *      buffer, closest lists the hit lanes and folds them into the slots' bests;
  *   5. answer (block_answer.inl): each slot's result to the caller's arrays, or staged in the
  *      batch's locality order.
- * The row-by-row plans keep closest's and any's early exit: row k of the block is tested as
- * soon as it is planned, any drops the queries that hit, closest those whose best t lies
- * before any later row can be entered. Count and all test every row anyway, and the
- * slot-by-slot plan keeps each query's set-up in registers. What the vector set-up does not cover
+ * The row plan keeps closest's and any's early exit: row k of the block is tested as soon as
+ * it is planned, any drops the queries that hit, closest those whose best t lies before any
+ * later row can be entered. What the vector set-up does not cover
  * (zero-length queries, ends outside the level, infinite intervals) is planned by the
  * per-query walk's own row logic (HS_WALK_PLAN); long queries (boxes over HS_WALK_BOX_CELLS
  * cells, where early exit matters) and queries whose items do not fit in an empty block take
@@ -33,13 +30,12 @@
 #error "include walk.inl, not this file"
 #endif
 
-/* 64 slots: a slot fits hs_item's 16 bits, and the AVX-512 plan's lookups read 4 x 16 lanes */
+/* 64 slots: a slot fits hs_item's 16 bits, and the AVX-512 answer step reads 4 x 16 lanes */
 #define HS_BLOCK_Q 64
 _Static_assert(HS_BLOCK_Q % HS_W == 0, "hs_block_prep initialises whole chunks of HS_W slots");
-/* AVX-512 plans and computes closest's entry times on lanes of different queries */
+/* AVX-512 computes closest's entry times and stages answers 16 slots at a time */
 #if HS_W == 16 && defined(SIMDE_X86_AVX512F_NATIVE)
-#define HS_BLOCK_VPLAN 1
-#define HS_BLOCK_GROUPS (HS_BLOCK_Q / HS_W)
+#define HS_BLOCK_AVX512 1
 #endif
 
 /* One item: up to HS_W consecutive circles of one slot's run. */
@@ -68,10 +64,6 @@ typedef struct hs_row_setup {
     float pos0[HS_BLOCK_Q], pos_step[HS_BLOCK_Q], first_off[HS_BLOCK_Q], last_off[HS_BLOCK_Q];
     float first_min[HS_BLOCK_Q], first_max[HS_BLOCK_Q], last_min[HS_BLOCK_Q], last_max[HS_BLOCK_Q];
     float reach[HS_BLOCK_Q]; /* the inflation, margin included (closest's early exit) */
-#ifdef HS_BLOCK_VPLAN
-    /* the vector plan's rows kfirst .. klast of the nrows (hs_vplan_trim) */
-    float kfirst[HS_BLOCK_Q], klast[HS_BLOCK_Q];
-#endif
 } hs_row_setup;
 
 typedef struct hs_block {
@@ -98,7 +90,7 @@ typedef struct hs_block {
     /* closest: hits listed for hs_block_fold_hits (+ HS_W: whole-vector stores) */
     float list_t[HS_BLOCK_HITS + HS_W];
     uint32_t list_pos[HS_BLOCK_HITS + HS_W], list_slot[HS_BLOCK_HITS + HS_W];
-#ifdef HS_BLOCK_VPLAN
+#ifdef HS_BLOCK_AVX512
     uint64_t list_key[HS_BLOCK_HITS + HS_W]; /* the hits' keys (hs_block_fold_hits) */
 #else
     uint32_t list_id[HS_BLOCK_HITS + HS_W]; /* the hits' caller ids */

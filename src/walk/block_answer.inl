@@ -126,9 +126,9 @@ HS_INLINE void hs_block_answer_anycount(const hs_block *B, size_t upto, const hs
 HS_INLINE void hs_block_answer(hs_block *B, const hs_grid *g, size_t upto, hs_semantics sem,
                                const int mode, const hs_block_out *o, hs_status st)
 {
-#ifdef HS_BLOCK_VPLAN
+#ifdef HS_BLOCK_AVX512
     if (mode != HS_WALK_ALL && o->stage) { /* 16 at a time: block_avx512.inl */
-        hs_vplan_answer_staged(B, g, upto, sem, mode, o);
+        hs_b512_answer_staged(B, g, upto, sem, mode, o);
         B->answered = upto;
         return;
     }

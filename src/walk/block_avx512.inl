@@ -3,12 +3,12 @@
  * closest's hit list as storage positions, their entry times and keys computed 16 hits at a
  * time (each lane with its own slot's query), and staged answers written 16 slots at a time.
  * Included by walk.inl for the AVX-512 level when the compiler targets it natively. */
-#ifndef HS_BLOCK_VPLAN
+#ifndef HS_BLOCK_AVX512
 #error "include walk.inl, not this file"
 #endif
 
 /* The slots q's values of a block array (HS_BLOCK_Q entries), per lane. */
-HS_INLINE __m512 hs_vplan_lookup(const float *f, __m512i q)
+HS_INLINE __m512 hs_b512_lookup(const float *f, __m512i q)
 {
     const __m512 lo = _mm512_permutex2var_ps(_mm512_loadu_ps(f), q, _mm512_loadu_ps(f + 16));
     const __m512 hi = _mm512_permutex2var_ps(_mm512_loadu_ps(f + 32), q, _mm512_loadu_ps(f + 48));
@@ -17,7 +17,7 @@ HS_INLINE __m512 hs_vplan_lookup(const float *f, __m512i q)
 
 /* Lanes 8h .. 8h+7 of lo and hi as 64-bit words lo | hi << 32 (hs_item's layout, the fold's
  * keys). */
-HS_INLINE __m512i hs_vplan_pair64(__m512i lo, __m512i hi, int h)
+HS_INLINE __m512i hs_b512_pair64(__m512i lo, __m512i hi, int h)
 {
     const __m256i l = h ? _mm512_extracti64x4_epi64(lo, 1) : _mm512_castsi512_si256(lo);
     const __m256i u = h ? _mm512_extracti64x4_epi64(hi, 1) : _mm512_castsi512_si256(hi);
@@ -27,7 +27,7 @@ HS_INLINE __m512i hs_vplan_pair64(__m512i lo, __m512i hi, int h)
 
 /* The 32-bit words at storage positions pos (any uint32_t) of the lanes f, 0 elsewhere: gather
  * indices are signed, so pos is re-based by 2^31 and the base by as many words. */
-HS_INLINE __m512i hs_vplan_gather(const void *base, __m512i pos, __mmask16 f)
+HS_INLINE __m512i hs_b512_gather(const void *base, __m512i pos, __mmask16 f)
 {
     const void *b = (const void *)((uintptr_t)base + ((uintptr_t)4 << 31));
     return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), f,
@@ -40,7 +40,7 @@ HS_INLINE __m512i hs_vplan_gather(const void *base, __m512i pos, __mmask16 f)
  * more than these gathers. */
 
 /* The lanes of the first n of 16. */
-HS_INLINE __mmask16 hs_vplan_first(size_t n)
+HS_INLINE __mmask16 hs_b512_first(size_t n)
 {
     return n >= (size_t)HS_W ? (__mmask16)0xffff : (__mmask16)((1u << n) - 1u);
 }
@@ -48,25 +48,25 @@ HS_INLINE __mmask16 hs_vplan_first(size_t n)
 /* The entry times of the hits f of slots q against the circles at storage positions pos,
  * each lane with its own slot's query (the same operations as hs_v_entry with the slot's query
  * broadcast, so the same bits). */
-HS_INLINE __m512 hs_vplan_entry(const hs_block *B, const hs_grid *g, __m512i q, __m512i pos,
-                                __mmask16 f, const int thick, const int boundary)
+HS_INLINE __m512 hs_b512_entry(const hs_block *B, const hs_grid *g, __m512i q, __m512i pos,
+                               __mmask16 f, const int thick, const int boundary)
 {
     hs_vq Q;
-    Q.ax = hs_vplan_lookup(B->ax, q);
-    Q.ay = hs_vplan_lookup(B->ay, q);
-    Q.dx = hs_vplan_lookup(B->dx, q);
-    Q.dy = hs_vplan_lookup(B->dy, q);
-    Q.tmin = hs_vplan_lookup(B->tmin, q);
-    Q.tmax = hs_vplan_lookup(B->tmax, q);
-    Q.q = hs_vplan_lookup(B->q, q);
-    Q.dd = hs_vplan_lookup(B->dd, q);
-    Q.inv_dd = hs_vplan_lookup(B->inv_dd, q);
-    Q.ninv = hs_vplan_lookup(B->ninv, q);
+    Q.ax = hs_b512_lookup(B->ax, q);
+    Q.ay = hs_b512_lookup(B->ay, q);
+    Q.dx = hs_b512_lookup(B->dx, q);
+    Q.dy = hs_b512_lookup(B->dy, q);
+    Q.tmin = hs_b512_lookup(B->tmin, q);
+    Q.tmax = hs_b512_lookup(B->tmax, q);
+    Q.q = hs_b512_lookup(B->q, q);
+    Q.dd = hs_b512_lookup(B->dd, q);
+    Q.inv_dd = hs_b512_lookup(B->inv_dd, q);
+    Q.ninv = hs_b512_lookup(B->ninv, q);
     Q.skip = 0; /* entry times only: the hits are already decided */
     hs_vc c;
-    c.cx = _mm512_castsi512_ps(hs_vplan_gather(g->x, pos, f));
-    c.cy = _mm512_castsi512_ps(hs_vplan_gather(g->y, pos, f));
-    c.r = _mm512_castsi512_ps(hs_vplan_gather(g->r, pos, f));
+    c.cx = _mm512_castsi512_ps(hs_b512_gather(g->x, pos, f));
+    c.cy = _mm512_castsi512_ps(hs_b512_gather(g->y, pos, f));
+    c.r = _mm512_castsi512_ps(hs_b512_gather(g->r, pos, f));
     return hs_v_entry(&Q, c, thick, boundary);
 }
 
@@ -75,18 +75,18 @@ HS_INLINE void hs_block_entry_times(hs_block *B, const hs_grid *g, size_t len, c
                                     const int boundary)
 {
     for (size_t k = 0; k < len; k += HS_W) {
-        const __mmask16 f = hs_vplan_first(len - k);
+        const __mmask16 f = hs_b512_first(len - k);
         const __m512i q = _mm512_maskz_loadu_epi32(f, B->list_slot + k);
         const __m512i pos = _mm512_maskz_loadu_epi32(f, B->list_pos + k);
-        const __m512 t = hs_vplan_entry(B, g, q, pos, f, thick, boundary);
+        const __m512 t = hs_b512_entry(B, g, q, pos, f, thick, boundary);
         _mm512_storeu_ps(B->list_t + k, t);
         /* the fold's keys, as hs_block_fold_hits makes them one at a time elsewhere */
         const __m512i u = _mm512_castps_si512(_mm512_add_ps(t, _mm512_setzero_ps()));
         const __m512i kh = _mm512_xor_si512(
             u, _mm512_or_si512(_mm512_srai_epi32(u, 31), _mm512_set1_epi32(INT32_MIN)));
-        const __m512i id = hs_vplan_gather(g->id, pos, f);
-        _mm512_storeu_si512((void *)(B->list_key + k), hs_vplan_pair64(id, kh, 0));
-        _mm512_storeu_si512((void *)(B->list_key + k + 8), hs_vplan_pair64(id, kh, 1));
+        const __m512i id = hs_b512_gather(g->id, pos, f);
+        _mm512_storeu_si512((void *)(B->list_key + k), hs_b512_pair64(id, kh, 0));
+        _mm512_storeu_si512((void *)(B->list_key + k + 8), hs_b512_pair64(id, kh, 1));
     }
 }
 
@@ -105,11 +105,11 @@ HS_INLINE void hs_block_all_times(const hs_block *B, const hs_grid *g, hs_hitbuf
                                   size_t to, const int thick, const int boundary)
 {
     for (size_t k = from; k < to; k += HS_W) {
-        const __mmask16 f = hs_vplan_first(to - k);
+        const __mmask16 f = hs_b512_first(to - k);
         const __m512i q = _mm512_maskz_loadu_epi32(f, buf->t + k);
         const __m512i pos = _mm512_maskz_loadu_epi32(f, buf->id + k);
-        _mm512_mask_storeu_ps(buf->t + k, f, hs_vplan_entry(B, g, q, pos, f, thick, boundary));
-        _mm512_mask_storeu_epi32(buf->id + k, f, hs_vplan_gather(g->id, pos, f));
+        _mm512_mask_storeu_ps(buf->t + k, f, hs_b512_entry(B, g, q, pos, f, thick, boundary));
+        _mm512_mask_storeu_epi32(buf->id + k, f, hs_b512_gather(g->id, pos, f));
     }
 }
 
@@ -117,8 +117,8 @@ HS_INLINE void hs_block_all_times(const hs_block *B, const hs_grid *g, hs_hitbuf
 
 /* The lanes wl of w2 written over word 2 of the records of batch positions pos0 .. pos0+15,
  * and with `two` those of w3 over word 3 (hs_block_stage_word, hs_block_stage_closest). */
-HS_INLINE void hs_vplan_stage(const hs_block_out *o, size_t pos0, __mmask16 wl, __m512i w2,
-                              __m512i w3, const int two)
+HS_INLINE void hs_b512_stage(const hs_block_out *o, size_t pos0, __mmask16 wl, __m512i w2,
+                             __m512i w3, const int two)
 {
     /* bits 4i+2 (and 4i+3) of each nibble's lanes i */
     static const uint16_t spread[16] = {0x0000, 0x0004, 0x0040, 0x0044, 0x0400, 0x0404,
@@ -144,9 +144,9 @@ HS_INLINE void hs_vplan_stage(const hs_block_out *o, size_t pos0, __mmask16 wl, 
  * unit normal (f + t d) / |f + t d|, f = a - c, by the same float operations. A normal whose
  * length lies outside [2^-60, 2^60] (hs_unit_or's rescaled or fallback cases) is redone one
  * at a time by hs_hit_geometry. */
-HS_INLINE void hs_vplan_stage_geometry(const hs_block *B, const hs_grid *g, hs_semantics sem,
-                                       const hs_block_out *o, size_t j0, __mmask16 wl,
-                                       __mmask16 hits)
+HS_INLINE void hs_b512_stage_geometry(const hs_block *B, const hs_grid *g, hs_semantics sem,
+                                      const hs_block_out *o, size_t j0, __mmask16 wl,
+                                      __mmask16 hits)
 {
     /* each nibble's lanes i as bits 4i .. 4i+3 */
     static const uint16_t spread[16] = {0x0000, 0x000f, 0x00f0, 0x00ff, 0x0f00, 0x0f0f,
@@ -157,8 +157,8 @@ HS_INLINE void hs_vplan_stage_geometry(const hs_block *B, const hs_grid *g, hs_s
     const __m512 dx = _mm512_loadu_ps(B->dx + j0), dy = _mm512_loadu_ps(B->dy + j0);
     const __m512 t = _mm512_loadu_ps((const float *)B->best_tbits + j0);
     const __m512i pos = _mm512_loadu_si512((const void *)(B->best_pos + j0));
-    const __m512 cx = _mm512_castsi512_ps(hs_vplan_gather(g->x, pos, hit));
-    const __m512 cy = _mm512_castsi512_ps(hs_vplan_gather(g->y, pos, hit));
+    const __m512 cx = _mm512_castsi512_ps(hs_b512_gather(g->x, pos, hit));
+    const __m512 cy = _mm512_castsi512_ps(hs_b512_gather(g->y, pos, hit));
     const __m512 tdx = _mm512_mul_ps(t, dx), tdy = _mm512_mul_ps(t, dy);
     const __m512 vx = _mm512_add_ps(_mm512_sub_ps(ax, cx), tdx);
     const __m512 vy = _mm512_add_ps(_mm512_sub_ps(ay, cy), tdy);
@@ -200,7 +200,7 @@ HS_INLINE void hs_vplan_stage_geometry(const hs_block *B, const hs_grid *g, hs_s
 }
 
 /* Slots j0 .. j0+15's states as lanes: those equal to st. */
-HS_INLINE __mmask16 hs_vplan_state(const hs_block *B, size_t j0, int st)
+HS_INLINE __mmask16 hs_b512_state(const hs_block *B, size_t j0, int st)
 {
     const __m512i s = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(B->state + j0)));
     return _mm512_cmpeq_epi32_mask(s, _mm512_set1_epi32(st));
@@ -208,24 +208,24 @@ HS_INLINE __mmask16 hs_vplan_state(const hs_block *B, size_t j0, int st)
 
 /* Staged answers (closest, any, count) of slots answered .. upto-1 that the per-query walk did
  * not answer, as hs_block_stage_closest / hs_block_stage_word write them one at a time. */
-HS_INLINE void hs_vplan_answer_staged(const hs_block *B, const hs_grid *g, size_t upto,
-                                      hs_semantics sem, const int mode, const hs_block_out *o)
+HS_INLINE void hs_b512_answer_staged(const hs_block *B, const hs_grid *g, size_t upto,
+                                     hs_semantics sem, const int mode, const hs_block_out *o)
 {
     for (size_t j0 = B->answered & ~(size_t)(HS_W - 1); j0 < upto; j0 += HS_W) {
         /* lanes answered .. upto-1 that the per-query walk did not answer */
         const unsigned from = B->answered > j0 ? (unsigned)(B->answered - j0) : 0u;
         const unsigned to = upto - j0 < (size_t)HS_W ? (unsigned)(upto - j0) : (unsigned)HS_W;
         const __mmask16 wl = (__mmask16)(((1u << to) - 1u) & ~((1u << from) - 1u)) &
-                             (__mmask16)~hs_vplan_state(B, j0, HS_SLOT_DONE);
+                             (__mmask16)~hs_b512_state(B, j0, HS_SLOT_DONE);
         if (mode != HS_WALK_CLOSEST) { /* any's cnt is 0 or 1 */
             const __m512i c = _mm512_loadu_si512((const void *)(B->nhits + j0));
-            hs_vplan_stage(o, B->base + j0, wl, c, c, 0);
+            hs_b512_stage(o, B->base + j0, wl, c, c, 0);
             continue;
         }
         const __m512i k0 = _mm512_loadu_si512((const void *)(B->best_key + j0));
         const __m512i k1 = _mm512_loadu_si512((const void *)(B->best_key + j0 + 8));
         const __m512i none = _mm512_set1_epi32((int)HS_NONE);
-        const __mmask16 hit = hs_vplan_state(B, j0, HS_SLOT_LIVE) &
+        const __mmask16 hit = hs_b512_state(B, j0, HS_SLOT_LIVE) &
                               (__mmask16)(_mm512_cmpneq_epu64_mask(k0, _mm512_set1_epi64(-1)) |
                                           _mm512_cmpneq_epu64_mask(k1, _mm512_set1_epi64(-1)) << 8);
         const __m512i ids = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(k0)),
@@ -235,8 +235,8 @@ HS_INLINE void hs_vplan_answer_staged(const hs_block *B, const hs_grid *g, size_
         const __m512i t = _mm512_mask_blend_epi32(
             _mm512_cmpneq_epi32_mask(id, none), _mm512_castps_si512(_mm512_set1_ps(NAN)),
             _mm512_loadu_si512((const void *)(B->best_tbits + j0)));
-        hs_vplan_stage(o, B->base + j0, wl, id, t, 1);
+        hs_b512_stage(o, B->base + j0, wl, id, t, 1);
         if (o->stage_geo)
-            hs_vplan_stage_geometry(B, g, sem, o, j0, wl, _mm512_cmpneq_epi32_mask(id, none));
+            hs_b512_stage_geometry(B, g, sem, o, j0, wl, _mm512_cmpneq_epi32_mask(id, none));
     }
 }

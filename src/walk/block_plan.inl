@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal: the block's slot-by-slot plan (step 3 of block.inl on every level): each slot's row
- * runs, as items, from its row set-up, or from the per-query walk's row logic where the
- * set-up does not cover it. Part of the per-ISA walk (walk.inl). */
+/* Internal: the block's slot-by-slot plan (step 3 of block.inl): each slot's row runs, as
+ * items, from its row set-up, or from the per-query walk's row logic where the set-up does not
+ * cover it. It plans the slots the row plan (block_plan_rows.inl) does not take, count and all
+ * on the levels narrower than 8 lanes, and all's blocks whose items do not fit the list. Part
+ * of the per-ISA walk (walk.inl). */
 #ifndef HS_KNAME
 #error "include walk.inl, not this file"
 #endif

@@ -1,134 +1,24 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal: closest's and any's plan on the ISA levels without AVX-512's vector plan (SSE4.2,
- * AVX2, NEON, scalar; step 3 of block.inl): row k of every slot is planned slot by slot, the list
- * tested, and the slots answered are dropped before row k + 1 (any: a hit; closest: a best t
- * below the exit bound of row k). The slot-by-slot plan (block_plan.inl) tests every row of a
- * query; this one stops where the per-query walk stops. Part of the per-ISA walk
- * (walk.inl). */
+/* Internal: the block's plan (step 3 of block.inl), one for every mode and ISA level: on each
+ * level, row k of every slot set up for it (hs_row_setup) is planned HS_W slots per vector, its
+ * runs kept where the occupancy bits do not show them empty, and listed as items.
+ *   - closest and any test the list after each row and drop the slots answered (any: a hit;
+ *     closest: a best t below the row's exit bound), so they stop where the per-query walk
+ *     stops; closest walks a slot's rows in its query's y direction;
+ *   - count plans every row, and tests the list whenever it fills;
+ *   - all plans the whole block before any test (its hits must come out in query order): the
+ *     items are tested once and their hits moved to their slots' places (hs_brows_all_hits);
+ *     a block whose items do not fit is planned slot by slot instead (block_plan.inl).
+ * Slots without a row set-up on some level (block.inl) are planned slot by slot, or walked
+ * alone. Part of the per-ISA walk (walk.inl). */
 #ifndef HS_KNAME
 #error "include walk.inl, not this file"
 #endif
 
-#ifndef HS_BLOCK_VPLAN
+#define HS_BLOCK_GROUPS (HS_BLOCK_Q / HS_W)
+_Static_assert(HS_BLOCK_GROUPS <= 64, "the row loop keeps its live groups in 64 bits");
 
-/* Slot j's rows on one level (hs_row_setup), read for each row walked. The row's run below
- * takes the float operations of hs_block_plan_rows_of (block_plan.inl), so the same cells. */
-typedef struct hs_slot_rows {
-    int32_t nrows;
-    float pos0, pos_step, first_off, last_off, first_min, first_max, last_min, last_max;
-    size_t cell0; /* the first row's first cell, in the level */
-    size_t nx;
-} hs_slot_rows;
-
-HS_INLINE hs_slot_rows hs_block_slot_rows(const hs_glevel *L, const hs_row_setup *S, size_t j)
-{
-    hs_slot_rows R;
-    R.nrows = (int32_t)S->nrows[j];
-    R.pos0 = S->pos0[j];
-    R.pos_step = S->pos_step[j];
-    R.first_off = S->first_off[j];
-    R.last_off = S->last_off[j];
-    R.first_min = S->first_min[j];
-    R.first_max = S->first_max[j];
-    R.last_min = S->last_min[j];
-    R.last_max = S->last_max[j];
-    R.nx = (size_t)L->nx;
-    R.cell0 = (size_t)(int32_t)S->row0[j] * R.nx;
-    return R;
-}
-
-/* Row k (0 .. nrows-1) of R: its run of cells, first .. last of the row (none if first > last). */
-HS_INLINE void hs_block_row_cells(const hs_slot_rows *R, int32_t k, int32_t *first, int32_t *last)
-{
-    const float pos = R->pos0 + (float)k * R->pos_step;
-    *first = (int32_t)hs_block_minf(hs_block_maxf(pos + R->first_off, R->first_min), R->first_max);
-    *last = (int32_t)hs_block_minf(hs_block_maxf(pos + R->last_off, R->last_min), R->last_max);
-}
-
-/* Whether row k's run first .. last of R may hold a circle: it has cells and, with occupancy (a
- * constant of the caller's loop: 1 when the level has occupancy bits), they do not show it
- * empty. */
-HS_INLINE int hs_block_row_kept(const hs_glevel *L, const hs_slot_rows *R, int32_t k, int32_t first,
-                                int32_t last, const int occupancy)
-{
-    return first <= last && (!occupancy || hs_block_run_occupied(
-                                               L->occ, R->cell0 + (size_t)k * R->nx + (size_t)first,
-                                               (uint32_t)(last - first + 1)));
-}
-
-/* The run [b, e) of slot j as items (hs_walk_plan_run). Closest and any fold their hits
- * whatever the order of the items, so a full list is tested on the spot; a run longer than
- * the whole list goes in one list at a time. */
-HS_INLINE void hs_brows_add_run(hs_block *B, const hs_grid *g, size_t j, uint32_t b, uint32_t e,
-                                const int mode, hs_tally *acc, const int thick, const int boundary,
-                                const int usemask)
-{
-    hs_walk w;
-    w.blk = B;
-    w.slot = j;
-    hs_prefetch(g->x + b);
-    hs_prefetch(g->y + b);
-    hs_prefetch(g->r + b);
-    while (hs_walk_plan_run(&w, b, e)) {
-        if (B->nitems == 0) {
-            const uint32_t m = b + (uint32_t)(HS_BLOCK_ITEMS * HS_W);
-            (void)hs_walk_plan_run(&w, b, m);
-            b = m;
-        }
-        (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
-    }
-}
-
-/* Closest, slot j after row `row` (an index in its level's box, hs_row_setup) of level L:
- * circles of the rows still to walk have their centres beyond that row's edge, so a hit on
- * one needs a point of the query within reach of the edge, at t >= (edge -+ reach - ay) / dy
- * (hs_walk_level's test, in float: reach's margin covers far more than this rounding, and
- * the bound is shrunk by 2^-20). dy = 0 gives -inf (never done). Being conservative, the
- * bound changes only how many rows are walked, never an answer. */
-HS_INLINE float hs_brows_exit_bound(const hs_block *B, const hs_glevel *L, const hs_row_setup *S,
-                                    size_t j, int32_t row)
-{
-    const float dy = B->dy[j];
-    if (dy == 0.0f)
-        return -INFINITY;
-    const int up = dy > 0.0f;
-    const float rowf = S->row0[j] + (float)row;
-    const float edge = (up ? rowf + 1.0f : rowf) * (float)L->h + (float)L->oy;
-    const float bv = up ? edge - S->reach[j] : edge + S->reach[j];
-    const float tb = (bv - B->ay[j]) / dy;
-    return tb - fabsf(tb) * 0x1p-20f;
-}
-
-/* Slot j's rows to walk on level L, *kfirst .. *klast of its nrows: with occupancy, its first
- * and last rows whose run may hold a circle (none: *kfirst > *klast), so that the rows outside
- * them, which hold none, cost one check each here and nothing in the row loop; without, every
- * row. The scalar level's trim, and the reference of the vector one (hs_brows_trim_lanes). */
-HS_INLINE void hs_brows_trim(const hs_glevel *L, const hs_slot_rows *R, const int occupancy,
-                             int32_t *kfirst, int32_t *klast)
-{
-    *kfirst = 0;
-    *klast = R->nrows - 1;
-    if (!occupancy)
-        return;
-    int32_t k = 0;
-    for (; k < R->nrows; k++) {
-        int32_t first, last;
-        hs_block_row_cells(R, k, &first, &last);
-        if (hs_block_row_kept(L, R, k, first, last, 1))
-            break;
-    }
-    *kfirst = k;
-    for (k = R->nrows - 1; k > *kfirst; k--) {
-        int32_t first, last;
-        hs_block_row_cells(R, k, &first, &last);
-        if (hs_block_row_kept(L, R, k, first, last, 1))
-            break;
-    }
-    *klast = k < *kfirst ? *kfirst - 1 : k;
-}
-
-#if HS_W == 4 || HS_W == 8
-/* Slots j0 .. j0 + HS_W - 1's rows on one level: hs_slot_rows, one slot a lane. */
+/* Slots j0 .. j0 + HS_W - 1's rows on one level (hs_row_setup), one slot a lane. */
 typedef struct hs_rows_lanes {
     hs_vf nrows, row0, pos0, pos_step, first_off, last_off, first_min, first_max, last_min,
         last_max;
@@ -150,10 +40,10 @@ HS_INLINE hs_rows_lanes hs_brows_lanes(const hs_row_setup *S, size_t j0)
     return V;
 }
 
-/* Row r of each lane valid (r below its nrows): its run *first .. *last (hs_block_row_cells'
- * float operations, so the same cells), and the lanes where hs_block_row_kept holds (with
- * occupancy the same bits, 4 bytes gathered at each lane's byte; lanes not valid read the
- * first bytes of the bits instead). */
+/* Row r of each lane valid (r below its nrows): its run *first .. *last (the float operations
+ * of the slot-by-slot plan, hs_block_plan_rows_of, so the same cells), and the lanes whose run
+ * has cells and, with occupancy, may hold a circle (hs_block_run_occupied's test on 4 bytes
+ * gathered at each lane's byte; lanes not valid read the first bytes of the bits instead). */
 HS_INLINE hs_vm hs_brows_kept_lanes(const hs_glevel *L, const hs_rows_lanes *V, hs_vf r,
                                     hs_vm valid, hs_vf *first, hs_vf *last, const int occupancy)
 {
@@ -172,7 +62,7 @@ HS_INLINE hs_vm hs_brows_kept_lanes(const hs_glevel *L, const hs_rows_lanes *V, 
         hs_vi_add(hs_vi_mullo(hs_vi_from_vf(hs_vf_select(valid, hs_vf_add(V->row0, r), zero)),
                               hs_vi_set1((uint32_t)L->nx)),
                   hs_vi_from_vf(hs_vf_select(valid, *first, zero)));
-    const hs_vi word = hs_vi_gather_bytes(L->occ, hs_vi_srli(cell, 3));
+    const hs_vi word = hs_vi_gather_bytes_m(L->occ, hs_vi_srli(cell, 3), cells);
     const hs_vi bits = hs_vi_srlv(word, hs_vi_and(cell, hs_vi_set1(7u)));
     const hs_vi n = hs_vi_from_vf(hs_vf_select(cells, hs_vf_min(len, longest), zero));
     const hs_vi run = hs_vi_sub(hs_vi_sllv(one, n), one);
@@ -201,63 +91,204 @@ HS_INLINE void hs_brows_trim_lanes(const hs_glevel *L, const hs_row_setup *S, si
     hs_vf_storeu(kl + j0, klast);
 }
 
-/* hs_brows_exit_bound of slots j0 .. j0 + HS_W - 1 after their rows r: the same float
- * operations, one slot a lane. */
-HS_INLINE hs_vf hs_brows_exit_bound_lanes(const hs_block *B, const hs_glevel *L,
-                                          const hs_row_setup *S, size_t j0, hs_vf r)
+/* Closest, after row r of level L (an index in the box of rows from row0): circles of the rows
+ * still to walk have their centres beyond that row's edge, so a hit on one needs a point of the
+ * query (ay, dy) within reach of the edge, at t >= (edge -+ reach - ay) / dy (hs_walk_level's
+ * test, in float: reach's margin covers far more than this rounding, and the bound is shrunk
+ * by 2^-20). dy = 0 gives -inf (never done). Being conservative, the bound changes only how
+ * many rows are walked, never an answer. */
+HS_INLINE hs_vf hs_brows_exit_bound(const hs_glevel *L, hs_vf ay, hs_vf dy, hs_vf reach, hs_vf row0,
+                                    hs_vf r)
 {
     const hs_vf zero = hs_vf_set1(0.0f);
-    const hs_vf dy = hs_vf_loadu(B->dy + j0), reach = hs_vf_loadu(S->reach + j0);
     const hs_vm up = hs_vm_lt(zero, dy);
-    const hs_vf rowf = hs_vf_add(hs_vf_loadu(S->row0 + j0), r);
+    const hs_vf rowf = hs_vf_add(row0, r);
     const hs_vf edge =
         hs_vf_add(hs_vf_mul(hs_vf_select(up, hs_vf_add(rowf, hs_vf_set1(1.0f)), rowf),
                             hs_vf_set1((float)L->h)),
                   hs_vf_set1((float)L->oy));
     const hs_vf bv = hs_vf_select(up, hs_vf_sub(edge, reach), hs_vf_add(edge, reach));
-    const hs_vf tb = hs_vf_div(hs_vf_sub(bv, hs_vf_loadu(B->ay + j0)), dy);
+    const hs_vf tb = hs_vf_div(hs_vf_sub(bv, ay), dy);
     const hs_vf bound = hs_vf_sub(tb, hs_vf_mul(hs_vf_abs(tb), hs_vf_set1(0x1p-20f)));
     return hs_vf_select(hs_vm_ne(dy, zero), bound, hs_vf_set1(-INFINITY));
 }
 
+/* Of the lanes more (those with rows left), the ones not yet answered: any, no hit (nhits);
+ * closest, a best t (best: +inf until a hit, never below the bound) not below the exit bound. */
+HS_INLINE hs_vm hs_brows_unanswered(hs_vm more, hs_vi nhits, hs_vf best, hs_vf bound,
+                                    const int mode)
+{
+    if (mode == HS_WALK_ANY)
+        return hs_vm_andnot(more, hs_vm_test_i(nhits, nhits));
+    if (mode == HS_WALK_CLOSEST)
+        return hs_vm_andnot(more, hs_vm_lt(best, bound));
+    return more;
+}
+
 /* The exit test of slots j0 .. j0 + HS_W - 1 after their rows `row` (the walk's k-th row,
- * kv): the lanes of `lanes` with rows left and not yet answered (any: a hit; closest: a best
- * below the row's exit bound). */
+ * kv): the lanes of `lanes` with rows left and, for any and closest, not yet answered. */
 HS_INLINE hs_vm hs_brows_more_lanes(const hs_block *B, const hs_glevel *L, const hs_row_setup *S,
                                     size_t j0, hs_vm lanes, hs_vf kv, hs_vf row, const float *kf,
                                     const float *kl, const int mode)
 {
     const hs_vm more =
         hs_vm_and(lanes, hs_vm_lt(kv, hs_vf_sub(hs_vf_loadu(kl + j0), hs_vf_loadu(kf + j0))));
-    if (mode == HS_WALK_ANY) {
-        const hs_vi n = hs_vi_loadu(B->nhits + j0);
-        return hs_vm_andnot(more, hs_vm_test_i(n, n));
+    if (mode == HS_WALK_COUNT || mode == HS_WALK_ALL)
+        return more;
+    const hs_vf bound =
+        mode == HS_WALK_CLOSEST
+            ? hs_brows_exit_bound(L, hs_vf_loadu(B->ay + j0), hs_vf_loadu(B->dy + j0),
+                                  hs_vf_loadu(S->reach + j0), hs_vf_loadu(S->row0 + j0), row)
+            : hs_vf_set1(0.0f);
+    return hs_brows_unanswered(more, hs_vi_loadu(B->nhits + j0),
+                               hs_vf_bits_of(hs_vi_loadu(B->best_tbits + j0)), bound, mode);
+}
+
+/* The runs [b, b + len) of the slots q on the lanes act: one item per run and HS_W circles,
+ * compressed into the list. Count, any and closest fold their hits whatever the order of the
+ * items, so a full list is tested on the spot; all returns 1 instead. */
+HS_INLINE int hs_brows_add_runs_v(hs_block *B, const hs_grid *g, hs_vi b, hs_vi len, hs_vi q,
+                                  hs_vm act, const int mode, hs_tally *acc, const int thick,
+                                  const int boundary, const int usemask)
+{
+    const hs_vi w = hs_vi_set1(HS_W), one = hs_vi_set1(1);
+    act = hs_vm_and(act, hs_vm_test_i(len, len));
+    while (hs_vm_bits(act)) { /* one item per run; runs past HS_W circles go round again */
+        if (B->nitems > HS_BLOCK_ITEMS - HS_W) {
+            if (mode == HS_WALK_ALL)
+                return 1;
+            (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
+        }
+        const hs_vi nn = hs_vi_min(len, w);
+        const hs_vi lanes = hs_vi_sub(hs_vi_sllv(one, nn), one);
+        HS_ASSERT(B->nitems + HS_W <= HS_BLOCK_ITEMS); /* a whole vector of items stored */
+        hs_vi_compress_pairs(B->items + B->nitems, act, b, hs_vi_or(q, hs_vi_slli(lanes, 16)));
+        B->nitems += (size_t)__builtin_popcount(hs_vm_bits(act));
+        b = hs_vi_add(b, w);
+        len = hs_vi_sub(len, nn);
+        act = hs_vm_and(act, hs_vm_test_i(len, len));
     }
-    /* best is +inf until a hit: never below the bound */
-    const hs_vf best = HS_CAST_PS(hs_vi_loadu(B->best_tbits + j0));
-    return hs_vm_andnot(more, hs_vm_lt(best, hs_brows_exit_bound_lanes(B, L, S, j0, row)));
+    return 0;
+}
+
+/* The run [b, e) of slot j as items (hs_walk_plan_run), its circles prefetched: the narrow
+ * levels' form of hs_brows_add_runs_v, with the same contract. */
+HS_INLINE int hs_brows_add_run(hs_block *B, const hs_grid *g, size_t j, uint32_t b, uint32_t e,
+                               const int mode, hs_tally *acc, const int thick, const int boundary,
+                               const int usemask)
+{
+    hs_walk w;
+    w.blk = B;
+    w.slot = j;
+    hs_prefetch(g->x + b);
+    hs_prefetch(g->y + b);
+    hs_prefetch(g->r + b);
+    while (hs_walk_plan_run(&w, b, e)) {
+        if (mode == HS_WALK_ALL)
+            return 1;
+        if (B->nitems == 0) { /* a run longer than the whole list: one list at a time */
+            const uint32_t m = b + (uint32_t)(HS_BLOCK_ITEMS * HS_W);
+            (void)hs_walk_plan_run(&w, b, m);
+            b = m;
+        }
+        (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
+    }
+    return 0;
+}
+
+/* The packed runs slot[0 ..], first[0 ..], end[0 ..] (n of them, HS_W at most taken; the words
+ * past n are readable cells): their cell_start reads, then their items (hs_brows_add_runs_v). */
+HS_INLINE int hs_brows_add_runs(hs_block *B, const hs_grid *g, const uint32_t *cs,
+                                const uint32_t *slot, const uint32_t *first, const uint32_t *end,
+                                size_t n, const int mode, hs_tally *acc, const int thick,
+                                const int boundary, const int usemask)
+{
+    const hs_vm act = hs_vm_first(n < (size_t)HS_W ? n : (size_t)HS_W);
+    const hs_vi b = hs_vi_gather_m(cs, hs_vi_loadu(first), act);
+    return hs_brows_add_runs_v(B, g, b, hs_vi_sub(hs_vi_gather_m(cs, hs_vi_loadu(end), act), b),
+                               hs_vi_loadu(slot), act, mode, acc, thick, boundary, usemask);
+}
+
+/* Level L from row k on for the lanes act of the slots q, once the lanes still walking fit in
+ * one vector: each row then costs one vector of planning instead of one per group. Their rows
+ * (kf, kl, base, step: hs_brows_walk_lanes) and set-up are gathered once; row k's exit test is
+ * done (act holds the lanes that walk it). 1: all's list is full. */
+HS_INLINE int hs_brows_walk_few(hs_block *B, const hs_grid *g, const hs_glevel *L,
+                                const hs_row_setup *S, hs_vi q, hs_vm act, int32_t k,
+                                const float *kf, const float *kl, const float *base,
+                                const float *step, const int mode, hs_tally *acc, const int thick,
+                                const int boundary, const int usemask, const int occupancy)
+{
+    hs_rows_lanes V;
+    V.nrows = hs_vf_gather(S->nrows, q);
+    V.row0 = hs_vf_gather(S->row0, q);
+    V.pos0 = hs_vf_gather(S->pos0, q);
+    V.pos_step = hs_vf_gather(S->pos_step, q);
+    V.first_off = hs_vf_gather(S->first_off, q);
+    V.last_off = hs_vf_gather(S->last_off, q);
+    V.first_min = hs_vf_gather(S->first_min, q);
+    V.first_max = hs_vf_gather(S->first_max, q);
+    V.last_min = hs_vf_gather(S->last_min, q);
+    V.last_max = hs_vf_gather(S->last_max, q);
+    const hs_vf span = hs_vf_sub(hs_vf_gather(kl, q), hs_vf_gather(kf, q));
+    const hs_vf bs = hs_vf_gather(base, q), st = hs_vf_gather(step, q);
+    const hs_vf ay = hs_vf_gather(B->ay, q), dy = hs_vf_gather(B->dy, q);
+    const hs_vf reach = hs_vf_gather(S->reach, q);
+    const hs_vf zero = hs_vf_set1(0.0f);
+    const hs_vi nxv = hs_vi_set1((uint32_t)L->nx), onei = hs_vi_set1(1u);
+    const uint32_t *cs = g->cell_start + L->cell0;
+    hs_vf r = zero;
+    for (int first_row = 1;; k++, first_row = 0) {
+        if (!first_row) {
+            const hs_vm more = hs_vm_and(act, hs_vm_lt(hs_vf_set1((float)(k - 1)), span));
+            const hs_vf bound =
+                mode == HS_WALK_CLOSEST ? hs_brows_exit_bound(L, ay, dy, reach, V.row0, r) : zero;
+            act = mode == HS_WALK_COUNT || mode == HS_WALK_ALL
+                      ? more
+                      : hs_brows_unanswered(more, hs_vi_gather(B->nhits, q),
+                                            hs_vf_bits_of(hs_vi_gather(B->best_tbits, q)), bound,
+                                            mode);
+        }
+        if (!hs_vm_bits(act))
+            return 0;
+        r = hs_vf_add(bs, hs_vf_mul(hs_vf_set1((float)k), st));
+        hs_vf first, last;
+        const hs_vm kept = hs_brows_kept_lanes(L, &V, r, act, &first, &last, occupancy);
+        /* lanes not kept read cell_start at their row's cells 0 and 1 */
+        const hs_vi cell =
+            hs_vi_mullo(hs_vi_from_vf(hs_vf_select(kept, hs_vf_add(V.row0, r), zero)), nxv);
+        const hs_vi ia = hs_vi_add(cell, hs_vi_from_vf(hs_vf_select(kept, first, zero)));
+        const hs_vi ib =
+            hs_vi_add(hs_vi_add(cell, hs_vi_from_vf(hs_vf_select(kept, last, zero))), onei);
+        const hs_vi b = hs_vi_gather_m(cs, ia, kept);
+        if (hs_brows_add_runs_v(B, g, b, hs_vi_sub(hs_vi_gather_m(cs, ib, kept), b), q, kept, mode,
+                                acc, thick, boundary, usemask))
+            return 1;
+        if (mode == HS_WALK_CLOSEST || mode == HS_WALK_ANY) /* the exit test needs the answers */
+            (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
+    }
 }
 
 /* The row loop of hs_brows_level_of, W slots a vector: live[u] holds the lanes of slots
  * u * HS_W .. still to walk, each between its rows kf and kl. Row k of every live slot is
- * planned, the list drained, and the slots answered dropped, as the scalar loop does; the
- * plan's arithmetic and the exit test take a vector. Only the groups with live lanes are
+ * planned; closest and any then drain the list and drop the slots answered. 1: all's list is
+ * full (hs_brows_add_run). Only the groups with live lanes are
  * visited (bit u of `groups`), each once a row: the exit test of its row k - 1, then the plan
  * of its row k. The row's kept runs are compressed into one list across the groups (slot,
  * first cell, end cell: cell indices fit 32 bits, as the occupancy gather's do) and read one
  * cell_start pair each, so the row plan's own data-dependent branches are its two loops' exits. */
-HS_INLINE void hs_brows_walk_lanes(hs_block *B, const hs_grid *g, const hs_glevel *L,
-                                   const hs_row_setup *S, unsigned *live, const float *kf,
-                                   const float *kl, const int mode, hs_tally *acc, const int thick,
-                                   const int boundary, const int usemask, const int occupancy)
+HS_INLINE int hs_brows_walk_lanes(hs_block *B, const hs_grid *g, const hs_glevel *L,
+                                  const hs_row_setup *S, unsigned *live, const float *kf,
+                                  const float *kl, const int mode, hs_tally *acc, const int thick,
+                                  const int boundary, const int usemask, const int occupancy)
 {
     float base[HS_BLOCK_Q], step[HS_BLOCK_Q], row[HS_BLOCK_Q];
     /* one row's kept runs; HS_W of room past the last for the whole-vector compress */
     uint32_t kslot[HS_BLOCK_Q + HS_W], kfirst[HS_BLOCK_Q + HS_W], kend[HS_BLOCK_Q + HS_W];
     const hs_vf zero = hs_vf_set1(0.0f), one = hs_vf_set1(1.0f);
     const hs_vi nxv = hs_vi_set1((uint32_t)L->nx), onei = hs_vi_set1(1u);
-    unsigned groups = 0;
-    for (size_t u = 0; u < HS_BLOCK_Q / HS_W; u++) {
+    uint64_t groups = 0; /* bit u: group u has live lanes (HS_BLOCK_Q / HS_W <= 64 groups) */
+    for (size_t u = 0; u < HS_BLOCK_GROUPS; u++) {
         if (live[u] == 0)
             continue;
         const size_t j0 = u * HS_W;
@@ -267,21 +298,45 @@ HS_INLINE void hs_brows_walk_lanes(hs_block *B, const hs_grid *g, const hs_gleve
             mode == HS_WALK_CLOSEST ? hs_vm_lt(hs_vf_loadu(B->dy + j0), zero) : hs_vm_lt(one, zero);
         hs_vf_storeu(base + j0, hs_vf_select(down, l, f));
         hs_vf_storeu(step + j0, hs_vf_select(down, hs_vf_neg(one), one));
-        groups |= 1u << u;
+        groups |= (uint64_t)1 << u;
     }
     const uint32_t *cs = g->cell_start + L->cell0;
     for (int32_t k = 0; groups != 0; k++) {
-        const hs_vf kv = hs_vf_set1((float)k), prev = hs_vf_set1((float)(k - 1));
-        unsigned next = 0;
+        /* the exit test of row k - 1, and the lanes left */
+        if (k > 0) {
+            const hs_vf prev = hs_vf_set1((float)(k - 1));
+            uint64_t next = 0;
+            unsigned nlive = 0;
+            for (uint64_t m = groups; m != 0; m &= m - 1u) {
+                const size_t u = (size_t)__builtin_ctzll(m), j0 = u * HS_W;
+                live[u] =
+                    hs_vm_bits(hs_brows_more_lanes(B, L, S, j0, hs_vm_from_bits(live[u]), prev,
+                                                   hs_vf_loadu(row + j0), kf, kl, mode));
+                next |= (uint64_t)(live[u] != 0) << u;
+                nlive += (unsigned)__builtin_popcount(live[u]);
+            }
+            groups = next;
+            if (HS_W >= 8 && nlive <= HS_W && (groups & (groups - 1u)) != 0) {
+                /* the lanes left, packed into one vector (kslot has room) */
+                size_t np = 0;
+                for (uint64_t m = groups; m != 0; m &= m - 1u) {
+                    const size_t u = (size_t)__builtin_ctzll(m);
+                    hs_vi_compress(kslot + np, hs_vm_from_bits(live[u]),
+                                   hs_vi_iota((uint32_t)(u * HS_W)));
+                    np += (size_t)__builtin_popcount(live[u]);
+                }
+                hs_vi_storeu(kslot + np, hs_vi_set1(0)); /* lanes past them read slot 0 */
+                return hs_brows_walk_few(B, g, L, S, hs_vi_loadu(kslot), hs_vm_first(np), k, kf, kl,
+                                         base, step, mode, acc, thick, boundary, usemask,
+                                         occupancy);
+            }
+        }
+        /* row k's kept runs, packed across the groups */
+        const hs_vf kv = hs_vf_set1((float)k);
         size_t nk = 0;
-        for (unsigned m = groups; m != 0; m &= m - 1u) {
-            const size_t u = (size_t)__builtin_ctz(m), j0 = u * HS_W;
-            hs_vm lanes = hs_vm_from_bits(live[u]);
-            if (k > 0)
-                lanes = hs_brows_more_lanes(B, L, S, j0, lanes, prev, hs_vf_loadu(row + j0), kf, kl,
-                                            mode);
-            live[u] = hs_vm_bits(lanes);
-            next |= (unsigned)(live[u] != 0) << u;
+        for (uint64_t m = groups; m != 0; m &= m - 1u) {
+            const size_t u = (size_t)__builtin_ctzll(m), j0 = u * HS_W;
+            const hs_vm lanes = hs_vm_from_bits(live[u]);
             const hs_rows_lanes V = hs_brows_lanes(S, j0);
             const hs_vf r =
                 hs_vf_add(hs_vf_loadu(base + j0), hs_vf_mul(kv, hs_vf_loadu(step + j0)));
@@ -295,141 +350,127 @@ HS_INLINE void hs_brows_walk_lanes(hs_block *B, const hs_grid *g, const hs_gleve
             hs_vi_compress(kend + nk, kept, hs_vi_add(hs_vi_add(cell, hs_vi_from_vf(last)), onei));
             nk += (size_t)__builtin_popcount(hs_vm_bits(kept));
         }
-        groups = next;
-        for (size_t i = 0; i < nk; i++)
-            hs_brows_add_run(B, g, kslot[i], cs[kfirst[i]], cs[kend[i]], mode, acc, thick, boundary,
-                             usemask);
-        (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
+        /* lanes past nk read cell 0: the gathers stay inside cell_start */
+        hs_vi_storeu(kfirst + nk, hs_vi_set1(0));
+        hs_vi_storeu(kend + nk, hs_vi_set1(0));
+        if (HS_W >= 8) { /* gathers and compresses in hardware: HS_W runs at a time */
+            for (size_t c = 0; c < nk; c += HS_W)
+                if (hs_brows_add_runs(B, g, cs, kslot + c, kfirst + c, kend + c, nk - c, mode, acc,
+                                      thick, boundary, usemask))
+                    return 1;
+        } else { /* emulated lane by lane: one run at a time costs less */
+            for (size_t i = 0; i < nk; i++)
+                if (hs_brows_add_run(B, g, kslot[i], cs[kfirst[i]], cs[kend[i]], mode, acc, thick,
+                                     boundary, usemask))
+                    return 1;
+        }
+        if (mode == HS_WALK_CLOSEST || mode == HS_WALK_ANY) /* the exit test needs the answers */
+            (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
     }
-}
-#endif
-
-/* Whether slot j has rows to walk on a level set up as S: any stops at its first hit. */
-HS_INLINE int hs_brows_wanted(const hs_block *B, const hs_row_setup *S, size_t j, const int mode)
-{
-    return S->nrows[j] >= 1.0f && (mode != HS_WALK_ANY || B->nhits[j] == 0);
+    return 0;
 }
 
-/* Level L for the slots `slots` (n of them), row by row across them, each slot's rows trimmed
- * by hs_brows_trim; occupancy as in hs_block_row_kept. Closest walks a slot's rows in its
- * query's y direction. */
-HS_INLINE void hs_brows_level_of(hs_block *B, const hs_grid *g, const hs_glevel *L,
-                                 const hs_row_setup *S, const uint8_t *slots, size_t n,
-                                 const int mode, hs_tally *acc, const int thick, const int boundary,
-                                 const int usemask, const int occupancy)
+/* Level L for the lanes rows[u] of the groups (u: slots u HS_W ..), row by row across them,
+ * each slot's rows trimmed to those whose runs may hold a circle (with occupancy, a constant
+ * of the loop: 1 when the level has occupancy bits); any skips the slots it has answered.
+ * 1: all's list is full. */
+HS_INLINE int hs_brows_level_of(hs_block *B, const hs_grid *g, const hs_glevel *L,
+                                const hs_row_setup *S, const unsigned *rows, const int mode,
+                                hs_tally *acc, const int thick, const int boundary,
+                                const int usemask, const int occupancy)
 {
-#if HS_W == 4 || HS_W == 8
-    unsigned live[HS_BLOCK_Q / HS_W] = {0};
-    int32_t kmax[HS_BLOCK_Q / HS_W] = {0};
-    for (size_t i = 0; i < n; i++) {
-        const size_t j = slots[i];
-        if (!hs_brows_wanted(B, S, j, mode))
-            continue;
-        const int32_t nr = (int32_t)S->nrows[j];
-        live[j / HS_W] |= 1u << (j % HS_W);
-        kmax[j / HS_W] = nr > kmax[j / HS_W] ? nr : kmax[j / HS_W];
-    }
+    unsigned live[HS_BLOCK_GROUPS];
     float kf[HS_BLOCK_Q], kl[HS_BLOCK_Q];
-    for (size_t u = 0; u < HS_BLOCK_Q / HS_W; u++) {
+    const hs_vf zero = hs_vf_set1(0.0f), one = hs_vf_set1(1.0f);
+    for (size_t u = 0; u < HS_BLOCK_GROUPS; u++) {
         const size_t j0 = u * HS_W;
+        live[u] = rows[u];
+        if (live[u] == 0)
+            continue;
+        const hs_vf nr = hs_vf_loadu(S->nrows + j0);
+        hs_vm m = hs_vm_and(hs_vm_from_bits(live[u]), hs_vm_le(one, nr));
+        if (mode == HS_WALK_ANY) {
+            const hs_vi h = hs_vi_loadu(B->nhits + j0);
+            m = hs_vm_andnot(m, hs_vm_test_i(h, h));
+        }
+        live[u] = hs_vm_bits(m);
         if (occupancy && live[u] != 0) {
-            hs_brows_trim_lanes(L, S, j0, hs_vm_from_bits(live[u]), kmax[u], kf, kl);
+            float nrs[HS_W];
+            hs_vf_storeu(nrs, hs_vf_select(m, nr, zero));
+            float kmax = 0.0f;
+            for (size_t i = 0; i < (size_t)HS_W; i++)
+                kmax = nrs[i] > kmax ? nrs[i] : kmax;
+            hs_brows_trim_lanes(L, S, j0, m, (int32_t)kmax, kf, kl);
             live[u] &= hs_vm_bits(hs_vm_le(hs_vf_loadu(kf + j0), hs_vf_loadu(kl + j0)));
         } else {
-            hs_vf_storeu(kf + j0, hs_vf_set1(0.0f));
-            hs_vf_storeu(kl + j0, hs_vf_sub(hs_vf_loadu(S->nrows + j0), hs_vf_set1(1.0f)));
+            hs_vf_storeu(kf + j0, zero);
+            hs_vf_storeu(kl + j0, hs_vf_sub(nr, one));
         }
     }
-    hs_brows_walk_lanes(B, g, L, S, live, kf, kl, mode, acc, thick, boundary, usemask, occupancy);
-#else
-    uint8_t act[HS_BLOCK_Q];
-    int32_t row[HS_BLOCK_Q], kfirst[HS_BLOCK_Q], klast[HS_BLOCK_Q];
-    size_t na = 0;
-    for (size_t i = 0; i < n; i++) {
-        const size_t j = slots[i];
-        if (!hs_brows_wanted(B, S, j, mode))
-            continue;
-        const hs_slot_rows R = hs_block_slot_rows(L, S, j);
-        hs_brows_trim(L, &R, occupancy, &kfirst[j], &klast[j]);
-        act[na] = (uint8_t)j;
-        na += kfirst[j] <= klast[j];
-    }
-    const uint32_t *cs = g->cell_start + L->cell0;
-    for (int32_t k = 0; na > 0; k++) {
-        for (size_t i = 0; i < na; i++) {
-            const size_t j = act[i];
-            const hs_slot_rows R = hs_block_slot_rows(L, S, j);
-            const int32_t r =
-                mode == HS_WALK_CLOSEST && B->dy[j] < 0.0f ? klast[j] - k : kfirst[j] + k;
-            row[i] = r;
-            int32_t first, last;
-            hs_block_row_cells(&R, r, &first, &last);
-            if (hs_block_row_kept(L, &R, r, first, last, occupancy)) {
-                const uint32_t *c = cs + R.cell0 + (size_t)r * R.nx;
-                hs_brows_add_run(B, g, j, c[first], c[last + 1], mode, acc, thick, boundary,
-                                 usemask);
-            }
-        }
-        (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
-        size_t keep = 0;
-        for (size_t i = 0; i < na; i++) {
-            const size_t j = act[i];
-            int more = k < klast[j] - kfirst[j];
-            if (mode == HS_WALK_ANY) {
-                more = more && B->nhits[j] == 0;
-            } else if (more) {
-                float best; /* +inf until a hit: never below the bound, so not computed */
-                memcpy(&best, &B->best_tbits[j], sizeof best);
-                more = best == INFINITY || !(best < hs_brows_exit_bound(B, L, S, j, row[i]));
-            }
-            act[keep] = (uint8_t)j;
-            keep += (size_t)more;
-        }
-        na = keep;
-    }
-#endif
+    return hs_brows_walk_lanes(B, g, L, S, live, kf, kl, mode, acc, thick, boundary, usemask,
+                               occupancy);
 }
 
-HS_INLINE void hs_brows_level(hs_block *B, const hs_grid *g, const hs_glevel *L,
-                              const hs_row_setup *S, const uint8_t *slots, size_t n, const int mode,
-                              hs_tally *acc, const int thick, const int boundary, const int usemask)
+HS_INLINE int hs_brows_level(hs_block *B, const hs_grid *g, const hs_glevel *L,
+                             const hs_row_setup *S, const unsigned *rows, const int mode,
+                             hs_tally *acc, const int thick, const int boundary, const int usemask)
 {
     if (L->occ != NULL)
-        hs_brows_level_of(B, g, L, S, slots, n, mode, acc, thick, boundary, usemask, 1);
-    else
-        hs_brows_level_of(B, g, L, S, slots, n, mode, acc, thick, boundary, usemask, 0);
+        return hs_brows_level_of(B, g, L, S, rows, mode, acc, thick, boundary, usemask, 1);
+    return hs_brows_level_of(B, g, L, S, rows, mode, acc, thick, boundary, usemask, 0);
 }
 
-/* Closest or any for a prepared block: the live slots set up on every level with circles
- * row by row (hs_brows_level), the others slot by slot, then every slot answered. */
-HS_INLINE void hs_block_answer_by_rows(hs_block *B, const hs_grid *g, hs_semantics sem,
-                                       const int mode, const hs_block_out *o, hs_tally *acc,
-                                       const int thick, const int boundary, const int usemask)
+/* A prepared block, every mode: the live slots set up on every level with circles row by row
+ * (hs_brows_level), the others slot by slot, then every slot answered. 1 done, -1 out of
+ * memory, 0 when all's list could not hold the whole block (nothing answered: the block is
+ * then planned slot by slot). */
+HS_INLINE int hs_block_answer_by_rows(hs_block *B, const hs_grid *g, hs_semantics sem,
+                                      const int mode, const hs_block_out *o, hs_tally *acc,
+                                      const int thick, const int boundary, const int usemask)
 {
-    uint8_t rows[HS_BLOCK_Q], rest[HS_BLOCK_Q];
-    size_t nrows = 0, nrest = 0;
-    for (size_t j = 0; j < B->nq; j++) {
-        if (B->state[j] != HS_SLOT_LIVE)
-            continue;
-        int set = 1;
+    /* rows[u]: the live slots of group u set up on every level with circles; rest: the others */
+    unsigned rows[HS_BLOCK_GROUPS];
+    uint64_t rest = 0;
+    size_t nrows = 0;
+    for (size_t u = 0; u * HS_W < B->nq; u++) {
+        const size_t j0 = u * HS_W, k = B->nq - j0 < (size_t)HS_W ? B->nq - j0 : (size_t)HS_W;
+        unsigned live = 0;
+        for (size_t i = 0; i < k; i++)
+            live |= (unsigned)(B->state[j0 + i] == HS_SLOT_LIVE) << i;
+        hs_vm set = hs_vm_from_bits(live);
         for (int l = 0; l < g->nlevels; l++)
-            set &= g->lv[l].n == 0 || B->rows[l].nrows[j] >= 0.0f;
-        if (set)
-            rows[nrows++] = (uint8_t)j;
-        else
-            rest[nrest++] = (uint8_t)j;
+            if (g->lv[l].n != 0)
+                set =
+                    hs_vm_and(set, hs_vm_le(hs_vf_set1(0.0f), hs_vf_loadu(B->rows[l].nrows + j0)));
+        rows[u] = hs_vm_bits(set);
+        rest |= (uint64_t)(live & ~rows[u]) << j0;
+        nrows += rows[u] != 0;
     }
+    for (size_t u = (B->nq + HS_W - 1) / HS_W; u < HS_BLOCK_GROUPS; u++)
+        rows[u] = 0;
     const int big_first = hs_block_big_first(g, mode);
     for (int ll = 0; ll < g->nlevels && nrows > 0; ll++) {
         const int l = big_first ? g->nlevels - 1 - ll : ll;
-        if (g->lv[l].n != 0)
-            hs_brows_level(B, g, &g->lv[l], &B->rows[l], rows, nrows, mode, acc, thick, boundary,
-                           usemask);
+        if (g->lv[l].n != 0 && hs_brows_level(B, g, &g->lv[l], &B->rows[l], rows, mode, acc, thick,
+                                              boundary, usemask)) {
+            B->nitems = 0; /* all's list is full: nothing was tested */
+            return 0;
+        }
     }
-    for (size_t i = 0; i < nrest; i++)
-        hs_block_plan_or_walk(B, g, rest[i], sem, mode, o, acc, thick, boundary, usemask);
+    if (mode == HS_WALK_ALL) {
+        for (uint64_t m = rest; m != 0; m &= m - 1u)
+            if (hs_block_plan_slot(B, g, (size_t)__builtin_ctzll(m), sem)) {
+                B->nitems = 0;
+                return 0;
+            }
+        const hs_status st = hs_brows_all_hits(B, g, o->buf, acc, thick, boundary, usemask);
+        hs_block_answer(B, g, B->nq, sem, mode, o, st);
+        return st == HS_OK ? 1 : -1;
+    }
+    for (uint64_t m = rest; m != 0; m &= m - 1u)
+        hs_block_plan_or_walk(B, g, (size_t)__builtin_ctzll(m), sem, mode, o, acc, thick, boundary,
+                              usemask);
     (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
     hs_block_answer(B, g, B->nq, sem, mode, o, HS_OK);
+    return 1;
 }
-
-#endif

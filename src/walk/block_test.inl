@@ -67,7 +67,7 @@ HS_INLINE void hs_block_list_hits(hs_block *B, const hs_grid *g, const hs_item i
 }
 #endif
 
-#if !defined(HS_BLOCK_VPLAN) && HS_W > 1
+#if !defined(HS_BLOCK_AVX512) && HS_W > 1
 /* The entry times of the hits of slots q against the circles at storage positions pos, each
  * lane with its own slot's query: the operations of hs_v_entry with the slot's query
  * broadcast, so the same bits. */
@@ -108,7 +108,7 @@ HS_INLINE void hs_block_entry_times(hs_block *B, const hs_grid *g, size_t len, c
         hs_vi_storeu(B->list_id + k, hs_vi_gather(g->id, pos));
     }
 }
-#elif !defined(HS_BLOCK_VPLAN)
+#elif !defined(HS_BLOCK_AVX512)
 /* The hit lanes m of item it appended to the list at len. */
 HS_INLINE void hs_block_list_hits(hs_block *B, const hs_grid *g, const hs_item it, hs_vm m,
                                   size_t len, const int thick, const int boundary)
@@ -138,7 +138,7 @@ HS_INLINE void hs_block_entry_times(hs_block *B, const hs_grid *g, size_t len, c
 }
 #endif
 
-#ifndef HS_BLOCK_VPLAN
+#ifndef HS_BLOCK_AVX512
 /* Listed hit k's key. */
 HS_INLINE uint64_t hs_block_hit_key(const hs_block *B, size_t k)
 {
@@ -189,7 +189,7 @@ HS_INLINE void hs_block_all_lanes(hs_hitbuf *buf, size_t at, const hs_grid *g, c
 }
 #endif
 
-#if !defined(HS_BLOCK_VPLAN) && HS_W > 1
+#if !defined(HS_BLOCK_AVX512) && HS_W > 1
 /* The hits [from, to) of buf, written as (slot, storage position), turned into (entry t,
  * caller's id). The caller reserved a whole vector per item and one more, so the lanes past
  * `to` are buf's own room: they read slot 0 and position 0 and their results are left there. */
@@ -205,7 +205,7 @@ HS_INLINE void hs_block_all_times(const hs_block *B, const hs_grid *g, hs_hitbuf
         hs_vi_storeu(buf->id + k, hs_vi_gather(g->id, pos));
     }
 }
-#elif !defined(HS_BLOCK_VPLAN)
+#elif !defined(HS_BLOCK_AVX512)
 /* Item it's hit lanes m (its circles c, its query Q) written to buf at position at. */
 HS_INLINE void hs_block_all_lanes(hs_hitbuf *buf, size_t at, const hs_grid *g, const hs_item it,
                                   const hs_vq *Q, hs_vc c, hs_vm m, const int thick,
@@ -383,4 +383,40 @@ HS_INLINE hs_status hs_block_drain(hs_block *B, const hs_grid *g, const int mode
     const hs_status st = hs_block_test(B, g, mode, buf, thick, boundary, usemask);
     B->nitems = 0;
     return st;
+}
+
+/* All, for a block planned out of query order: the list's hits written past the room the block
+ * needs, then each item's hits moved to its slot's place (slots in order, items of a slot in
+ * list order), so buf holds the block's hits query by query, as the slot-by-slot plan leaves
+ * them; the driver then sorts each query's hits by (t, id). */
+HS_INLINE hs_status hs_brows_all_hits(hs_block *B, const hs_grid *g, hs_hitbuf *buf, hs_tally *acc,
+                                      const int thick, const int boundary, const int usemask)
+{
+    const size_t room = (B->nitems + 1) * HS_W;
+    if (buf->cap - buf->len < 2 * room && hs_hitbuf_reserve(buf, 2 * room) != HS_OK)
+        return HS_E_NOMEM;
+    acc->tests += (uint64_t)B->nitems * HS_W;
+    if (B->trace != NULL)
+        hs_block_trace(B);
+    const size_t len = buf->len, tmp = len + room;
+    const size_t end = hs_block_all_items(B, g, buf, tmp, 1, thick, boundary, usemask);
+    size_t off[HS_BLOCK_Q];
+    for (size_t j = 0, at = len; j < B->nq; j++) {
+        off[j] = at;
+        at += B->nhits[j];
+    }
+    size_t h = tmp;
+    for (size_t k = 0; k < B->nitems; k++) {
+        const size_t n = B->hit_bits[k], q = B->items[k].slot;
+        HS_ASSERT(off[q] + n <= tmp); /* the slots' places end before the hits moved */
+        /* the item's n hits, not a whole vector: the next slot's place may be filled already */
+        hs_vf_store_first(buf->t + off[q], hs_vf_loadu(buf->t + h), n);
+        hs_vi_store_first(buf->id + off[q], hs_vi_loadu(buf->id + h), n);
+        off[q] += n;
+        h += n;
+    }
+    HS_ASSERT(h == end);
+    buf->len = len + (end - tmp);
+    B->nitems = 0;
+    return HS_OK;
 }

@@ -34,8 +34,14 @@ HS_INLINE hs_status hs_block_answer_by_slots(hs_block *B, const hs_grid *g, hs_s
     return hs_block_flush(B, g, nq, sem, mode, o, acc, thick, boundary, usemask);
 }
 
-/* Positions lo .. hi-1, HS_BLOCK_Q at a time: prep, set-up, then the vector plan where this
- * level has one and it takes the block, else the slot-by-slot plan. */
+/* Count and all plan by rows where a vector holds 8 slots or more; on the narrower levels
+ * planning a slot's rows one after the other costs less (no early exit to gain, and their
+ * gathers are emulated lane by lane). */
+#define HS_PLAN_ROWS_ALL_MODES (HS_W >= 8)
+
+/* Positions lo .. hi-1, HS_BLOCK_Q at a time: prep, set-up, then the row plan
+ * (block_plan_rows.inl), or the slot-by-slot plan (block_plan.inl) for count and all on the
+ * narrow levels and when all's list cannot hold the block. */
 HS_INLINE hs_status hs_block_range(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
                                    hs_semantics sem, size_t lo, size_t hi, const int mode,
                                    const hs_block_out *o, hs_tally *acc, hs_block *B,
@@ -43,29 +49,25 @@ HS_INLINE hs_status hs_block_range(const hs_grid *g, const hs_queries *qs, const
 {
     HS_ASSERT(((uintptr_t)B & (HS_WALK_STATE_ALIGN - 1)) == 0);
     B->trace = o->trace;
-#ifdef HS_BLOCK_VPLAN
-    const int vgrid = hs_vplan_fits_grid(g);
-#endif
+    /* all: blocks left to plan slot by slot after one whose items did not fit (its neighbours
+     * in the locality order are alike: planning them by rows first would be wasted too) */
+    unsigned by_slots = 0;
     for (size_t base = lo; base < hi; base += HS_BLOCK_Q) {
         const size_t nq = hi - base < HS_BLOCK_Q ? hi - base : HS_BLOCK_Q;
         hs_block_prep(B, qs, ord, sem, base, nq, acc);
         for (int l = 0; l < g->nlevels; l++)
             hs_block_setup(B, &g->lv[l], &B->rows[l]);
-#ifdef HS_BLOCK_VPLAN
-        if (vgrid) { /* block_plan_avx512.inl */
+        if (by_slots == 0 &&
+            (HS_PLAN_ROWS_ALL_MODES || mode == HS_WALK_CLOSEST || mode == HS_WALK_ANY)) {
             const int done =
-                hs_vplan_answer_block(B, g, sem, mode, o, acc, thick, boundary, usemask);
+                hs_block_answer_by_rows(B, g, sem, mode, o, acc, thick, boundary, usemask);
             if (done < 0)
                 return HS_E_NOMEM;
             if (done)
                 continue;
+            by_slots = HS_ALL_SLOT_BLOCKS;
         }
-#else
-        if (mode == HS_WALK_CLOSEST || mode == HS_WALK_ANY) { /* block_plan_rows.inl */
-            hs_block_answer_by_rows(B, g, sem, mode, o, acc, thick, boundary, usemask);
-            continue;
-        }
-#endif
+        by_slots -= by_slots > 0;
         if (hs_block_answer_by_slots(B, g, sem, mode, o, acc, thick, boundary, usemask) != HS_OK)
             return HS_E_NOMEM;
     }

@@ -2,7 +2,7 @@
 /* Internal: one ISA level's grid walk, instantiated once per translation unit (walk_<isa>.c
  * sets HS_W, HS_KNAME and HS_KISA, then includes this file). Everything is written once over
  * the vector layer (kernels/simd.h) and the pair test (kernels/pair_math.inl); the AVX-512
- * files (block_avx512.inl, block_plan_avx512.inl) are included only for that level.
+ * test and answer helpers (block_avx512.inl) are included only for that level.
  *
  * Names this file makes, for HS_KNAME = isa (scalar, sse4, avx2, avx512, neon):
  *   hs_grid_walkers_<isa>   the grid walker table (walkers.h), of
@@ -39,15 +39,12 @@
 #include "walk_run.inl"
 #include "walk_query.inl"
 #include "block_plan.inl"
-#ifdef HS_BLOCK_VPLAN
+#ifdef HS_BLOCK_AVX512
 #include "block_avx512.inl"
 #endif
 #include "block_test.inl"
 #include "block_answer.inl"
 #include "block_plan_rows.inl"
-#ifdef HS_BLOCK_VPLAN
-#include "block_plan_avx512.inl"
-#endif
 #include "block_walk.inl"
 
 const hs_grid_walkers HS_CAT(hs_grid_walkers_, HS_KNAME) = {
