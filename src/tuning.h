@@ -96,5 +96,8 @@
 #define HS_PAIR_BLOCK 4096
 /* Pairs: big circles (level 1) per scheduling block; each searches thousands of small ones. */
 #define HS_PAIR_BIG_BLOCK 16
+/* Swept pairs: candidate pairs per chunk of the exact test (a chunk's kept pairs are moved
+ * down once at the end, so chunks only balance the team). */
+#define HS_SWEPT_CHUNK 8192
 
 #endif
