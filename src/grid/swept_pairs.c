@@ -20,15 +20,17 @@
 #include <omp.h>
 
 #include "core.h"
+#include "grid/build.h"
 #include "grid/layout.h"
 #include "grid/overlap.h"
 #include "grid/storage.h"
+#include "prefetch.h"
 #include "tuning.h"
 
 /* A circle and its displacement, at the caller's index: the narrowphase reads both circles of
- * a candidate from one record each. */
+ * a candidate from one cache line each. */
 typedef struct swept_rec {
-    float x, y, r, dx, dy;
+    float x, y, r, dx, dy, pad[3];
 } swept_rec;
 
 /* Circles per thread below which a pass runs on the calling thread. */
@@ -66,25 +68,42 @@ static inline float round_up(double v)
     return (double)f < v ? nextafterf(f, INFINITY) : f;
 }
 
-/* The records and the halved swept discs of every circle, at the caller's index (the grid's
- * storage read in order, the caller's arrays written where it says). The disc's radius grows
- * by a relative 2^-20 and by the rounding of its centre (2^-23 of its coordinates' size, and
- * 2^-148 where they are subnormal): more than every rounding of the computation. */
-static void make_discs(const hs_grid *g, const float *dx, const float *dy, swept_rec *rec,
-                       float *sx, float *sy, float *sr, int threads)
+/* Storage positions ahead of the one read whose caller's index is prefetched. */
+enum { AHEAD = 16 };
+
+/* The records of every circle, at the caller's index: the grid's storage read in order, each
+ * record written (and the displacement read) where the caller's index says. */
+static void make_records(const hs_grid *g, const float *dx, const float *dy, swept_rec *rec,
+                         int threads)
 {
     const ptrdiff_t n = (ptrdiff_t)g->n;
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (ptrdiff_t pos = 0; pos < n; pos++) {
+        if (pos + AHEAD < n) {
+            const uint32_t ahead = g->id[pos + AHEAD];
+            hs_prefetch_write(&rec[ahead]);
+            hs_prefetch(&dx[ahead]);
+            hs_prefetch(&dy[ahead]);
+        }
         const uint32_t id = g->id[pos];
-        const float x = g->x[pos], y = g->y[pos], r = g->r[pos], ux = dx[id], uy = dy[id];
-        rec[id] = (swept_rec){x, y, r, ux, uy};
-        const double len = sqrt((double)ux * ux + (double)uy * uy);
-        const double mx = 0.5 * ((double)x + 0.5 * ux), my = 0.5 * ((double)y + 0.5 * uy);
-        const double R = 0.5 * ((double)r + 0.5 * len);
-        sx[id] = (float)mx;
-        sy[id] = (float)my;
-        sr[id] = round_up(R * (1.0 + 0x1p-20) + (fabs(mx) + fabs(my)) * 0x1p-23 + 0x1p-148);
+        rec[id] = (swept_rec){g->x[pos], g->y[pos], g->r[pos], dx[id], dy[id], {0.0f, 0.0f, 0.0f}};
+    }
+}
+
+/* The halved swept discs, at the caller's index. The radius grows by a relative 2^-20 and by
+ * the rounding of the centre (2^-23 of its coordinates' size, and 2^-148 where they are
+ * subnormal): more than every rounding of the computation. */
+static void make_discs(const swept_rec *rec, size_t n, float *sx, float *sy, float *sr, int threads)
+{
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (ptrdiff_t i = 0; i < (ptrdiff_t)n; i++) {
+        const swept_rec c = rec[i];
+        const double len = sqrt((double)c.dx * c.dx + (double)c.dy * c.dy);
+        const double mx = 0.5 * ((double)c.x + 0.5 * c.dx), my = 0.5 * ((double)c.y + 0.5 * c.dy);
+        const double R = 0.5 * ((double)c.r + 0.5 * len);
+        sx[i] = (float)mx;
+        sy[i] = (float)my;
+        sr[i] = round_up(R * (1.0 + 0x1p-20) + (fabs(mx) + fabs(my)) * 0x1p-23 + 0x1p-148);
     }
 }
 
@@ -140,6 +159,8 @@ static size_t filter_range(const swept_rec *rec, hs_swept_pairs *out, size_t lo,
 {
     size_t w = lo;
     for (size_t k = lo; k < hi; k++) {
+        if (k + AHEAD < hi)
+            hs_prefetch(&rec[out->j[k + AHEAD]]);
         const uint32_t i = out->i[k], j = out->j[k];
         swept_hit h;
         if (!swept_test(&rec[i], &rec[j], &h))
@@ -200,9 +221,8 @@ static hs_status candidates(const float *sx, const float *sy, const float *sr, s
                             const hs_batch_opts *opts, int threads, hs_pairs *cand)
 {
     const hs_circles cs = {.x = sx, .y = sy, .r = sr, .mask = NULL, .n = n, .owned = NULL};
-    const hs_grid_opts go = {0.0f, threads};
     hs_grid *g2 = NULL;
-    hs_status s = hs_grid_build(&cs, &go, &g2);
+    hs_status s = hs_grid_build_split(&cs, threads, HS_SWEPT_SPLIT_QUANTILE, &g2);
     if (s == HS_OK)
         s = hs_grid_pairs(g2, opts, cand);
     hs_grid_destroy(g2);
@@ -234,7 +254,8 @@ hs_status hs_grid_swept_pairs(const hs_grid *g, const float *dx, const float *dy
     hs_pairs cand = {NULL, NULL, 0};
     s = rec && sx && sy && sr ? HS_OK : HS_E_NOMEM;
     if (s == HS_OK) {
-        make_discs(g, dx, dy, rec, sx, sy, sr, pass_threads);
+        make_records(g, dx, dy, rec, pass_threads);
+        make_discs(rec, n, sx, sy, sr, pass_threads);
         s = candidates(sx, sy, sr, n, opts, threads, &cand);
     }
     free(sx);
