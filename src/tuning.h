@@ -39,11 +39,9 @@
 /* Cells per circle are capped (the cells grow instead): bounds cell_start[] and the build's
  * histograms, hence the bytes per circle. */
 #define HS_GRID_MAX_CELLS_PER_CIRCLE 0.5
-/* A circle goes to the big level when r > max(HS_GRID_SPLIT x the HS_GRID_SPLIT_QUANTILE
- * quantile of the radii, half the density cell): a few large circles must not set the
- * inflation of every query among small ones. */
+/* A circle goes to the big level when r > max(HS_GRID_SPLIT x p99 radius, half the density
+ * cell): a few large circles must not set the inflation of every query among small ones. */
 #define HS_GRID_SPLIT 4.0
-#define HS_GRID_SPLIT_QUANTILE 0.99
 /* Circles sampled (at a fixed stride) for the split radius: deterministic and O(1). */
 #define HS_GRID_SAMPLE 4096
 /* Build threads: at most this many (each keeps a band buffer) ... */
@@ -98,12 +96,9 @@
 #define HS_PAIR_BLOCK 4096
 /* Pairs: big circles (level 1) per scheduling block; each searches thousands of small ones. */
 #define HS_PAIR_BIG_BLOCK 16
-/* Swept pairs: candidate pairs per chunk of the exact test (a chunk's kept pairs are moved
- * down once at the end, so chunks only balance the team). */
-#define HS_SWEPT_CHUNK 8192
-/* Swept pairs: the split of the grid of swept discs scales their median radius, not the 99th
- * percentile: with about 1 % of fast movers the 99th percentile is one of them, and the
- * grid then puts them all among the slow ones, inflating every search by their reach. */
-#define HS_SWEPT_SPLIT_QUANTILE 0.5
+/* Swept pairs: a circle whose displacement exceeds HS_SWEPT_FAST times the median one (and
+ * half a cell) finds its partners alone, so the few fast movers do not set every slow
+ * circle's reach. */
+#define HS_SWEPT_FAST 4.0
 
 #endif

@@ -120,26 +120,6 @@ static hs_status grid_fill(hs_grid *g, const hs_circles *cs, size_t *bad_index)
     return s;
 }
 
-/* A new grid of cs: the arguments checked by the callers. */
-static hs_status grid_new(const hs_circles *cs, float cell, int threads, double split_quantile,
-                          hs_grid **out)
-{
-    *out = NULL;
-    hs_grid *g = calloc(1, sizeof *g);
-    if (g == NULL)
-        return HS_E_NOMEM;
-    g->cell_size_req = cell;
-    g->threads = threads;
-    g->split_quantile = split_quantile;
-    hs_status s = grid_fill(g, cs, NULL);
-    if (s != HS_OK) {
-        hs_grid_destroy(g);
-        return s;
-    }
-    *out = g;
-    return HS_OK;
-}
-
 hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, hs_grid **out)
 {
     if (cs == NULL || out == NULL)
@@ -149,13 +129,18 @@ hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, hs_grid 
     int threads = opts ? opts->threads : 0;
     if (!(cell >= 0.0f) || !isfinite(cell) || threads < 0)
         return HS_E_RANGE;
-    return grid_new(cs, cell, threads, HS_GRID_SPLIT_QUANTILE, out);
-}
-
-hs_status hs_grid_build_split(const hs_circles *cs, int threads, double split_quantile,
-                              hs_grid **out)
-{
-    return grid_new(cs, 0.0f, threads, split_quantile, out);
+    hs_grid *g = calloc(1, sizeof *g);
+    if (g == NULL)
+        return HS_E_NOMEM;
+    g->cell_size_req = cell;
+    g->threads = threads;
+    hs_status s = grid_fill(g, cs, NULL);
+    if (s != HS_OK) {
+        hs_grid_destroy(g);
+        return s;
+    }
+    *out = g;
+    return HS_OK;
 }
 
 hs_status hs_grid_rebuild(hs_grid *g, const hs_circles *cs)

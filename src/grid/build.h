@@ -21,15 +21,13 @@
  * returns that code with *bad_index (if not NULL) set, and g is left unchanged. */
 hs_status hs_grid_plan_levels(hs_grid *g, const hs_circles *cs, int threads, size_t *bad_index);
 
-/* hs_grid_build with the automatic cell size on a team of `threads` (0: OpenMP's default),
- * whose split between the levels scales the quantile split_quantile of the radii instead of
- * HS_GRID_SPLIT_QUANTILE: a grid for a radius distribution of its own (swept discs). */
-hs_status hs_grid_build_split(const hs_circles *cs, int threads, double split_quantile,
-                              hs_grid **out);
-
 /* Sorts cs into g's storage (allocated for g->n circles) and fills cell_start; HS_OK or
  * HS_E_NOMEM (the build's scratch). */
 hs_status hs_grid_sort(hs_grid *g, const hs_circles *cs, int threads);
+
+/* The k-th smallest of a[0 .. n) (a is permuted): the value a sort would put at a[k]. The
+ * values must be free of NaN, so that < is a total order. */
+float hs_select_kth(float *a, size_t n, size_t k);
 
 /* Sets each level's occ from cell_start; HS_OK or HS_E_NOMEM. */
 hs_status hs_grid_occupancy(hs_grid *g);

@@ -56,8 +56,7 @@ struct hs_grid {
     size_t spill_cap;
     uint8_t *occ; /* the levels' occupancy bits (hs_glevel.occ) */
     size_t occ_cap;
-    float cell_size_req;   /* 0: automatic */
-    double split_quantile; /* the quantile of the radii the split scales (levels.c) */
+    float cell_size_req; /* 0: automatic */
     int threads;
     float split_r; /* radii above go to level 1 (INFINITY: one level) */
     int nlevels;

@@ -15,9 +15,7 @@
 #include "grid/vectorize.h"
 #include "tuning.h"
 
-/* The k-th smallest of a[0 .. n) (a is permuted): the value a sort would put at a[k]. The
- * radii are finite, so < is a total order. */
-static float select_kth(float *a, size_t n, size_t k)
+float hs_select_kth(float *a, size_t n, size_t k)
 {
     ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
     while (lo < hi) {
@@ -210,9 +208,9 @@ static void bounds_range(const float *restrict X, const float *restrict Y, const
 }
 
 /* The split radius from a fixed-stride sample (deterministic and O(1)): radii above
- * max(HS_GRID_SPLIT * the quantile q of the sample, half the density cell of the sample's
- * box) go to level 1. Sample k is circle floor(k n / s), stepped in integers. */
-static float split_radius(const hs_circles *cs, float cell_size_req, double q)
+ * max(HS_GRID_SPLIT * p99, half the density cell of the sample's box) go to level 1.
+ * Sample k is circle floor(k n / s), stepped in integers. */
+static float split_radius(const hs_circles *cs, float cell_size_req)
 {
     const size_t n = cs->n;
     const float *X = cs->x, *Y = cs->y, *Rr = cs->r;
@@ -234,10 +232,10 @@ static float split_radius(const hs_circles *cs, float cell_size_req, double q)
             rem -= s;
         }
     }
-    double rq = select_kth(sample, s, (size_t)(q * (double)(s - 1)));
+    double p99 = hs_select_kth(sample, s, (size_t)(0.99 * (double)(s - 1)));
     double hd = sqrt(HS_GRID_PER_CELL * ((double)sx1 - (double)sx0) * ((double)sy1 - (double)sy0) /
                      (double)n);
-    return (float)fmax(HS_GRID_SPLIT * rq, 0.5 * fmax(hd, (double)cell_size_req));
+    return (float)fmax(HS_GRID_SPLIT * p99, 0.5 * fmax(hd, (double)cell_size_req));
 }
 
 /* Bounds, largest radius and count per level over all circles, on the team. */
@@ -309,7 +307,7 @@ hs_status hs_grid_plan_levels(hs_grid *g, const hs_circles *cs, int threads, siz
     hs_status v = hs_circles_check(cs, 0, n < HS_GRID_SAMPLE ? n : HS_GRID_SAMPLE, bad_index);
     if (v != HS_OK)
         return v;
-    const float split = n > 0 ? split_radius(cs, g->cell_size_req, g->split_quantile) : INFINITY;
+    const float split = n > 0 ? split_radius(cs, g->cell_size_req) : INFINITY;
     bounds bd;
     measure_levels(cs, split, threads, &bd);
     if (n > 0 && !bounds_valid(&bd, n)) {

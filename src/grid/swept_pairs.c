@@ -2,36 +2,30 @@
 /* Swept pairs, hs_grid_swept_pairs: the pairs of moving circles that touch during a step.
  *
  * Broadphase: circle i sweeps the capsule from ci to ci + di of radius ri, which lies in the
- * disc centred at ci + di / 2 of radius ri + |di| / 2. A temporary grid of those discs and
- * hs_grid_pairs on it give every candidate: two capsules that touch have overlapping discs.
- * The grid's level of large circles takes the few fast movers, so they do not widen every
- * slow circle's search. Narrowphase: each candidate tested exactly (swept_test), in order, so
- * the output keeps hs_grid_pairs' (i, j) order and is independent of the team.
+ * disc centred at ci + di / 2 of radius ri + |di| / 2: two capsules that touch have
+ * overlapping discs. The pair search of hs_grid_pairs (grid/pairs.c) runs on g itself with
+ * those discs: each circle searches the cells around its disc, as far as a partner's circle
+ * can lie from it (its level's largest radius plus its largest displacement). The few fast
+ * movers (|d| above a multiple of the median, and above half a cell) find their partners
+ * alone, so only they search as far as the fast ones move. Narrowphase: each candidate is
+ * tested exactly in the search (grid/swept.h), where both circles' data are close in memory,
+ * and kept with its answer; the assembly puts the pairs in (i, j) order with a word naming
+ * each answer, so the result is the same for any team.
  *
- * The discs are computed in double, halved and rounded outward to float: halved, so that a
- * circle and displacement at the range limit (|c| + |d| / 2 up to 1.5 HS_MAX_COORD) still
- * make a valid circle; overlap is invariant under the scale, and the outward rounding keeps
- * every float disc around its exact disc, so the candidates hold every pair that touches. */
-#include <float.h>
+ * The discs are computed in double and rounded outward to float, so each holds its exact
+ * disc: every pair that touches is a candidate. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <omp.h>
 
-#include "core.h"
 #include "grid/build.h"
 #include "grid/layout.h"
-#include "grid/overlap.h"
+#include "grid/pairs.h"
 #include "grid/storage.h"
 #include "prefetch.h"
 #include "tuning.h"
-
-/* A circle and its displacement, at the caller's index: the narrowphase reads both circles of
- * a candidate from one cache line each. */
-typedef struct swept_rec {
-    float x, y, r, dx, dy, pad[3];
-} swept_rec;
 
 /* Circles per thread below which a pass runs on the calling thread. */
 enum { PAR_MIN = 16384 };
@@ -61,172 +55,231 @@ static hs_status check_displacements(const float *dx, const float *dy, size_t n)
     return HS_OK;
 }
 
-/* v rounded to a float no smaller. */
-static inline float round_up(double v)
+/* The displacement above which a circle is fast: HS_SWEPT_FAST times the median length of a
+ * fixed-stride sample (deterministic), and at least half a cell of level 0. */
+static float fast_threshold(const hs_grid *g, const float *dx, const float *dy)
 {
-    const float f = (float)v;
-    return (double)f < v ? nextafterf(f, INFINITY) : f;
+    float sample[HS_GRID_SAMPLE];
+    const size_t n = g->n, s = n < HS_GRID_SAMPLE ? n : HS_GRID_SAMPLE;
+    for (size_t k = 0; k < s; k++) {
+        const size_t i = k * (n / s);
+        sample[k] = (float)sqrt((double)dx[i] * dx[i] + (double)dy[i] * dy[i]);
+    }
+    const double median = hs_select_kth(sample, s, s / 2);
+    return (float)fmax(HS_SWEPT_FAST * median, 0.5 * g->lv[0].h);
 }
 
 /* Storage positions ahead of the one read whose caller's index is prefetched. */
-enum { AHEAD = 16 };
+enum { AHEAD = 64 };
 
-/* The records of every circle, at the caller's index: the grid's storage read in order, each
- * record written (and the displacement read) where the caller's index says. */
-static void make_records(const hs_grid *g, const float *dx, const float *dy, swept_rec *rec,
-                         int threads)
+/* What the search needs at each storage position of g, and each level's largest slow and
+ * overall displacement. */
+typedef struct swept_arrays {
+    float *dx, *dy, *mx, *my, *mr;
+    uint8_t *fast;
+    double dmax[2][2]; /* level, then 0: the largest |d| of its slow circles, 1: of all */
+} swept_arrays;
+
+/* Every circle's displacement and swept disc at its storage position: g's storage read in
+ * order, the caller's arrays where its index says. The disc's radius grows by a relative
+ * 2^-20 and by the rounding of its centre (2^-23 of its coordinates' size, and 2^-148 where
+ * they are subnormal): more than every rounding of the computation. */
+static void make_discs(const hs_grid *g, const float *dx, const float *dy, float fast_from,
+                       swept_arrays *a, int threads)
 {
-    const ptrdiff_t n = (ptrdiff_t)g->n;
-#pragma omp parallel for num_threads(threads) schedule(static)
+    const ptrdiff_t n = (ptrdiff_t)g->n, n0 = (ptrdiff_t)(g->nlevels > 1 ? g->lv[0].n : g->n);
+    float *restrict sdx = a->dx, *restrict sdy = a->dy, *restrict mx_ = a->mx,
+                    *restrict my_ = a->my, *restrict mr_ = a->mr;
+    uint8_t *restrict fast_ = a->fast;
+    double m0s = 0.0, m0a = 0.0, m1s = 0.0, m1a = 0.0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(max : m0s, m0a, m1s, m1a)
     for (ptrdiff_t pos = 0; pos < n; pos++) {
         if (pos + AHEAD < n) {
             const uint32_t ahead = g->id[pos + AHEAD];
-            hs_prefetch_write(&rec[ahead]);
             hs_prefetch(&dx[ahead]);
             hs_prefetch(&dy[ahead]);
         }
         const uint32_t id = g->id[pos];
-        rec[id] = (swept_rec){g->x[pos], g->y[pos], g->r[pos], dx[id], dy[id], {0.0f, 0.0f, 0.0f}};
-    }
-}
-
-/* The halved swept discs, at the caller's index. The radius grows by a relative 2^-20 and by
- * the rounding of the centre (2^-23 of its coordinates' size, and 2^-148 where they are
- * subnormal): more than every rounding of the computation. */
-static void make_discs(const swept_rec *rec, size_t n, float *sx, float *sy, float *sr, int threads)
-{
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (ptrdiff_t i = 0; i < (ptrdiff_t)n; i++) {
-        const swept_rec c = rec[i];
-        const double len = sqrt((double)c.dx * c.dx + (double)c.dy * c.dy);
-        const double mx = 0.5 * ((double)c.x + 0.5 * c.dx), my = 0.5 * ((double)c.y + 0.5 * c.dy);
-        const double R = 0.5 * ((double)c.r + 0.5 * len);
-        sx[i] = (float)mx;
-        sy[i] = (float)my;
-        sr[i] = round_up(R * (1.0 + 0x1p-20) + (fabs(mx) + fabs(my)) * 0x1p-23 + 0x1p-148);
-    }
-}
-
-typedef struct swept_hit {
-    float t, nx, ny;
-    uint8_t overlapping;
-} swept_hit;
-
-/* Relative motions whose |d|^2 is subnormal are rescaled by this, their interval by its
- * inverse (exact: powers of two). */
-#define HS_SWEPT_RESCALE 0x1p64f
-
-/* Circle a (index i) and b (index j > i): 1 and *h filled when they touch in [0, 1]. The
- * segment query a + t (da - db) against the circle (b, ra + rb), as the batch calls prepare
- * it (hs_kq_make, hs_pair_hits, hs_pair_times). */
-static inline int swept_test(const swept_rec *a, const swept_rec *b, swept_hit *h)
-{
-    const float Dx = a->dx - b->dx, Dy = a->dy - b->dy;
-    float t = 0.0f;
-    h->overlapping = (uint8_t)hs_discs_overlap(a->x, a->y, a->r, b->x, b->y, b->r);
-    if (!h->overlapping) {
-        hs_query q = {{a->x, a->y}, {Dx, Dy}, 0.0f, 1.0f, 0.0f};
-        const float R = a->r + b->r, dd = Dx * Dx + Dy * Dy;
-        float scale = 1.0f;
-        if (dd < FLT_MIN) {
-            q.d.x = Dx * HS_SWEPT_RESCALE;
-            q.d.y = Dy * HS_SWEPT_RESCALE;
-            q.tmax = 1.0f / HS_SWEPT_RESCALE;
-            scale = HS_SWEPT_RESCALE;
-            const float dd2 = q.d.x * q.d.x + q.d.y * q.d.y;
-            if (dd2 < FLT_MIN)
-                return 0; /* no motion (or below 2^-127): apart all the step */
+        const float ux = dx[id], uy = dy[id];
+        const double len = sqrt((double)ux * ux + (double)uy * uy);
+        const double mx = (double)g->x[pos] + 0.5 * ux, my = (double)g->y[pos] + 0.5 * uy;
+        const double R = (double)g->r[pos] + 0.5 * len;
+        sdx[pos] = ux;
+        sdy[pos] = uy;
+        mx_[pos] = (float)mx;
+        my_[pos] = (float)my;
+        mr_[pos] = (float)(R * (1.0 + 0x1p-20) + (fabs(mx) + fabs(my)) * 0x1p-23 + 0x1p-148);
+        const int fast = len > fast_from;
+        fast_[pos] = (uint8_t)fast;
+        if (pos < n0) {
+            m0a = len > m0a ? len : m0a;
+            m0s = !fast && len > m0s ? len : m0s;
+        } else {
+            m1a = len > m1a ? len : m1a;
+            m1s = !fast && len > m1s ? len : m1s;
         }
-        const hs_kq k = hs_kq_make(q, HS_SOLID, 0u);
-        if (!hs_pair_hits(&k, b->x, b->y, R))
-            return 0;
-        t = hs_pair_times(&k, b->x, b->y, R).t * scale;
     }
-    /* from i towards j at t: (cj + t dj) - (ci + t di) */
-    const hs_vec2 none = {0.0f, 0.0f};
-    hs_vec2 u = hs_unit_or((b->x - a->x) - t * Dx, (b->y - a->y) - t * Dy, none);
-    if (u.x == 0.0f && u.y == 0.0f)
-        u = hs_unit_or(Dx, Dy, (hs_vec2){1.0f, 0.0f});
-    h->t = t;
-    h->nx = u.x;
-    h->ny = u.y;
-    return 1;
+    a->dmax[0][0] = m0s;
+    a->dmax[0][1] = m0a;
+    a->dmax[1][0] = m1s;
+    a->dmax[1][1] = m1a;
 }
 
-/* Candidates [lo, hi) of out tested; the pairs that touch written from lo on, in order (at
- * most where they are read). Returns how many. */
-static size_t filter_range(const swept_rec *rec, hs_swept_pairs *out, size_t lo, size_t hi)
+static void free_arrays(swept_arrays *a)
 {
-    size_t w = lo;
-    for (size_t k = lo; k < hi; k++) {
-        if (k + AHEAD < hi)
-            hs_prefetch(&rec[out->j[k + AHEAD]]);
-        const uint32_t i = out->i[k], j = out->j[k];
-        swept_hit h;
-        if (!swept_test(&rec[i], &rec[j], &h))
-            continue;
-        out->i[w] = i;
-        out->j[w] = j;
-        out->t[w] = h.t;
-        out->nx[w] = h.nx;
-        out->ny[w] = h.ny;
-        out->overlapping[w] = h.overlapping;
-        w++;
-    }
-    return w - lo;
+    free(a->dx);
+    free(a->dy);
+    free(a->mx);
+    free(a->my);
+    free(a->mr);
+    free(a->fast);
 }
 
-static void move_down(hs_swept_pairs *out, size_t to, size_t from, size_t m)
+/* The touching pairs of two fast circles into L (a list that carries answers): hs_grid_pairs
+ * on a grid of their swept discs, each candidate then tested exactly. The discs are halved, so
+ * that those of circles and displacements at the range limit are valid circles (overlap does
+ * not change with the scale), and grown by 2^-20 and 2^-148 (the halving of subnormal
+ * values). Returns 0, or 1 when memory ran out. */
+static int fast_pairs(const hs_grid *g, const swept_arrays *a, const hs_batch_opts *opts,
+                      int threads, hs_pair_list *L)
 {
-    memmove(out->i + to, out->i + from, m * sizeof *out->i);
-    memmove(out->j + to, out->j + from, m * sizeof *out->j);
-    memmove(out->t + to, out->t + from, m * sizeof *out->t);
-    memmove(out->nx + to, out->nx + from, m * sizeof *out->nx);
-    memmove(out->ny + to, out->ny + from, m * sizeof *out->ny);
-    memmove(out->overlapping + to, out->overlapping + from, m);
+    size_t nf = 0;
+    for (size_t pos = 0; pos < g->n; pos++)
+        nf += a->fast[pos];
+    if (nf < 2)
+        return 0;
+    uint32_t *at = malloc(nf * sizeof *at);
+    float *hx = malloc(nf * sizeof *hx), *hy = malloc(nf * sizeof *hy),
+          *hr = malloc(nf * sizeof *hr);
+    hs_grid *g3 = NULL;
+    hs_pairs cand = {NULL, NULL, 0};
+    int oom = !at || !hx || !hy || !hr;
+    if (!oom) {
+        for (size_t pos = 0, k = 0; pos < g->n; pos++) {
+            if (!a->fast[pos])
+                continue;
+            at[k] = (uint32_t)pos;
+            hx[k] = 0.5f * a->mx[pos];
+            hy[k] = 0.5f * a->my[pos];
+            hr[k] = (float)(0.5 * (double)a->mr[pos] * (1.0 + 0x1p-20) + 0x1p-148);
+            k++;
+        }
+        const hs_circles cs = {.x = hx, .y = hy, .r = hr, .mask = NULL, .n = nf, .owned = NULL};
+        const hs_grid_opts go = {0.0f, threads};
+        oom = hs_grid_build(&cs, &go, &g3) != HS_OK || hs_grid_pairs(g3, opts, &cand) != HS_OK;
+    }
+    for (size_t k = 0; !oom && k < cand.count; k++) {
+        uint32_t p = at[cand.i[k]], q = at[cand.j[k]];
+        if (g->id[p] > g->id[q]) {
+            p = at[cand.j[k]];
+            q = at[cand.i[k]];
+        }
+        const hs_moving cp = {g->x[p], g->y[p], g->r[p], a->dx[p], a->dy[p]};
+        const hs_moving cq = {g->x[q], g->y[q], g->r[q], a->dx[q], a->dy[q]};
+        if (!hs_pair_list_reserve(L, 1)) {
+            oom = 1;
+            break;
+        }
+        L->i[L->len] = g->id[p];
+        L->j[L->len] = g->id[q];
+        L->len += (size_t)hs_swept_test(&cp, &cq, &L->rec[L->len]);
+    }
+    hs_pairs_free(&cand);
+    hs_grid_destroy(g3);
+    free(hr);
+    free(hy);
+    free(hx);
+    free(at);
+    return oom;
 }
 
-/* Every candidate of out (count of them) tested on the team, in chunks, each chunk's pairs
- * kept in place and then moved together: the order is the candidates'. Returns 1 when out of
- * memory. */
-static int filter_pairs(const swept_rec *rec, hs_swept_pairs *out, int threads)
+/* The touching pairs found by the search, in lists with their answers. */
+static hs_status search(const hs_grid *g, const float *dx, const float *dy,
+                        const hs_batch_opts *opts, int threads, hs_pair_list **lists, size_t *nl)
 {
-    const size_t m = out->count;
-    const size_t nch = (m + HS_SWEPT_CHUNK - 1) / HS_SWEPT_CHUNK;
-    size_t *kept = malloc((nch ? nch : 1) * sizeof *kept);
-    if (kept == NULL)
-        return 1;
-    if (nch < 2)
-        threads = 1;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (ptrdiff_t c = 0; c < (ptrdiff_t)nch; c++) {
-        const size_t lo = (size_t)c * HS_SWEPT_CHUNK,
-                     hi = lo + HS_SWEPT_CHUNK < m ? lo + HS_SWEPT_CHUNK : m;
-        kept[c] = filter_range(rec, out, lo, hi);
+    const size_t n = g->n;
+    const int pass_threads = n / PAR_MIN < (size_t)threads ? (int)(n / PAR_MIN) + 1 : threads;
+    swept_arrays a = {hs_grid_alloc_lines(n, sizeof(float)),
+                      hs_grid_alloc_lines(n, sizeof(float)),
+                      hs_grid_alloc_lines(n, sizeof(float)),
+                      hs_grid_alloc_lines(n, sizeof(float)),
+                      hs_grid_alloc_lines(n, sizeof(float)),
+                      hs_grid_alloc_lines(n, 1),
+                      {{0.0}}};
+    hs_status s = a.dx && a.dy && a.mx && a.my && a.mr && a.fast ? HS_OK : HS_E_NOMEM;
+    if (s == HS_OK) {
+        make_discs(g, dx, dy, fast_threshold(g, dx, dy), &a, pass_threads);
+        /* within a level: slow partners only; a big circle searching level 0: all */
+        hs_pair_search ps = {g, a.mx, a.my, a.mr, 0.0, {{0.0}}, a.fast, a.dx, a.dy};
+        for (int l = 0; l < g->nlevels; l++)
+            for (int c = 0; c < 2; c++)
+                ps.ext[l][c] = ((double)g->lv[l].rmax + a.dmax[l][c]) * (1.0 + 0x1p-20);
+        hs_pair_list *more = NULL;
+        if (hs_pair_search_run(&ps, threads, lists, nl) ||
+            !(more = realloc(*lists, (*nl + 1) * sizeof *more))) {
+            s = HS_E_NOMEM;
+        } else { /* one more list: the pairs of two fast circles */
+            *lists = more;
+            memset(&more[*nl], 0, sizeof *more);
+            more[*nl].carry = 1;
+            *nl += 1;
+            if (fast_pairs(g, &a, opts, threads, &more[*nl - 1]))
+                s = HS_E_NOMEM;
+        }
     }
-    size_t at = 0;
-    for (size_t c = 0; c < nch; c++) {
-        if (at != c * HS_SWEPT_CHUNK)
-            move_down(out, at, c * HS_SWEPT_CHUNK, kept[c]);
-        at += kept[c];
-    }
-    out->count = at;
-    free(kept);
-    return 0;
-}
-
-/* The candidates: hs_grid_pairs on a grid of the swept discs (built on the team; the grid is
- * the same for every team). */
-static hs_status candidates(const float *sx, const float *sy, const float *sr, size_t n,
-                            const hs_batch_opts *opts, int threads, hs_pairs *cand)
-{
-    const hs_circles cs = {.x = sx, .y = sy, .r = sr, .mask = NULL, .n = n, .owned = NULL};
-    hs_grid *g2 = NULL;
-    hs_status s = hs_grid_build_split(&cs, threads, HS_SWEPT_SPLIT_QUANTILE, &g2);
-    if (s == HS_OK)
-        s = hs_grid_pairs(g2, opts, cand);
-    hs_grid_destroy(g2);
+    free_arrays(&a);
     return s;
+}
+
+/* Each list's answers copied to their place in one array, and each pair's word set to that
+ * place; then the pairs in (i, j) order, the answers gathered to them. */
+static hs_status assemble(hs_pair_list *lists, size_t nl, size_t total, size_t n, int threads,
+                          hs_swept_pairs *out)
+{
+    size_t *base = malloc((nl + 1) * sizeof *base);
+    hs_swept_hit *ans = hs_grid_alloc_lines(total, sizeof *ans);
+    uint32_t *word = hs_pairs_alloc_out(total);
+    out->i = hs_pairs_alloc_out(total);
+    out->j = hs_pairs_alloc_out(total);
+    int oom = !base || !ans || !word || !out->i || !out->j;
+    if (!oom) {
+        base[0] = 0;
+        for (size_t b = 0; b < nl; b++)
+            base[b + 1] = base[b] + lists[b].len;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+        for (ptrdiff_t b = 0; b < (ptrdiff_t)nl; b++) {
+            hs_pair_list *B = &lists[b];
+            for (size_t k = 0; k < B->len; k++)
+                B->w[k] = (uint32_t)(base[b] + k);
+            if (B->len)
+                memcpy(ans + base[b], B->rec, B->len * sizeof *ans);
+        }
+        oom = hs_pairs_assemble(lists, nl, n, threads, out->i, out->j, word);
+    }
+    for (size_t b = 0; b < nl; b++) /* memory for the answers */
+        hs_pair_list_free(&lists[b]);
+    out->count = total;
+    out->t = oom ? NULL : malloc(total * sizeof *out->t);
+    out->nx = oom ? NULL : malloc(total * sizeof *out->nx);
+    out->ny = oom ? NULL : malloc(total * sizeof *out->ny);
+    out->overlapping = oom ? NULL : malloc(total);
+    oom = oom || !out->t || !out->nx || !out->ny || !out->overlapping;
+    if (!oom) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (ptrdiff_t m = 0; m < (ptrdiff_t)total; m++) {
+            if (m + AHEAD < (ptrdiff_t)total)
+                hs_prefetch(&ans[word[m + AHEAD]]);
+            const hs_swept_hit h = ans[word[m]];
+            out->t[m] = h.t;
+            out->nx[m] = h.nx;
+            out->ny[m] = h.ny;
+            out->overlapping[m] = (uint8_t)h.overlapping;
+        }
+    }
+    free(word);
+    free(ans);
+    free(base);
+    return oom ? HS_E_NOMEM : HS_OK;
 }
 
 hs_status hs_grid_swept_pairs(const hs_grid *g, const float *dx, const float *dy,
@@ -246,36 +299,17 @@ hs_status hs_grid_swept_pairs(const hs_grid *g, const float *dx, const float *dy
         return s;
     if (threads == 0)
         threads = omp_get_max_threads();
-    const int pass_threads = n / PAR_MIN < (size_t)threads ? (int)(n / PAR_MIN) + 1 : threads;
-
-    swept_rec *rec = hs_grid_alloc_lines(n, sizeof *rec);
-    float *sx = hs_grid_alloc_lines(n, sizeof *sx), *sy = hs_grid_alloc_lines(n, sizeof *sy);
-    float *sr = hs_grid_alloc_lines(n, sizeof *sr);
-    hs_pairs cand = {NULL, NULL, 0};
-    s = rec && sx && sy && sr ? HS_OK : HS_E_NOMEM;
-    if (s == HS_OK) {
-        make_records(g, dx, dy, rec, pass_threads);
-        make_discs(rec, n, sx, sy, sr, pass_threads);
-        s = candidates(sx, sy, sr, n, opts, threads, &cand);
-    }
-    free(sx);
-    free(sy);
-    free(sr);
-    if (s == HS_OK && cand.count > 0) {
-        out->i = cand.i;
-        out->j = cand.j;
-        out->count = cand.count;
-        cand.i = cand.j = NULL;
-        out->t = malloc(out->count * sizeof *out->t);
-        out->nx = malloc(out->count * sizeof *out->nx);
-        out->ny = malloc(out->count * sizeof *out->ny);
-        out->overlapping = malloc(out->count);
-        if (!out->t || !out->nx || !out->ny || !out->overlapping || filter_pairs(rec, out, threads))
-            s = HS_E_NOMEM;
-    }
-    hs_pairs_free(&cand);
-    free(rec);
-    if (s != HS_OK || out->count == 0) /* no pairs: no arrays, as hs_grid_pairs */
+    hs_pair_list *lists = NULL;
+    size_t nl = 0, total = 0;
+    s = search(g, dx, dy, opts, threads, &lists, &nl);
+    for (size_t b = 0; s == HS_OK && b < nl; b++)
+        total += lists[b].len;
+    if (s == HS_OK && total > HS_MAX_COUNT) /* each answer is named by a 32-bit word */
+        s = HS_E_TOO_MANY;
+    if (s == HS_OK && total > 0)
+        s = assemble(lists, nl, total, n, threads, out);
+    hs_pair_lists_free(lists, nl);
+    if (s != HS_OK)
         hs_swept_pairs_free(out);
     return s;
 }
