@@ -123,10 +123,12 @@ HS_API void hs_pairs_free(hs_pairs *p);
  * or the ISA level. The circles' mask plays no part, as in hs_grid_pairs. Displacements must
  * be finite (HS_E_NONFINITE) with sqrt(dx^2 + dy^2) <= HS_MAX_COORD (HS_E_RANGE); on any
  * error out is empty. Free with hs_swept_pairs_free.
- * Cost: a temporary grid of the swept discs (centre ci + di / 2, radius ri + |di| / 2, so the
- * few fast movers land on its level of large circles), hs_grid_pairs on it, and one exact
- * test per candidate: 56 bytes per circle besides the temporary grid's, and 25 bytes per
- * candidate pair. */
+ * Cost: one pass gathering the displacements into the grid's order (28 bytes per circle),
+ * the pair search of hs_grid_pairs with each circle's swept disc (centre ci + di / 2, radius
+ * ri + |di| / 2) in place of the circle, an exact test per candidate, and the assembly (about
+ * 70 bytes per pair at its peak). The few fast movers (a displacement above 4 times the
+ * median and half a grid cell) find their partners alone, so the slow majority searches no
+ * farther than the slow ones move. */
 typedef struct hs_swept_pairs {
     uint32_t *i, *j;
     float *t, *nx, *ny;
