@@ -121,9 +121,10 @@ HS_API void hs_pairs_free(hs_pairs *p);
  * overlapping = 1. A pair apart at t = 0 is decided by the segment test, to a few ulps of the
  * coordinates as hs_intersect_circle states. The result does not depend on the thread count
  * or the ISA level. The circles' mask plays no part, as in hs_grid_pairs. Displacements must
- * be finite (HS_E_NONFINITE) with sqrt(dx^2 + dy^2) <= HS_MAX_COORD (HS_E_RANGE); on any
- * error out is empty. Free with hs_swept_pairs_free.
- * Cost: one pass gathering the displacements into the grid's order (28 bytes per circle),
+ * be finite (HS_E_NONFINITE) with sqrt(dx^2 + dy^2) <= HS_MAX_COORD (HS_E_RANGE); more
+ * than HS_MAX_COUNT pairs give HS_E_TOO_MANY; on any error out is empty. Free with
+ * hs_swept_pairs_free.
+ * Cost: one pass gathering the displacements into the grid's order (21 bytes per circle),
  * the pair search of hs_grid_pairs with each circle's swept disc (centre ci + di / 2, radius
  * ri + |di| / 2) in place of the circle, an exact test per candidate, and the assembly (about
  * 70 bytes per pair at its peak). The few fast movers (a displacement above 4 times the
