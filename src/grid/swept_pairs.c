@@ -299,6 +299,8 @@ hs_status hs_grid_swept_pairs(const hs_grid *g, const float *dx, const float *dy
         return s;
     if (threads == 0)
         threads = omp_get_max_threads();
+    if (n < PAR_MIN) /* a team would only wait */
+        threads = 1;
     hs_pair_list *lists = NULL;
     size_t nl = 0, total = 0;
     s = search(g, dx, dy, opts, threads, &lists, &nl);
