@@ -314,6 +314,8 @@ static int find_pairs(const hs_pair_search *s, const pair_blocks *pb, hs_pair_li
             const int big = (size_t)k >= pb->nb0;
             if (big)
                 reserve_big(s, p0, p1, B, X);
+            else if (s->dx) /* swept: room for a pair per circle to start with */
+                hs_pair_list_reserve(B, p1 - p0);
             scan_block(s, p0, p1, big, B, X);
             oom |= B->oom | X->oom;
         }

@@ -11,10 +11,9 @@
 #include "grid/swept.h"
 
 /* A list of pairs (i[k], j[k]), grown by doubling; oom is set when growing failed. With
- * carry set, each pair also has a word w[k] that travels with it through the assembly, and
- * a record rec[k] (a swept pair's answer) grown with it. */
+ * carry set, each pair also has a record rec[k] (a swept pair's answer). */
 typedef struct hs_pair_list {
-    uint32_t *i, *j, *w;
+    uint32_t *i, *j;
     hs_swept_hit *rec;
     size_t len, cap;
     int oom, carry;
@@ -42,7 +41,7 @@ typedef struct hs_pair_search {
 } hs_pair_search;
 
 /* The pairs of a search in lists (*lists, *nl of them, freed with hs_pair_lists_free), spread
- * over them in an order that depends on the team; swept lists carry words and records.
+ * over them in an order that depends on the team; swept lists carry the answers.
  * Returns 0, or 1 when memory ran out (then *lists is NULL). */
 int hs_pair_search_run(const hs_pair_search *s, int threads, hs_pair_list **lists, size_t *nl);
 void hs_pair_lists_free(hs_pair_list *lists, size_t nl);
@@ -56,9 +55,10 @@ int hs_pair_list_reserve(hs_pair_list *B, size_t need);
 void hs_pair_list_free(hs_pair_list *B);
 
 /* The pairs of lists[0 .. nl) in (i, j) order into out_i, out_j (room for every pair; i < n),
- * and their words into out_w when it is not NULL (every list then carries them): the result
- * does not depend on how the pairs are spread over the lists, as long as no pair comes twice.
- * Returns 0, or 1 when scratch memory ran out. */
+ * and when out_w is not NULL, where each came from into out_w: its place in the lists taken
+ * as one sequence (list l's entry k: the lengths of the lists before l, plus k). The pairs do
+ * not depend on how they are spread over the lists, as long as none comes twice. Returns 0,
+ * or 1 when scratch memory ran out. */
 int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, int threads, uint32_t *out_i,
                       uint32_t *out_j, uint32_t *out_w);
 

@@ -30,9 +30,7 @@ int hs_pair_list_reserve(hs_pair_list *B, size_t need)
     B->j = pj ? pj : B->j;
     int ok = pj != NULL;
     if (ok && B->carry) {
-        uint32_t *pw = realloc(B->w, c * sizeof *pw);
-        B->w = pw ? pw : B->w;
-        hs_swept_hit *pr = pw ? realloc(B->rec, c * sizeof *pr) : NULL;
+        hs_swept_hit *pr = realloc(B->rec, c * sizeof *pr);
         B->rec = pr ? pr : B->rec;
         ok = pr != NULL;
     }
@@ -48,7 +46,6 @@ void hs_pair_list_free(hs_pair_list *B)
 {
     free(B->i);
     free(B->j);
-    free(B->w);
     free(B->rec);
     memset(B, 0, sizeof *B);
 }
@@ -162,21 +159,22 @@ static void count_share(const hs_pair_list *lists, size_t nl, size_t e0, size_t 
     }
 }
 
-/* The same share written to its buckets' slices of the output (at[] the next slot of each). */
+/* The same share written to its buckets' slices of the output (at[] the next slot of each),
+ * with each entry's place in the sequence into out_w when it is not NULL. */
 static void scatter_share(const hs_pair_list *lists, size_t nl, size_t e0, size_t e1, size_t *at,
                           uint32_t *out_i, uint32_t *out_j, uint32_t *out_w)
 {
-    size_t l, k;
+    size_t l, k, e = e0;
     seek(lists, nl, e0, &l, &k);
     for (size_t left = e1 - e0; left > 0 && l < nl; l++, k = 0) {
         const hs_pair_list *B = &lists[l];
         const size_t m = B->len - k < left ? B->len - k : left;
-        for (size_t q = k; q < k + m; q++) {
+        for (size_t q = k; q < k + m; q++, e++) {
             const size_t a = at[B->i[q] >> BUCKET_BITS]++;
             out_i[a] = B->i[q];
             out_j[a] = B->j[q];
             if (out_w)
-                out_w[a] = B->w[q];
+                out_w[a] = (uint32_t)e;
         }
         left -= m;
     }

@@ -231,8 +231,9 @@ static hs_status search(const hs_grid *g, const float *dx, const float *dy,
     return s;
 }
 
-/* Each list's answers copied to their place in one array, and each pair's word set to that
- * place; then the pairs in (i, j) order, the answers gathered to them. */
+/* Each list's answers copied to their place in one array (the lists taken as one sequence);
+ * then the pairs in (i, j) order with the place each came from, and the answers gathered to
+ * them. */
 static hs_status assemble(hs_pair_list *lists, size_t nl, size_t total, size_t n, int threads,
                           hs_swept_pairs *out)
 {
@@ -247,22 +248,18 @@ static hs_status assemble(hs_pair_list *lists, size_t nl, size_t total, size_t n
         for (size_t b = 0; b < nl; b++)
             base[b + 1] = base[b] + lists[b].len;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-        for (ptrdiff_t b = 0; b < (ptrdiff_t)nl; b++) {
-            hs_pair_list *B = &lists[b];
-            for (size_t k = 0; k < B->len; k++)
-                B->w[k] = (uint32_t)(base[b] + k);
-            if (B->len)
-                memcpy(ans + base[b], B->rec, B->len * sizeof *ans);
-        }
+        for (ptrdiff_t b = 0; b < (ptrdiff_t)nl; b++)
+            if (lists[b].len)
+                memcpy(ans + base[b], lists[b].rec, lists[b].len * sizeof *ans);
         oom = hs_pairs_assemble(lists, nl, n, threads, out->i, out->j, word);
     }
     for (size_t b = 0; b < nl; b++) /* memory for the answers */
         hs_pair_list_free(&lists[b]);
     out->count = total;
-    out->t = oom ? NULL : malloc(total * sizeof *out->t);
-    out->nx = oom ? NULL : malloc(total * sizeof *out->nx);
-    out->ny = oom ? NULL : malloc(total * sizeof *out->ny);
-    out->overlapping = oom ? NULL : malloc(total);
+    out->t = oom ? NULL : hs_grid_alloc_lines(total, sizeof *out->t);
+    out->nx = oom ? NULL : hs_grid_alloc_lines(total, sizeof *out->nx);
+    out->ny = oom ? NULL : hs_grid_alloc_lines(total, sizeof *out->ny);
+    out->overlapping = oom ? NULL : hs_grid_alloc_lines(total, 1);
     oom = oom || !out->t || !out->nx || !out->ny || !out->overlapping;
     if (!oom) {
 #pragma omp parallel for num_threads(threads) schedule(static)
