@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 // Grid benchmarks: BM_Grid<Mode>[Ws]/<scene>/<N>/<M>[/threads:<k>] queries per second (Ws: with a
 // workspace), BM_GridBuild/<scene>/<N>/threads:<k>, BM_GridPairs/<scene>/<N>/threads:<k>,
-// BM_GridPairsWithin/<scene>/<N>/threads:<k> (a skin of half the mean radius), and
-// BM_GridScaling/<what>/<scene>/<N> (2 threads against 1, call by call).
+// BM_GridPairsWithin/<scene>/<N>/threads:<k> (a skin of half the mean radius),
+// BM_GridSweptPairs[Fast]/<scene>/<N>/threads:<k> (moving circles; Fast: 1 % move 20 mean radii),
+// and BM_GridScaling/<what>/<scene>/<N> (2 threads against 1, call by call).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -207,6 +210,30 @@ void RunBuild(benchmark::State &state, hs_scene_kind kind, size_t n, int threads
     hs_circles_destroy(cs);
 }
 
+// The timed loop of a pair search: call(&count) runs it once and says how many pairs it found.
+template <class Call> void RunPairLoop(benchmark::State &state, size_t n, Call call)
+{
+    size_t pairs = 0;
+    for (auto _ : state) {
+        if (call(&pairs) != HS_OK) {
+            state.SkipWithError("pairs failed");
+            return;
+        }
+    }
+    state.counters["circles_per_second"] =
+        benchmark::Counter((double)n * (double)state.iterations(), benchmark::Counter::kIsRate);
+    state.counters["pairs_per_circle"] = n ? (double)pairs / (double)n : 0.0;
+}
+
+// The scene's mean radius.
+double MeanRadius(const GridScene &sc)
+{
+    double rsum = 0.0;
+    for (float r : sc.r)
+        rsum += r;
+    return sc.r.empty() ? 0.0 : rsum / (double)sc.r.size();
+}
+
 // Particle pairs: every overlapping circle pair once, from a built grid (the other half of a
 // particle simulation's frame, next to BM_GridBuild's rebuild).
 // Pairs within a cutoff of half the scene's mean radius (a Verlet list's skin); skin = 0 is
@@ -220,24 +247,15 @@ void RunPairsSkin(benchmark::State &state, hs_scene_kind kind, size_t n, int thr
     }
     hs_batch_opts o = hs_batch_opts_default();
     o.threads = threads;
-    double rsum = 0.0;
-    for (float r : sc.r)
-        rsum += r;
-    const float cutoff = skin && n ? (float)(0.5 * rsum / (double)n) : 0.0f;
-    size_t pairs = 0;
-    for (auto _ : state) {
+    const float cutoff = skin ? (float)(0.5 * MeanRadius(sc)) : 0.0f;
+    RunPairLoop(state, n, [&](size_t *count) {
         hs_pairs p;
-        if (hs_grid_pairs_within(sc.g, cutoff, &o, &p) != HS_OK) {
-            state.SkipWithError("pairs failed");
-            return;
-        }
-        pairs = p.count;
+        hs_status s = hs_grid_pairs_within(sc.g, cutoff, &o, &p);
+        *count = p.count;
         benchmark::DoNotOptimize(p.i);
         hs_pairs_free(&p);
-    }
-    state.counters["circles_per_second"] =
-        benchmark::Counter((double)n * (double)state.iterations(), benchmark::Counter::kIsRate);
-    state.counters["pairs_per_circle"] = n ? (double)pairs / (double)n : 0.0;
+        return s;
+    });
 }
 
 void RunPairs(benchmark::State &state, hs_scene_kind kind, size_t n, int threads)
@@ -248,6 +266,48 @@ void RunPairs(benchmark::State &state, hs_scene_kind kind, size_t n, int threads
 void RunPairsWithin(benchmark::State &state, hs_scene_kind kind, size_t n, int threads)
 {
     RunPairsSkin(state, kind, n, threads, true);
+}
+
+// Swept pairs of moving circles, hs_grid_swept_pairs, on the scene's grid: displacements of
+// uniform direction and length uniform in [0, mean radius]; with fast, 1 % of the circles
+// (drawn at random) move 20 mean radii instead. The same displacements in every run.
+void RunSweptPairs(benchmark::State &state, hs_scene_kind kind, size_t n, int threads, bool fast)
+{
+    GridScene &sc = Scene(kind, n, 0);
+    if (!sc.ok) {
+        state.SkipWithError("scene setup failed");
+        return;
+    }
+    const double rmean = MeanRadius(sc);
+    std::mt19937_64 rng(12345u + (uint64_t)kind);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::vector<float> dx(n), dy(n);
+    for (size_t i = 0; i < n; i++) {
+        const double a = 6.283185307179586 * unit(rng), u = unit(rng);
+        const double len = fast && unit(rng) < 0.01 ? 20.0 * rmean : u * rmean;
+        dx[i] = (float)(len * std::cos(a));
+        dy[i] = (float)(len * std::sin(a));
+    }
+    hs_batch_opts o = hs_batch_opts_default();
+    o.threads = threads;
+    RunPairLoop(state, n, [&](size_t *count) {
+        hs_swept_pairs p;
+        hs_status s = hs_grid_swept_pairs(sc.g, dx.data(), dy.data(), &o, &p);
+        *count = p.count;
+        benchmark::DoNotOptimize(p.t);
+        hs_swept_pairs_free(&p);
+        return s;
+    });
+}
+
+void RunSwept(benchmark::State &state, hs_scene_kind kind, size_t n, int threads)
+{
+    RunSweptPairs(state, kind, n, threads, false);
+}
+
+void RunSweptFast(benchmark::State &state, hs_scene_kind kind, size_t n, int threads)
+{
+    RunSweptPairs(state, kind, n, threads, true);
 }
 
 // Two threads against one, measured call by call. On a shared host the speed drifts by tens
@@ -417,7 +477,9 @@ int RegisterAll()
     const std::pair<const char *, void (*)(benchmark::State &, hs_scene_kind, size_t, int)>
         per_circle[] = {{"BM_GridBuild/", RunBuild},
                         {"BM_GridPairs/", RunPairs},
-                        {"BM_GridPairsWithin/", RunPairsWithin}};
+                        {"BM_GridPairsWithin/", RunPairsWithin},
+                        {"BM_GridSweptPairs/", RunSwept},
+                        {"BM_GridSweptPairsFast/", RunSweptFast}};
     for (const auto &bm : per_circle)
         for (hs_scene_kind kind : kinds)
             for (size_t n : sizes)

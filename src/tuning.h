@@ -99,5 +99,9 @@
 #define HS_PAIR_BLOCK 4096
 /* Pairs: big circles (level 1) per scheduling block; each searches thousands of small ones. */
 #define HS_PAIR_BIG_BLOCK 16
+/* Swept pairs: a circle whose displacement exceeds HS_SWEPT_FAST times the median one (and
+ * half a cell) finds its partners alone, so the few fast movers do not set every slow
+ * circle's reach. */
+#define HS_SWEPT_FAST 4.0
 
 #endif

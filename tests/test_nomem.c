@@ -626,13 +626,79 @@ static void test_pairs_and_overlap(void **state)
     world_free(&w);
 }
 
+/* ---- swept pairs -------------------------------------------------------------------------- */
+typedef struct swept_ctx {
+    const hs_grid *g;
+    const float *dx, *dy;
+    int threads;
+    hs_swept_pairs out, ref;
+} swept_ctx;
+
+static hs_status swept_op(void *p)
+{
+    swept_ctx *c = p;
+    memset(&c->out, 0xAB, sizeof c->out);
+    hs_batch_opts o = hs_batch_opts_default();
+    o.threads = c->threads;
+    return hs_grid_swept_pairs(c->g, c->dx, c->dy, &o, &c->out);
+}
+
+static void swept_check(void *p, hs_status s, int failed)
+{
+    swept_ctx *c = p;
+    (void)failed;
+    if (s != HS_OK) {
+        assert_true(c->out.i == NULL && c->out.j == NULL && c->out.t == NULL && c->out.nx == NULL &&
+                    c->out.ny == NULL && c->out.overlapping == NULL);
+        assert_int_equal(c->out.count, 0);
+        return;
+    }
+    const size_t k = c->ref.count;
+    assert_int_equal(c->out.count, k);
+    assert_memory_equal(c->out.i, c->ref.i, k * sizeof(uint32_t));
+    assert_memory_equal(c->out.j, c->ref.j, k * sizeof(uint32_t));
+    assert_memory_equal(c->out.t, c->ref.t, k * sizeof(float));
+    assert_memory_equal(c->out.nx, c->ref.nx, k * sizeof(float));
+    assert_memory_equal(c->out.ny, c->ref.ny, k * sizeof(float));
+    assert_memory_equal(c->out.overlapping, c->ref.overlapping, k);
+    hs_swept_pairs_free(&c->out);
+}
+
+/* Every allocation of hs_grid_swept_pairs failing in turn, with fast movers (their pairs come
+ * from a grid of their own). */
+static void test_swept_pairs(void **state)
+{
+    (void)state;
+    world w;
+    world_make(&w, 20000, 1, 8);
+    float *dx = xcalloc(w.s.n, sizeof(float)), *dy = xcalloc(w.s.n, sizeof(float));
+    for (size_t i = 0; i < w.s.n; i++) {
+        dx[i] = unif(-1.0f, 1.0f) * (i % 50 == 0 ? 20.0f : 1.0f);
+        dy[i] = unif(-1.0f, 1.0f) * (i % 50 == 0 ? 20.0f : 1.0f);
+    }
+    hs_grid *g;
+    assert_int_equal(hs_grid_build(w.s.cs, NULL, &g), HS_OK);
+    for (int threads = 1; threads <= 2; threads++) {
+        swept_ctx c = {g, dx, dy, threads, {0}, {0}};
+        hs_batch_opts o = hs_batch_opts_default();
+        o.threads = threads;
+        assert_int_equal(hs_grid_swept_pairs(g, dx, dy, &o, &c.ref), HS_OK);
+        assert_true(c.ref.count > 0);
+        assert_true(each_failure("swept pairs", swept_op, swept_check, &c) >= 1);
+        hs_swept_pairs_free(&c.ref);
+    }
+    hs_grid_destroy(g);
+    free(dx);
+    free(dy);
+    world_free(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_circles_and_workspace),
-        cmocka_unit_test(test_grid_build_and_rebuild),
-        cmocka_unit_test(test_batch_calls),
-        cmocka_unit_test(test_pairs_and_overlap),
+        cmocka_unit_test(test_circles_and_workspace), cmocka_unit_test(test_grid_build_and_rebuild),
+        cmocka_unit_test(test_batch_calls),           cmocka_unit_test(test_pairs_and_overlap),
+        cmocka_unit_test(test_swept_pairs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

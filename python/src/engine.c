@@ -633,6 +633,20 @@ done:
     return res;
 }
 
+/* The options of a pair search (threads=), and whether the grid may be searched now: 0, or -1
+ * with the exception set. */
+static int pair_opts(hspy_engine *self, PyObject *threads, hs_batch_opts *o)
+{
+    *o = hs_batch_opts_default();
+    if (hspy_threads(threads, &o->threads))
+        return -1;
+    if (self->rebuilding) {
+        PyErr_SetString(PyExc_RuntimeError, "the grid is being rebuilt by another thread");
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *grid_pairs(hspy_engine *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"skin", "threads", NULL};
@@ -640,13 +654,9 @@ static PyObject *grid_pairs(hspy_engine *self, PyObject *args, PyObject *kwds)
     double skin = 0.0;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|d$O:pairs", kwlist, &skin, &threads))
         return NULL;
-    hs_batch_opts o = hs_batch_opts_default();
-    if (hspy_threads(threads, &o.threads))
+    hs_batch_opts o;
+    if (pair_opts(self, threads, &o))
         return NULL;
-    if (self->rebuilding) {
-        PyErr_SetString(PyExc_RuntimeError, "the grid is being rebuilt by another thread");
-        return NULL;
-    }
     hs_pairs p;
     memset(&p, 0, sizeof p);
     hs_status s;
@@ -670,6 +680,117 @@ static PyObject *grid_pairs(hspy_engine *self, PyObject *args, PyObject *kwds)
     }
     hs_pairs_free(&p);
     return out;
+}
+
+/* Row k of the displacements that the library refused (status s): the first non-finite one,
+ * or the first longer than HS_MAX_COORD, as hs_grid_swept_pairs checks them. */
+static void raise_bad_displacement(hs_status s, const float *d, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        const double x = d[2 * k], y = d[2 * k + 1];
+        if (!isfinite(x) || !isfinite(y) ||
+            !(x * x + y * y <= (double)HS_MAX_COORD * (double)HS_MAX_COORD)) {
+            const char *why = isfinite(x) && isfinite(y) ? "longer than 1e18" : "not finite";
+            PyObject *vx = PyFloat_FromDouble(x), *vy = PyFloat_FromDouble(y);
+            if (vx && vy)
+                PyErr_Format(PyExc_ValueError, "dxy: row %zu: %s (dx=%R, dy=%R)", k, why, vx, vy);
+            Py_XDECREF(vx);
+            Py_XDECREF(vy);
+            return;
+        }
+    }
+    hspy_raise_status(s, "dxy");
+}
+
+/* The library's swept pairs as the result tuple's arrays, filled without the GIL. */
+static PyObject *swept_result(hspy_engine *self, const hs_swept_pairs *p, int threads)
+{
+    const npy_intp k = (npy_intp)p->count, shape2[2] = {k, 2};
+    PyObject *i = hspy_bin_array(self->bin, 1, &k, NPY_INT64);
+    PyObject *j = i ? hspy_bin_array(self->bin, 1, &k, NPY_INT64) : NULL;
+    PyObject *t = j ? hspy_bin_array(self->bin, 1, &k, NPY_FLOAT32) : NULL;
+    PyObject *nrm = t ? hspy_bin_array(self->bin, 2, shape2, NPY_FLOAT32) : NULL;
+    PyObject *ov = nrm ? hspy_bin_array(self->bin, 1, &k, NPY_BOOL) : NULL;
+    PyObject *res = ov ? PyStructSequence_New(hspy_SweptPairsType) : NULL;
+    if (!res) {
+        Py_XDECREF(i);
+        Py_XDECREF(j);
+        Py_XDECREF(t);
+        Py_XDECREF(nrm);
+        Py_XDECREF(ov);
+        return NULL;
+    }
+    int64_t *pi = PyArray_DATA((PyArrayObject *)i), *pj = PyArray_DATA((PyArrayObject *)j);
+    float *pt = PyArray_DATA((PyArrayObject *)t), *pn = PyArray_DATA((PyArrayObject *)nrm);
+    npy_bool *po = PyArray_DATA((PyArrayObject *)ov);
+    Py_BEGIN_ALLOW_THREADS hspy_widen_u32(p->i, pi, p->count, 0, threads);
+    hspy_widen_u32(p->j, pj, p->count, 0, threads);
+    for (size_t q = 0; q < p->count; q++) {
+        pt[q] = p->t[q];
+        pn[2 * q] = p->nx[q];
+        pn[2 * q + 1] = p->ny[q];
+        po[q] = (npy_bool)(p->overlapping[q] != 0);
+    }
+    Py_END_ALLOW_THREADS PyStructSequence_SET_ITEM(res, 0, i);
+    PyStructSequence_SET_ITEM(res, 1, j);
+    PyStructSequence_SET_ITEM(res, 2, t);
+    PyStructSequence_SET_ITEM(res, 3, nrm);
+    PyStructSequence_SET_ITEM(res, 4, ov);
+    return res;
+}
+
+static PyObject *grid_swept_pairs(hspy_engine *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"dxy", "threads", NULL};
+    PyObject *dxy_obj, *threads = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$O:swept_pairs", kwlist, &dxy_obj, &threads))
+        return NULL;
+    hs_batch_opts o;
+    if (pair_opts(self, threads, &o))
+        return NULL;
+    PyArrayObject *dxy = hspy_float32(dxy_obj, "dxy", "a float array of shape (N, 2)");
+    if (!dxy)
+        return NULL;
+    const size_t n = hs_grid_circle_count(self->grid);
+    if (PyArray_NDIM(dxy) != 2 || PyArray_DIM(dxy, 1) != 2 || (size_t)PyArray_DIM(dxy, 0) != n) {
+        PyObject *shape = PyObject_GetAttrString((PyObject *)dxy, "shape");
+        if (shape)
+            PyErr_Format(PyExc_ValueError,
+                         "dxy: expected shape (N, 2), one row per circle of the grid (N = %zu), "
+                         "got %R",
+                         n, shape);
+        Py_XDECREF(shape);
+        Py_DECREF(dxy);
+        return NULL;
+    }
+    const float *d = PyArray_DATA(dxy);
+    float *soa = malloc((n ? 2 * n : 1) * sizeof *soa);
+    if (!soa) {
+        Py_DECREF(dxy);
+        return PyErr_NoMemory();
+    }
+    hs_swept_pairs p;
+    memset(&p, 0, sizeof p);
+    hs_status s;
+    self->calls++;
+    Py_BEGIN_ALLOW_THREADS for (size_t k = 0; k < n; k++)
+    {
+        soa[k] = d[2 * k];
+        soa[n + k] = d[2 * k + 1];
+    }
+    s = hs_grid_swept_pairs(self->grid, soa, soa + n, &o, &p);
+    Py_END_ALLOW_THREADS self->calls--;
+    free(soa);
+    PyObject *res = NULL;
+    if (s == HS_E_NONFINITE || s == HS_E_RANGE)
+        raise_bad_displacement(s, d, n);
+    else if (s != HS_OK)
+        hspy_raise_status(s, "dxy");
+    else
+        res = swept_result(self, &p, o.threads);
+    hs_swept_pairs_free(&p);
+    Py_DECREF(dxy);
+    return res;
 }
 
 /* Growable arrays for overlap results. */
@@ -922,6 +1043,16 @@ static PyMethodDef grid_methods[] = {
      "Every pair of circles whose gap is at most skin (skin=0: overlapping, touching counts)\n"
      "once: a (K, 2) int64 array of (i, j), i < j, ordered by i then j. A Verlet neighbour\n"
      "list with skin > 0. ValueError for a NaN, infinite or negative skin."},
+    {"swept_pairs", (PyCFunction)(void (*)(void))grid_swept_pairs, METH_VARARGS | METH_KEYWORDS,
+     "swept_pairs($self, dxy, *, threads=None)\n--\n\n"
+     "Pairs of moving circles that touch during a step: circle i moves by dxy[i] (an (N, 2)\n"
+     "float array, converted to float32) over t in [0, 1]. Every pair i < j whose discs touch\n"
+     "at some t (touching counts) once, ordered by i then j: SweptPairs(i, j, t, normal,\n"
+     "overlapping), i and j int64 (K,), t float32 (K,) the first contact, normal float32\n"
+     "(K, 2) the unit normal from i towards j at t, overlapping bool (K,) for pairs already\n"
+     "touching at t = 0 (their t is 0). Zero displacement gives pairs(). ValueError for a\n"
+     "wrong shape or a displacement that is not finite or longer than 1e18. The GIL is\n"
+     "released."},
     {"overlap", (PyCFunction)(void (*)(void))grid_overlap, METH_VARARGS | METH_KEYWORDS,
      "overlap($self, points_or_circles, *, mask=None, csr=False)\n--\n\n"
      "Circles overlapping each point (P, 2) or circle (P, 3) (closed discs). One point (2,) or\n"

@@ -153,7 +153,7 @@ int hspy_hits_place(void *ctx, size_t count, size_t total, hs_hits_into *dst);
 PyObject *hspy_hits_result(hspy_hits_arrays *p);
 void hspy_hits_arrays_clear(hspy_hits_arrays *p);
 extern PyTypeObject *hspy_ClosestType, *hspy_ClosestDetailsType, *hspy_HitsType, *hspy_HitsCSRType,
-    *hspy_OverlapsType, *hspy_OverlapsCSRType, *hspy_HitType;
+    *hspy_OverlapsType, *hspy_OverlapsCSRType, *hspy_HitType, *hspy_SweptPairsType;
 int hspy_results_init(PyObject *module);
 
 /* ---- engine.c: Grid and Brute ----------------------------------------------------------- */

@@ -10,7 +10,7 @@
 #endif
 
 PyTypeObject *hspy_ClosestType, *hspy_ClosestDetailsType, *hspy_HitsType, *hspy_HitsCSRType,
-    *hspy_OverlapsType, *hspy_OverlapsCSRType, *hspy_HitType;
+    *hspy_OverlapsType, *hspy_OverlapsCSRType, *hspy_HitType, *hspy_SweptPairsType;
 
 int hspy_team(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
 
@@ -144,6 +144,14 @@ static PyStructSequence_Field hit_fields[] = {
     {"inside", "True when the query starts inside the (inflated) disc"},
     {NULL, NULL},
 };
+static PyStructSequence_Field swept_fields[] = {
+    {"i", "int64: the first circle of each pair, ascending"},
+    {"j", "int64: the second circle, j > i; a circle's partners ascending"},
+    {"t", "float32: the first contact in [0, 1] (0 when already touching)"},
+    {"normal", "float32 (K, 2): unit normal from i towards j at t"},
+    {"overlapping", "bool: the discs already touch at t = 0"},
+    {NULL, NULL},
+};
 
 static PyStructSequence_Desc descs[] = {
     {"hitscan.Closest", "Closest hits: (index, t).", closest_fields, 2},
@@ -155,13 +163,15 @@ static PyStructSequence_Desc descs[] = {
     {"hitscan.OverlapsCSR", "Overlaps in CSR form: (offsets, circle).", overlaps_csr_fields, 2},
     {"hitscan.Hit", "One query against one circle: (t, t_exit, point, normal, inside).", hit_fields,
      5},
+    {"hitscan.SweptPairs", "Pairs of moving circles: (i, j, t, normal, overlapping).", swept_fields,
+     5},
 };
 
 int hspy_results_init(PyObject *module)
 {
     PyTypeObject **types[] = {&hspy_ClosestType, &hspy_ClosestDetailsType, &hspy_HitsType,
                               &hspy_HitsCSRType, &hspy_OverlapsType,       &hspy_OverlapsCSRType,
-                              &hspy_HitType};
+                              &hspy_HitType,     &hspy_SweptPairsType};
     for (size_t i = 0; i < sizeof descs / sizeof descs[0]; i++) {
         *types[i] = PyStructSequence_NewType(&descs[i]);
         if (!*types[i])

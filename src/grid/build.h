@@ -25,6 +25,10 @@ hs_status hs_grid_plan_levels(hs_grid *g, const hs_circles *cs, int threads, siz
  * HS_E_NOMEM (the build's scratch). */
 hs_status hs_grid_sort(hs_grid *g, const hs_circles *cs, int threads);
 
+/* The k-th smallest of a[0 .. n) (a is permuted): the value a sort would put at a[k]. The
+ * values must be free of NaN, so that < is a total order. */
+float hs_select_kth(float *a, size_t n, size_t k);
+
 /* Sets each level's occ from cell_start; HS_OK or HS_E_NOMEM. */
 hs_status hs_grid_occupancy(hs_grid *g);
 

@@ -15,9 +15,7 @@
 #include "grid/vectorize.h"
 #include "tuning.h"
 
-/* The k-th smallest of a[0 .. n) (a is permuted): the value a sort would put at a[k]. The
- * radii are finite, so < is a total order. */
-static float select_kth(float *a, size_t n, size_t k)
+float hs_select_kth(float *a, size_t n, size_t k)
 {
     ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
     while (lo < hi) {
@@ -234,7 +232,7 @@ static float split_radius(const hs_circles *cs, float cell_size_req)
             rem -= s;
         }
     }
-    double p99 = select_kth(sample, s, (size_t)(0.99 * (double)(s - 1)));
+    double p99 = hs_select_kth(sample, s, (size_t)(0.99 * (double)(s - 1)));
     double hd = sqrt(HS_GRID_PER_CELL * ((double)sx1 - (double)sx0) * ((double)sy1 - (double)sy0) /
                      (double)n);
     return (float)fmax(HS_GRID_SPLIT * p99, 0.5 * fmax(hd, (double)cell_size_req));

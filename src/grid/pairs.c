@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Every overlapping pair of circles (particle contacts), hs_grid_pairs, and every pair within
  * a cutoff (neighbour lists), hs_grid_pairs_within: the same search with every reach and test
- * grown by the skin.
+ * grown by the skin. The search also finds swept pairs (grid/swept_pairs.c), with the swept
+ * discs as the tested discs and fast circles that find their partners alone (pairs.h).
  *
  * Circles are visited in storage order (cell by cell), so a circle's neighbourhood is the one
  * its predecessor just touched (in caller order every circle would cost a few cache misses).
@@ -31,11 +32,12 @@
 #include "tuning.h"
 
 typedef struct pair_scan {
-    const hs_grid *g;
-    uint32_t i; /* caller's index of the circle whose partners are collected */
-    float x, y, r;
-    double skin;     /* the cutoff: pairs whose gap is at most skin; 0 for overlap */
-    hs_pair_list *B; /* (i, j) with j > i */
+    const hs_pair_search *s;
+    uint32_t pos;  /* storage position of the circle whose partners are collected */
+    uint32_t i;    /* its caller's index */
+    float x, y, r; /* its tested disc */
+    uint32_t fast;
+    hs_pair_list *B; /* (i, j) with j > i; swept: every pair the circle keeps */
     hs_pair_list *X; /* big circle against level 0: (j, i) for j < i */
 } pair_scan;
 
@@ -55,62 +57,138 @@ enum { CH = 64 };
 #define HS_PAIRS_INLINE static inline
 #endif
 
-/* Overlap of the circle of p with candidates [c0, c0 + m), m <= CH, as 0/1 words: a loop
+/* Overlap of the disc of p with candidates [c0, c0 + m), m <= CH, as 0/1 words: a loop
  * without branches or data-dependent stores, vectorised in the AVX2 and AVX-512 clones of
  * scan_block (floats widened to double; the same bits on every clone). A big circle's runs
  * are long enough for it. */
 HS_PAIRS_INLINE void overlap_mask(const pair_scan *p, uint32_t c0, uint32_t m,
                                   uint32_t *restrict ov)
 {
-    const float *restrict x = p->g->x + c0, *restrict y = p->g->y + c0, *restrict r = p->g->r + c0;
+    const float *restrict x = p->s->tx + c0, *restrict y = p->s->ty + c0,
+                          *restrict r = p->s->tr + c0;
     const float px = p->x, py = p->y, pr = p->r;
-    const double skin = p->skin;
+    const double skin = p->s->skin;
     for (uint32_t k = 0; k < m; k++)
         ov[k] = (uint32_t)hs_discs_within(px, py, pr, x[k], y[k], r[k], skin);
 }
 
-/* A run against the circle of p, one candidate at a time: a cell holds a few circles, and
- * for runs that short the vector loop's set-up and tail cost more than it saves. */
+/* The candidates at storage positions keep[0 .. nk) that the circle of p keeps, as overlap
+ * pairs (i, j) in B. */
+HS_PAIRS_INLINE int emit_pairs(pair_scan *p, const uint32_t *keep, size_t nk)
+{
+    hs_pair_list *B = p->B;
+    const uint32_t *id = p->s->g->id;
+    if (B->cap - B->len < nk && !hs_pair_list_reserve(B, nk))
+        return 1;
+    for (size_t k = 0; k < nk; k++) {
+        B->i[B->len + k] = p->i;
+        B->j[B->len + k] = id[keep[k]];
+    }
+    B->len += nk;
+    return 0;
+}
+
+/* The same as swept pairs: each tested exactly, oriented from the smaller index, and kept in
+ * B with its answer when the two touch. */
+HS_PAIRS_INLINE int emit_swept(pair_scan *p, const uint32_t *keep, size_t nk)
+{
+    const hs_pair_search *s = p->s;
+    const hs_grid *g = s->g;
+    hs_pair_list *B = p->B;
+    if (B->cap - B->len < nk && !hs_pair_list_reserve(B, nk))
+        return 1;
+    for (size_t k = 0; k < nk; k++) {
+        uint32_t a = p->pos, b = keep[k];
+        if (g->id[a] > g->id[b]) {
+            a = keep[k];
+            b = p->pos;
+        }
+        const hs_moving ca = {g->x[a], g->y[a], g->r[a], s->dx[a], s->dy[a]};
+        const hs_moving cb = {g->x[b], g->y[b], g->r[b], s->dx[b], s->dy[b]};
+        B->i[B->len] = g->id[a];
+        B->j[B->len] = g->id[b];
+        B->len += (size_t)hs_swept_test(&ca, &cb, &B->rec[B->len]);
+    }
+    return 0;
+}
+
+HS_PAIRS_INLINE int emit(pair_scan *p, const uint32_t *keep, size_t nk)
+{
+    return p->s->dx ? emit_swept(p, keep, nk) : emit_pairs(p, keep, nk);
+}
+
+/* Whether the swept disc of p may meet (x, y, r): in float, with the sum of the radii grown
+ * by 2^-20 (more than the roundings of the test) and every distance whose square is
+ * subnormal taken as meeting, so never false for discs that meet. A candidate only: the
+ * exact test decides. */
+HS_PAIRS_INLINE int swept_discs_meet(const pair_scan *p, float x, float y, float r)
+{
+    const float dx = p->x - x, dy = p->y - y, s = (p->r + r) * (1.0f + 0x1p-20f);
+    return dx * dx + dy * dy <= s * s + 0x1p-126f;
+}
+
+/* A run of the circle's own level against it, one candidate at a time: a cell holds a few
+ * circles, and for runs that short the vector loop's set-up and tail cost more than it
+ * saves. Overlap pairs: kept by the smaller index (both circles find the pair). Swept pairs:
+ * of two slow circles, by the one earlier in storage (whose search starts at its own row:
+ * the rows before hold only earlier circles); of a slow and a fast one, by the fast one (the
+ * slow one's reach may not hold it); two fast ones are not the search's (pairs.h). */
 HS_PAIRS_INLINE int pair_run(void *st, uint32_t b, uint32_t e)
 {
     pair_scan *p = st;
-    hs_pair_list *B = p->B;
-    const uint32_t i = p->i, *id = p->g->id;
-    const float *x = p->g->x, *y = p->g->y, *r = p->g->r;
-    uint32_t keep_j[CH];
+    const hs_pair_search *s = p->s;
+    const uint32_t i = p->i, *id = s->g->id;
+    const float *x = s->tx, *y = s->ty, *r = s->tr;
+    const uint8_t *fast = s->fast;
+    uint32_t keep[CH];
+    if (fast && !p->fast && b <= p->pos) /* swept, slow: only the circles after it */
+        b = p->pos + 1;
     for (uint32_t c0 = b; c0 < e; c0 += CH) {
         const uint32_t c1 = e - c0 > CH ? c0 + CH : e;
         size_t nk = 0;
-        for (uint32_t k = c0; k < c1; k++) {
-            keep_j[nk] = id[k];
-            nk += (size_t)((id[k] > i) &
-                           hs_discs_within(p->x, p->y, p->r, x[k], y[k], r[k], p->skin));
+        if (fast) {
+            for (uint32_t k = c0; k < c1; k++) {
+                const uint32_t mine = (fast[k] == 0) & (p->fast | (k > p->pos));
+                keep[nk] = k;
+                nk += (size_t)(mine & (uint32_t)swept_discs_meet(p, x[k], y[k], r[k]));
+            }
+        } else {
+            for (uint32_t k = c0; k < c1; k++) {
+                keep[nk] = k;
+                nk += (size_t)((id[k] > i) &
+                               hs_discs_within(p->x, p->y, p->r, x[k], y[k], r[k], s->skin));
+            }
         }
-        if (nk == 0)
-            continue;
-        if (B->cap - B->len < nk && !hs_pair_list_reserve(B, nk))
+        if (nk != 0 && emit(p, keep, nk))
             return 1;
-        for (size_t k = 0; k < nk; k++) {
-            B->i[B->len + k] = i;
-            B->j[B->len + k] = keep_j[k];
-        }
-        B->len += nk;
     }
     return 0;
 }
 
 /* A big circle against a run of small ones: every overlapping one is kept, in the big
- * circle's list when its index is larger, else in the cross list. */
+ * circle's list when its index is larger, else in the cross list (swept: each as it is
+ * oriented, and none when both are fast). */
 HS_PAIRS_INLINE int cross_run(void *st, uint32_t b, uint32_t e)
 {
     pair_scan *p = st;
     hs_pair_list *B = p->B, *X = p->X;
-    const uint32_t i = p->i, *id = p->g->id;
+    const uint32_t i = p->i, *id = p->s->g->id;
     uint32_t ov[CH];
     uint32_t keep_j[CH], keep_s[CH];
     for (uint32_t c0 = b; c0 < e; c0 += CH) {
         const uint32_t m = e - c0 > CH ? CH : e - c0;
         overlap_mask(p, c0, m, ov);
+        if (p->s->dx) {
+            const uint8_t *fast = p->s->fast + c0;
+            size_t nk = 0;
+            for (uint32_t k = 0; k < m; k++) {
+                keep_j[nk] = c0 + k;
+                nk += ov[k] & !(p->fast & fast[k]);
+            }
+            if (nk != 0 && emit_swept(p, keep_j, nk))
+                return 1;
+            continue;
+        }
         size_t nk = 0, nx = 0;
         for (uint32_t k = 0; k < m; k++) {
             const uint32_t j = id[c0 + k];
@@ -136,17 +214,32 @@ HS_PAIRS_INLINE int cross_run(void *st, uint32_t b, uint32_t e)
     return 0;
 }
 
+/* How far the circle at pos searches level l around its tested disc (cross: a big circle
+ * searching level 0). */
+HS_PAIRS_INLINE double search_reach(const hs_pair_search *s, const hs_glevel *L, int l, size_t pos,
+                                    int cross)
+{
+    const double x = s->tx[pos], y = s->ty[pos];
+    const double reach = (double)s->tr[pos] + s->ext[l][cross];
+    return reach + hs_gpad(L->mag + fabs(x) + fabs(y), reach);
+}
+
 /* The partners of the circle at storage position pos that it keeps (see the top): a small
  * circle searches its own level, a big one both. */
-HS_PAIRS_INLINE void find_partners(const hs_grid *g, size_t pos, int big, double skin,
-                                   hs_pair_list *B, hs_pair_list *X)
+HS_PAIRS_INLINE void find_partners(const hs_pair_search *s, size_t pos, int big, hs_pair_list *B,
+                                   hs_pair_list *X)
 {
-    pair_scan ps = {g, g->id[pos], g->x[pos], g->y[pos], g->r[pos], skin, B, X};
+    const hs_grid *g = s->g;
+    const uint32_t fast = s->fast ? s->fast[pos] : 0u;
+    pair_scan ps = {s, (uint32_t)pos, g->id[pos], s->tx[pos], s->ty[pos], s->tr[pos], fast, B, X};
     for (int l = 0; l < (big ? g->nlevels : 1); l++) {
         const hs_glevel *L = &g->lv[l];
-        double reach = (double)ps.r + (double)L->rmax + skin;
-        reach += hs_gpad(L->mag + fabs((double)ps.x) + fabs((double)ps.y), reach);
-        const double x0 = ps.x - reach, y0 = ps.y - reach, x1 = ps.x + reach, y1 = ps.y + reach;
+        const int cross = big && l == 0;
+        const double reach = search_reach(s, L, l, pos, cross);
+        const double x0 = ps.x - reach, x1 = ps.x + reach, y1 = ps.y + reach;
+        double y0 = ps.y - reach;
+        if (s->fast && !fast && !cross) /* swept, slow: from its own row (see pair_run) */
+            y0 = fmax(y0, (double)g->y[pos]);
         if (big && l == 0 ? hs_grid_box(g, L, x0, y0, x1, y1, cross_run, &ps)
                           : hs_grid_box(g, L, x0, y0, x1, y1, pair_run, &ps))
             return;
@@ -162,13 +255,15 @@ static int count_run(void *st, uint32_t b, uint32_t e)
 /* Room in B and X for the pairs of the big circles [p0, p1) against level 0, so that their
  * thousands of partners do not grow the lists by copying: half the candidates each (a disc
  * fills about 3/4 of its box, split between the lists by index); short, the lists grow. */
-static void reserve_big(const hs_grid *g, size_t p0, size_t p1, double skin, hs_pair_list *B,
+static void reserve_big(const hs_pair_search *s, size_t p0, size_t p1, hs_pair_list *B,
                         hs_pair_list *X)
 {
+    const hs_grid *g = s->g;
     const hs_glevel *L = &g->lv[0];
     size_t cand = 0;
     for (size_t pos = p0; pos < p1; pos++) {
-        const double x = g->x[pos], y = g->y[pos], reach = (double)g->r[pos] + L->rmax + skin;
+        const double x = s->tx[pos], y = s->ty[pos];
+        const double reach = search_reach(s, L, 0, pos, 1);
         hs_grid_box(g, L, x - reach, y - reach, x + reach, y + reach, count_run, &cand);
     }
     if (hs_pair_list_reserve(B, cand / 2 + 64))
@@ -193,17 +288,17 @@ static void block_span(const hs_grid *g, const pair_blocks *pb, size_t k, size_t
 }
 
 /* The partners of the circles at storage positions [p0, p1): one clone per instruction set. */
-HS_GRID_CLONES static void scan_block(const hs_grid *g, size_t p0, size_t p1, int big, double skin,
+HS_GRID_CLONES static void scan_block(const hs_pair_search *s, size_t p0, size_t p1, int big,
                                       hs_pair_list *B, hs_pair_list *X)
 {
     for (size_t pos = p0; pos < p1 && !B->oom && !X->oom; pos++)
-        find_partners(g, pos, big, skin, B, X);
+        find_partners(s, pos, big, B, X);
 }
 
 /* Every block scanned on the team. Blocks are consecutive storage positions, so neighbours in
  * space: each thread keeps a contiguous share of them (batch/worksteal.h). Returns 1 if an
  * allocation failed. */
-static int find_pairs(const hs_grid *g, const pair_blocks *pb, double skin, hs_pair_list *lists,
+static int find_pairs(const hs_pair_search *s, const pair_blocks *pb, hs_pair_list *lists,
                       hs_pair_list *cross, int threads)
 {
     int oom = 0;
@@ -215,21 +310,55 @@ static int find_pairs(const hs_grid *g, const pair_blocks *pb, double skin, hs_p
         for (ptrdiff_t k; (k = hs_sched_next(&sc, home)) >= 0;) {
             hs_pair_list *B = &lists[k], *X = &cross[k];
             size_t p0, p1;
-            block_span(g, pb, (size_t)k, &p0, &p1);
+            block_span(s->g, pb, (size_t)k, &p0, &p1);
             const int big = (size_t)k >= pb->nb0;
             if (big)
-                reserve_big(g, p0, p1, skin, B, X);
-            scan_block(g, p0, p1, big, skin, B, X);
+                reserve_big(s, p0, p1, B, X);
+            else if (s->dx) /* swept: room for a pair per circle to start with */
+                hs_pair_list_reserve(B, p1 - p0);
+            scan_block(s, p0, p1, big, B, X);
             oom |= B->oom | X->oom;
         }
     }
     return oom;
 }
 
+int hs_pair_search_run(const hs_pair_search *s, int threads, hs_pair_list **lists, size_t *nl)
+{
+    const hs_grid *g = s->g;
+    const size_t n = g->n;
+    pair_blocks pb;
+    pb.n0 = g->nlevels > 1 ? g->lv[0].n : n;
+    pb.nb0 = (pb.n0 + HS_PAIR_BLOCK - 1) / HS_PAIR_BLOCK;
+    pb.nb = pb.nb0 + (n - pb.n0 + HS_PAIR_BIG_BLOCK - 1) / HS_PAIR_BIG_BLOCK;
+    if (pb.nb < 2)
+        threads = 1; /* one block: a team would only wait */
+    /* lists[k]: block k's pairs; lists[nb + k]: its cross pairs */
+    *nl = 2 * pb.nb;
+    *lists = calloc(*nl ? *nl : 1, sizeof **lists);
+    if (*lists == NULL)
+        return 1;
+    for (size_t b = 0; b < *nl; b++)
+        (*lists)[b].carry = s->dx != NULL;
+    if (find_pairs(s, &pb, *lists, *lists + pb.nb, threads)) {
+        hs_pair_lists_free(*lists, *nl);
+        *lists = NULL;
+        return 1;
+    }
+    return 0;
+}
+
+void hs_pair_lists_free(hs_pair_list *lists, size_t nl)
+{
+    for (size_t b = 0; lists && b < nl; b++)
+        hs_pair_list_free(&lists[b]);
+    free(lists);
+}
+
 /* An output array. From megabytes up on 2 MB pages where the system allows it
  * (hs_grid_alloc_lines): fresh memory faults page by page, and the assembly writes it in a
  * few hundred streams at once. Smaller ones from malloc, which reuses freed memory. */
-static uint32_t *alloc_out(size_t n)
+uint32_t *hs_pairs_alloc_out(size_t n)
 {
     if (n * sizeof(uint32_t) >= ((size_t)2 << 20))
         return hs_grid_alloc_lines(n, sizeof(uint32_t));
@@ -261,31 +390,24 @@ hs_status hs_grid_pairs_within(const hs_grid *g, float skin, const hs_batch_opts
     const size_t n = g->n;
     if (n < 2)
         return HS_OK;
-    pair_blocks pb;
-    pb.n0 = g->nlevels > 1 ? g->lv[0].n : n;
-    pb.nb0 = (pb.n0 + HS_PAIR_BLOCK - 1) / HS_PAIR_BLOCK;
-    pb.nb = pb.nb0 + (n - pb.n0 + HS_PAIR_BIG_BLOCK - 1) / HS_PAIR_BIG_BLOCK;
-    if (pb.nb < 2)
-        threads = 1; /* one block: a team would only wait */
-    /* lists[k]: block k's pairs; lists[nb + k]: its cross pairs */
-    hs_pair_list *lists = calloc(2 * pb.nb, sizeof *lists);
-    int oom = lists == NULL;
-    if (!oom)
-        oom = find_pairs(g, &pb, (double)skin, lists, lists + pb.nb, threads);
+    hs_pair_search s = {g, g->x, g->y, g->r, (double)skin, {{0.0}}, NULL, NULL, NULL};
+    for (int l = 0; l < g->nlevels; l++)
+        s.ext[l][0] = s.ext[l][1] = (double)g->lv[l].rmax + (double)skin;
+    hs_pair_list *lists = NULL;
+    size_t nl = 0;
+    int oom = hs_pair_search_run(&s, threads, &lists, &nl);
     size_t total = 0;
-    for (size_t b = 0; !oom && b < 2 * pb.nb; b++)
+    for (size_t b = 0; !oom && b < nl; b++)
         total += lists[b].len;
     if (!oom && total > 0) {
-        out->i = alloc_out(total);
-        out->j = alloc_out(total);
+        out->i = hs_pairs_alloc_out(total);
+        out->j = hs_pairs_alloc_out(total);
         oom = out->i == NULL || out->j == NULL;
         if (!oom)
-            oom = hs_pairs_assemble(lists, 2 * pb.nb, n, threads, out->i, out->j);
+            oom = hs_pairs_assemble(lists, nl, n, threads, out->i, out->j, NULL);
         out->count = total;
     }
-    for (size_t b = 0; lists && b < 2 * pb.nb; b++)
-        hs_pair_list_free(&lists[b]);
-    free(lists);
+    hs_pair_lists_free(lists, nl);
     if (oom) {
         hs_pairs_free(out);
         return HS_E_NOMEM;

@@ -23,18 +23,21 @@ int hs_pair_list_reserve(hs_pair_list *B, size_t need)
     size_t c = B->cap ? B->cap * 2 : 1024;
     while (c - B->len < need)
         c *= 2;
+    /* each array replaced as soon as it has grown: a later failure leaves them all valid */
     uint32_t *pi = realloc(B->i, c * sizeof *pi);
-    if (pi == NULL) {
+    B->i = pi ? pi : B->i;
+    uint32_t *pj = pi ? realloc(B->j, c * sizeof *pj) : NULL;
+    B->j = pj ? pj : B->j;
+    int ok = pj != NULL;
+    if (ok && B->carry) {
+        hs_swept_hit *pr = realloc(B->rec, c * sizeof *pr);
+        B->rec = pr ? pr : B->rec;
+        ok = pr != NULL;
+    }
+    if (!ok) {
         B->oom = 1;
         return 0;
     }
-    B->i = pi;
-    uint32_t *pj = realloc(B->j, c * sizeof *pj);
-    if (pj == NULL) {
-        B->oom = 1;
-        return 0;
-    }
-    B->j = pj;
     B->cap = c;
     return 1;
 }
@@ -43,6 +46,7 @@ void hs_pair_list_free(hs_pair_list *B)
 {
     free(B->i);
     free(B->j);
+    free(B->rec);
     memset(B, 0, sizeof *B);
 }
 
@@ -50,24 +54,29 @@ void hs_pair_list_free(hs_pair_list *B)
  * particles has thousands of partners); shorter ones by insertion sort. */
 enum { RADIX_FROM = 64 };
 
-static void sort_insertion_u32(uint32_t *v, size_t n)
+/* Insertion sort of v, w moved along when not NULL. */
+static void sort_insertion_u32(uint32_t *v, uint32_t *w, size_t n)
 {
     for (size_t a = 1; a < n; a++) {
-        uint32_t x = v[a];
+        const uint32_t x = v[a], y = w ? w[a] : 0u;
         size_t b = a;
         while (b > 0 && v[b - 1] > x) {
             v[b] = v[b - 1];
+            if (w)
+                w[b] = w[b - 1];
             b--;
         }
         v[b] = x;
+        if (w)
+            w[b] = y;
     }
 }
 
-/* Stable LSD radix sort of v through tmp (n entries each); bytes on which every value agrees
- * are skipped. */
-static void sort_radix_u32(uint32_t *v, uint32_t *tmp, size_t n)
+/* Stable LSD radix sort of v through tmp (n entries each; w, when not NULL, moved along through
+ * the second half of tmp); bytes on which every value agrees are skipped. */
+static void sort_radix_u32(uint32_t *v, uint32_t *w, uint32_t *tmp, size_t n)
 {
-    uint32_t *src = v, *dst = tmp;
+    uint32_t *src = v, *dst = tmp, *wsrc = w, *wdst = w ? tmp + n : NULL;
     for (unsigned sh = 0; sh < 32; sh += 8) {
         size_t cnt[256] = {0};
         for (size_t k = 0; k < n; k++)
@@ -80,33 +89,47 @@ static void sort_radix_u32(uint32_t *v, uint32_t *tmp, size_t n)
             cnt[d] = at;
             at += c;
         }
-        for (size_t k = 0; k < n; k++)
-            dst[cnt[(src[k] >> sh) & 255u]++] = src[k];
+        for (size_t k = 0; k < n; k++) {
+            const size_t a = cnt[(src[k] >> sh) & 255u]++;
+            dst[a] = src[k];
+            if (w)
+                wdst[a] = wsrc[k];
+        }
         uint32_t *t = src;
         src = dst;
         dst = t;
+        t = wsrc;
+        wsrc = wdst;
+        wdst = t;
     }
-    if (src != v)
+    if (src != v) {
         memcpy(v, src, n * sizeof *v);
+        if (w)
+            memcpy(w, wsrc, n * sizeof *w);
+    }
 }
 
-/* Sorts one circle's partners; *tmp (of *tmp_cap entries) is the thread's radix buffer,
- * grown here. Without memory for it, qsort. */
-static void sort_partners(uint32_t *v, size_t n, uint32_t **tmp, size_t *tmp_cap)
+/* Sorts one circle's partners, and their words when w is not NULL; *tmp (of *tmp_cap entries)
+ * is the thread's radix buffer, grown here. Without memory for it, insertion sort (a rare
+ * path: only when the buffer cannot be had). */
+static void sort_partners(uint32_t *v, uint32_t *w, size_t n, uint32_t **tmp, size_t *tmp_cap)
 {
     if (n <= RADIX_FROM) {
-        sort_insertion_u32(v, n);
+        sort_insertion_u32(v, w, n);
         return;
     }
-    if (*tmp_cap < n) {
+    const size_t need = w ? 2 * n : n;
+    if (*tmp_cap < need) {
         free(*tmp);
-        *tmp = malloc(n * sizeof **tmp);
-        *tmp_cap = *tmp ? n : 0;
+        *tmp = malloc(need * sizeof **tmp);
+        *tmp_cap = *tmp ? need : 0;
     }
-    if (*tmp == NULL)
+    if (*tmp != NULL)
+        sort_radix_u32(v, w, *tmp, n);
+    else if (w == NULL)
         qsort(v, n, sizeof *v, hs_cmp_u32);
     else
-        sort_radix_u32(v, *tmp, n);
+        sort_insertion_u32(v, w, n);
 }
 
 enum { BUCKET_BITS = 12 };
@@ -136,34 +159,46 @@ static void count_share(const hs_pair_list *lists, size_t nl, size_t e0, size_t 
     }
 }
 
-/* The same share written to its buckets' slices of the output (at[] the next slot of each). */
+/* The same share written to its buckets' slices of the output (at[] the next slot of each),
+ * with each entry's place in the sequence into out_w when it is not NULL. */
 static void scatter_share(const hs_pair_list *lists, size_t nl, size_t e0, size_t e1, size_t *at,
-                          uint32_t *out_i, uint32_t *out_j)
+                          uint32_t *out_i, uint32_t *out_j, uint32_t *out_w)
 {
-    size_t l, k;
+    size_t l, k, e = e0;
     seek(lists, nl, e0, &l, &k);
     for (size_t left = e1 - e0; left > 0 && l < nl; l++, k = 0) {
         const hs_pair_list *B = &lists[l];
         const size_t m = B->len - k < left ? B->len - k : left;
-        for (size_t q = k; q < k + m; q++) {
+        for (size_t q = k; q < k + m; q++, e++) {
             const size_t a = at[B->i[q] >> BUCKET_BITS]++;
             out_i[a] = B->i[q];
             out_j[a] = B->j[q];
+            if (out_w)
+                out_w[a] = (uint32_t)e;
         }
         left -= m;
     }
 }
 
-/* One bucket's slice [lo, hi) of the output, in any order, into (i, j) order; si, sj: scratch
- * of hi - lo entries. */
-static void sort_bucket(uint32_t *out_i, uint32_t *out_j, size_t lo, size_t hi, uint32_t base,
-                        uint32_t *si, uint32_t *sj, uint32_t **tmp, size_t *tmp_cap)
+/* A bucket's scratch: its pairs (and words) while they are placed by index. */
+typedef struct bucket_scratch {
+    uint32_t *si, *sj, *sw, *tmp;
+    size_t tmp_cap;
+} bucket_scratch;
+
+/* One bucket's slice [lo, hi) of the output, in any order, into (i, j) order (out_w moved
+ * along when not NULL); sc holds hi - lo entries per array. */
+static void sort_bucket(uint32_t *out_i, uint32_t *out_j, uint32_t *out_w, size_t lo, size_t hi,
+                        uint32_t base, bucket_scratch *sc)
 {
     enum { NB = 1 << BUCKET_BITS };
     size_t cnt[NB];
     const size_t m = hi - lo;
+    uint32_t *si = sc->si, *sj = sc->sj, *sw = sc->sw;
     memcpy(si, out_i + lo, m * sizeof *si);
     memcpy(sj, out_j + lo, m * sizeof *sj);
+    if (out_w)
+        memcpy(sw, out_w + lo, m * sizeof *sw);
     memset(cnt, 0, sizeof cnt);
     for (size_t q = 0; q < m; q++)
         cnt[si[q] - base]++;
@@ -177,17 +212,20 @@ static void sort_bucket(uint32_t *out_i, uint32_t *out_j, size_t lo, size_t hi, 
         const size_t a = lo + cnt[si[q] - base]++;
         out_i[a] = si[q];
         out_j[a] = sj[q];
+        if (out_w)
+            out_w[a] = sw[q];
     }
     /* cnt[d] is now the end of index base + d's partners */
     for (size_t d = 0, s0 = 0; d < NB; d++) {
         if (cnt[d] - s0 > 1)
-            sort_partners(out_j + lo + s0, cnt[d] - s0, tmp, tmp_cap);
+            sort_partners(out_j + lo + s0, out_w ? out_w + lo + s0 : NULL, cnt[d] - s0, &sc->tmp,
+                          &sc->tmp_cap);
         s0 = cnt[d];
     }
 }
 
 int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, int threads, uint32_t *out_i,
-                      uint32_t *out_j)
+                      uint32_t *out_j, uint32_t *out_w)
 {
     size_t total = 0;
     for (size_t l = 0; l < nl; l++)
@@ -219,22 +257,23 @@ int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, int thread
         }
         for (size_t u = t; u < T; u += nt)
             scatter_share(lists, nl, total * u / T, total * (u + 1) / T, hist + u * nbk, out_i,
-                          out_j);
+                          out_j, out_w);
 #pragma omp barrier
         size_t big = 0;
         for (size_t b = 0; b < nbk; b++)
             big = bstart[b + 1] - bstart[b] > big ? bstart[b + 1] - bstart[b] : big;
-        uint32_t *si = malloc(big * sizeof *si), *sj = malloc(big * sizeof *sj), *tmp = NULL;
-        size_t tmp_cap = 0;
-        oom = big > 0 && (si == NULL || sj == NULL);
+        bucket_scratch sc = {malloc(big * sizeof *sc.si), malloc(big * sizeof *sc.sj),
+                             out_w ? malloc(big * sizeof *sc.sw) : NULL, NULL, 0};
+        oom = big > 0 && (sc.si == NULL || sc.sj == NULL || (out_w && sc.sw == NULL));
 #pragma omp for schedule(dynamic, 1)
         for (ptrdiff_t b = 0; b < (ptrdiff_t)nbk; b++)
             if (!oom)
-                sort_bucket(out_i, out_j, bstart[b], bstart[b + 1], (uint32_t)b << BUCKET_BITS, si,
-                            sj, &tmp, &tmp_cap);
-        free(tmp);
-        free(sj);
-        free(si);
+                sort_bucket(out_i, out_j, out_w, bstart[b], bstart[b + 1],
+                            (uint32_t)b << BUCKET_BITS, &sc);
+        free(sc.tmp);
+        free(sc.sw);
+        free(sc.sj);
+        free(sc.si);
     }
 done:
     free(bstart);

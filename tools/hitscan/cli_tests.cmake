@@ -70,6 +70,18 @@ hs_cli(origin ARGS1 --circles far_circles.csv --queries far_queries.csv --origin
        ARGS2 --circles far_circles.csv --queries far_queries.csv --out - --format csv
        OUT2 "^query,idx,t,px,py,nx,ny\r?\n0,0,0.3[0-9]*,12345676,-9876544,-1,0\r?\n$"
        ARGS3 --scene uniform --n 10 --m 10 --origin 1,2 RC3 2 ERR3 "not --scene")
+# --mode pairs: none of the circles overlap; with --displacements circles 0 and 1 touch at 0.75
+hs_cli(pairs ARGS1 --circles good_circles.csv --mode pairs --out r_pairs.csv
+       ERR1 "^hitscan: mode=pairs kind=segment engine=grid N=5 M=0 isa=[a-z0-9]+ threads=[0-9]+ build_ms=${NUM} query_ms=${NUM} circles_per_s=[0-9]+ hits=0 ${TIMES}\n$"
+       ARGS2 --circles good_circles.npy --mode pairs --displacements good_displacements.csv --out -
+       OUT2 "^i,j,t,nx,ny,overlapping\r?\n0,1,0.75,1,0,0\r?\n$" ERR2 "mode=pairs .* hits=1 "
+       ARGS3 --circles good_circles.csv --mode pairs --displacements good_displacements.npy --threads 2 --out r_swept.npy
+       SAME r_pairs.csv exp_pairs.csv r_swept.npy exp_swept.npy)
+hs_cli(pairs_errors ARGS1 ${C_CSV} --displacements good_displacements.csv RC1 2 ERR1 "--displacements goes with --mode pairs"
+       ARGS2 --circles good_circles.csv --mode pairs --brute RC2 2 ERR2 "no --brute"
+       ARGS3 --circles good_circles.csv --mode pairs --displacements short_displacements.csv RC3 1 ERR3 "2 rows, but there are 5 circles")
+hs_cli(pairs_bad_displacement ARGS1 --circles good_circles.csv --mode pairs --displacements nan_displacements.csv
+       RC1 1 ERR1 "nan_displacements.csv: row 2: not finite \\(dx=0, dy=nan\\)")
 hs_cli(count ARGS1 ${C_CSV} --mode count --out r_count.npy
        ARGS2 ${C_CSV} --mode count --brute --out r_count_b.csv
        SAME r_count.npy exp_count.npy r_count_b.csv exp_count.csv)
@@ -170,7 +182,7 @@ hs_cli(bad_query_shape ARGS1 --circles good_circles.npy --queries good_circles.n
 hs_cli(help ARGS1 --help OUT1 "usage: hitscan --circles FILE --queries FILE")
 hs_cli(usage_none ARGS1 --mode any RC1 2 ERR1 "need --circles FILE and --queries FILE")
 hs_cli(usage_unknown ARGS1 ${C_CSV} --frobnicate RC1 2 ERR1 "unknown option '--frobnicate'")
-hs_cli(usage_mode ARGS1 ${C_CSV} --mode nearest RC1 2 ERR1 "--mode must be closest, any, count or all")
+hs_cli(usage_mode ARGS1 ${C_CSV} --mode nearest RC1 2 ERR1 "--mode must be closest, any, count, all or pairs")
 hs_cli(usage_thickness ARGS1 ${C_CSV} --thickness -1 RC1 2 ERR1 "--thickness must be a finite number >= 0")
 hs_cli(usage_value ARGS1 ${C_CSV} --threads RC1 2 ERR1 "option --threads needs a value")
 hs_cli(usage_repeat ARGS1 ${C_CSV} --repeat 0 RC1 2 ERR1 "--repeat must be an integer in 1..1000 \\(got '0'\\)"
@@ -246,7 +258,7 @@ hs_cli(escape_npy_key ARGS1 --circles newline_key.npy --queries good_queries.csv
 hs_cli(escape_csv_field ARGS1 --circles escape_field.csv --queries good_queries.csv RC1 1
        ERR1 "^hitscan: error: escape_field.csv: row 1 .line 3., column 2: '\\\\x1b\\]0.pwned\\\\x07\\\\xff' is not a number\n$")
 hs_cli(escape_argument ARGS1 ${C_CSV} "--mode=near\nest" RC1 2
-       ERR1 "^hitscan: error: --mode must be closest, any, count or all .got 'near\\\\x0aest'. .hitscan --help lists the options.\n$")
+       ERR1 "^hitscan: error: --mode must be closest, any, count, all or pairs .got 'near\\\\x0aest'. .hitscan --help lists the options.\n$")
 hs_cli(bad_range_circle
        ARGS1 --circles range_circles.csv --queries good_queries.csv RC1 1
        ERR1 "^hitscan: error: range_circles.csv: row 1 .line 4.: .x., .y. or r above 1e.18 .x=2e.18, y=0, r=1.\n$"

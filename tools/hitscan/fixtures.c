@@ -111,6 +111,9 @@ static const float queries[5][4] = {
     {9.5f, 0, 10.5f, 0} /* 4: wholly inside circle 0: solid hit at t 0, boundary miss */
 };
 #define NQ 5
+/* --mode pairs: no two circles overlap; with these displacements circle 1 closes on circle 0
+ * at 8 a step from 10 apart, so they touch at radius sum 4 when t = 0.75, normal (1, 0). */
+static const float displacements[5][2] = {{0, 0}, {-8, 0}, {0, 0}, {0, 0}, {0, 0}};
 
 static void expected(void)
 {
@@ -133,6 +136,9 @@ static void expected(void)
     const size_t ray_off[NQ + 1] = {0, 2, 3, 3, 4, 6};
     const uint32_t ray_idx[] = {0, 1, 2, 3, 0, 1};
     const float ray_t[] = {0.5f, 1.125f, 0, 0.5f, 0, 8.5f};
+    const uint32_t swept_i[] = {0}, swept_j[] = {1};
+    const float swept_t[] = {0.75f}, swept_nx[] = {1}, swept_ny[] = {0};
+    const uint8_t swept_ov[] = {0};
 
     for (int fmt = HSIO_NPY; fmt <= HSIO_CSV; fmt++) {
         const char *ext = fmt == HSIO_NPY ? "npy" : "csv";
@@ -153,6 +159,10 @@ static void expected(void)
         EXPECT("count_thick", hsio_write_count(f, (hsio_format)fmt, NQ, count_thick));
         EXPECT("all", hsio_write_all(f, (hsio_format)fmt, NQ, all_off, all_idx, all_t));
         EXPECT("all_ray", hsio_write_all(f, (hsio_format)fmt, NQ, ray_off, ray_idx, ray_t));
+        EXPECT("pairs",
+               hsio_write_pairs(f, (hsio_format)fmt, 0, NULL, NULL, NULL, NULL, NULL, NULL));
+        EXPECT("swept", hsio_write_pairs(f, (hsio_format)fmt, 1, swept_i, swept_j, swept_t,
+                                         swept_nx, swept_ny, swept_ov));
 #undef EXPECT
     }
 }
@@ -161,6 +171,10 @@ static void inputs(void)
 {
     npy_f4("good_circles.npy", 5, 3, &circles[0][0]);
     npy_f4("good_queries.npy", NQ, 4, &queries[0][0]);
+    npy_f4("good_displacements.npy", 5, 2, &displacements[0][0]);
+    text("good_displacements.csv", "dx,dy\n0,0\n-8,0\n0,0\n0,0\n0,0\n");
+    text("short_displacements.csv", "dx,dy\n0,0\n-8,0\n");
+    text("nan_displacements.csv", "dx,dy\n0,0\n-8,0\n0,nan\n0,0\n0,0\n");
     /* the same numbers as CSV: a header, spaces, CRLF, a blank line, exponent notation */
     /* --origin: a circle near 1.2e7, where float's ulp is 1; the segment enters it at x =
      * 12345676.25 (t 0.3), which float world coordinates round to 12345676 (and y to -9876544) */

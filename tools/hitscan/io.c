@@ -215,3 +215,50 @@ int hsio_write_all(FILE *f, hsio_format fmt, size_t m, const size_t *offsets, co
         }
     return hsio_write_le(f, buf, sizeof(double), 3 * k);
 }
+
+int hsio_write_pairs(FILE *f, hsio_format fmt, size_t k, const uint32_t *i, const uint32_t *j,
+                     const float *t, const float *nx, const float *ny, const uint8_t *overlapping)
+{
+    const size_t cols = t ? 6 : 2;
+    if (fmt == HSIO_CSV) {
+        if (fputs(t ? "i,j,t,nx,ny,overlapping\n" : "i,j\n", f) < 0)
+            return -1;
+        for (size_t h = 0; h < k; h++) {
+            if (fprintf(f, "%lu,%lu", (unsigned long)i[h], (unsigned long)j[h]) < 0)
+                return -1;
+            if (t) {
+                const float v[3] = {t[h], nx[h], ny[h]};
+                for (int c = 0; c < 3; c++)
+                    if (fputc(',', f) == EOF || put_float(f, v[c]) != 0)
+                        return -1;
+                if (fprintf(f, ",%d", overlapping[h] ? 1 : 0) < 0)
+                    return -1;
+            }
+            if (fputc('\n', f) == EOF)
+                return -1;
+        }
+        return 0;
+    }
+    const size_t shape[2] = {k, cols};
+    if (hsio_npy_write_header(f, "<f8", 2, shape) != 0)
+        return -1;
+    double buf[CHUNK * 6];
+    for (size_t h0 = 0; h0 < k; h0 += CHUNK) {
+        const size_t m = k - h0 < CHUNK ? k - h0 : CHUNK;
+        for (size_t q = 0; q < m; q++) {
+            const size_t h = h0 + q;
+            double *row = buf + cols * q;
+            row[0] = (double)i[h];
+            row[1] = (double)j[h];
+            if (t) {
+                row[2] = (double)t[h];
+                row[3] = (double)nx[h];
+                row[4] = (double)ny[h];
+                row[5] = overlapping[h] ? 1.0 : 0.0;
+            }
+        }
+        if (hsio_write_le(f, buf, sizeof(double), cols * m) != 0)
+            return -1;
+    }
+    return 0;
+}

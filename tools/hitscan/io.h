@@ -37,6 +37,9 @@ int hsio_read_table(const char *path, size_t cols, hsio_table *out, char *err, s
  *   any      CSV query,hit (0/1)       npy (M,) '|b1'
  *   count    CSV query,count           npy (M,) '<u4'
  *   all      CSV query,idx,t           npy (K, 3) '<f8' rows query,idx,t
+ *   pairs    CSV i,j                   npy (K, 2) '<f8' rows i,j
+ *            with displacements: CSV i,j,t,nx,ny,overlapping, npy (K, 6) '<f8' (overlapping
+ *            0 / 1)
  * idx == HS_NONE (UINT32_MAX) marks a miss. px..ny may be NULL only when every idx misses. */
 int hsio_write_closest(FILE *f, hsio_format fmt, size_t m, const uint32_t *idx, const float *t,
                        const float *px, const float *py, const float *nx, const float *ny);
@@ -47,6 +50,9 @@ int hsio_write_closest_at(FILE *f, hsio_format fmt, size_t m, const uint32_t *id
                           double ox, double oy);
 int hsio_write_any(FILE *f, hsio_format fmt, size_t m, const uint8_t *hit);
 int hsio_write_count(FILE *f, hsio_format fmt, size_t m, const uint32_t *count);
+/* k pairs (i[h], j[h]); t, nx, ny, overlapping NULL for overlap pairs, else swept pairs. */
+int hsio_write_pairs(FILE *f, hsio_format fmt, size_t k, const uint32_t *i, const uint32_t *j,
+                     const float *t, const float *nx, const float *ny, const uint8_t *overlapping);
 /* CSR: hits of query i are offsets[i] .. offsets[i+1]-1. */
 int hsio_write_all(FILE *f, hsio_format fmt, size_t m, const size_t *offsets, const uint32_t *idx,
                    const float *t);

@@ -35,6 +35,7 @@
 
 static const char usage_text[] =
     "usage: hitscan --circles FILE --queries FILE [options]\n"
+    "       hitscan --circles FILE --mode pairs [--displacements FILE] [options]\n"
     "       hitscan --scene uniform|clustered|mixed|sparse|lasers [--n N] [--m M] [--seed S] "
     "[options]\n"
     "       hitscan --scene KIND [--n N] [--m M] [--seed S] --write-scene PREFIX\n"
@@ -56,9 +57,13 @@ static const char usage_text[] =
     "                     have an exponent when they are whole numbers: 1e6, 2.5e5\n"
     "  --seed S           scene seed (default 1)\n"
     "  --write-scene P    write the scene to P_circles.npy and P_queries.npy, then exit\n"
+    "  --displacements F  with --mode pairs: how far each circle moves over a step, dx,dy:\n"
+    "                     .npy '<f4' shape (N,2) or .csv; the pairs are then those that\n"
+    "                     touch at some time of the step (swept pairs)\n"
     "\n"
     "query:\n"
-    "  --mode MODE        closest (default), any, count, all\n"
+    "  --mode MODE        closest (default), any, count, all; pairs: the overlapping pairs of\n"
+    "                     circles (no queries; grid only)\n"
     "  --kind KIND        query i is P(t) = A + t (B - A) with A = (ax,ay), B = (bx,by):\n"
     "                     segment t in [0,1] (default), ray t >= 0, line any t\n"
     "  --thickness Q      query half-width Q >= 0 (capsule / swept circle), default 0\n"
@@ -77,7 +82,9 @@ static const char usage_text[] =
     "  --repeat R         run the batch call R times (1..1000, default 1) through one workspace;\n"
     "                     query_ms is then the median call, and the summary adds repeat=R and\n"
     "                     first_ms (the first, cold call)\n"
-    "\n"
+    "\n";
+/* Two strings: ISO C promises string literals of 4095 characters only. */
+static const char usage_output[] =
     "output:\n"
     "  --out FILE         write results (default: none, summary only); '-' is stdout. The\n"
     "                     file appears whole or not at all (temporary file + rename); it\n"
@@ -87,8 +94,11 @@ static const char usage_text[] =
     "     any      csv query,hit                    npy (M,) '|b1'\n"
     "     count    csv query,count                  npy (M,) '<u4'\n"
     "     all      csv query,idx,t                  npy (K,3) '<f8' query,idx,t\n"
+    "     pairs    csv i,j                          npy (K,2) '<f8' i,j\n"
+    "       with --displacements: csv i,j,t,nx,ny,overlapping, npy (K,6) '<f8': t the first\n"
+    "       contact in [0,1], (nx,ny) the unit normal from i towards j, overlapping 0/1\n"
     "     idx is the circle's 0-based row; a miss is idx -1 with NaN fields. all-hits rows are\n"
-    "     ordered by query, then entry t, then idx.\n"
+    "     ordered by query, then entry t, then idx; pairs rows by i < j, then j.\n"
     "\n"
     "  -h, --help         this text;  --version  the library version and determinism\n"
     "options take their value as --opt VALUE or --opt=VALUE. --scene's queries are segments;\n"
@@ -96,13 +106,13 @@ static const char usage_text[] =
     "exit status: 0 ok, 1 bad input data or failure, 2 bad command line (or --out naming\n"
     "an input).\n";
 
-typedef enum mode { MODE_CLOSEST, MODE_ANY, MODE_COUNT, MODE_ALL } mode;
-static const char *const mode_names[] = {"closest", "any", "count", "all"};
+typedef enum mode { MODE_CLOSEST, MODE_ANY, MODE_COUNT, MODE_ALL, MODE_PAIRS } mode;
+static const char *const mode_names[] = {"closest", "any", "count", "all", "pairs"};
 typedef enum kind { KIND_SEGMENT, KIND_RAY, KIND_LINE } kind;
 static const char *const kind_names[] = {"segment", "ray", "line"};
 
 typedef struct options {
-    const char *circles, *queries, *out, *write_scene;
+    const char *circles, *queries, *out, *write_scene, *displacements;
     hs_scene_kind scene;
     int have_scene, have_n, have_m, have_seed;
     size_t n, m;
@@ -239,6 +249,7 @@ static int parse_args(int argc, char **argv, options *o)
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(usage_text, stdout);
+            fputs(usage_output, stdout);
             return 0;
         }
         if (strcmp(a, "--version") == 0) {
@@ -278,10 +289,12 @@ static int parse_args(int argc, char **argv, options *o)
             val = eq + 1;
         } else {
             strcpy(name, a);
-            static const char *const valued[] = {
-                "--circles", "--queries",   "--mode",        "--kind",   "--thickness", "--isa",
-                "--threads", "--cell-size", "--out",         "--format", "--scene",     "--n",
-                "--m",       "--seed",      "--write-scene", "--repeat", "--origin"};
+            static const char *const valued[] = {"--circles", "--queries",   "--mode",
+                                                 "--kind",    "--thickness", "--isa",
+                                                 "--threads", "--cell-size", "--out",
+                                                 "--format",  "--scene",     "--n",
+                                                 "--m",       "--seed",      "--write-scene",
+                                                 "--repeat",  "--origin",    "--displacements"};
             if (pick(name, valued, (int)(sizeof valued / sizeof valued[0])) < 0)
                 return usage_error("unknown option '%s'", a);
             if (i + 1 >= argc)
@@ -294,14 +307,17 @@ static int parse_args(int argc, char **argv, options *o)
             o->queries = val;
         } else if (strcmp(name, "--out") == 0) {
             o->out = val;
+        } else if (strcmp(name, "--displacements") == 0) {
+            o->displacements = val;
         } else if (strcmp(name, "--write-scene") == 0) {
             if (!*val)
                 return usage_error("--write-scene needs a non-empty prefix");
             o->write_scene = val;
         } else if (strcmp(name, "--mode") == 0) {
-            int k = pick(val, mode_names, 4);
+            int k = pick(val, mode_names, 5);
             if (k < 0)
-                return usage_error("--mode must be closest, any, count or all (got '%s')", val);
+                return usage_error("--mode must be closest, any, count, all or pairs (got '%s')",
+                                   val);
             o->mode = (mode)k;
         } else if (strcmp(name, "--kind") == 0) {
             int k = pick(val, kind_names, 3);
@@ -393,9 +409,17 @@ static int parse_args(int argc, char **argv, options *o)
     } else {
         if (o->have_n || o->have_m || o->have_seed || o->write_scene)
             return usage_error("--n, --m, --seed and --write-scene need --scene");
-        if (!o->circles || !o->queries)
+        if (!o->circles || (!o->queries && o->mode != MODE_PAIRS))
             return usage_error("need --circles FILE and --queries FILE (or --scene KIND)");
     }
+    if (o->displacements && o->mode != MODE_PAIRS)
+        return usage_error("--displacements goes with --mode pairs");
+    if (o->mode == MODE_PAIRS && o->brute)
+        return usage_error("--mode pairs runs on the grid; it has no --brute");
+#ifdef HS_CLI_MPI
+    if (o->mode == MODE_PAIRS)
+        return usage_error("--mode pairs is not available in the MPI tool");
+#endif
     if (o->brute && o->cell_size > 0.0f)
         return usage_error("--cell-size is a grid option; it has no meaning with --brute");
     if (o->out) {
@@ -415,10 +439,12 @@ static int parse_args(int argc, char **argv, options *o)
     return -1;
 }
 
-/* The loaded problem: circles SoA, queries as A and D = B - A. */
+/* The loaded problem: circles SoA, queries as A and D = B - A, and the circles' displacements
+ * (NULL without --displacements). */
 typedef struct problem {
     float *x, *y, *r;
     float *ax, *ay, *dx, *dy;
+    float *mx, *my;
     size_t n, m;
     const size_t *circle_line, *query_line; /* CSV line of each row, or NULL */
     const char *circle_src, *query_src;
@@ -433,6 +459,8 @@ static void problem_free(problem *p)
     free(p->ay);
     free(p->dx);
     free(p->dy);
+    free(p->mx);
+    free(p->my);
 }
 
 /* Allocates the arrays (one element at least, so n = 0 still yields valid pointers). */
@@ -503,8 +531,8 @@ static int load_files(const options *o, problem *p, hsio_table *ct, hsio_table *
         return -1;
     }
     progress_step("reading", o->queries);
-    if (hsio_read_table_at(o->queries, 4, o->header, o->have_origin ? qshift : NULL, qt, err,
-                           sizeof err) != 0) {
+    if (o->queries && hsio_read_table_at(o->queries, 4, o->header, o->have_origin ? qshift : NULL,
+                                         qt, err, sizeof err) != 0) {
         error("%s: %s", o->queries, err);
         return -1;
     }
@@ -596,13 +624,55 @@ done:
     return rc;
 }
 
+/* The displacements of --displacements, one row per circle, into p->mx, p->my. */
+static int load_displacements(const options *o, problem *p)
+{
+    hsio_table dt = {0};
+    char err[512];
+    progress_step("reading", o->displacements);
+    int rc = -1;
+    if (hsio_read_table_opt(o->displacements, 2, o->header, &dt, err, sizeof err) != 0)
+        error("%s: %s", o->displacements, err);
+    else if (dt.rows != p->n)
+        error("%s: %zu rows, but there are %zu circles: one displacement per circle",
+              o->displacements, dt.rows, p->n);
+    else if (!(p->mx = malloc((p->n ? p->n : 1) * sizeof(float))) ||
+             !(p->my = malloc((p->n ? p->n : 1) * sizeof(float))))
+        error("out of memory");
+    else
+        rc = 0;
+    for (size_t i = 0; rc == 0 && i < p->n; i++) {
+        p->mx[i] = dt.v[2 * i];
+        p->my[i] = dt.v[2 * i + 1];
+    }
+    hsio_table_free(&dt);
+    return rc;
+}
+
+/* A displacement refused by the library, by its row. */
+static void report_bad_displacement(const options *o, const problem *p, hs_status s)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        const double x = p->mx[i], y = p->my[i];
+        if (!isfinite(x) || !isfinite(y) || !(x * x + y * y <= 1e36)) {
+            error("%s: row %zu: %s (dx=%g, dy=%g)", o->displacements, i,
+                  isfinite(x) && isfinite(y) ? "longer than 1e18" : "not finite", x, y);
+            return;
+        }
+    }
+    error("pairs failed: %s", status_text(s));
+}
+
 /* Results of one run, whatever the mode. */
 typedef struct results {
     hs_closest_out cl;
     uint8_t *hit;
     uint32_t *count;
     hs_hits all;
-    size_t hits; /* queries hit (closest, any) or total hits (count, all) */
+    hs_pairs pairs;
+    hs_swept_pairs swept;
+    const float *mx, *my; /* the displacements of swept pairs, or NULL */
+    size_t hits;          /* queries hit (closest, any) or total hits (count, all) */
 } results;
 
 static void results_free(results *r)
@@ -617,6 +687,8 @@ static void results_free(results *r)
     free(r->count);
     if (r->all.offsets)
         hs_hits_free(&r->all);
+    hs_pairs_free(&r->pairs);
+    hs_swept_pairs_free(&r->swept);
 }
 
 /* The output arrays of the mode (all-hits' come from the call itself). */
@@ -638,7 +710,8 @@ static hs_status results_alloc(const options *o, size_t m, results *res)
     case MODE_COUNT:
         res->count = malloc(mm * sizeof(uint32_t));
         return res->count ? HS_OK : HS_E_NOMEM;
-    case MODE_ALL: return HS_OK;
+    case MODE_ALL:
+    case MODE_PAIRS: return HS_OK;
     }
     return HS_E_RANGE;
 }
@@ -662,6 +735,11 @@ static hs_status run_queries(const options *o, const hs_grid *g, const hs_circle
         if (res->all.offsets) /* a repeated call: the previous result goes first */
             hs_hits_free(&res->all);
         return g ? hs_grid_all(g, qs, bo, &res->all) : hs_brute_all(cs, qs, bo, &res->all);
+    case MODE_PAIRS: /* a repeated call: the previous result goes first */
+        hs_pairs_free(&res->pairs);
+        hs_swept_pairs_free(&res->swept);
+        return res->mx ? hs_grid_swept_pairs(g, res->mx, res->my, bo, &res->swept)
+                       : hs_grid_pairs(g, bo, &res->pairs);
     }
     return HS_E_RANGE;
 }
@@ -684,6 +762,7 @@ static size_t results_hits(const options *o, size_t m, const results *res)
             hits += res->count[i];
         return hits;
     case MODE_ALL: return res->all.total;
+    case MODE_PAIRS: return res->mx ? res->swept.count : res->pairs.count;
     }
     return 0;
 }
@@ -715,6 +794,12 @@ static int write_results(const options *o, const problem *p, const results *r)
     case MODE_COUNT: w = hsio_write_count(f, o->format, p->m, r->count); break;
     case MODE_ALL:
         w = hsio_write_all(f, o->format, p->m, r->all.offsets, r->all.idx, r->all.t);
+        break;
+    case MODE_PAIRS:
+        w = r->mx ? hsio_write_pairs(f, o->format, r->swept.count, r->swept.i, r->swept.j,
+                                     r->swept.t, r->swept.nx, r->swept.ny, r->swept.overlapping)
+                  : hsio_write_pairs(f, o->format, r->pairs.count, r->pairs.i, r->pairs.j, NULL,
+                                     NULL, NULL, NULL);
         break;
     }
     if (w != 0) {
@@ -776,11 +861,13 @@ int main(int argc, char **argv)
     if (rc >= 0)
         return rc;
     /* an input is never an output: refused before anything is read or written */
-    if (o.out && !o.have_scene) {
+    if (o.out) {
         const char *out = strcmp(o.out, "-") == 0 ? NULL : o.out;
-        const char *in[2][2] = {{"--circles", o.circles}, {"--queries", o.queries}};
-        for (int k = 0; k < 2; k++)
-            if (hsio_same_file(in[k][1], out)) {
+        const char *in[3][2] = {{"--circles", o.circles},
+                                {"--queries", o.queries},
+                                {"--displacements", o.displacements}};
+        for (int k = 0; k < 3; k++)
+            if (in[k][1] && hsio_same_file(in[k][1], out)) {
                 error("--out %s is the same file as %s %s: it would destroy the input",
                       out ? out : "- (stdout)", in[k][0], in[k][1]);
                 return EXIT_USAGE;
@@ -803,6 +890,8 @@ int main(int argc, char **argv)
     rc = EXIT_DATA;
 
     if (o.have_scene ? load_scene(&o, &p, &scene_rows) : load_files(&o, &p, &ct, &qt))
+        goto done;
+    if (o.displacements && load_displacements(&o, &p) != 0)
         goto done;
     const double read_ms = (omp_get_wtime() - t_start) * 1e3;
     if (o.write_scene) {
@@ -865,6 +954,8 @@ int main(int argc, char **argv)
     const int reps = o.repeat ? o.repeat : 1;
     double *call_ms = calloc((size_t)reps, sizeof *call_ms);
     s = call_ms ? results_alloc(&o, p.m, &res) : HS_E_NOMEM;
+    res.mx = p.mx;
+    res.my = p.my;
     if (s == HS_OK && o.repeat && (s = hs_workspace_create(&ws)) == HS_OK)
         bo.ws = ws;
     int done_calls = 0;
@@ -895,6 +986,10 @@ int main(int argc, char **argv)
               (double)p.dx[i], (double)p.dy[i], stats.invalid);
         goto done;
     }
+    if (s != HS_OK && o.displacements && (s == HS_E_NONFINITE || s == HS_E_RANGE)) {
+        report_bad_displacement(&o, &p, s);
+        goto done;
+    }
     if (s != HS_OK) {
         error("query failed: %s", status_text(s));
         goto done;
@@ -902,7 +997,10 @@ int main(int argc, char **argv)
 
     const char *isa = hs_isa_name(hs_isa_resolve(o.isa));
     double build_ms = (t1 - t0) * 1e3, query_ms = call;
-    double qps = call > 0.0 ? (double)p.m / (call * 1e-3) : 0.0;
+    /* pairs: circles per second, as the library's benchmarks count them */
+    const int pairs = o.mode == MODE_PAIRS;
+    const char *unit = pairs ? "circles" : "queries";
+    double qps = call > 0.0 ? (double)(pairs ? p.n : p.m) / (call * 1e-3) : 0.0;
     const double w0 = omp_get_wtime();
     if (o.out && HSCLI_WRITER) {
         progress_step("writing", strcmp(o.out, "-") == 0 ? "to stdout" : o.out);
@@ -934,13 +1032,17 @@ int main(int argc, char **argv)
                     p.n ? (double)hs_grid_bytes(g) / (double)p.n : 0.0);
         else
             fprintf(h, "  build  %10.3f ms  brute force (circle copy only)\n", build_ms);
-        fprintf(h, "  query  %10.3f ms  %s, %.2f M queries/s (%s, %d thread%s)\n", query_ms,
-                mode_names[o.mode], qps * 1e-6, isa, threads, threads == 1 ? "" : "s");
+        fprintf(h, "  query  %10.3f ms  %s%s, %.2f M %s/s (%s, %d thread%s)\n", query_ms,
+                mode_names[o.mode], pairs && o.displacements ? " (swept)" : "", qps * 1e-6, unit,
+                isa, threads, threads == 1 ? "" : "s");
         if (o.repeat)
             fprintf(h,
                     "         median of %d calls through one workspace; the first took %.3f ms\n",
                     reps, first_ms);
-        if (o.mode == MODE_CLOSEST || o.mode == MODE_ANY)
+        if (pairs)
+            fprintf(h, "  pairs  %zu, %.3f per circle\n", res.hits,
+                    p.n ? (double)res.hits / (double)p.n : 0.0);
+        else if (o.mode == MODE_CLOSEST || o.mode == MODE_ANY)
             fprintf(h, "  hits   %zu of %zu queries hit a circle (%.1f%%)\n", res.hits, p.m,
                     p.m ? 100.0 * (double)res.hits / (double)p.m : 0.0);
         else
@@ -957,9 +1059,9 @@ int main(int argc, char **argv)
     fflush(stdout);
     fprintf(stderr,
             "hitscan: mode=%s kind=%s engine=%s N=%zu M=%zu isa=%s threads=%d build_ms=%.3f "
-            "query_ms=%.3f queries_per_s=%.0f hits=%zu",
+            "query_ms=%.3f %s_per_s=%.0f hits=%zu",
             mode_names[o.mode], kind_names[o.kind], o.brute ? "brute" : "grid", p.n, p.m, isa,
-            threads, build_ms, query_ms, qps, res.hits);
+            threads, build_ms, query_ms, unit, qps, res.hits);
     if (o.repeat)
         fprintf(stderr, " repeat=%d first_ms=%.3f", reps, first_ms);
     fprintf(stderr, " read_ms=%.3f write_ms=%.3f total_ms=%.3f", read_ms, write_ms, total_ms);

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal: the exact test of a swept pair (hs_grid_swept_pairs), which the pair search
+ * (grid/pairs.c) runs on each candidate it keeps. */
+#ifndef HITSCAN_GRID_SWEPT_H
+#define HITSCAN_GRID_SWEPT_H
+
+#include <float.h>
+#include <stdint.h>
+
+#include "core.h"
+#include "grid/overlap.h"
+
+/* A circle and its displacement over the step. */
+typedef struct hs_moving {
+    float x, y, r, dx, dy;
+} hs_moving;
+
+/* A pair's answer (hitscan/grid.h's hs_swept_pairs): the record the pair lists carry. */
+typedef struct hs_swept_hit {
+    float t, nx, ny;
+    uint32_t overlapping;
+} hs_swept_hit;
+
+/* Relative motions whose |d|^2 is subnormal are rescaled by this, their interval by its
+ * inverse (exact: powers of two). */
+#define HS_SWEPT_RESCALE 0x1p64f
+
+/* Circles a (the smaller index) and b: 1 and *h filled when they touch in [0, 1]. The segment
+ * query a + t (da - db) against the circle (b, ra + rb), as the batch calls prepare it
+ * (hs_kq_make, hs_pair_hits, hs_pair_times); touching at t = 0 decided exactly, as
+ * hs_grid_pairs decides it. */
+static inline int hs_swept_test(const hs_moving *a, const hs_moving *b, hs_swept_hit *h)
+{
+    const float Dx = a->dx - b->dx, Dy = a->dy - b->dy;
+    float t = 0.0f;
+    const int overlapping = hs_discs_overlap(a->x, a->y, a->r, b->x, b->y, b->r);
+    if (!overlapping) {
+        hs_query q = {{a->x, a->y}, {Dx, Dy}, 0.0f, 1.0f, 0.0f};
+        const float R = a->r + b->r, dd = Dx * Dx + Dy * Dy;
+        float scale = 1.0f;
+        if (dd < FLT_MIN) {
+            q.d.x = Dx * HS_SWEPT_RESCALE;
+            q.d.y = Dy * HS_SWEPT_RESCALE;
+            q.tmax = 1.0f / HS_SWEPT_RESCALE;
+            scale = HS_SWEPT_RESCALE;
+            if (!(q.d.x * q.d.x + q.d.y * q.d.y >= FLT_MIN))
+                return 0; /* no motion (or below 2^-127): apart all the step */
+        }
+        const hs_kq k = hs_kq_make(q, HS_SOLID, 0u);
+        if (!hs_pair_hits(&k, b->x, b->y, R))
+            return 0;
+        t = hs_pair_times(&k, b->x, b->y, R).t * scale;
+    }
+    /* from a towards b at t: (cb + t db) - (ca + t da) */
+    const hs_vec2 none = {0.0f, 0.0f};
+    hs_vec2 u = hs_unit_or((b->x - a->x) - t * Dx, (b->y - a->y) - t * Dy, none);
+    if (u.x == 0.0f && u.y == 0.0f)
+        u = hs_unit_or(Dx, Dy, (hs_vec2){1.0f, 0.0f});
+    h->t = t;
+    h->nx = u.x;
+    h->ny = u.y;
+    h->overlapping = (uint32_t)overlapping;
+    return 1;
+}
+
+#endif

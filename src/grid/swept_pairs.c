@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: MIT */
+/* Swept pairs, hs_grid_swept_pairs: the pairs of moving circles that touch during a step.
+ *
+ * Broadphase: circle i sweeps the capsule from ci to ci + di of radius ri, which lies in the
+ * disc centred at ci + di / 2 of radius ri + |di| / 2: two capsules that touch have
+ * overlapping discs. The pair search of hs_grid_pairs (grid/pairs.c) runs on g itself with
+ * those discs: each circle searches the cells around its disc, as far as a partner's circle
+ * can lie from it (its level's largest radius plus its largest displacement). The few fast
+ * movers (|d| above a multiple of the median, and above half a cell) find their partners
+ * alone, so only they search as far as the fast ones move. Narrowphase: each candidate is
+ * tested exactly in the search (grid/swept.h), where both circles' data are close in memory,
+ * and kept with its answer; the assembly puts the pairs in (i, j) order with a word naming
+ * each answer, so the result is the same for any team.
+ *
+ * The discs are computed in double and rounded outward to float, so each holds its exact
+ * disc: every pair that touches is a candidate. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "grid/build.h"
+#include "grid/layout.h"
+#include "grid/pairs.h"
+#include "grid/storage.h"
+#include "prefetch.h"
+#include "tuning.h"
+
+/* Circles per thread below which a pass runs on the calling thread. */
+enum { PAR_MIN = 16384 };
+
+/* HS_OK, or the first bad displacement's code: NaN or infinite, then a length above
+ * HS_MAX_COORD. A branch-free pass per block, rescanned only when a block fails. */
+static hs_status check_displacements(const float *dx, const float *dy, size_t n)
+{
+    const double big = (double)HS_MAX_COORD * (double)HS_MAX_COORD;
+    enum { BLOCK = 1024 };
+    for (size_t lo = 0; lo < n; lo += BLOCK) {
+        const size_t hi = n - lo > BLOCK ? lo + BLOCK : n;
+        int ok = 1;
+        for (size_t i = lo; i < hi; i++) {
+            const double x = dx[i], y = dy[i];
+            ok &= x * x + y * y <= big; /* false for NaN and infinities */
+        }
+        if (ok)
+            continue;
+        for (size_t i = lo; i < hi; i++) {
+            if (!isfinite(dx[i]) || !isfinite(dy[i]))
+                return HS_E_NONFINITE;
+            if (!((double)dx[i] * dx[i] + (double)dy[i] * dy[i] <= big))
+                return HS_E_RANGE;
+        }
+    }
+    return HS_OK;
+}
+
+/* The displacement above which a circle is fast: HS_SWEPT_FAST times the median length of a
+ * fixed-stride sample (deterministic), and at least half a cell of level 0. */
+static float fast_threshold(const hs_grid *g, const float *dx, const float *dy)
+{
+    float sample[HS_GRID_SAMPLE];
+    const size_t n = g->n, s = n < HS_GRID_SAMPLE ? n : HS_GRID_SAMPLE;
+    for (size_t k = 0; k < s; k++) {
+        const size_t i = k * (n / s);
+        sample[k] = (float)sqrt((double)dx[i] * dx[i] + (double)dy[i] * dy[i]);
+    }
+    const double median = hs_select_kth(sample, s, s / 2);
+    return (float)fmax(HS_SWEPT_FAST * median, 0.5 * g->lv[0].h);
+}
+
+/* Storage positions ahead of the one read whose caller's index is prefetched. */
+enum { AHEAD = 64 };
+
+/* What the search needs at each storage position of g, and each level's largest slow and
+ * overall displacement. */
+typedef struct swept_arrays {
+    float *dx, *dy, *mx, *my, *mr;
+    uint8_t *fast;
+    double dmax[2][2]; /* level, then 0: the largest |d| of its slow circles, 1: of all */
+} swept_arrays;
+
+/* Every circle's displacement and swept disc at its storage position: g's storage read in
+ * order, the caller's arrays where its index says. The disc's radius grows by a relative
+ * 2^-20 and by the rounding of its centre (2^-23 of its coordinates' size, and 2^-148 where
+ * they are subnormal): more than every rounding of the computation. */
+static void make_discs(const hs_grid *g, const float *dx, const float *dy, float fast_from,
+                       swept_arrays *a, int threads)
+{
+    const ptrdiff_t n = (ptrdiff_t)g->n, n0 = (ptrdiff_t)(g->nlevels > 1 ? g->lv[0].n : g->n);
+    float *restrict sdx = a->dx, *restrict sdy = a->dy, *restrict mx_ = a->mx,
+                    *restrict my_ = a->my, *restrict mr_ = a->mr;
+    uint8_t *restrict fast_ = a->fast;
+    double m0s = 0.0, m0a = 0.0, m1s = 0.0, m1a = 0.0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(max : m0s, m0a, m1s, m1a)
+    for (ptrdiff_t pos = 0; pos < n; pos++) {
+        if (pos + AHEAD < n) {
+            const uint32_t ahead = g->id[pos + AHEAD];
+            hs_prefetch(&dx[ahead]);
+            hs_prefetch(&dy[ahead]);
+        }
+        const uint32_t id = g->id[pos];
+        const float ux = dx[id], uy = dy[id];
+        const double len = sqrt((double)ux * ux + (double)uy * uy);
+        const double mx = (double)g->x[pos] + 0.5 * ux, my = (double)g->y[pos] + 0.5 * uy;
+        const double R = (double)g->r[pos] + 0.5 * len;
+        sdx[pos] = ux;
+        sdy[pos] = uy;
+        mx_[pos] = (float)mx;
+        my_[pos] = (float)my;
+        mr_[pos] = (float)(R * (1.0 + 0x1p-20) + (fabs(mx) + fabs(my)) * 0x1p-23 + 0x1p-148);
+        const int fast = len > fast_from;
+        fast_[pos] = (uint8_t)fast;
+        if (pos < n0) {
+            m0a = len > m0a ? len : m0a;
+            m0s = !fast && len > m0s ? len : m0s;
+        } else {
+            m1a = len > m1a ? len : m1a;
+            m1s = !fast && len > m1s ? len : m1s;
+        }
+    }
+    a->dmax[0][0] = m0s;
+    a->dmax[0][1] = m0a;
+    a->dmax[1][0] = m1s;
+    a->dmax[1][1] = m1a;
+}
+
+static void free_arrays(swept_arrays *a)
+{
+    free(a->dx);
+    free(a->dy);
+    free(a->mx);
+    free(a->my);
+    free(a->mr);
+    free(a->fast);
+}
+
+/* The touching pairs of two fast circles into L (a list that carries answers): hs_grid_pairs
+ * on a grid of their swept discs, each candidate then tested exactly. The discs are halved, so
+ * that those of circles and displacements at the range limit are valid circles (overlap does
+ * not change with the scale), and grown by 2^-20 and 2^-148 (the halving of subnormal
+ * values). Returns 0, or 1 when memory ran out. */
+static int fast_pairs(const hs_grid *g, const swept_arrays *a, const hs_batch_opts *opts,
+                      int threads, hs_pair_list *L)
+{
+    size_t nf = 0;
+    for (size_t pos = 0; pos < g->n; pos++)
+        nf += a->fast[pos];
+    if (nf < 2)
+        return 0;
+    uint32_t *at = malloc(nf * sizeof *at);
+    float *hx = malloc(nf * sizeof *hx), *hy = malloc(nf * sizeof *hy),
+          *hr = malloc(nf * sizeof *hr);
+    hs_grid *g3 = NULL;
+    hs_pairs cand = {NULL, NULL, 0};
+    int oom = !at || !hx || !hy || !hr;
+    if (!oom) {
+        for (size_t pos = 0, k = 0; pos < g->n; pos++) {
+            if (!a->fast[pos])
+                continue;
+            at[k] = (uint32_t)pos;
+            hx[k] = 0.5f * a->mx[pos];
+            hy[k] = 0.5f * a->my[pos];
+            hr[k] = (float)(0.5 * (double)a->mr[pos] * (1.0 + 0x1p-20) + 0x1p-148);
+            k++;
+        }
+        const hs_circles cs = {.x = hx, .y = hy, .r = hr, .mask = NULL, .n = nf, .owned = NULL};
+        const hs_grid_opts go = {0.0f, threads};
+        oom = hs_grid_build(&cs, &go, &g3) != HS_OK || hs_grid_pairs(g3, opts, &cand) != HS_OK;
+    }
+    for (size_t k = 0; !oom && k < cand.count; k++) {
+        uint32_t p = at[cand.i[k]], q = at[cand.j[k]];
+        if (g->id[p] > g->id[q]) {
+            p = at[cand.j[k]];
+            q = at[cand.i[k]];
+        }
+        const hs_moving cp = {g->x[p], g->y[p], g->r[p], a->dx[p], a->dy[p]};
+        const hs_moving cq = {g->x[q], g->y[q], g->r[q], a->dx[q], a->dy[q]};
+        if (!hs_pair_list_reserve(L, 1)) {
+            oom = 1;
+            break;
+        }
+        L->i[L->len] = g->id[p];
+        L->j[L->len] = g->id[q];
+        L->len += (size_t)hs_swept_test(&cp, &cq, &L->rec[L->len]);
+    }
+    hs_pairs_free(&cand);
+    hs_grid_destroy(g3);
+    free(hr);
+    free(hy);
+    free(hx);
+    free(at);
+    return oom;
+}
+
+/* The touching pairs found by the search, in lists with their answers. */
+static hs_status search(const hs_grid *g, const float *dx, const float *dy,
+                        const hs_batch_opts *opts, int threads, hs_pair_list **lists, size_t *nl)
+{
+    const size_t n = g->n;
+    const int pass_threads = n / PAR_MIN < (size_t)threads ? (int)(n / PAR_MIN) + 1 : threads;
+    swept_arrays a = {hs_grid_alloc_lines(n, sizeof(float)),
+                      hs_grid_alloc_lines(n, sizeof(float)),
+                      hs_grid_alloc_lines(n, sizeof(float)),
+                      hs_grid_alloc_lines(n, sizeof(float)),
+                      hs_grid_alloc_lines(n, sizeof(float)),
+                      hs_grid_alloc_lines(n, 1),
+                      {{0.0}}};
+    hs_status s = a.dx && a.dy && a.mx && a.my && a.mr && a.fast ? HS_OK : HS_E_NOMEM;
+    if (s == HS_OK) {
+        make_discs(g, dx, dy, fast_threshold(g, dx, dy), &a, pass_threads);
+        /* within a level: slow partners only; a big circle searching level 0: all */
+        hs_pair_search ps = {g, a.mx, a.my, a.mr, 0.0, {{0.0}}, a.fast, a.dx, a.dy};
+        for (int l = 0; l < g->nlevels; l++)
+            for (int c = 0; c < 2; c++)
+                ps.ext[l][c] = ((double)g->lv[l].rmax + a.dmax[l][c]) * (1.0 + 0x1p-20);
+        hs_pair_list *more = NULL;
+        if (hs_pair_search_run(&ps, threads, lists, nl) ||
+            !(more = realloc(*lists, (*nl + 1) * sizeof *more))) {
+            s = HS_E_NOMEM;
+        } else { /* one more list: the pairs of two fast circles */
+            *lists = more;
+            memset(&more[*nl], 0, sizeof *more);
+            more[*nl].carry = 1;
+            *nl += 1;
+            if (fast_pairs(g, &a, opts, threads, &more[*nl - 1]))
+                s = HS_E_NOMEM;
+        }
+    }
+    free_arrays(&a);
+    return s;
+}
+
+/* Each list's answers copied to their place in one array (the lists taken as one sequence);
+ * then the pairs in (i, j) order with the place each came from, and the answers gathered to
+ * them. */
+static hs_status assemble(hs_pair_list *lists, size_t nl, size_t total, size_t n, int threads,
+                          hs_swept_pairs *out)
+{
+    size_t *base = malloc((nl + 1) * sizeof *base);
+    hs_swept_hit *ans = hs_grid_alloc_lines(total, sizeof *ans);
+    uint32_t *word = hs_pairs_alloc_out(total);
+    out->i = hs_pairs_alloc_out(total);
+    out->j = hs_pairs_alloc_out(total);
+    int oom = !base || !ans || !word || !out->i || !out->j;
+    if (!oom) {
+        base[0] = 0;
+        for (size_t b = 0; b < nl; b++)
+            base[b + 1] = base[b] + lists[b].len;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+        for (ptrdiff_t b = 0; b < (ptrdiff_t)nl; b++)
+            if (lists[b].len)
+                memcpy(ans + base[b], lists[b].rec, lists[b].len * sizeof *ans);
+        oom = hs_pairs_assemble(lists, nl, n, threads, out->i, out->j, word);
+    }
+    for (size_t b = 0; b < nl; b++) /* memory for the answers */
+        hs_pair_list_free(&lists[b]);
+    out->count = total;
+    out->t = oom ? NULL : hs_grid_alloc_lines(total, sizeof *out->t);
+    out->nx = oom ? NULL : hs_grid_alloc_lines(total, sizeof *out->nx);
+    out->ny = oom ? NULL : hs_grid_alloc_lines(total, sizeof *out->ny);
+    out->overlapping = oom ? NULL : hs_grid_alloc_lines(total, 1);
+    oom = oom || !out->t || !out->nx || !out->ny || !out->overlapping;
+    if (!oom) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (ptrdiff_t m = 0; m < (ptrdiff_t)total; m++) {
+            if (m + AHEAD < (ptrdiff_t)total)
+                hs_prefetch(&ans[word[m + AHEAD]]);
+            const hs_swept_hit h = ans[word[m]];
+            out->t[m] = h.t;
+            out->nx[m] = h.nx;
+            out->ny[m] = h.ny;
+            out->overlapping[m] = (uint8_t)h.overlapping;
+        }
+    }
+    free(word);
+    free(ans);
+    free(base);
+    return oom ? HS_E_NOMEM : HS_OK;
+}
+
+hs_status hs_grid_swept_pairs(const hs_grid *g, const float *dx, const float *dy,
+                              const hs_batch_opts *opts, hs_swept_pairs *out)
+{
+    if (g == NULL || out == NULL)
+        return HS_E_NULL;
+    memset(out, 0, sizeof *out);
+    const size_t n = g->n;
+    if (n > 0 && (dx == NULL || dy == NULL))
+        return HS_E_NULL;
+    int threads = opts ? opts->threads : 0;
+    if (threads < 0)
+        return HS_E_RANGE;
+    hs_status s = check_displacements(dx, dy, n);
+    if (s != HS_OK || n < 2)
+        return s;
+    if (threads == 0)
+        threads = omp_get_max_threads();
+    if (n < PAR_MIN) /* a team would only wait */
+        threads = 1;
+    hs_pair_list *lists = NULL;
+    size_t nl = 0, total = 0;
+    s = search(g, dx, dy, opts, threads, &lists, &nl);
+    for (size_t b = 0; s == HS_OK && b < nl; b++)
+        total += lists[b].len;
+    if (s == HS_OK && total > HS_MAX_COUNT) /* each answer is named by a 32-bit word */
+        s = HS_E_TOO_MANY;
+    if (s == HS_OK && total > 0)
+        s = assemble(lists, nl, total, n, threads, out);
+    hs_pair_lists_free(lists, nl);
+    if (s != HS_OK)
+        hs_swept_pairs_free(out);
+    return s;
+}
+
+void hs_swept_pairs_free(hs_swept_pairs *p)
+{
+    if (p == NULL)
+        return;
+    free(p->i);
+    free(p->j);
+    free(p->t);
+    free(p->nx);
+    free(p->ny);
+    free(p->overlapping);
+    memset(p, 0, sizeof *p);
+}
