@@ -72,17 +72,16 @@ HS_PAIRS_INLINE void overlap_mask(const pair_scan *p, uint32_t c0, uint32_t m,
         ov[k] = (uint32_t)hs_discs_within(px, py, pr, x[k], y[k], r[k], skin);
 }
 
-/* The candidates at storage positions keep[0 .. nk) that the circle of p keeps, as overlap
+/* The candidates of caller's indices keep[0 .. nk) that the circle of p keeps, as overlap
  * pairs (i, j) in B. */
 HS_PAIRS_INLINE int emit_pairs(pair_scan *p, const uint32_t *keep, size_t nk)
 {
     hs_pair_list *B = p->B;
-    const uint32_t *id = p->s->g->id;
     if (B->cap - B->len < nk && !hs_pair_list_reserve(B, nk))
         return 1;
     for (size_t k = 0; k < nk; k++) {
         B->i[B->len + k] = p->i;
-        B->j[B->len + k] = id[keep[k]];
+        B->j[B->len + k] = keep[k];
     }
     B->len += nk;
     return 0;
@@ -112,6 +111,7 @@ HS_PAIRS_INLINE int emit_swept(pair_scan *p, const uint32_t *keep, size_t nk)
     return 0;
 }
 
+/* keep: storage positions (swept pairs) or caller's indices (overlap pairs). */
 HS_PAIRS_INLINE int emit(pair_scan *p, const uint32_t *keep, size_t nk)
 {
     return p->s->dx ? emit_swept(p, keep, nk) : emit_pairs(p, keep, nk);
@@ -153,10 +153,11 @@ HS_PAIRS_INLINE int pair_run(void *st, uint32_t b, uint32_t e)
                 nk += (size_t)(mine & (uint32_t)swept_discs_meet(p, x[k], y[k], r[k]));
             }
         } else {
+            const float px = p->x, py = p->y, pr = p->r;
+            const double skin = s->skin;
             for (uint32_t k = c0; k < c1; k++) {
-                keep[nk] = k;
-                nk += (size_t)((id[k] > i) &
-                               hs_discs_within(p->x, p->y, p->r, x[k], y[k], r[k], s->skin));
+                keep[nk] = id[k];
+                nk += (size_t)((id[k] > i) & hs_discs_within(px, py, pr, x[k], y[k], r[k], skin));
             }
         }
         if (nk != 0 && emit(p, keep, nk))
