@@ -15,7 +15,17 @@
 #error "define HS_W (1, 4, 8 or 16) before including simd.h"
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
+/* Forced inlining binds the walk's compile-time flags (mode, semantics) in one body per
+ * combination. Under AddressSanitizer it only multiplies what is instrumented: the compile
+ * takes many times longer for the same checks, so the compiler decides there. */
+#if defined(__SANITIZE_ADDRESS__)
+#define HS_SIMD_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HS_SIMD_ASAN 1
+#endif
+#endif
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(HS_SIMD_ASAN)
 #define HS_INLINE static inline __attribute__((always_inline))
 #else
 #define HS_INLINE static inline
