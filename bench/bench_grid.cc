@@ -234,10 +234,9 @@ double MeanRadius(const GridScene &sc)
     return sc.r.empty() ? 0.0 : rsum / (double)sc.r.size();
 }
 
-// Particle pairs: every overlapping circle pair once, from a built grid (the other half of a
-// particle simulation's frame, next to BM_GridBuild's rebuild).
-// Pairs within a cutoff of half the scene's mean radius (a Verlet list's skin); skin = 0 is
-// RunPairs.
+// Particle pairs from a built grid (the other half of a particle simulation's frame, next to
+// BM_GridBuild's rebuild): every overlapping pair once (RunPairs), or every pair within a
+// cutoff of half the scene's mean radius, a Verlet list's skin (RunPairsWithin).
 void RunPairsSkin(benchmark::State &state, hs_scene_kind kind, size_t n, int threads, bool skin)
 {
     GridScene &sc = Scene(kind, n, 0);

@@ -15,24 +15,6 @@ HS_INLINE __m512 hs_b512_lookup(const float *f, __m512i q)
     return _mm512_mask_blend_ps(_mm512_test_epi32_mask(q, _mm512_set1_epi32(32)), lo, hi);
 }
 
-/* Lanes 8h .. 8h+7 of lo and hi as 64-bit words lo | hi << 32 (hs_item's layout, the fold's
- * keys). */
-HS_INLINE __m512i hs_b512_pair64(__m512i lo, __m512i hi, int h)
-{
-    const __m256i l = h ? _mm512_extracti64x4_epi64(lo, 1) : _mm512_castsi512_si256(lo);
-    const __m256i u = h ? _mm512_extracti64x4_epi64(hi, 1) : _mm512_castsi512_si256(hi);
-    return _mm512_or_si512(_mm512_cvtepu32_epi64(l),
-                           _mm512_slli_epi64(_mm512_cvtepu32_epi64(u), 32));
-}
-
-/* The 32-bit words at storage positions pos (any uint32_t) of the lanes f, 0 elsewhere: gather
- * indices are signed, so pos is re-based by 2^31 and the base by as many words. */
-HS_INLINE __m512i hs_b512_gather(const void *base, __m512i pos, __mmask16 f)
-{
-    const void *b = (const void *)((uintptr_t)base + ((uintptr_t)4 << 31));
-    return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), f,
-                                       _mm512_xor_si512(pos, _mm512_set1_epi32(INT32_MIN)), b, 4);
-}
 /* ---- Closest's hit list (see block_test.inl) ---------------------------------------------------
  * Only the hit lanes' storage positions and slots are listed; hs_block_entry_times gathers
  * their circles. Items have few hit lanes, so computing every item's entry times (a division
@@ -64,9 +46,9 @@ HS_INLINE __m512 hs_b512_entry(const hs_block *B, const hs_grid *g, __m512i q, _
     Q.ninv = hs_b512_lookup(B->ninv, q);
     Q.skip = 0; /* entry times only: the hits are already decided */
     hs_vc c;
-    c.cx = _mm512_castsi512_ps(hs_b512_gather(g->x, pos, f));
-    c.cy = _mm512_castsi512_ps(hs_b512_gather(g->y, pos, f));
-    c.r = _mm512_castsi512_ps(hs_b512_gather(g->r, pos, f));
+    c.cx = _mm512_castsi512_ps(hs_vi_gather_m(g->x, pos, f));
+    c.cy = _mm512_castsi512_ps(hs_vi_gather_m(g->y, pos, f));
+    c.r = _mm512_castsi512_ps(hs_vi_gather_m(g->r, pos, f));
     return hs_v_entry(&Q, c, thick, boundary);
 }
 
@@ -84,9 +66,9 @@ HS_INLINE void hs_block_entry_times(hs_block *B, const hs_grid *g, size_t len, c
         const __m512i u = _mm512_castps_si512(_mm512_add_ps(t, _mm512_setzero_ps()));
         const __m512i kh = _mm512_xor_si512(
             u, _mm512_or_si512(_mm512_srai_epi32(u, 31), _mm512_set1_epi32(INT32_MIN)));
-        const __m512i id = hs_b512_gather(g->id, pos, f);
-        _mm512_storeu_si512((void *)(B->list_key + k), hs_b512_pair64(id, kh, 0));
-        _mm512_storeu_si512((void *)(B->list_key + k + 8), hs_b512_pair64(id, kh, 1));
+        const __m512i id = hs_vi_gather_m(g->id, pos, f);
+        _mm512_storeu_si512((void *)(B->list_key + k), hs_vi_pair64(id, kh, 0));
+        _mm512_storeu_si512((void *)(B->list_key + k + 8), hs_vi_pair64(id, kh, 1));
     }
 }
 
@@ -109,7 +91,7 @@ HS_INLINE void hs_block_all_times(const hs_block *B, const hs_grid *g, hs_hitbuf
         const __m512i q = _mm512_maskz_loadu_epi32(f, buf->t + k);
         const __m512i pos = _mm512_maskz_loadu_epi32(f, buf->id + k);
         _mm512_mask_storeu_ps(buf->t + k, f, hs_b512_entry(B, g, q, pos, f, thick, boundary));
-        _mm512_mask_storeu_epi32(buf->id + k, f, hs_b512_gather(g->id, pos, f));
+        _mm512_mask_storeu_epi32(buf->id + k, f, hs_vi_gather_m(g->id, pos, f));
     }
 }
 
@@ -157,8 +139,8 @@ HS_INLINE void hs_b512_stage_geometry(const hs_block *B, const hs_grid *g, hs_se
     const __m512 dx = _mm512_loadu_ps(B->dx + j0), dy = _mm512_loadu_ps(B->dy + j0);
     const __m512 t = _mm512_loadu_ps((const float *)B->best_tbits + j0);
     const __m512i pos = _mm512_loadu_si512((const void *)(B->best_pos + j0));
-    const __m512 cx = _mm512_castsi512_ps(hs_b512_gather(g->x, pos, hit));
-    const __m512 cy = _mm512_castsi512_ps(hs_b512_gather(g->y, pos, hit));
+    const __m512 cx = _mm512_castsi512_ps(hs_vi_gather_m(g->x, pos, hit));
+    const __m512 cy = _mm512_castsi512_ps(hs_vi_gather_m(g->y, pos, hit));
     const __m512 tdx = _mm512_mul_ps(t, dx), tdy = _mm512_mul_ps(t, dy);
     const __m512 vx = _mm512_add_ps(_mm512_sub_ps(ax, cx), tdx);
     const __m512 vy = _mm512_add_ps(_mm512_sub_ps(ay, cy), tdy);

@@ -431,7 +431,7 @@ HS_INLINE int hs_block_answer_by_rows(hs_block *B, const hs_grid *g, hs_semantic
     /* rows[u]: the live slots of group u set up on every level with circles; rest: the others */
     unsigned rows[HS_BLOCK_GROUPS];
     uint64_t rest = 0;
-    size_t nrows = 0;
+    size_t ngroups = 0; /* groups with such slots */
     for (size_t u = 0; u * HS_W < B->nq; u++) {
         const size_t j0 = u * HS_W, k = B->nq - j0 < (size_t)HS_W ? B->nq - j0 : (size_t)HS_W;
         unsigned live = 0;
@@ -444,12 +444,12 @@ HS_INLINE int hs_block_answer_by_rows(hs_block *B, const hs_grid *g, hs_semantic
                     hs_vm_and(set, hs_vm_le(hs_vf_set1(0.0f), hs_vf_loadu(B->rows[l].nrows + j0)));
         rows[u] = hs_vm_bits(set);
         rest |= (uint64_t)(live & ~rows[u]) << j0;
-        nrows += rows[u] != 0;
+        ngroups += rows[u] != 0;
     }
     for (size_t u = (B->nq + HS_W - 1) / HS_W; u < HS_BLOCK_GROUPS; u++)
         rows[u] = 0;
     const int big_first = hs_block_big_first(g, mode);
-    for (int ll = 0; ll < g->nlevels && nrows > 0; ll++) {
+    for (int ll = 0; ll < g->nlevels && ngroups > 0; ll++) {
         const int l = big_first ? g->nlevels - 1 - ll : ll;
         if (g->lv[l].n != 0 && hs_brows_level(B, g, &g->lv[l], &B->rows[l], rows, mode, acc, thick,
                                               boundary, usemask)) {
