@@ -1008,7 +1008,9 @@ int main(int argc, char **argv)
             goto done;
     }
     const double w1 = omp_get_wtime();
-    const double write_ms = (w1 - w0) * 1e3, total_ms = (w1 - t_start) * 1e3;
+    /* nothing written: 0, not the time between two clock reads */
+    const double write_ms = o.out && HSCLI_WRITER ? (w1 - w0) * 1e3 : 0.0;
+    const double total_ms = (w1 - t_start) * 1e3;
     hsio_progress_end();
     if (o.have_scene) {
         /* the human summary: stdout, unless the results themselves go there */
