@@ -58,7 +58,8 @@ static listed plan_of(const hs_grid *g, const hs_queries *qs, hs_isa isa, int cl
     float *t = xcalloc(m, 4);
     const hs_closest_out co = {idx, t, NULL, NULL, NULL, NULL};
     hs_tally tally = HS_TALLY_INIT;
-    gw->trace_range(g, qs, closest, 0, m, count, co, &tally, state, &tr);
+    const hs_walk_range r = {g, qs, NULL, HS_SOLID, 0, m, &tally, state};
+    gw->trace_range(&r, closest, count, co, &tr);
     assert_true(tr.n <= tr.cap);
     assert_int_equal(tally.invalid, 0);
     listed L = {xcalloc(4 * (tr.n + 1), sizeof(uint64_t)), 0};

@@ -71,16 +71,11 @@ static hs_tally walk_share(walk_call *c, int tid)
     for (ptrdiff_t k; (k = hs_sched_next(&c->sc, home)) >= 0;) {
         const size_t lo = (size_t)k * rs, hi = n - lo > rs ? lo + rs : n;
         hs_tally t = HS_TALLY_INIT;
+        const hs_walk_range r = {c->g, c->qs, c->ord, c->b->sem, lo, hi, &t, st};
         switch (c->o->mode) {
-        case GRID_CLOSEST:
-            c->gw->closest_range(c->g, c->qs, c->ord, c->b->sem, lo, hi, c->o->co, &t, st);
-            break;
-        case GRID_ANY:
-            c->gw->any_range(c->g, c->qs, c->ord, c->b->sem, lo, hi, c->o->hit, &t, st);
-            break;
-        default:
-            c->gw->count_range(c->g, c->qs, c->ord, c->b->sem, lo, hi, c->o->count, &t, st);
-            break;
+        case GRID_CLOSEST: c->gw->closest_range(&r, c->o->co); break;
+        case GRID_ANY: c->gw->any_range(&r, c->o->hit); break;
+        default: c->gw->count_range(&r, c->o->count); break;
         }
         hs_tally_add(&sum, &t);
     }
@@ -236,8 +231,9 @@ static hs_status grid_hits_range(const void *ctx, size_t lo, size_t hi, int tid,
                                  uint32_t *count, hs_tally *tally)
 {
     const grid_hits_call *c = ctx;
-    return c->gw->all_range(c->g, c->qs, c->ord, c->sem, lo, hi, buf, count, tally,
-                            walk_state(c->state, c->gw, tid));
+    const hs_walk_range r = {c->g, c->qs, c->ord, c->sem,
+                             lo,   hi,    tally,  walk_state(c->state, c->gw, tid)};
+    return c->gw->all_range(&r, buf, count);
 }
 
 /* The assembly writes each sorted position's hits straight into the caller's row: into out,

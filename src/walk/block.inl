@@ -33,10 +33,8 @@
 /* 64 slots: a slot fits hs_item's 16 bits, and the AVX-512 answer step reads 4 x 16 lanes */
 #define HS_BLOCK_Q 64
 _Static_assert(HS_BLOCK_Q % HS_W == 0, "hs_block_prep initialises whole chunks of HS_W slots");
-/* AVX-512 computes closest's entry times and stages answers 16 slots at a time */
-#if HS_W == 16 && defined(SIMDE_X86_AVX512F_NATIVE)
-#define HS_BLOCK_AVX512 1
-#endif
+#define HS_BLOCK_GROUPS (HS_BLOCK_Q / HS_W) /* vectors of slots */
+_Static_assert(HS_BLOCK_GROUPS <= 64, "the row plan keeps its live groups in 64 bits");
 
 /* One item: up to HS_W consecutive circles of one slot's run. */
 typedef struct hs_item {
@@ -90,11 +88,8 @@ typedef struct hs_block {
     /* closest: hits listed for hs_block_fold_hits (+ HS_W: whole-vector stores) */
     float list_t[HS_BLOCK_HITS + HS_W];
     uint32_t list_pos[HS_BLOCK_HITS + HS_W], list_slot[HS_BLOCK_HITS + HS_W];
-#ifdef HS_BLOCK_AVX512
-    uint64_t list_key[HS_BLOCK_HITS + HS_W]; /* the hits' keys (hs_block_fold_hits) */
-#else
-    uint32_t list_id[HS_BLOCK_HITS + HS_W]; /* the hits' caller ids */
-#endif
+    uint32_t list_id[HS_BLOCK_HITS + HS_W];  /* the hits' caller ids */
+    uint64_t list_key[HS_BLOCK_HITS + HS_W]; /* or their keys (hs_block_hit_key) */
     int skip; /* skip-start (types.h) for every slot; last, so the arrays keep their offsets */
     hs_plan_trace *trace; /* hs_block_out.trace */
 } hs_block;
@@ -112,6 +107,19 @@ typedef struct hs_block_out {
     uint32_t *cnt;
     hs_plan_trace *trace; /* tests only: every item tested is recorded (walkers.h) */
 } hs_block_out;
+
+/* One range walk's constants: the block, grid, outputs and tally, the semantics, the mode
+ * (HS_WALK_*) and the test flags (HS_TF_*). Passed by value to the inlined steps, so mode and
+ * tf stay compile-time constants in each copy of the walk. */
+typedef struct hs_bw {
+    hs_block *B;
+    const hs_grid *g;
+    const hs_block_out *o;
+    hs_tally *acc;
+    hs_semantics sem;
+    int mode;
+    unsigned tf;
+} hs_bw;
 
 /* ---- 1. prep ------------------------------------------------------------------------------ */
 

@@ -123,34 +123,27 @@ HS_INLINE void hs_block_answer_anycount(const hs_block *B, size_t upto, const hs
 
 /* Answer slots answered .. upto-1 from what the tests folded into them (slots the per-query
  * walk answered are skipped). st: the tests' status (all's counts are 0 after a failure). */
-HS_INLINE void hs_block_answer(hs_block *B, const hs_grid *g, size_t upto, hs_semantics sem,
-                               const int mode, const hs_block_out *o, hs_status st)
+HS_INLINE void hs_block_answer(const hs_bw W, size_t upto, hs_status st)
 {
-#ifdef HS_BLOCK_AVX512
-    if (mode != HS_WALK_ALL && o->stage) { /* 16 at a time: block_avx512.inl */
-        hs_b512_answer_staged(B, g, upto, sem, mode, o);
+    hs_block *B = W.B;
+    const hs_block_out *o = W.o;
+    if (hs_block_answer_lanes(B, W.g, upto, W.sem, W.mode, o)) /* the level's own way */
         B->answered = upto;
-        return;
-    }
-#endif
-    if (mode == HS_WALK_CLOSEST) {
-        hs_block_answer_closest(B, g, upto, sem, o);
-    } else if (mode == HS_WALK_ALL) {
+    else if (W.mode == HS_WALK_CLOSEST)
+        hs_block_answer_closest(B, W.g, upto, W.sem, o);
+    else if (W.mode == HS_WALK_ALL)
         for (size_t j = B->answered; j < upto; j++)
             o->cnt[B->base + j] = st == HS_OK ? B->nhits[j] : 0;
-    } else {
+    else
         hs_block_answer_anycount(B, upto, o);
-    }
     B->answered = upto;
 }
 
 /* Test the planned items and answer slots answered .. upto-1. */
-HS_INLINE hs_status hs_block_flush(hs_block *B, const hs_grid *g, size_t upto, hs_semantics sem,
-                                   const int mode, const hs_block_out *o, hs_tally *acc,
-                                   const int thick, const int boundary, const int usemask)
+HS_INLINE hs_status hs_block_flush(const hs_bw W, size_t upto)
 {
-    const hs_status st = hs_block_drain(B, g, mode, o->buf, acc, thick, boundary, usemask);
-    hs_block_answer(B, g, upto, sem, mode, o, st);
+    const hs_status st = hs_block_drain(W);
+    hs_block_answer(W, upto, st);
     return st;
 }
 
@@ -195,17 +188,16 @@ static HS_OUTLINE hs_status HS_FN(block_walk_query)(hs_block *B, const hs_grid *
  * items planned slot by slot (a full list is tested first, as closest, any and count fold
  * their hits whatever the order of the items), or, when they do not fit even then, the slot
  * walked and answered at once. */
-HS_INLINE void hs_block_plan_or_walk(hs_block *B, const hs_grid *g, size_t j, hs_semantics sem,
-                                     const int mode, const hs_block_out *o, hs_tally *acc,
-                                     const int thick, const int boundary, const int usemask)
+HS_INLINE void hs_block_plan_or_walk(const hs_bw W, size_t j)
 {
-    int s = hs_block_plan_slot(B, g, j, sem);
+    hs_block *B = W.B;
+    int s = hs_block_plan_slot(B, W.g, j, W.sem);
     if (s == 1 && B->nitems > 0) {
-        (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
-        s = hs_block_plan_slot(B, g, j, sem);
+        (void)hs_block_drain(W);
+        s = hs_block_plan_slot(B, W.g, j, W.sem);
     }
     if (s) {
-        (void)HS_FN(block_walk_query)(B, g, j, sem, mode, o, acc);
+        (void)HS_FN(block_walk_query)(B, W.g, j, W.sem, W.mode, W.o, W.acc);
         B->state[j] = HS_SLOT_DONE;
     }
 }

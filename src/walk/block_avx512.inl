@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal, AVX-512 only: the block's lane-parallel helpers for the test and answer steps:
- * closest's hit list as storage positions, their entry times and keys computed 16 hits at a
- * time (each lane with its own slot's query), and staged answers written 16 slots at a time.
- * Included by walk.inl for the AVX-512 level when the compiler targets it natively. */
-#ifndef HS_BLOCK_AVX512
+/* Internal: the AVX-512 level's form of block_lanes.inl (the same functions and contracts):
+ * the listed hits' entry times with the slots' fields taken by permutes and the circles by
+ * masked gathers, closest's keys made 16 at a time, and staged answers written 16 slots at a
+ * time. walk_avx512.c names it in HS_WALK_LANES. */
+#ifndef HS_KNAME
 #error "include walk.inl, not this file"
 #endif
+_Static_assert(HS_W == 16, "the AVX-512 level's lane helpers");
 
 /* The slots q's values of a block array (HS_BLOCK_Q entries), per lane. */
 HS_INLINE __m512 hs_b512_lookup(const float *f, __m512i q)
@@ -31,7 +32,7 @@ HS_INLINE __mmask16 hs_b512_first(size_t n)
  * each lane with its own slot's query (the same operations as hs_v_entry with the slot's query
  * broadcast, so the same bits). */
 HS_INLINE __m512 hs_b512_entry(const hs_block *B, const hs_grid *g, __m512i q, __m512i pos,
-                               __mmask16 f, const int thick, const int boundary)
+                               __mmask16 f, const unsigned tf)
 {
     hs_vq Q;
     Q.ax = hs_b512_lookup(B->ax, q);
@@ -49,18 +50,17 @@ HS_INLINE __m512 hs_b512_entry(const hs_block *B, const hs_grid *g, __m512i q, _
     c.cx = _mm512_castsi512_ps(hs_vi_gather_m(g->x, pos, f));
     c.cy = _mm512_castsi512_ps(hs_vi_gather_m(g->y, pos, f));
     c.r = _mm512_castsi512_ps(hs_vi_gather_m(g->r, pos, f));
-    return hs_v_entry(&Q, c, thick, boundary);
+    return hs_v_entry(&Q, c, 1, HS_TF_HAS(tf, HS_TF_BOUNDARY));
 }
 
 /* The entry times and keys of the listed hits [0, len), 16 at a time. */
-HS_INLINE void hs_block_entry_times(hs_block *B, const hs_grid *g, size_t len, const int thick,
-                                    const int boundary)
+HS_INLINE void hs_block_entry_times(hs_block *B, const hs_grid *g, size_t len, const unsigned tf)
 {
     for (size_t k = 0; k < len; k += HS_W) {
         const __mmask16 f = hs_b512_first(len - k);
         const __m512i q = _mm512_maskz_loadu_epi32(f, B->list_slot + k);
         const __m512i pos = _mm512_maskz_loadu_epi32(f, B->list_pos + k);
-        const __m512 t = hs_b512_entry(B, g, q, pos, f, thick, boundary);
+        const __m512 t = hs_b512_entry(B, g, q, pos, f, tf);
         _mm512_storeu_ps(B->list_t + k, t);
         /* the fold's keys, as hs_block_fold_hits makes them one at a time elsewhere */
         const __m512i u = _mm512_castps_si512(_mm512_add_ps(t, _mm512_setzero_ps()));
@@ -84,13 +84,13 @@ HS_INLINE uint64_t hs_block_hit_key(const hs_block *B, size_t k) { return B->lis
 /* The hits [from, to) of buf, written as (slot, storage position), turned into (entry t,
  * caller's id). */
 HS_INLINE void hs_block_all_times(const hs_block *B, const hs_grid *g, hs_hitbuf *buf, size_t from,
-                                  size_t to, const int thick, const int boundary)
+                                  size_t to, const unsigned tf)
 {
     for (size_t k = from; k < to; k += HS_W) {
         const __mmask16 f = hs_b512_first(to - k);
         const __m512i q = _mm512_maskz_loadu_epi32(f, buf->t + k);
         const __m512i pos = _mm512_maskz_loadu_epi32(f, buf->id + k);
-        _mm512_mask_storeu_ps(buf->t + k, f, hs_b512_entry(B, g, q, pos, f, thick, boundary));
+        _mm512_mask_storeu_ps(buf->t + k, f, hs_b512_entry(B, g, q, pos, f, tf));
         _mm512_mask_storeu_epi32(buf->id + k, f, hs_vi_gather_m(g->id, pos, f));
     }
 }
@@ -221,4 +221,14 @@ HS_INLINE void hs_b512_answer_staged(const hs_block *B, const hs_grid *g, size_t
         if (o->stage_geo)
             hs_b512_stage_geometry(B, g, sem, o, j0, wl, _mm512_cmpneq_epi32_mask(id, none));
     }
+}
+
+/* Staged answers (closest, any, count) 16 slots at a time: 1 when written. */
+HS_INLINE int hs_block_answer_lanes(const hs_block *B, const hs_grid *g, size_t upto,
+                                    hs_semantics sem, const int mode, const hs_block_out *o)
+{
+    if (mode == HS_WALK_ALL || !o->stage)
+        return 0;
+    hs_b512_answer_staged(B, g, upto, sem, mode, o);
+    return 1;
 }

@@ -15,8 +15,15 @@
 #error "include walk.inl, not this file"
 #endif
 
-#define HS_BLOCK_GROUPS (HS_BLOCK_Q / HS_W)
-_Static_assert(HS_BLOCK_GROUPS <= 64, "the row loop keeps its live groups in 64 bits");
+/* The row plan's working state on one level: per slot, the live lanes
+ * of each group, the first and last rows that may hold circles (kf, kl), the walk's row k as
+ * base + k step and the row last planned; one row's kept runs (HS_W of room past the last for
+ * the whole-vector compress). */
+typedef struct hs_rows_walk {
+    unsigned live[HS_BLOCK_GROUPS];
+    float kf[HS_BLOCK_Q], kl[HS_BLOCK_Q], base[HS_BLOCK_Q], step[HS_BLOCK_Q], row[HS_BLOCK_Q];
+    uint32_t kslot[HS_BLOCK_Q + HS_W], kfirst[HS_BLOCK_Q + HS_W], kend[HS_BLOCK_Q + HS_W];
+} hs_rows_walk;
 
 /* Slots j0 .. j0 + HS_W - 1's rows on one level (hs_row_setup), one slot a lane. */
 typedef struct hs_rows_lanes {
@@ -69,11 +76,11 @@ HS_INLINE hs_vm hs_brows_kept_lanes(const hs_glevel *L, const hs_rows_lanes *V, 
     return hs_vm_and(cells, hs_vm_or(hs_vm_lt(longest, len), hs_vm_test_i(bits, run)));
 }
 
-/* hs_brows_trim of the lanes ok of slots j0 .. j0 + HS_W - 1, their rows 0 .. kmax - 1 (kmax
- * at least each lane's nrows) in one pass, W rows at a time, so the same rows. Into kf and kl
- * (floats: kf = nrows and kl = -1 when no row holds a circle). */
-HS_INLINE void hs_brows_trim_lanes(const hs_glevel *L, const hs_row_setup *S, size_t j0, hs_vm ok,
-                                   int32_t kmax, float *kf, float *kl)
+/* The first and last rows that may hold a circle of the lanes ok of slots j0 .. j0 + HS_W - 1,
+ * among their rows 0 .. kmax - 1 (kmax at least each lane's nrows), into R's kf and kl
+ * (floats: kf = nrows and kl = -1 when no row holds one). */
+HS_INLINE void hs_brows_trim_lanes(hs_rows_walk *R, const hs_glevel *L, const hs_row_setup *S,
+                                   size_t j0, hs_vm ok, int32_t kmax)
 {
     const hs_rows_lanes V = hs_brows_lanes(S, j0);
     const hs_vf zero = hs_vf_set1(0.0f);
@@ -87,8 +94,8 @@ HS_INLINE void hs_brows_trim_lanes(const hs_glevel *L, const hs_row_setup *S, si
         kfirst = hs_vf_select(hs_vm_andnot(kept, hs_vm_le(zero, klast)), kv, kfirst);
         klast = hs_vf_select(kept, kv, klast);
     }
-    hs_vf_storeu(kf + j0, kfirst);
-    hs_vf_storeu(kl + j0, klast);
+    hs_vf_storeu(R->kf + j0, kfirst);
+    hs_vf_storeu(R->kl + j0, klast);
 }
 
 /* Closest, after row r of level L (an index in the box of rows from row0): circles of the rows
@@ -125,39 +132,39 @@ HS_INLINE hs_vm hs_brows_unanswered(hs_vm more, hs_vi nhits, hs_vf best, hs_vf b
     return more;
 }
 
-/* The exit test of slots j0 .. j0 + HS_W - 1 after their rows `row` (the walk's k-th row,
+/* The exit test of slots j0 .. j0 + HS_W - 1 after their rows R->row (the walk's k-th row,
  * kv): the lanes of `lanes` with rows left and, for any and closest, not yet answered. */
-HS_INLINE hs_vm hs_brows_more_lanes(const hs_block *B, const hs_glevel *L, const hs_row_setup *S,
-                                    size_t j0, hs_vm lanes, hs_vf kv, hs_vf row, const float *kf,
-                                    const float *kl, const int mode)
+HS_INLINE hs_vm hs_brows_more_lanes(const hs_bw W, const hs_rows_walk *R, const hs_glevel *L,
+                                    const hs_row_setup *S, size_t j0, hs_vm lanes, hs_vf kv)
 {
+    const hs_block *B = W.B;
     const hs_vm more =
-        hs_vm_and(lanes, hs_vm_lt(kv, hs_vf_sub(hs_vf_loadu(kl + j0), hs_vf_loadu(kf + j0))));
-    if (mode == HS_WALK_COUNT || mode == HS_WALK_ALL)
+        hs_vm_and(lanes, hs_vm_lt(kv, hs_vf_sub(hs_vf_loadu(R->kl + j0), hs_vf_loadu(R->kf + j0))));
+    if (W.mode == HS_WALK_COUNT || W.mode == HS_WALK_ALL)
         return more;
     const hs_vf bound =
-        mode == HS_WALK_CLOSEST
+        W.mode == HS_WALK_CLOSEST
             ? hs_brows_exit_bound(L, hs_vf_loadu(B->ay + j0), hs_vf_loadu(B->dy + j0),
-                                  hs_vf_loadu(S->reach + j0), hs_vf_loadu(S->row0 + j0), row)
+                                  hs_vf_loadu(S->reach + j0), hs_vf_loadu(S->row0 + j0),
+                                  hs_vf_loadu(R->row + j0))
             : hs_vf_set1(0.0f);
     return hs_brows_unanswered(more, hs_vi_loadu(B->nhits + j0),
-                               hs_vf_bits_of(hs_vi_loadu(B->best_tbits + j0)), bound, mode);
+                               hs_vf_bits_of(hs_vi_loadu(B->best_tbits + j0)), bound, W.mode);
 }
 
 /* The runs [b, b + len) of the slots q on the lanes act: one item per run and HS_W circles,
  * compressed into the list. Count, any and closest fold their hits whatever the order of the
  * items, so a full list is tested on the spot; all returns 1 instead. */
-HS_INLINE int hs_brows_add_runs_v(hs_block *B, const hs_grid *g, hs_vi b, hs_vi len, hs_vi q,
-                                  hs_vm act, const int mode, hs_tally *acc, const int thick,
-                                  const int boundary, const int usemask)
+HS_INLINE int hs_brows_add_runs_v(const hs_bw W, hs_vi b, hs_vi len, hs_vi q, hs_vm act)
 {
+    hs_block *B = W.B;
     const hs_vi w = hs_vi_set1(HS_W), one = hs_vi_set1(1);
     act = hs_vm_and(act, hs_vm_test_i(len, len));
     while (hs_vm_bits(act)) { /* one item per run; runs past HS_W circles go round again */
         if (B->nitems > HS_BLOCK_ITEMS - HS_W) {
-            if (mode == HS_WALK_ALL)
+            if (W.mode == HS_WALK_ALL)
                 return 1;
-            (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
+            (void)hs_block_drain(W);
         }
         const hs_vi nn = hs_vi_min(len, w);
         const hs_vi lanes = hs_vi_sub(hs_vi_sllv(one, nn), one);
@@ -173,52 +180,47 @@ HS_INLINE int hs_brows_add_runs_v(hs_block *B, const hs_grid *g, hs_vi b, hs_vi 
 
 /* The run [b, e) of slot j as items (hs_walk_plan_run), its circles prefetched: the narrow
  * levels' form of hs_brows_add_runs_v, with the same contract. */
-HS_INLINE int hs_brows_add_run(hs_block *B, const hs_grid *g, size_t j, uint32_t b, uint32_t e,
-                               const int mode, hs_tally *acc, const int thick, const int boundary,
-                               const int usemask)
+HS_INLINE int hs_brows_add_run(const hs_bw W, size_t j, uint32_t b, uint32_t e)
 {
+    hs_block *B = W.B;
     hs_walk w;
     w.blk = B;
     w.slot = j;
-    hs_prefetch(g->x + b);
-    hs_prefetch(g->y + b);
-    hs_prefetch(g->r + b);
+    hs_prefetch(W.g->x + b);
+    hs_prefetch(W.g->y + b);
+    hs_prefetch(W.g->r + b);
     while (hs_walk_plan_run(&w, b, e)) {
-        if (mode == HS_WALK_ALL)
+        if (W.mode == HS_WALK_ALL)
             return 1;
         if (B->nitems == 0) { /* a run longer than the whole list: one list at a time */
             const uint32_t m = b + (uint32_t)(HS_BLOCK_ITEMS * HS_W);
             (void)hs_walk_plan_run(&w, b, m);
             b = m;
         }
-        (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
+        (void)hs_block_drain(W);
     }
     return 0;
 }
 
-/* The packed runs slot[0 ..], first[0 ..], end[0 ..] (n of them, HS_W at most taken; the words
- * past n are readable cells): their cell_start reads, then their items (hs_brows_add_runs_v). */
-HS_INLINE int hs_brows_add_runs(hs_block *B, const hs_grid *g, const uint32_t *cs,
-                                const uint32_t *slot, const uint32_t *first, const uint32_t *end,
-                                size_t n, const int mode, hs_tally *acc, const int thick,
-                                const int boundary, const int usemask)
+/* Row k's kept runs from c on (R's kslot, kfirst, kend; n of them, HS_W at most taken; the
+ * words past n are readable cells): their cell_start reads, then their items. */
+HS_INLINE int hs_brows_add_runs(const hs_bw W, const hs_rows_walk *R, const uint32_t *cs, size_t c,
+                                size_t n)
 {
     const hs_vm act = hs_vm_first(n < (size_t)HS_W ? n : (size_t)HS_W);
-    const hs_vi b = hs_vi_gather_m(cs, hs_vi_loadu(first), act);
-    return hs_brows_add_runs_v(B, g, b, hs_vi_sub(hs_vi_gather_m(cs, hs_vi_loadu(end), act), b),
-                               hs_vi_loadu(slot), act, mode, acc, thick, boundary, usemask);
+    const hs_vi b = hs_vi_gather_m(cs, hs_vi_loadu(R->kfirst + c), act);
+    const hs_vi e = hs_vi_gather_m(cs, hs_vi_loadu(R->kend + c), act);
+    return hs_brows_add_runs_v(W, b, hs_vi_sub(e, b), hs_vi_loadu(R->kslot + c), act);
 }
 
 /* Level L from row k on for the lanes act of the slots q, once the lanes still walking fit in
  * one vector: each row then costs one vector of planning instead of one per group. Their rows
- * (kf, kl, base, step: hs_brows_walk_lanes) and set-up are gathered once; row k's exit test is
- * done (act holds the lanes that walk it). 1: all's list is full. */
-HS_INLINE int hs_brows_walk_few(hs_block *B, const hs_grid *g, const hs_glevel *L,
-                                const hs_row_setup *S, hs_vi q, hs_vm act, int32_t k,
-                                const float *kf, const float *kl, const float *base,
-                                const float *step, const int mode, hs_tally *acc, const int thick,
-                                const int boundary, const int usemask, const int occupancy)
+ * (R's kf, kl, base, step) and set-up are gathered once; row k's exit test is done (act holds
+ * the lanes that walk it). 1: all's list is full. */
+HS_INLINE int hs_brows_walk_few(const hs_bw W, const hs_rows_walk *R, const hs_glevel *L,
+                                const hs_row_setup *S, hs_vi q, hs_vm act, int32_t k)
 {
+    hs_block *B = W.B;
     hs_rows_lanes V;
     V.nrows = hs_vf_gather(S->nrows, q);
     V.row0 = hs_vf_gather(S->row0, q);
@@ -230,30 +232,31 @@ HS_INLINE int hs_brows_walk_few(hs_block *B, const hs_grid *g, const hs_glevel *
     V.first_max = hs_vf_gather(S->first_max, q);
     V.last_min = hs_vf_gather(S->last_min, q);
     V.last_max = hs_vf_gather(S->last_max, q);
-    const hs_vf span = hs_vf_sub(hs_vf_gather(kl, q), hs_vf_gather(kf, q));
-    const hs_vf bs = hs_vf_gather(base, q), st = hs_vf_gather(step, q);
+    const hs_vf span = hs_vf_sub(hs_vf_gather(R->kl, q), hs_vf_gather(R->kf, q));
+    const hs_vf bs = hs_vf_gather(R->base, q), st = hs_vf_gather(R->step, q);
     const hs_vf ay = hs_vf_gather(B->ay, q), dy = hs_vf_gather(B->dy, q);
     const hs_vf reach = hs_vf_gather(S->reach, q);
     const hs_vf zero = hs_vf_set1(0.0f);
     const hs_vi nxv = hs_vi_set1((uint32_t)L->nx), onei = hs_vi_set1(1u);
-    const uint32_t *cs = g->cell_start + L->cell0;
+    const uint32_t *cs = W.g->cell_start + L->cell0;
     hs_vf r = zero;
     for (int first_row = 1;; k++, first_row = 0) {
         if (!first_row) {
             const hs_vm more = hs_vm_and(act, hs_vm_lt(hs_vf_set1((float)(k - 1)), span));
             const hs_vf bound =
-                mode == HS_WALK_CLOSEST ? hs_brows_exit_bound(L, ay, dy, reach, V.row0, r) : zero;
-            act = mode == HS_WALK_COUNT || mode == HS_WALK_ALL
+                W.mode == HS_WALK_CLOSEST ? hs_brows_exit_bound(L, ay, dy, reach, V.row0, r) : zero;
+            act = W.mode == HS_WALK_COUNT || W.mode == HS_WALK_ALL
                       ? more
                       : hs_brows_unanswered(more, hs_vi_gather(B->nhits, q),
                                             hs_vf_bits_of(hs_vi_gather(B->best_tbits, q)), bound,
-                                            mode);
+                                            W.mode);
         }
         if (!hs_vm_bits(act))
             return 0;
         r = hs_vf_add(bs, hs_vf_mul(hs_vf_set1((float)k), st));
         hs_vf first, last;
-        const hs_vm kept = hs_brows_kept_lanes(L, &V, r, act, &first, &last, occupancy);
+        const hs_vm kept =
+            hs_brows_kept_lanes(L, &V, r, act, &first, &last, HS_TF_HAS(W.tf, HS_TF_OCC));
         /* lanes not kept read cell_start at their row's cells 0 and 1 */
         const hs_vi cell =
             hs_vi_mullo(hs_vi_from_vf(hs_vf_select(kept, hs_vf_add(V.row0, r), zero)), nxv);
@@ -261,173 +264,181 @@ HS_INLINE int hs_brows_walk_few(hs_block *B, const hs_grid *g, const hs_glevel *
         const hs_vi ib =
             hs_vi_add(hs_vi_add(cell, hs_vi_from_vf(hs_vf_select(kept, last, zero))), onei);
         const hs_vi b = hs_vi_gather_m(cs, ia, kept);
-        if (hs_brows_add_runs_v(B, g, b, hs_vi_sub(hs_vi_gather_m(cs, ib, kept), b), q, kept, mode,
-                                acc, thick, boundary, usemask))
+        if (hs_brows_add_runs_v(W, b, hs_vi_sub(hs_vi_gather_m(cs, ib, kept), b), q, kept))
             return 1;
-        if (mode == HS_WALK_CLOSEST || mode == HS_WALK_ANY) /* the exit test needs the answers */
-            (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
+        if (W.mode == HS_WALK_CLOSEST || W.mode == HS_WALK_ANY) /* the exit test needs them */
+            (void)hs_block_drain(W);
     }
 }
 
-/* The row loop of hs_brows_level_of, W slots a vector: live[u] holds the lanes of slots
+/* The exit test of the live groups' row k - 1 (bit u of `groups`: group u has live lanes);
+ * returns the groups left and their lanes' number in *nlive. */
+HS_INLINE uint64_t hs_brows_exit_test(const hs_bw W, hs_rows_walk *R, const hs_glevel *L,
+                                      const hs_row_setup *S, uint64_t groups, int32_t k,
+                                      unsigned *nlive)
+{
+    unsigned *live = R->live;
+    const hs_vf prev = hs_vf_set1((float)(k - 1));
+    uint64_t next = 0;
+    *nlive = 0;
+    for (uint64_t m = groups; m != 0; m &= m - 1u) {
+        const size_t u = (size_t)__builtin_ctzll(m);
+        live[u] =
+            hs_vm_bits(hs_brows_more_lanes(W, R, L, S, u * HS_W, hs_vm_from_bits(live[u]), prev));
+        next |= (uint64_t)(live[u] != 0) << u;
+        *nlive += (unsigned)__builtin_popcount(live[u]);
+    }
+    return next;
+}
+
+/* The live groups' lanes packed into one vector of slots (they fit: R's kslot has room). */
+HS_INLINE hs_vi hs_brows_pack_live(hs_rows_walk *R, uint64_t groups, size_t *np)
+{
+    size_t n = 0;
+    for (uint64_t m = groups; m != 0; m &= m - 1u) {
+        const size_t u = (size_t)__builtin_ctzll(m);
+        hs_vi_compress(R->kslot + n, hs_vm_from_bits(R->live[u]), hs_vi_iota((uint32_t)(u * HS_W)));
+        n += (size_t)__builtin_popcount(R->live[u]);
+    }
+    hs_vi_storeu(R->kslot + n, hs_vi_set1(0)); /* lanes past them read slot 0 */
+    *np = n;
+    return hs_vi_loadu(R->kslot);
+}
+
+/* Row k of the live groups: each lane's run, the kept ones compressed into one list across the
+ * groups (slot, first cell, end cell: cell indices fit 32 bits, as the occupancy gather's do);
+ * returns their number. */
+HS_INLINE size_t hs_brows_plan_row(const hs_bw W, hs_rows_walk *R, const hs_glevel *L,
+                                   const hs_row_setup *S, uint64_t groups, int32_t k)
+{
+    const hs_vf kv = hs_vf_set1((float)k);
+    const hs_vi nxv = hs_vi_set1((uint32_t)L->nx), onei = hs_vi_set1(1u);
+    size_t nk = 0;
+    for (uint64_t m = groups; m != 0; m &= m - 1u) {
+        const size_t u = (size_t)__builtin_ctzll(m), j0 = u * HS_W;
+        const hs_rows_lanes V = hs_brows_lanes(S, j0);
+        const hs_vf r =
+            hs_vf_add(hs_vf_loadu(R->base + j0), hs_vf_mul(kv, hs_vf_loadu(R->step + j0)));
+        hs_vf_storeu(R->row + j0, r);
+        hs_vf first, last;
+        const hs_vm kept = hs_brows_kept_lanes(L, &V, r, hs_vm_from_bits(R->live[u]), &first, &last,
+                                               HS_TF_HAS(W.tf, HS_TF_OCC));
+        const hs_vi cell = hs_vi_mullo(hs_vi_from_vf(hs_vf_add(V.row0, r)), nxv);
+        HS_ASSERT(nk + HS_W <= HS_BLOCK_Q + HS_W); /* a whole vector stored at nk */
+        hs_vi_compress(R->kslot + nk, kept, hs_vi_iota((uint32_t)j0));
+        hs_vi_compress(R->kfirst + nk, kept, hs_vi_add(cell, hs_vi_from_vf(first)));
+        hs_vi_compress(R->kend + nk, kept, hs_vi_add(hs_vi_add(cell, hs_vi_from_vf(last)), onei));
+        nk += (size_t)__builtin_popcount(hs_vm_bits(kept));
+    }
+    /* lanes past nk read cell 0: the gathers stay inside cell_start */
+    hs_vi_storeu(R->kfirst + nk, hs_vi_set1(0));
+    hs_vi_storeu(R->kend + nk, hs_vi_set1(0));
+    return nk;
+}
+
+/* The row loop of hs_brows_level_of, W slots a vector: R->live[u] holds the lanes of slots
  * u * HS_W .. still to walk, each between its rows kf and kl. Row k of every live slot is
  * planned; closest and any then drain the list and drop the slots answered. 1: all's list is
- * full (hs_brows_add_run). Only the groups with live lanes are
- * visited (bit u of `groups`), each once a row: the exit test of its row k - 1, then the plan
- * of its row k. The row's kept runs are compressed into one list across the groups (slot,
- * first cell, end cell: cell indices fit 32 bits, as the occupancy gather's do) and read one
- * cell_start pair each, so the row plan's own data-dependent branches are its two loops' exits. */
-HS_INLINE int hs_brows_walk_lanes(hs_block *B, const hs_grid *g, const hs_glevel *L,
-                                  const hs_row_setup *S, unsigned *live, const float *kf,
-                                  const float *kl, const int mode, hs_tally *acc, const int thick,
-                                  const int boundary, const int usemask, const int occupancy)
+ * full. Only the groups with live lanes are visited, each once a row: the exit test of its row
+ * k - 1, then the plan of its row k, whose runs read one cell_start pair each, so the row
+ * plan's own data-dependent branches are its loops' exits. */
+HS_INLINE int hs_brows_walk_lanes(const hs_bw W, hs_rows_walk *R, const hs_glevel *L,
+                                  const hs_row_setup *S)
 {
-    float base[HS_BLOCK_Q], step[HS_BLOCK_Q], row[HS_BLOCK_Q];
-    /* one row's kept runs; HS_W of room past the last for the whole-vector compress */
-    uint32_t kslot[HS_BLOCK_Q + HS_W], kfirst[HS_BLOCK_Q + HS_W], kend[HS_BLOCK_Q + HS_W];
     const hs_vf zero = hs_vf_set1(0.0f), one = hs_vf_set1(1.0f);
-    const hs_vi nxv = hs_vi_set1((uint32_t)L->nx), onei = hs_vi_set1(1u);
-    uint64_t groups = 0; /* bit u: group u has live lanes (HS_BLOCK_Q / HS_W <= 64 groups) */
+    uint64_t groups = 0; /* bit u: group u has live lanes (HS_BLOCK_GROUPS <= 64) */
     for (size_t u = 0; u < HS_BLOCK_GROUPS; u++) {
-        if (live[u] == 0)
+        if (R->live[u] == 0)
             continue;
         const size_t j0 = u * HS_W;
-        const hs_vf f = hs_vf_loadu(kf + j0), l = hs_vf_loadu(kl + j0);
+        const hs_vf f = hs_vf_loadu(R->kf + j0), l = hs_vf_loadu(R->kl + j0);
         /* closest walks a slot's rows in its query's y direction */
-        const hs_vm down =
-            mode == HS_WALK_CLOSEST ? hs_vm_lt(hs_vf_loadu(B->dy + j0), zero) : hs_vm_lt(one, zero);
-        hs_vf_storeu(base + j0, hs_vf_select(down, l, f));
-        hs_vf_storeu(step + j0, hs_vf_select(down, hs_vf_neg(one), one));
+        const hs_vm down = W.mode == HS_WALK_CLOSEST ? hs_vm_lt(hs_vf_loadu(W.B->dy + j0), zero)
+                                                     : hs_vm_lt(one, zero);
+        hs_vf_storeu(R->base + j0, hs_vf_select(down, l, f));
+        hs_vf_storeu(R->step + j0, hs_vf_select(down, hs_vf_neg(one), one));
         groups |= (uint64_t)1 << u;
     }
-    const uint32_t *cs = g->cell_start + L->cell0;
+    const uint32_t *cs = W.g->cell_start + L->cell0;
     for (int32_t k = 0; groups != 0; k++) {
-        /* the exit test of row k - 1, and the lanes left */
         if (k > 0) {
-            const hs_vf prev = hs_vf_set1((float)(k - 1));
-            uint64_t next = 0;
-            unsigned nlive = 0;
-            for (uint64_t m = groups; m != 0; m &= m - 1u) {
-                const size_t u = (size_t)__builtin_ctzll(m), j0 = u * HS_W;
-                live[u] =
-                    hs_vm_bits(hs_brows_more_lanes(B, L, S, j0, hs_vm_from_bits(live[u]), prev,
-                                                   hs_vf_loadu(row + j0), kf, kl, mode));
-                next |= (uint64_t)(live[u] != 0) << u;
-                nlive += (unsigned)__builtin_popcount(live[u]);
-            }
-            groups = next;
+            unsigned nlive;
+            groups = hs_brows_exit_test(W, R, L, S, groups, k, &nlive);
             if (HS_W >= 8 && nlive <= HS_W && (groups & (groups - 1u)) != 0) {
-                /* the lanes left, packed into one vector (kslot has room) */
-                size_t np = 0;
-                for (uint64_t m = groups; m != 0; m &= m - 1u) {
-                    const size_t u = (size_t)__builtin_ctzll(m);
-                    hs_vi_compress(kslot + np, hs_vm_from_bits(live[u]),
-                                   hs_vi_iota((uint32_t)(u * HS_W)));
-                    np += (size_t)__builtin_popcount(live[u]);
-                }
-                hs_vi_storeu(kslot + np, hs_vi_set1(0)); /* lanes past them read slot 0 */
-                return hs_brows_walk_few(B, g, L, S, hs_vi_loadu(kslot), hs_vm_first(np), k, kf, kl,
-                                         base, step, mode, acc, thick, boundary, usemask,
-                                         occupancy);
+                size_t np;
+                const hs_vi q = hs_brows_pack_live(R, groups, &np);
+                return hs_brows_walk_few(W, R, L, S, q, hs_vm_first(np), k);
             }
         }
-        /* row k's kept runs, packed across the groups */
-        const hs_vf kv = hs_vf_set1((float)k);
-        size_t nk = 0;
-        for (uint64_t m = groups; m != 0; m &= m - 1u) {
-            const size_t u = (size_t)__builtin_ctzll(m), j0 = u * HS_W;
-            const hs_vm lanes = hs_vm_from_bits(live[u]);
-            const hs_rows_lanes V = hs_brows_lanes(S, j0);
-            const hs_vf r =
-                hs_vf_add(hs_vf_loadu(base + j0), hs_vf_mul(kv, hs_vf_loadu(step + j0)));
-            hs_vf_storeu(row + j0, r);
-            hs_vf first, last;
-            const hs_vm kept = hs_brows_kept_lanes(L, &V, r, lanes, &first, &last, occupancy);
-            const hs_vi cell = hs_vi_mullo(hs_vi_from_vf(hs_vf_add(V.row0, r)), nxv);
-            HS_ASSERT(nk + HS_W <= HS_BLOCK_Q + HS_W); /* a whole vector stored at nk */
-            hs_vi_compress(kslot + nk, kept, hs_vi_iota((uint32_t)j0));
-            hs_vi_compress(kfirst + nk, kept, hs_vi_add(cell, hs_vi_from_vf(first)));
-            hs_vi_compress(kend + nk, kept, hs_vi_add(hs_vi_add(cell, hs_vi_from_vf(last)), onei));
-            nk += (size_t)__builtin_popcount(hs_vm_bits(kept));
-        }
-        /* lanes past nk read cell 0: the gathers stay inside cell_start */
-        hs_vi_storeu(kfirst + nk, hs_vi_set1(0));
-        hs_vi_storeu(kend + nk, hs_vi_set1(0));
+        const size_t nk = hs_brows_plan_row(W, R, L, S, groups, k);
         if (HS_W >= 8) { /* gathers and compresses in hardware: HS_W runs at a time */
             for (size_t c = 0; c < nk; c += HS_W)
-                if (hs_brows_add_runs(B, g, cs, kslot + c, kfirst + c, kend + c, nk - c, mode, acc,
-                                      thick, boundary, usemask))
+                if (hs_brows_add_runs(W, R, cs, c, nk - c))
                     return 1;
         } else { /* emulated lane by lane: one run at a time costs less */
             for (size_t i = 0; i < nk; i++)
-                if (hs_brows_add_run(B, g, kslot[i], cs[kfirst[i]], cs[kend[i]], mode, acc, thick,
-                                     boundary, usemask))
+                if (hs_brows_add_run(W, R->kslot[i], cs[R->kfirst[i]], cs[R->kend[i]]))
                     return 1;
         }
-        if (mode == HS_WALK_CLOSEST || mode == HS_WALK_ANY) /* the exit test needs the answers */
-            (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
+        if (W.mode == HS_WALK_CLOSEST || W.mode == HS_WALK_ANY) /* the exit test needs them */
+            (void)hs_block_drain(W);
     }
     return 0;
 }
 
 /* Level L for the lanes rows[u] of the groups (u: slots u HS_W ..), row by row across them,
- * each slot's rows trimmed to those whose runs may hold a circle (with occupancy, a constant
- * of the loop: 1 when the level has occupancy bits); any skips the slots it has answered.
- * 1: all's list is full. */
-HS_INLINE int hs_brows_level_of(hs_block *B, const hs_grid *g, const hs_glevel *L,
-                                const hs_row_setup *S, const unsigned *rows, const int mode,
-                                hs_tally *acc, const int thick, const int boundary,
-                                const int usemask, const int occupancy)
+ * each slot's rows trimmed to those whose runs may hold a circle (with HS_TF_OCC in W.tf: the
+ * level has occupancy bits); any skips the slots it has answered. 1: all's list is full. */
+HS_INLINE int hs_brows_level_of(const hs_bw W, const hs_glevel *L, const hs_row_setup *S,
+                                const unsigned *rows)
 {
-    unsigned live[HS_BLOCK_GROUPS];
-    float kf[HS_BLOCK_Q], kl[HS_BLOCK_Q];
+    hs_rows_walk rw, *R = &rw; /* on the stack: the compiler then knows nothing else aliases it */
     const hs_vf zero = hs_vf_set1(0.0f), one = hs_vf_set1(1.0f);
     for (size_t u = 0; u < HS_BLOCK_GROUPS; u++) {
         const size_t j0 = u * HS_W;
-        live[u] = rows[u];
-        if (live[u] == 0)
+        R->live[u] = rows[u];
+        if (R->live[u] == 0)
             continue;
         const hs_vf nr = hs_vf_loadu(S->nrows + j0);
-        hs_vm m = hs_vm_and(hs_vm_from_bits(live[u]), hs_vm_le(one, nr));
-        if (mode == HS_WALK_ANY) {
-            const hs_vi h = hs_vi_loadu(B->nhits + j0);
+        hs_vm m = hs_vm_and(hs_vm_from_bits(R->live[u]), hs_vm_le(one, nr));
+        if (W.mode == HS_WALK_ANY) {
+            const hs_vi h = hs_vi_loadu(W.B->nhits + j0);
             m = hs_vm_andnot(m, hs_vm_test_i(h, h));
         }
-        live[u] = hs_vm_bits(m);
-        if (occupancy && live[u] != 0) {
+        R->live[u] = hs_vm_bits(m);
+        if (HS_TF_HAS(W.tf, HS_TF_OCC) && R->live[u] != 0) {
             float nrs[HS_W];
             hs_vf_storeu(nrs, hs_vf_select(m, nr, zero));
             float kmax = 0.0f;
             for (size_t i = 0; i < (size_t)HS_W; i++)
                 kmax = nrs[i] > kmax ? nrs[i] : kmax;
-            hs_brows_trim_lanes(L, S, j0, m, (int32_t)kmax, kf, kl);
-            live[u] &= hs_vm_bits(hs_vm_le(hs_vf_loadu(kf + j0), hs_vf_loadu(kl + j0)));
+            hs_brows_trim_lanes(R, L, S, j0, m, (int32_t)kmax);
+            R->live[u] &= hs_vm_bits(hs_vm_le(hs_vf_loadu(R->kf + j0), hs_vf_loadu(R->kl + j0)));
         } else {
-            hs_vf_storeu(kf + j0, zero);
-            hs_vf_storeu(kl + j0, hs_vf_sub(nr, one));
+            hs_vf_storeu(R->kf + j0, zero);
+            hs_vf_storeu(R->kl + j0, hs_vf_sub(nr, one));
         }
     }
-    return hs_brows_walk_lanes(B, g, L, S, live, kf, kl, mode, acc, thick, boundary, usemask,
-                               occupancy);
+    return hs_brows_walk_lanes(W, R, L, S);
 }
 
-HS_INLINE int hs_brows_level(hs_block *B, const hs_grid *g, const hs_glevel *L,
-                             const hs_row_setup *S, const unsigned *rows, const int mode,
-                             hs_tally *acc, const int thick, const int boundary, const int usemask)
+HS_INLINE int hs_brows_level(hs_bw W, const hs_glevel *L, const hs_row_setup *S,
+                             const unsigned *rows)
 {
-    if (L->occ != NULL)
-        return hs_brows_level_of(B, g, L, S, rows, mode, acc, thick, boundary, usemask, 1);
-    return hs_brows_level_of(B, g, L, S, rows, mode, acc, thick, boundary, usemask, 0);
+    if (L->occ == NULL)
+        return hs_brows_level_of(W, L, S, rows);
+    W.tf |= HS_TF_OCC;
+    return hs_brows_level_of(W, L, S, rows);
 }
 
 /* A prepared block, every mode: the live slots set up on every level with circles row by row
  * (hs_brows_level), the others slot by slot, then every slot answered. 1 done, -1 out of
  * memory, 0 when all's list could not hold the whole block (nothing answered: the block is
  * then planned slot by slot). */
-HS_INLINE int hs_block_answer_by_rows(hs_block *B, const hs_grid *g, hs_semantics sem,
-                                      const int mode, const hs_block_out *o, hs_tally *acc,
-                                      const int thick, const int boundary, const int usemask)
+HS_INLINE int hs_block_answer_by_rows(const hs_bw W)
 {
+    hs_block *B = W.B;
+    const hs_grid *g = W.g;
     /* rows[u]: the live slots of group u set up on every level with circles; rest: the others */
     unsigned rows[HS_BLOCK_GROUPS];
     uint64_t rest = 0;
@@ -448,29 +459,27 @@ HS_INLINE int hs_block_answer_by_rows(hs_block *B, const hs_grid *g, hs_semantic
     }
     for (size_t u = (B->nq + HS_W - 1) / HS_W; u < HS_BLOCK_GROUPS; u++)
         rows[u] = 0;
-    const int big_first = hs_block_big_first(g, mode);
+    const int big_first = hs_block_big_first(g, W.mode);
     for (int ll = 0; ll < g->nlevels && ngroups > 0; ll++) {
         const int l = big_first ? g->nlevels - 1 - ll : ll;
-        if (g->lv[l].n != 0 && hs_brows_level(B, g, &g->lv[l], &B->rows[l], rows, mode, acc, thick,
-                                              boundary, usemask)) {
+        if (g->lv[l].n != 0 && hs_brows_level(W, &g->lv[l], &B->rows[l], rows)) {
             B->nitems = 0; /* all's list is full: nothing was tested */
             return 0;
         }
     }
-    if (mode == HS_WALK_ALL) {
+    if (W.mode == HS_WALK_ALL) {
         for (uint64_t m = rest; m != 0; m &= m - 1u)
-            if (hs_block_plan_slot(B, g, (size_t)__builtin_ctzll(m), sem)) {
+            if (hs_block_plan_slot(B, g, (size_t)__builtin_ctzll(m), W.sem)) {
                 B->nitems = 0;
                 return 0;
             }
-        const hs_status st = hs_brows_all_hits(B, g, o->buf, acc, thick, boundary, usemask);
-        hs_block_answer(B, g, B->nq, sem, mode, o, st);
+        const hs_status st = hs_brows_all_hits(W);
+        hs_block_answer(W, B->nq, st);
         return st == HS_OK ? 1 : -1;
     }
     for (uint64_t m = rest; m != 0; m &= m - 1u)
-        hs_block_plan_or_walk(B, g, (size_t)__builtin_ctzll(m), sem, mode, o, acc, thick, boundary,
-                              usemask);
-    (void)hs_block_drain(B, g, mode, NULL, acc, thick, boundary, usemask);
-    hs_block_answer(B, g, B->nq, sem, mode, o, HS_OK);
+        hs_block_plan_or_walk(W, (size_t)__builtin_ctzll(m));
+    (void)hs_block_drain(W);
+    hs_block_answer(W, B->nq, HS_OK);
     return 1;
 }

@@ -10,28 +10,27 @@
 /* A prepared block planned slot by slot (block_plan.inl), tested and answered. The list is
  * tested and the slots before answered whenever it fills; a slot the block cannot take goes
  * to the per-query walk, after the slots before it (all's hits stay in query order). */
-HS_INLINE hs_status hs_block_answer_by_slots(hs_block *B, const hs_grid *g, hs_semantics sem,
-                                             const int mode, const hs_block_out *o, hs_tally *acc,
-                                             const int thick, const int boundary, const int usemask)
+HS_INLINE hs_status hs_block_answer_by_slots(const hs_bw W)
 {
+    hs_block *B = W.B;
     const size_t nq = B->nq;
     for (size_t j = 0; j < nq; j++) {
         if (B->state[j] != HS_SLOT_LIVE)
             continue;
-        int s = hs_block_plan_slot(B, g, j, sem);
+        int s = hs_block_plan_slot(B, W.g, j, W.sem);
         if (s == 1 && B->nitems > 0) { /* a full list: answer the slots before, start again */
-            if (hs_block_flush(B, g, j, sem, mode, o, acc, thick, boundary, usemask) != HS_OK)
+            if (hs_block_flush(W, j) != HS_OK)
                 return HS_E_NOMEM;
-            s = hs_block_plan_slot(B, g, j, sem);
+            s = hs_block_plan_slot(B, W.g, j, W.sem);
         }
         if (s) {
-            if (hs_block_flush(B, g, j, sem, mode, o, acc, thick, boundary, usemask) != HS_OK ||
-                HS_FN(block_walk_query)(B, g, j, sem, mode, o, acc) != HS_OK)
+            if (hs_block_flush(W, j) != HS_OK ||
+                HS_FN(block_walk_query)(B, W.g, j, W.sem, W.mode, W.o, W.acc) != HS_OK)
                 return HS_E_NOMEM;
             B->answered = j + 1;
         }
     }
-    return hs_block_flush(B, g, nq, sem, mode, o, acc, thick, boundary, usemask);
+    return hs_block_flush(W, nq);
 }
 
 /* Count and all plan by rows where a vector holds 8 slots or more; on the narrower levels
@@ -39,28 +38,25 @@ HS_INLINE hs_status hs_block_answer_by_slots(hs_block *B, const hs_grid *g, hs_s
  * gathers are emulated lane by lane). */
 #define HS_PLAN_ROWS_ALL_MODES (HS_W >= 8)
 
-/* Positions lo .. hi-1, HS_BLOCK_Q at a time: prep, set-up, then the row plan
- * (block_plan_rows.inl), or the slot-by-slot plan (block_plan.inl) for count and all on the
- * narrow levels and when all's list cannot hold the block. */
-HS_INLINE hs_status hs_block_range(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
-                                   hs_semantics sem, size_t lo, size_t hi, const int mode,
-                                   const hs_block_out *o, hs_tally *acc, hs_block *B,
-                                   const int thick, const int boundary, const int usemask)
+/* The range r (walkers.h), HS_BLOCK_Q positions at a time: prep, set-up, then the
+ * row plan (block_plan_rows.inl), or the slot-by-slot plan (block_plan.inl) for count and all
+ * on the narrow levels and when all's list cannot hold the block. */
+HS_INLINE hs_status hs_block_range(const hs_bw W, const hs_walk_range *r)
 {
+    hs_block *B = W.B;
     HS_ASSERT(((uintptr_t)B & (HS_WALK_STATE_ALIGN - 1)) == 0);
-    B->trace = o->trace;
+    B->trace = W.o->trace;
     /* all: blocks left to plan slot by slot after one whose items did not fit (its neighbours
      * in the locality order are alike: planning them by rows first would be wasted too) */
     unsigned by_slots = 0;
-    for (size_t base = lo; base < hi; base += HS_BLOCK_Q) {
-        const size_t nq = hi - base < HS_BLOCK_Q ? hi - base : HS_BLOCK_Q;
-        hs_block_prep(B, qs, ord, sem, base, nq, acc);
-        for (int l = 0; l < g->nlevels; l++)
-            hs_block_setup(B, &g->lv[l], &B->rows[l]);
+    for (size_t base = r->lo; base < r->hi; base += HS_BLOCK_Q) {
+        const size_t nq = r->hi - base < HS_BLOCK_Q ? r->hi - base : HS_BLOCK_Q;
+        hs_block_prep(B, r->qs, r->ord, W.sem, base, nq, W.acc);
+        for (int l = 0; l < W.g->nlevels; l++)
+            hs_block_setup(B, &W.g->lv[l], &B->rows[l]);
         if (by_slots == 0 &&
-            (HS_PLAN_ROWS_ALL_MODES || mode == HS_WALK_CLOSEST || mode == HS_WALK_ANY)) {
-            const int done =
-                hs_block_answer_by_rows(B, g, sem, mode, o, acc, thick, boundary, usemask);
+            (HS_PLAN_ROWS_ALL_MODES || W.mode == HS_WALK_CLOSEST || W.mode == HS_WALK_ANY)) {
+            const int done = hs_block_answer_by_rows(W);
             if (done < 0)
                 return HS_E_NOMEM;
             if (done)
@@ -68,86 +64,81 @@ HS_INLINE hs_status hs_block_range(const hs_grid *g, const hs_queries *qs, const
             by_slots = HS_ALL_SLOT_BLOCKS;
         }
         by_slots -= by_slots > 0;
-        if (hs_block_answer_by_slots(B, g, sem, mode, o, acc, thick, boundary, usemask) != HS_OK)
+        if (hs_block_answer_by_slots(W) != HS_OK)
             return HS_E_NOMEM;
     }
     return HS_OK;
 }
 
-/* Only the semantics is bound as a constant (boundary adds a third of the pair test). The
- * thickness is always added (r + 0 is r exactly, so q = 0 queries give the same answers) and
- * the circle-mask test is a branch taken the same way on every item of the range: binding
- * them too would make eight copies of the block walk per mode and ISA. */
-HS_INLINE hs_status hs_block_run(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
-                                 hs_semantics sem, size_t lo, size_t hi, const int mode,
-                                 const hs_block_out *o, hs_tally *acc, void *state)
+/* A range walk of `mode`, with the semantics' boundary test (a third of the pair test) bound
+ * as a constant. The circle-mask flag is a run-time bit of tf, taken the same way on every
+ * item of the range (the other bits stay known to the compiler); the thickness is always
+ * added (r + 0 is r exactly, so q = 0 queries give the same answers). Binding either would
+ * double the copies of the block walk per mode and level. */
+HS_INLINE hs_status hs_block_run(const hs_walk_range *r, const int mode, const hs_block_out *o)
 {
-    const int usemask = g->mask != NULL;
-    hs_block *B = state;
-    if (sem & HS_BOUNDARY)
-        return hs_block_range(g, qs, ord, sem, lo, hi, mode, o, acc, B, 1, 1, usemask);
-    return hs_block_range(g, qs, ord, sem, lo, hi, mode, o, acc, B, 1, 0, usemask);
+    hs_bw W = {r->state, r->g, o, r->tally, r->sem, mode, r->g->mask ? (unsigned)HS_TF_MASK : 0u};
+    if (!(r->sem & HS_BOUNDARY))
+        return hs_block_range(W, r);
+    W.tf |= HS_TF_BOUNDARY;
+    return hs_block_range(W, r);
 }
 
 /* ---- The grid walkers (hs_grid_walkers, walkers.h) ------------------------------------ */
 
-static void HS_FN(grid_closest_range)(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
-                                      hs_semantics sem, size_t lo, size_t hi, hs_closest_out out,
-                                      hs_tally *acc, void *state)
+/* Answers staged in the order's records when it has them (hs_qorder.inv). */
+HS_INLINE hs_block_out hs_block_out_of(const hs_walk_range *r)
 {
     hs_block_out o;
     memset(&o, 0, sizeof o);
+    o.stage = r->ord && r->ord->inv ? r->ord->rec : NULL;
+    return o;
+}
+
+static void HS_FN(grid_closest_range)(const hs_walk_range *r, hs_closest_out out)
+{
+    hs_block_out o = hs_block_out_of(r);
     o.co = out;
-    o.stage = ord && ord->inv ? ord->rec : NULL;
-    o.stage_geo = ord && ord->inv ? ord->geo : NULL;
-    (void)hs_block_run(g, qs, ord, sem, lo, hi, HS_WALK_CLOSEST, &o, acc, state);
+    o.stage_geo = o.stage ? r->ord->geo : NULL;
+    (void)hs_block_run(r, HS_WALK_CLOSEST, &o);
 }
 
-static void HS_FN(grid_any_range)(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
-                                  hs_semantics sem, size_t lo, size_t hi, uint8_t *hit,
-                                  hs_tally *acc, void *state)
+static void HS_FN(grid_any_range)(const hs_walk_range *r, uint8_t *hit)
 {
-    hs_block_out o;
-    memset(&o, 0, sizeof o);
+    hs_block_out o = hs_block_out_of(r);
     o.hit = hit;
-    o.stage = ord && ord->inv ? ord->rec : NULL;
-    (void)hs_block_run(g, qs, ord, sem, lo, hi, HS_WALK_ANY, &o, acc, state);
+    (void)hs_block_run(r, HS_WALK_ANY, &o);
 }
 
-static void HS_FN(grid_count_range)(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
-                                    hs_semantics sem, size_t lo, size_t hi, uint32_t *count,
-                                    hs_tally *acc, void *state)
+static void HS_FN(grid_count_range)(const hs_walk_range *r, uint32_t *count)
 {
-    hs_block_out o;
-    memset(&o, 0, sizeof o);
+    hs_block_out o = hs_block_out_of(r);
     o.count = count;
-    o.stage = ord && ord->inv ? ord->rec : NULL;
-    (void)hs_block_run(g, qs, ord, sem, lo, hi, HS_WALK_COUNT, &o, acc, state);
+    (void)hs_block_run(r, HS_WALK_COUNT, &o);
 }
 
-static hs_status HS_FN(grid_all_range)(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
-                                       hs_semantics sem, size_t lo, size_t hi, hs_hitbuf *buf,
-                                       uint32_t *cnt, hs_tally *acc, void *state)
+static hs_status HS_FN(grid_all_range)(const hs_walk_range *r, hs_hitbuf *buf, uint32_t *cnt)
 {
-    hs_block_out o;
-    memset(&o, 0, sizeof o);
+    hs_block_out o = hs_block_out_of(r);
+    o.stage = NULL;
     o.buf = buf;
     o.cnt = cnt;
-    return hs_block_run(g, qs, ord, sem, lo, hi, HS_WALK_ALL, &o, acc, state);
+    return hs_block_run(r, HS_WALK_ALL, &o);
 }
 
-static void HS_FN(trace_range)(const hs_grid *g, const hs_queries *qs, int closest, size_t lo,
-                               size_t hi, uint32_t *count, hs_closest_out co, hs_tally *acc,
-                               void *state, hs_plan_trace *trace)
+static void HS_FN(trace_range)(const hs_walk_range *r, int closest, uint32_t *count,
+                               hs_closest_out co, hs_plan_trace *trace)
 {
+    /* no order and solid semantics, as constants: one small copy of the walk for the tests */
+    const hs_walk_range rs = {r->g, r->qs, NULL, HS_SOLID, r->lo, r->hi, r->tally, r->state};
     hs_block_out o;
     memset(&o, 0, sizeof o);
     o.trace = trace;
     if (closest) {
         o.co = co;
-        (void)hs_block_run(g, qs, NULL, HS_SOLID, lo, hi, HS_WALK_CLOSEST, &o, acc, state);
+        (void)hs_block_run(&rs, HS_WALK_CLOSEST, &o);
     } else {
         o.count = count;
-        (void)hs_block_run(g, qs, NULL, HS_SOLID, lo, hi, HS_WALK_COUNT, &o, acc, state);
+        (void)hs_block_run(&rs, HS_WALK_COUNT, &o);
     }
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Internal: one ISA level's grid walk, instantiated once per translation unit (walk_<isa>.c
- * sets HS_W, HS_KNAME and HS_KISA, then includes this file). Everything is written once over
- * the vector layer (kernels/simd.h) and the pair test (kernels/pair_math.inl); the AVX-512
- * test and answer helpers (block_avx512.inl) are included only for that level.
+ * sets HS_W, HS_KNAME, HS_KISA and HS_WALK_LANES, then includes this file). Everything is written
+ * once over the vector layer (kernels/simd.h) and the pair test (kernels/pair_math.inl); what a
+ * level does lane-parallel in its own way is one file it names in HS_WALK_LANES (block_lanes.inl,
+ * or block_avx512.inl).
  *
  * Names this file makes, for HS_KNAME = isa (scalar, sse4, avx2, avx512, neon):
  *   hs_grid_walkers_<isa>   the grid walker table (walkers.h), of
@@ -33,15 +34,23 @@
 /* The pair arithmetic on vectors. */
 #include "kernels/pair_math.inl"
 
+/* What a walk does with the circles it finds. PLAN: no tests; the runs of a short query
+ * become items of a block (block.inl). */
+enum { HS_WALK_ANY, HS_WALK_COUNT, HS_WALK_CLOSEST, HS_WALK_ALL, HS_WALK_PLAN };
+
+/* The pair test's flags, each a compile-time constant of a copy of a walk loop: the boundary
+ * semantics, a circle mask to test, skip-start, the query's thickness (the block always adds
+ * it: r + 0 is r exactly), occupancy bits to read on the level. */
+enum { HS_TF_BOUNDARY = 1, HS_TF_MASK = 2, HS_TF_SKIP = 4, HS_TF_THICK = 8, HS_TF_OCC = 16 };
+#define HS_TF_HAS(tf, f) (((tf) & (f)) != 0)
+
 /* The grid walk: the block and its queries, the per-query walk, the block's plan, test and
  * answer steps, then the range walk over blocks. */
 #include "block.inl"
 #include "walk_run.inl"
 #include "walk_query.inl"
 #include "block_plan.inl"
-#ifdef HS_BLOCK_AVX512
-#include "block_avx512.inl"
-#endif
+#include HS_WALK_LANES /* block_lanes.inl, or the level's own form */
 #include "block_test.inl"
 #include "block_answer.inl"
 #include "block_plan_rows.inl"

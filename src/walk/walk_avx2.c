@@ -3,4 +3,5 @@
 #define HS_W 8
 #define HS_KNAME avx2
 #define HS_KISA HS_ISA_AVX2
+#define HS_WALK_LANES "block_lanes.inl"
 #include "walk.inl"

@@ -4,4 +4,5 @@
 #define HS_W 16
 #define HS_KNAME avx512
 #define HS_KISA HS_ISA_AVX512
+#define HS_WALK_LANES "block_avx512.inl"
 #include "walk.inl"

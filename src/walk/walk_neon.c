@@ -3,4 +3,5 @@
 #define HS_W 4
 #define HS_KNAME neon
 #define HS_KISA HS_ISA_NEON
+#define HS_WALK_LANES "block_lanes.inl"
 #include "walk.inl"

@@ -242,6 +242,8 @@ typedef struct hs_walk_axes {
     double au, av, du, dv, ou, ov;
     int32_t nu, nv;
     double slope, inv_du;
+    int tiny_dv;      /* |dv| at most 1e-12 |du|: every row sees the whole span */
+    double inv_slope; /* du / dv, when not tiny_dv */
     double umin, umax;
     int step;              /* +1 or -1: the direction of u along the query */
     int32_t kfirst, klast; /* the first and last slab along the query */
@@ -261,6 +263,8 @@ HS_INLINE hs_walk_axes hs_walk_axes_make(const hs_walk_span *s, const hs_glevel 
     a.nv = xdom ? L->ny : L->nx;
     a.slope = a.dv / a.du;
     a.inv_du = 1.0 / a.du;
+    a.tiny_dv = !(fabs(a.dv) > fabs(a.du) * 1e-12);
+    a.inv_slope = a.tiny_dv ? 0.0 : a.du / a.dv;
     const double u0 = a.au + s->t0 * a.du, u1 = a.au + s->t1 * a.du;
     a.umin = hs_walk_min(u0, u1);
     a.umax = hs_walk_max(u0, u1);
@@ -308,32 +312,39 @@ HS_INLINE int hs_walk_row_slabs(hs_walk *w, const int mode, const hs_walk_span *
     return 0;
 }
 
-/* One row j of a block of columns [sa, sb] along a long x-dominant query: the columns the
- * part of the query in the row's band (grown by reach) and in [lo, hi] can reach. */
+/* A block of columns [sa, sb] of a long x-dominant query, and the part [lo, hi] of the
+ * query's u that can reach it. */
+typedef struct hs_walk_cols {
+    int32_t sa, sb;
+    double lo, hi;
+} hs_walk_cols;
+
+/* One row j of a block of columns: the columns the part of the query in the row's band (grown
+ * by reach) and in [lo, hi] can reach. */
 HS_INLINE int hs_walk_block_row(hs_walk *w, const int mode, const hs_walk_span *s,
-                                const hs_walk_axes *a, const hs_glevel *L, int32_t j, int32_t sa,
-                                int32_t sb, double lo, double hi, int tiny_dv, double inv_slope)
+                                const hs_walk_axes *a, const hs_glevel *L, int32_t j,
+                                const hs_walk_cols *cb)
 {
     const double reach = s->reach, h = L->h, inv_h = L->inv_h;
-    double ulo = lo, uhi = hi;
-    if (!tiny_dv) {
-        double ua = a->au + (a->ov + (double)j * h - reach - a->av) * inv_slope;
-        double ub = a->au + (a->ov + (double)(j + 1) * h + reach - a->av) * inv_slope;
+    double ulo = cb->lo, uhi = cb->hi;
+    if (!a->tiny_dv) {
+        double ua = a->au + (a->ov + (double)j * h - reach - a->av) * a->inv_slope;
+        double ub = a->au + (a->ov + (double)(j + 1) * h + reach - a->av) * a->inv_slope;
         ulo = hs_walk_max(ulo, hs_walk_min(ua, ub));
         uhi = hs_walk_min(uhi, hs_walk_max(ua, ub));
     }
     if (!(ulo <= uhi))
         return 0;
     int32_t ca = hs_walk_cell(ulo - reach, a->ou, inv_h, a->nu);
-    int32_t cb = hs_walk_cell(uhi + reach, a->ou, inv_h, a->nu);
-    if (ca < sa)
-        ca = sa;
-    if (cb > sb)
-        cb = sb;
-    if (ca > cb)
+    int32_t cz = hs_walk_cell(uhi + reach, a->ou, inv_h, a->nu);
+    if (ca < cb->sa)
+        ca = cb->sa;
+    if (cz > cb->sb)
+        cz = cb->sb;
+    if (ca > cz)
         return 0;
     size_t base = (size_t)j * s->nx;
-    uint32_t b = s->cs[base + (size_t)ca], e = s->cs[base + (size_t)cb + 1];
+    uint32_t b = s->cs[base + (size_t)ca], e = s->cs[base + (size_t)cz + 1];
     return b != e && hs_walk_run(w, mode, b, e);
 }
 
@@ -345,8 +356,6 @@ HS_INLINE int hs_walk_column_blocks(hs_walk *w, const int mode, const hs_walk_sp
                                     const hs_walk_axes *a, const hs_glevel *L)
 {
     const double reach = s->reach, h = L->h, inv_h = L->inv_h;
-    const int tiny_dv = !(fabs(a->dv) > fabs(a->du) * 1e-12);
-    const double inv_slope = tiny_dv ? 0.0 : a->du / a->dv;
     const int step = a->step;
     for (int32_t k = a->kfirst;; k += step * HS_WALK_SLAB_COLUMNS) {
         /* the block's columns [sa, sb], clamped to the grid */
@@ -359,13 +368,14 @@ HS_INLINE int hs_walk_column_blocks(hs_walk *w, const int mode, const hs_walk_sp
         double lo = hs_walk_max(a->ou + (double)sa * h - reach, a->umin);
         double hi = hs_walk_min(a->ou + (double)(sb + 1) * h + reach, a->umax);
         if (lo <= hi) {
+            const hs_walk_cols cb = {sa, sb, lo, hi};
             double va = a->av + (lo - a->au) * a->slope, vb = a->av + (hi - a->au) * a->slope;
             int32_t j0 = hs_walk_cell(hs_walk_min(va, vb) - reach, a->ov, inv_h, a->nv);
             int32_t j1 = hs_walk_cell(hs_walk_max(va, vb) + reach, a->ov, inv_h, a->nv);
             int32_t jstep = a->dv >= 0.0 ? 1 : -1;
             int32_t j = jstep > 0 ? j0 : j1, jend = jstep > 0 ? j1 : j0;
             for (;; j += jstep) {
-                if (hs_walk_block_row(w, mode, s, a, L, j, sa, sb, lo, hi, tiny_dv, inv_slope))
+                if (hs_walk_block_row(w, mode, s, a, L, j, &cb))
                     return 1;
                 if (j == jend)
                     break;
@@ -420,7 +430,9 @@ HS_INLINE void hs_walk_init(hs_walk *w, const hs_grid *g, const hs_kq *kq)
     w->best_id = HS_NONE;
     w->best_pos = HS_NONE;
     w->count = 0;
-    w->flags = (kq->q != 0.0f) * 4 + ((kq->sem & HS_BOUNDARY) != 0) * 2 + (g->mask != NULL);
+    w->tf = (kq->q != 0.0f ? (unsigned)HS_TF_THICK : 0u) |
+            (kq->sem & HS_BOUNDARY ? (unsigned)HS_TF_BOUNDARY : 0u) |
+            (g->mask != NULL ? (unsigned)HS_TF_MASK : 0u);
     w->buf = NULL;
     w->blk = NULL;
     w->err = HS_OK;

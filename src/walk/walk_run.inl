@@ -6,10 +6,6 @@
 #error "include walk.inl, not this file"
 #endif
 
-/* What the walk does with a run. PLAN: no tests; the runs of a short query become items of a
- * block (block.inl). */
-enum { HS_WALK_ANY, HS_WALK_COUNT, HS_WALK_CLOSEST, HS_WALK_ALL, HS_WALK_PLAN };
-
 typedef struct hs_walk {
     hs_vq Q;
     const hs_grid *g;
@@ -17,7 +13,7 @@ typedef struct hs_walk {
     float best_t;
     uint32_t best_id, best_pos;
     uint32_t count;
-    int flags; /* thick * 4 + boundary * 2 + mask */
+    unsigned tf; /* the test flags HS_TF_THICK, _BOUNDARY and _MASK of the query and grid */
     hs_hitbuf *buf;
     hs_block *blk; /* PLAN: the block and the slot items go to */
     size_t slot;
@@ -64,34 +60,31 @@ HS_INLINE int hs_walk_plan_run(hs_walk *w, uint32_t b, uint32_t e)
     return 0;
 }
 
-/* Hit lanes of the k (1..HS_W) circles at i. With masked loads every vector, full or not,
- * takes the same path: a run is one or two vectors, so "is this the tail" would be a
- * mispredicted branch per row. */
+/* Hit lanes of the k (1..HS_W) circles at i: whole-vector loads (the grid's arrays are
+ * padded past the last circle) with the lanes past k masked off, so every vector, full or
+ * not, takes the same path (a run is one or two vectors: "is this the tail" would be a
+ * mispredicted branch per row). */
 HS_INLINE hs_vm hs_walk_vector_hits(const hs_vq *Q, const hs_run *run, size_t i, size_t k, hs_vc *c,
-                                    const int thick, const int boundary, const int usemask)
+                                    const unsigned tf)
 {
-#ifdef HS_HAVE_MASKED_LOAD
-    hs_vm f = hs_vm_first(k);
-    c->cx = hs_vf_load_part(run->x + i, f);
-    c->cy = hs_vf_load_part(run->y + i, f);
-    c->r = hs_vf_load_part(run->r + i, f);
-    hs_vm m = hs_vm_and(hs_v_hits(Q, *c, thick, boundary), f);
-    if (usemask)
-        m = hs_vm_and(m, hs_vm_test_i(hs_vi_load_part(run->mask + i, f), Q->kmask));
+    const int thick = HS_TF_HAS(tf, HS_TF_THICK);
+    c->cx = hs_vf_loadu(run->x + i);
+    c->cy = hs_vf_loadu(run->y + i);
+    c->r = hs_vf_loadu(run->r + i);
+    hs_vm m = hs_vm_and(hs_v_hits(Q, *c, thick, HS_TF_HAS(tf, HS_TF_BOUNDARY)), hs_vm_first(k));
+    if (HS_TF_HAS(tf, HS_TF_MASK))
+        m = hs_vm_and(m, hs_vm_test_i(hs_vi_loadu(run->mask + i), Q->kmask));
     return hs_v_keep(Q, *c, m, thick);
-#else
-    return hs_v_block(Q, run, i, k, c, thick, boundary, usemask);
-#endif
 }
 
 /* Storage positions [b, e) of the grid as a kernel run (ids: the caller's indices). */
-HS_INLINE hs_run hs_walk_storage_run(const hs_grid *g, uint32_t b, uint32_t e, const int usemask)
+HS_INLINE hs_run hs_walk_storage_run(const hs_grid *g, uint32_t b, uint32_t e)
 {
     hs_run run;
     run.x = g->x + b;
     run.y = g->y + b;
     run.r = g->r + b;
-    run.mask = usemask ? g->mask + b : NULL;
+    run.mask = g->mask != NULL ? g->mask + b : NULL;
     run.ids = g->id + b;
     run.n = e - b;
     run.base = b;
@@ -99,8 +92,7 @@ HS_INLINE hs_run hs_walk_storage_run(const hs_grid *g, uint32_t b, uint32_t e, c
 }
 
 /* Closest: the run's hits lower (best_t, best_id). */
-HS_INLINE void hs_walk_run_closest(hs_walk *w, const hs_run *run, const int thick,
-                                   const int boundary, const int usemask)
+HS_INLINE void hs_walk_run_closest(hs_walk *w, const hs_run *run, const unsigned tf)
 {
     const size_t n = run->n;
     hs_vc c;
@@ -108,9 +100,10 @@ HS_INLINE void hs_walk_run_closest(hs_walk *w, const hs_run *run, const int thic
     uint32_t bid = w->best_id, bpos = w->best_pos;
     for (size_t i = 0; i < n; i += HS_W) {
         size_t k = n - i < (size_t)HS_W ? n - i : (size_t)HS_W;
-        hs_vm m = hs_walk_vector_hits(&w->Q, run, i, k, &c, thick, boundary, usemask);
+        hs_vm m = hs_walk_vector_hits(&w->Q, run, i, k, &c, tf);
         if (hs_vm_bits(m))
-            hs_closest_vec(&w->Q, run, i, k, m, c, &bt, &bid, &bpos, thick, boundary, 1);
+            hs_closest_vec(&w->Q, run, i, k, m, c, &bt, &bid, &bpos, HS_TF_HAS(tf, HS_TF_THICK),
+                           HS_TF_HAS(tf, HS_TF_BOUNDARY), 1);
     }
     w->best_t = bt;
     w->best_id = bid;
@@ -118,30 +111,28 @@ HS_INLINE void hs_walk_run_closest(hs_walk *w, const hs_run *run, const int thic
 }
 
 /* Any: 1 at the first vector with a hit. */
-HS_INLINE int hs_walk_run_any(hs_walk *w, const hs_run *run, const int thick, const int boundary,
-                              const int usemask)
+HS_INLINE int hs_walk_run_any(hs_walk *w, const hs_run *run, const unsigned tf)
 {
     const size_t n = run->n;
     hs_vc c;
     for (size_t i = 0; i < n; i += HS_W) {
         size_t k = n - i < (size_t)HS_W ? n - i : (size_t)HS_W;
-        if (hs_vm_bits(hs_walk_vector_hits(&w->Q, run, i, k, &c, thick, boundary, usemask)))
+        if (hs_vm_bits(hs_walk_vector_hits(&w->Q, run, i, k, &c, tf)))
             return 1;
     }
     return 0;
 }
 
 /* Count: the run's hits added to w->count. */
-HS_INLINE void hs_walk_run_count(hs_walk *w, const hs_run *run, const int thick, const int boundary,
-                                 const int usemask)
+HS_INLINE void hs_walk_run_count(hs_walk *w, const hs_run *run, const unsigned tf)
 {
     const size_t n = run->n;
     hs_vc c;
     uint32_t cnt = 0;
     for (size_t i = 0; i < n; i += HS_W) {
         size_t k = n - i < (size_t)HS_W ? n - i : (size_t)HS_W;
-        cnt += (uint32_t)__builtin_popcount(
-            hs_vm_bits(hs_walk_vector_hits(&w->Q, run, i, k, &c, thick, boundary, usemask)));
+        cnt +=
+            (uint32_t)__builtin_popcount(hs_vm_bits(hs_walk_vector_hits(&w->Q, run, i, k, &c, tf)));
     }
     w->count += cnt;
 }
@@ -149,8 +140,7 @@ HS_INLINE void hs_walk_run_count(hs_walk *w, const hs_run *run, const int thick,
 /* All: the run's hits straight into the thread's hit buffer, with room for the run plus one
  * vector, so the vector-wide compress stores never need the spill path. 1 if that room could
  * not be allocated. */
-HS_INLINE int hs_walk_run_all(hs_walk *w, const hs_run *run, const int thick, const int boundary,
-                              const int usemask)
+HS_INLINE int hs_walk_run_all(hs_walk *w, const hs_run *run, const unsigned tf)
 {
     const size_t n = run->n;
     hs_vc c;
@@ -164,10 +154,11 @@ HS_INLINE int hs_walk_run_all(hs_walk *w, const hs_run *run, const int thick, co
     size_t found = 0;
     for (size_t i = 0; i < n; i += HS_W) {
         size_t k = n - i < (size_t)HS_W ? n - i : (size_t)HS_W;
-        hs_vm m = hs_walk_vector_hits(&w->Q, run, i, k, &c, thick, boundary, usemask);
+        hs_vm m = hs_walk_vector_hits(&w->Q, run, i, k, &c, tf);
         unsigned bits = hs_vm_bits(m);
         if (bits) {
-            hs_all_vec(&w->Q, run, i, k, m, c, ids, ts, n + HS_W, found, thick, boundary, 1);
+            hs_all_vec(&w->Q, run, i, k, m, c, ids, ts, n + HS_W, found, HS_TF_HAS(tf, HS_TF_THICK),
+                       HS_TF_HAS(tf, HS_TF_BOUNDARY), 1);
             found += (size_t)__builtin_popcount(bits);
         }
     }
@@ -177,21 +168,21 @@ HS_INLINE int hs_walk_run_all(hs_walk *w, const hs_run *run, const int thick, co
 
 /* One storage run [b, e) through the pair test of `mode`, with the constant parameters bound.
  * Returns 1 to stop (any-hit found, allocation failed). */
-HS_INLINE int hs_walk_test_run(hs_walk *w, const int mode, uint32_t b, uint32_t e, const int thick,
-                               const int boundary, const int usemask)
+HS_INLINE int hs_walk_test_run(hs_walk *w, const int mode, uint32_t b, uint32_t e,
+                               const unsigned tf)
 {
-    const hs_run run = hs_walk_storage_run(w->g, b, e, usemask);
+    const hs_run run = hs_walk_storage_run(w->g, b, e);
     if (mode == HS_WALK_CLOSEST) {
-        hs_walk_run_closest(w, &run, thick, boundary, usemask);
+        hs_walk_run_closest(w, &run, tf);
         return 0;
     }
     if (mode == HS_WALK_ANY)
-        return hs_walk_run_any(w, &run, thick, boundary, usemask);
+        return hs_walk_run_any(w, &run, tf);
     if (mode == HS_WALK_COUNT) {
-        hs_walk_run_count(w, &run, thick, boundary, usemask);
+        hs_walk_run_count(w, &run, tf);
         return 0;
     }
-    return hs_walk_run_all(w, &run, thick, boundary, usemask);
+    return hs_walk_run_all(w, &run, tf);
 }
 
 /* The run [b, e): planned (PLAN) or tested with the query's constant parameters bound. */
@@ -201,14 +192,16 @@ HS_INLINE int hs_walk_run(hs_walk *w, const int mode, uint32_t b, uint32_t e)
         return hs_walk_plan_run(w, b, e);
     /* circle tests as the kernels make them: whole vectors, padding lanes included */
     w->tests += ((uint64_t)(e - b) + HS_W - 1u) / HS_W * HS_W;
-    switch (w->flags) {
-    case 0: return hs_walk_test_run(w, mode, b, e, 0, 0, 0);
-    case 1: return hs_walk_test_run(w, mode, b, e, 0, 0, 1);
-    case 2: return hs_walk_test_run(w, mode, b, e, 0, 1, 0);
-    case 3: return hs_walk_test_run(w, mode, b, e, 0, 1, 1);
-    case 4: return hs_walk_test_run(w, mode, b, e, 1, 0, 0);
-    case 5: return hs_walk_test_run(w, mode, b, e, 1, 0, 1);
-    case 6: return hs_walk_test_run(w, mode, b, e, 1, 1, 0);
-    default: return hs_walk_test_run(w, mode, b, e, 1, 1, 1);
+    switch (w->tf) { /* each combination a constant of its own copy */
+    case 0: return hs_walk_test_run(w, mode, b, e, 0);
+    case HS_TF_MASK: return hs_walk_test_run(w, mode, b, e, HS_TF_MASK);
+    case HS_TF_BOUNDARY: return hs_walk_test_run(w, mode, b, e, HS_TF_BOUNDARY);
+    case HS_TF_BOUNDARY | HS_TF_MASK:
+        return hs_walk_test_run(w, mode, b, e, HS_TF_BOUNDARY | HS_TF_MASK);
+    case HS_TF_THICK: return hs_walk_test_run(w, mode, b, e, HS_TF_THICK);
+    case HS_TF_THICK | HS_TF_MASK: return hs_walk_test_run(w, mode, b, e, HS_TF_THICK | HS_TF_MASK);
+    case HS_TF_THICK | HS_TF_BOUNDARY:
+        return hs_walk_test_run(w, mode, b, e, HS_TF_THICK | HS_TF_BOUNDARY);
+    default: return hs_walk_test_run(w, mode, b, e, HS_TF_THICK | HS_TF_BOUNDARY | HS_TF_MASK);
     }
 }

@@ -3,4 +3,5 @@
 #define HS_W 1
 #define HS_KNAME scalar
 #define HS_KISA HS_ISA_SCALAR
+#define HS_WALK_LANES "block_lanes.inl"
 #include "walk.inl"

@@ -3,4 +3,5 @@
 #define HS_W 4
 #define HS_KNAME sse4
 #define HS_KISA HS_ISA_SSE4
+#define HS_WALK_LANES "block_lanes.inl"
 #include "walk.inl"

@@ -13,18 +13,28 @@
 #include "grid/order.h"
 #include "hitscan/batch.h"
 
-/* Each walker answers positions k = lo .. hi-1 of a batch, position k being the caller's
- * query i = ord->perm[k] (ord NULL: i = k), with the answers of the brute-force kernels at the
- * same level. Invalid queries are answered as misses and counted in tally (first: the lowest
- * such i, left alone when ord has no perm); tests += the circle tests made (padding lanes
- * included).
+/* A range of a batch for a walker: positions k = lo .. hi-1 of qs, position k being the
+ * caller's query i = ord->perm[k] (ord NULL: i = k), walked with semantics sem. Invalid
+ * queries are answered as misses and counted in tally (first: the lowest such i, left alone
+ * when ord has no perm); tally->tests += the circle tests made (padding lanes included).
+ * state: the calling thread's working state, state_bytes bytes aligned to HS_WALK_STATE_ALIGN,
+ * contents undefined (the walk keeps a few kilobytes on the stack at most, so a thread with a
+ * small stack can run it). */
+typedef struct hs_walk_range {
+    const hs_grid *g;
+    const hs_queries *qs;
+    const hs_qorder *ord;
+    hs_semantics sem;
+    size_t lo, hi;
+    hs_tally *tally;
+    void *state;
+} hs_walk_range;
+
+/* Each walker answers a range with the answers of the brute-force kernels at the same level:
  *   closest_range: out.*[i], or staged in ord's records when ord->inv is set;
  *   any_range / count_range: hit[i] / count[i], or staged likewise;
  *   all_range: appends each position's hits (unsorted within a query), position by position,
- *     to buf and writes their number to cnt[k]; HS_OK or HS_E_NOMEM.
- * state: the calling thread's working state, state_bytes bytes aligned to HS_WALK_STATE_ALIGN,
- * contents undefined (the walk keeps nothing on the stack but a few vectors' worth, so a
- * thread with a small stack can run it). */
+ *     to buf and writes their number to cnt[k]; HS_OK or HS_E_NOMEM. */
 #define HS_WALK_STATE_ALIGN 64
 
 /* What a walk planned, for the walk's own tests: each item (up to a vector of consecutive
@@ -38,24 +48,14 @@ typedef struct hs_plan_trace {
 typedef struct hs_grid_walkers {
     hs_isa isa;
     size_t state_bytes;
-    void (*closest_range)(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
-                          hs_semantics sem, size_t lo, size_t hi, hs_closest_out out,
-                          hs_tally *tally, void *state);
-    void (*any_range)(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
-                      hs_semantics sem, size_t lo, size_t hi, uint8_t *hit, hs_tally *tally,
-                      void *state);
-    void (*count_range)(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
-                        hs_semantics sem, size_t lo, size_t hi, uint32_t *count, hs_tally *tally,
-                        void *state);
-    hs_status (*all_range)(const hs_grid *g, const hs_queries *qs, const hs_qorder *ord,
-                           hs_semantics sem, size_t lo, size_t hi, hs_hitbuf *buf, uint32_t *cnt,
-                           hs_tally *tally, void *state);
-    /* For tests: positions lo .. hi-1 of qs (no order) walked as count_range (closest = 0,
-     * counts to count) or closest_range (closest = 1, answers to co) walks them, with every
-     * item tested recorded in trace. Queries the block does not take (walked alone) record
-     * nothing. */
-    void (*trace_range)(const hs_grid *g, const hs_queries *qs, int closest, size_t lo, size_t hi,
-                        uint32_t *count, hs_closest_out co, hs_tally *tally, void *state,
+    void (*closest_range)(const hs_walk_range *r, hs_closest_out out);
+    void (*any_range)(const hs_walk_range *r, uint8_t *hit);
+    void (*count_range)(const hs_walk_range *r, uint32_t *count);
+    hs_status (*all_range)(const hs_walk_range *r, hs_hitbuf *buf, uint32_t *cnt);
+    /* For tests: the range (no order, HS_SOLID) walked as count_range (closest = 0, counts to
+     * count) or closest_range (closest = 1, answers to co) walks it, with every item tested
+     * recorded in trace. Queries the block does not take (walked alone) record nothing. */
+    void (*trace_range)(const hs_walk_range *r, int closest, uint32_t *count, hs_closest_out co,
                         hs_plan_trace *trace);
 } hs_grid_walkers;
 
