@@ -398,6 +398,7 @@ static void test_isa_basics(void **state)
     assert_string_equal(hs_isa_name(HS_ISA_AVX2), "avx2");
     assert_string_equal(hs_isa_name(HS_ISA_AVX512), "avx512");
     assert_string_equal(hs_isa_name(HS_ISA_NEON), "neon");
+    assert_string_equal(hs_isa_name(HS_ISA_WASM128), "wasm128");
     assert_string_equal(hs_isa_name(HS_ISA_COUNT), "?");
     assert_string_equal(hs_isa_name((hs_isa)-1), "?");
     assert_int_equal(hs_isa_width(HS_ISA_SCALAR), 1);
@@ -405,12 +406,14 @@ static void test_isa_basics(void **state)
     assert_int_equal(hs_isa_width(HS_ISA_AVX2), 8);
     assert_int_equal(hs_isa_width(HS_ISA_AVX512), 16);
     assert_int_equal(hs_isa_width(HS_ISA_NEON), 4);
+    assert_int_equal(hs_isa_width(HS_ISA_WASM128), 4);
     assert_int_equal(hs_isa_width(HS_ISA_COUNT), 0);
     assert_true(hs_isa_supported(HS_ISA_SCALAR));
     assert_false(hs_isa_supported(HS_ISA_COUNT));
     int x86 = hs_isa_supported(HS_ISA_SSE4) || hs_isa_supported(HS_ISA_AVX2) ||
               hs_isa_supported(HS_ISA_AVX512);
     assert_false(x86 && hs_isa_supported(HS_ISA_NEON));
+    assert_false(hs_isa_supported(HS_ISA_WASM128)); /* the WebAssembly build's level only */
     if (hs_isa_supported(HS_ISA_AVX512))
         assert_true(hs_isa_supported(HS_ISA_AVX2));
     if (hs_isa_supported(HS_ISA_AVX2))

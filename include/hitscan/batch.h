@@ -11,9 +11,9 @@ extern "C" {
 
 /* ---- ISA levels -------------------------------------------------------------------------
  * Kernels are compiled once per level. HS_ISA_AUTO picks the best the CPU supports, or the
- * level named by the environment variable HITSCAN_ISA=scalar|sse4|avx2|avx512|neon (read once,
- * at the first query). A level can also be forced per call through hs_batch_opts.isa, so
- * there is no process-wide mutable switch. */
+ * level named by the environment variable HITSCAN_ISA=scalar|sse4|avx2|avx512|neon|wasm128
+ * (read once, at the first query). A level can also be forced per call through hs_batch_opts.isa,
+ * so there is no process-wide mutable switch. */
 typedef enum hs_isa {
     HS_ISA_AUTO = 0, /* zero, so a zero-initialised hs_batch_opts means "auto" */
     HS_ISA_SCALAR = 1,
@@ -21,7 +21,8 @@ typedef enum hs_isa {
     HS_ISA_AVX2 = 3,   /* AVX2 + FMA */
     HS_ISA_AVX512 = 4, /* AVX-512 F/BW/DQ/VL */
     HS_ISA_NEON = 5,
-    HS_ISA_COUNT = 6 /* one past the last level: loops over levels stop here */
+    HS_ISA_WASM128 = 6, /* WebAssembly SIMD128 (the WebAssembly build only) */
+    HS_ISA_COUNT = 7    /* one past the last level: loops over levels stop here */
 } hs_isa;
 /* Deprecated (removed in 0.4): the old name of HS_ISA_COUNT. */
 #define HS_ISA_COUNT_ HS_ISA_COUNT

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <omp.h>
+#include "openmp.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <omp.h>
+#include "openmp.h"
 
 #include "tuning.h"
 

@@ -4,7 +4,7 @@
  * slicing. */
 #include "batch/prefix_sums.h"
 
-#include <omp.h>
+#include "openmp.h"
 
 void hs_prefix_sums(size_t *offsets, size_t n, int threads, size_t *part)
 {

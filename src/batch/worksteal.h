@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <omp.h>
+#include "openmp.h"
 
 /* Why not schedule(dynamic): the grid answers queries in a locality order, so consecutive
  * chunks read the same cells. Dealt out one at a time, two threads would each get every other

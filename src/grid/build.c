@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <omp.h>
+#include "openmp.h"
 
 #include "grid/build.h"
 #include "grid/storage.h"

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include <omp.h>
+#include "openmp.h"
 
 #include "invariant.h"
 #include "grid/build.h"

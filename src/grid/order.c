@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include <omp.h>
+#include "openmp.h"
 
 #include "grid/vectorize.h"
 #include "prefetch.h"

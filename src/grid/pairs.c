@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <omp.h>
+#include "openmp.h"
 
 #include "batch/worksteal.h"
 #include "grid/build.h"

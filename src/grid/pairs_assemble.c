@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <omp.h>
+#include "openmp.h"
 
 #include "grid/overlap.h"
 #include "grid/pairs.h"

@@ -6,7 +6,7 @@
  * answers copied to the caller's order, the workspace closed. */
 #include <string.h>
 
-#include <omp.h>
+#include "openmp.h"
 
 #include "batch/all_hits.h"
 #include "batch/driver.h"

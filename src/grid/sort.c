@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <omp.h>
+#include "openmp.h"
 
 #include <simde/x86/sse2.h>
 

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <omp.h>
+#include "openmp.h"
 
 #include "grid/build.h"
 #include "grid/layout.h"
@@ -92,6 +92,7 @@ static void make_discs(const hs_grid *g, const float *dx, const float *dy, float
                     *restrict my_ = a->my, *restrict mr_ = a->mr;
     uint8_t *restrict fast_ = a->fast;
     double m0s = 0.0, m0a = 0.0, m1s = 0.0, m1a = 0.0;
+    (void)threads; /* read by the pragma only: unused in a build without OpenMP */
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(max : m0s, m0a, m1s, m1a)
     for (ptrdiff_t pos = 0; pos < n; pos++) {
         if (pos + AHEAD < n) {

@@ -18,10 +18,14 @@ extern const hs_kernel_set hs_kernels_sse4, hs_kernels_avx2, hs_kernels_avx512;
 #define HS_HAS_NEON 1
 extern const hs_kernel_set hs_kernels_neon;
 #endif
+#if defined(HS_KERNELS_WASM) && defined(__wasm_simd128__)
+#define HS_HAS_WASM128 1
+extern const hs_kernel_set hs_kernels_wasm128;
+#endif
 extern const hs_kernel_set hs_kernels_scalar;
 
-static const char *const hs_isa_names[HS_ISA_COUNT] = {"auto", "scalar", "sse4",
-                                                       "avx2", "avx512", "neon"};
+static const char *const hs_isa_names[HS_ISA_COUNT] = {"auto",   "scalar", "sse4",   "avx2",
+                                                       "avx512", "neon",   "wasm128"};
 
 const char *hs_isa_name(hs_isa isa)
 {
@@ -39,6 +43,7 @@ int hs_isa_width(hs_isa isa)
     case HS_ISA_AVX2: return 8;
     case HS_ISA_AVX512: return 16;
     case HS_ISA_NEON: return 4;
+    case HS_ISA_WASM128: return 4;
     default: return 0;
     }
 }
@@ -55,6 +60,9 @@ static const hs_kernel_set *hs_kernels_compiled(hs_isa isa)
 #endif
 #ifdef HS_HAS_NEON
     case HS_ISA_NEON: return &hs_kernels_neon;
+#endif
+#ifdef HS_HAS_WASM128
+    case HS_ISA_WASM128: return &hs_kernels_wasm128;
 #endif
     default: return NULL;
     }
@@ -83,6 +91,9 @@ static int hs_cpu_has(hs_isa isa)
 #ifdef HS_HAS_NEON
     case HS_ISA_NEON: return 1; /* part of the AArch64 baseline */
 #endif
+#ifdef HS_HAS_WASM128
+    case HS_ISA_WASM128: return 1; /* an engine without SIMD128 refuses the whole module */
+#endif
     default: return 0;
     }
 }
@@ -96,7 +107,8 @@ int hs_isa_supported(hs_isa isa)
 
 static hs_isa hs_isa_best(void)
 {
-    static const hs_isa order[] = {HS_ISA_AVX512, HS_ISA_AVX2, HS_ISA_NEON, HS_ISA_SSE4};
+    static const hs_isa order[] = {HS_ISA_AVX512, HS_ISA_AVX2, HS_ISA_NEON, HS_ISA_SSE4,
+                                   HS_ISA_WASM128};
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
         if (hs_isa_supported(order[i]))
             return order[i];

@@ -17,7 +17,9 @@
 
 /* Forced inlining binds the walk's compile-time flags (mode, semantics) in one body per
  * combination. Under AddressSanitizer it only multiplies what is instrumented: the compile
- * takes many times longer for the same checks, so the compiler decides there. */
+ * takes many times longer for the same checks, so the compiler decides there. On WebAssembly
+ * the engine compiles the module again when it loads it: the copies make the module several
+ * times larger and its large functions no faster there, so the compiler decides too. */
 #if defined(__SANITIZE_ADDRESS__)
 #define HS_SIMD_ASAN 1
 #elif defined(__has_feature)
@@ -25,7 +27,7 @@
 #define HS_SIMD_ASAN 1
 #endif
 #endif
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(HS_SIMD_ASAN)
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(HS_SIMD_ASAN) && !defined(__wasm__)
 #define HS_INLINE static inline __attribute__((always_inline))
 #else
 #define HS_INLINE static inline
@@ -110,7 +112,15 @@ HS_INLINE hs_vf hs_vf_fmadd(hs_vf a, hs_vf b, hs_vf c)
 {
     return simde_mm_add_ps(simde_mm_mul_ps(a, b), c);
 }
+#if defined(SIMDE_WASM_SIMD128_NATIVE)
+/* SIMDe 0.7.4 emulates blendv and movemask lane by lane on WebAssembly; SIMD128 has a bit
+ * select (the same result: every mask lane is all ones or all zeros) and a lane bit mask. */
+HS_INLINE hs_vf hs_vf_select(hs_vm m, hs_vf a, hs_vf b) { return wasm_v128_bitselect(a, b, m); }
+#define HS_HAVE_VM_BITS 1
+HS_INLINE unsigned hs_vm_bits(hs_vm m) { return (unsigned)wasm_i32x4_bitmask(m); }
+#else
 HS_INLINE hs_vf hs_vf_select(hs_vm m, hs_vf a, hs_vf b) { return simde_mm_blendv_ps(b, a, m); }
+#endif
 #else
 #include <simde/x86/avx2.h>
 #include <simde/x86/fma.h>
@@ -182,7 +192,9 @@ HS_INLINE hs_vf hs_vf_copysign(hs_vf mag, hs_vf sgn)
 }
 HS_INLINE hs_vm hs_vm_and(hs_vm a, hs_vm b) { return HS_PS(and)(a, b); }
 HS_INLINE hs_vm hs_vm_andnot(hs_vm a, hs_vm b) { return HS_PS(andnot)(b, a); } /* a and not b */
+#ifndef HS_HAVE_VM_BITS
 HS_INLINE unsigned hs_vm_bits(hs_vm m) { return (unsigned)HS_PS(movemask)(m); }
+#endif
 HS_INLINE void hs_vf_storeu(float *p, hs_vf a) { HS_PS(storeu)(p, a); }
 HS_INLINE void hs_vi_storeu(uint32_t *p, hs_vi a) { HS_SIX(storeu)((void *)p, a); }
 
@@ -401,10 +413,21 @@ typedef simde__m128d hs_vdh;
 #define HS_PD(op) simde_mm_##op##_pd
 HS_INLINE hs_vdh hs_vdh_lo(hs_vf a) { return simde_mm_cvtps_pd(a); }
 HS_INLINE hs_vdh hs_vdh_hi(hs_vf a) { return simde_mm_cvtps_pd(simde_mm_movehl_ps(a, a)); }
+#if defined(SIMDE_WASM_SIMD128_NATIVE)
+/* LLVM 14 may fold the two halves' conversions into one of four doubles, which the
+ * WebAssembly backend then converts lane by lane; the empty asm keeps them two instructions. */
+HS_INLINE hs_vf hs_vdh_join(hs_vdh lo, hs_vdh hi)
+{
+    v128_t h = wasm_f32x4_demote_f64x2_zero(hi);
+    __asm__("" : "+r"(h));
+    return wasm_i64x2_shuffle(wasm_f32x4_demote_f64x2_zero(lo), h, 0, 2);
+}
+#else
 HS_INLINE hs_vf hs_vdh_join(hs_vdh lo, hs_vdh hi)
 {
     return simde_mm_movelh_ps(simde_mm_cvtpd_ps(lo), simde_mm_cvtpd_ps(hi));
 }
+#endif
 #elif HS_W == 8
 typedef simde__m256d hs_vdh;
 #define HS_PD(op) simde_mm256_##op##_pd

@@ -26,7 +26,11 @@
 static const uint8_t hs_compress_ctl[16][16] = {HS_NIBBLE_LANES(HS_CTL_ROW)};
 HS_INLINE hs_vi hs_vi_compressed(unsigned bits, hs_vi a)
 {
+#if defined(SIMDE_WASM_SIMD128_NATIVE) /* SIMDe 0.7.4: pshufb byte by byte; one swizzle here */
+    return wasm_i8x16_swizzle(a, wasm_v128_load(hs_compress_ctl[bits]));
+#else
     return simde_mm_shuffle_epi8(a, simde_mm_loadu_si128((const void *)hs_compress_ctl[bits]));
+#endif
 }
 #else
 /* the nibble's lanes as bytes, lowest first */

@@ -13,6 +13,10 @@ extern const hs_grid_walkers hs_grid_walkers_sse4, hs_grid_walkers_avx2, hs_grid
 #define HS_HAS_NEON 1
 extern const hs_grid_walkers hs_grid_walkers_neon;
 #endif
+#if defined(HS_KERNELS_WASM) && defined(__wasm_simd128__)
+#define HS_HAS_WASM128 1
+extern const hs_grid_walkers hs_grid_walkers_wasm128;
+#endif
 extern const hs_grid_walkers hs_grid_walkers_scalar;
 
 const hs_grid_walkers *hs_grid_walkers_get(hs_isa isa)
@@ -29,6 +33,9 @@ const hs_grid_walkers *hs_grid_walkers_get(hs_isa isa)
 #endif
 #ifdef HS_HAS_NEON
     case HS_ISA_NEON: return &hs_grid_walkers_neon;
+#endif
+#ifdef HS_HAS_WASM128
+    case HS_ISA_WASM128: return &hs_grid_walkers_wasm128;
 #endif
     default: return NULL;
     }

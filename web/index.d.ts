@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+// Types of the hitscan package (index.js).
+
+/** What `init` loaded. */
+export interface BuildInfo {
+  /** 'wasm128' (SIMD128) or 'scalar': the .wasm file. */
+  build: 'wasm128' | 'scalar';
+  /** The level queries use by default. */
+  isa: string;
+  /** Every level of this build: ['scalar', 'wasm128'] or ['scalar']. */
+  levels: string[];
+  /** The C library's version. */
+  version: string;
+  /** Same bytes as every native level of a deterministic build (always true here). */
+  deterministic: boolean;
+}
+
+export interface InitOptions {
+  /** true (default): the SIMD128 build; false: the scalar one; 'auto': SIMD128 where the engine has it. */
+  simd?: boolean | 'auto';
+  /** Where the module comes from, instead of the package's dist/ folder. */
+  wasm?: URL | string | BufferSource | Response | WebAssembly.Module;
+}
+
+/** Loads a build and makes it the one new objects use; objects made before keep theirs. */
+export function init(options?: InitOptions): Promise<BuildInfo>;
+/** Whether this engine runs WebAssembly SIMD128. */
+export function simdSupported(): boolean;
+/** The ISA levels of the current build. */
+export function isaLevels(): string[];
+/** The level queries use when no `isa` option is given. */
+export function isaDefault(): string;
+/** The current build's WebAssembly memory in bytes (it only grows; freed memory is reused). */
+export function memoryBytes(): number;
+/** The version of the C library in the current build. */
+export function version(): string;
+
+/** Errors carry the library's status name where there is one. */
+export interface HitscanError extends Error {
+  /** 'HS_E_NONFINITE', 'HS_E_NEG_RADIUS', 'HS_E_RANGE', 'HS_E_NOMEM', ... */
+  code?: string;
+  /** The bad circle or the first invalid query. */
+  index?: number;
+  /** How many queries were invalid. */
+  invalid?: number;
+}
+
+declare class Handle {
+  /** Frees the object's WebAssembly memory now; further use throws a TypeError. Idempotent. */
+  dispose(): void;
+  /** Whether dispose() was called. */
+  readonly disposed: boolean;
+}
+
+export interface CirclesOptions {
+  /** One filter mask per circle: a query with mask m tests circles with (mask & m) != 0. */
+  mask?: Uint32Array;
+}
+
+/** A validated circle set in WebAssembly memory. */
+export class Circles extends Handle {
+  /** `xyr`: x, y, r triples. Throws RangeError on NaN, infinite, |value| > 1e18 or r < 0. */
+  constructor(xyr: Float32Array, options?: CirclesOptions);
+  readonly length: number;
+}
+
+export interface QueryOptions {
+  /** 'segment' (default): t in [0, 1]; 'ray': t >= 0; 'line': every t. B - A is the direction. */
+  kind?: 'segment' | 'ray' | 'line';
+  /** Half-width: a capsule / swept circle. A number >= 0 or one per query. */
+  thickness?: number | Float32Array;
+  /** 'solid' (default): the closed disc counts; 'boundary': only the rim. */
+  semantics?: 'solid' | 'boundary';
+  /** Ignore a circle the query starts in or on and heads out of (casting from a surface). */
+  skipStart?: boolean;
+  /** Only circles with (circle mask & mask) != 0: one number or one per query. */
+  mask?: number | Uint32Array;
+  /** A level of this build ('scalar', 'wasm128'); the answers never depend on it. */
+  isa?: string;
+  /** 'throw' (default): an invalid query (NaN, B - A overflowing, thickness < 0) throws a
+   * RangeError; 'miss': it is answered as a miss. */
+  invalid?: 'throw' | 'miss';
+}
+
+export interface Closest {
+  /** The circle hit first, -1 on a miss. */
+  index: Int32Array;
+  /** Its entry parameter, NaN on a miss. */
+  t: Float32Array;
+  /** With details: P(t), x, y pairs. */
+  point?: Float32Array;
+  /** With details: the unit normal, x, y pairs. */
+  normal?: Float32Array;
+}
+
+export interface ClosestOptions extends QueryOptions {
+  /** Also the hit points and normals. */
+  details?: boolean;
+  /** A previous result to write into (no new arrays). */
+  out?: Closest;
+}
+
+export interface Hits {
+  /** The query of each hit (ascending). */
+  query: Int32Array;
+  /** The circle hit. */
+  circle: Int32Array;
+  /** Its entry parameter; a query's hits by t, then circle. */
+  t: Float32Array;
+}
+
+declare class Engine extends Handle {
+  /** `q`: ax, ay, bx, by quadruples; query i is P(t) = A + t (B - A). */
+  closest(q: Float32Array, options?: ClosestOptions): Closest;
+  any(q: Float32Array, options?: QueryOptions & { out?: Uint8Array }): Uint8Array;
+  count(q: Float32Array, options?: QueryOptions & { out?: Uint32Array }): Uint32Array;
+  all(q: Float32Array, options?: QueryOptions): Hits;
+}
+
+export interface GridOptions {
+  /** The cell side; 0 or absent: chosen from the radii. */
+  cellSize?: number;
+}
+
+/** The uniform grid: its own copy of the circles. */
+export class Grid extends Engine {
+  constructor(circles: Circles | Float32Array, options?: GridOptions);
+  /** Rebuilds in place from new circles, reusing the grid's memory. */
+  rebuild(circles: Circles | Float32Array, options?: CirclesOptions): this;
+  /** Pairs of circles whose gap is at most skin (0: overlapping), i < j, by i then j. */
+  pairs(options?: { skin?: number }): { i: Int32Array; j: Int32Array };
+  /** Circles overlapping the closed disc (x, y, r) (r = 0: a point), ascending. */
+  overlap(x: number, y: number, r?: number, options?: { mask?: number }): Int32Array;
+  readonly length: number;
+  readonly cellSize: number;
+  readonly bytes: number;
+}
+
+/** The same queries by testing every circle (the grid's reference; small sets). */
+export class Brute extends Engine {
+  constructor(circles: Circles);
+  readonly circles: Circles;
+}
+
+/** The library's benchmark scene: n circles (x, y, r) and m segments (ax, ay, bx, by). */
+export function scene(
+  kind?: 'uniform' | 'clustered' | 'mixed' | 'sparse' | 'lasers',
+  n?: number,
+  m?: number,
+  seed?: number | bigint,
+): { xyr: Float32Array; q: Float32Array };

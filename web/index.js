@@ -1,0 +1,835 @@
+// SPDX-License-Identifier: MIT
+// hitscan for JavaScript: the C library compiled to WebAssembly (dist/*.wasm, built by
+// `npm run build`), with typed arrays in and out. Circles and queries are copied straight into
+// the module's memory, into one buffer per module that grows as needed; results are new typed
+// arrays (or the arrays of a previous result, with `out`).
+
+const STATUS = new Map([
+  [0, 'HS_OK'],
+  [-1, 'HS_E_NULL'],
+  [-2, 'HS_E_NONFINITE'],
+  [-3, 'HS_E_NEG_RADIUS'],
+  [-4, 'HS_E_RANGE'],
+  [-5, 'HS_E_TOO_MANY'],
+  [-6, 'HS_E_NOMEM'],
+  [-7, 'HS_E_UNSUPPORTED'],
+  [-8, 'HS_E_INVALID_QUERY'],
+  [-9, 'HS_E_BUSY'],
+]);
+// Bad values and sizes are RangeErrors; the rest (a level this module lacks, a busy
+// workspace, a NULL the package should never pass) plain Errors.
+const RANGE_STATUS = new Set([-2, -3, -4, -5, -6, -8]);
+const HS_OK = 0;
+const HS_E_INVALID_QUERY = -8;
+const MODE = { closest: 0, any: 1, count: 2, all: 3 };
+const KINDS = ['segment', 'ray', 'line'];
+const SEMANTICS = ['solid', 'boundary'];
+const SCENES = ['uniform', 'clustered', 'mixed', 'sparse', 'lasers'];
+const HS_SKIP_START = 2;
+const HS_ISA_AUTO = 0;
+
+/* ---- loading ------------------------------------------------------------------------- */
+
+const loaded = new Map(); // 'wasm128' | 'scalar' -> Promise<Module>
+let current = null;
+
+function wasmUrl(name) {
+  return new URL(`./dist/hitscan-${name}.wasm`, import.meta.url);
+}
+
+// The smallest module with a SIMD128 instruction (i8x16.splat of 0, dropped).
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 10, 9, 1, 7, 0, 65, 0, 253, 15, 26,
+  11,
+]);
+
+/** Whether this engine runs WebAssembly SIMD128. */
+export function simdSupported() {
+  return WebAssembly.validate(SIMD_PROBE);
+}
+
+async function bytesOf(source) {
+  if (source instanceof WebAssembly.Module || ArrayBuffer.isView(source) ||
+      source instanceof ArrayBuffer) {
+    return source;
+  }
+  if (typeof Response !== 'undefined' && source instanceof Response) {
+    return source.arrayBuffer();
+  }
+  const url = source instanceof URL ? source : new URL(String(source), import.meta.url);
+  if (url.protocol === 'file:') {
+    const { readFile } = await import('node:fs/promises');
+    return readFile(url);
+  }
+  const res = await fetch(url);
+  if (!res.ok) {
+    throw new Error(`hitscan: cannot load ${url}: HTTP ${res.status}`);
+  }
+  return res.arrayBuffer();
+}
+
+// The WASI calls the library can reach: its environment (HITSCAN_ISA, read once: empty here)
+// and stderr (a warning the environment cannot trigger). Any other import fails with ENOSYS.
+function wasiImports(module, memory) {
+  const ENOSYS = 52;
+  const EBADF = 8;
+  const view = () => new DataView(memory().buffer);
+  let line = '';
+  const calls = {
+    environ_sizes_get(count, size) {
+      view().setUint32(count, 0, true);
+      view().setUint32(size, 0, true);
+      return 0;
+    },
+    environ_get() {
+      return 0;
+    },
+    fd_write(fd, iovs, n, written) {
+      const dv = view();
+      let total = 0;
+      for (let k = 0; k < n; k++) {
+        const p = dv.getUint32(iovs + 8 * k, true);
+        const len = dv.getUint32(iovs + 8 * k + 4, true);
+        line += new TextDecoder().decode(new Uint8Array(memory().buffer, p, len));
+        total += len;
+      }
+      dv.setUint32(written, total, true);
+      if (fd !== 1 && fd !== 2) {
+        return EBADF;
+      }
+      const lines = line.split('\n');
+      line = lines.pop();
+      for (const l of lines) {
+        console.warn(l);
+      }
+      return 0;
+    },
+    fd_close() {
+      return EBADF;
+    },
+    fd_seek() {
+      return EBADF;
+    },
+    proc_exit(code) {
+      throw new Error(`hitscan: the WebAssembly module exited with status ${code}`);
+    },
+  };
+  const wasi = {};
+  for (const imp of WebAssembly.Module.imports(module)) {
+    if (imp.module !== 'wasi_snapshot_preview1') {
+      throw new Error(`hitscan: unexpected import ${imp.module}.${imp.name}`);
+    }
+    wasi[imp.name] = calls[imp.name] ?? (() => ENOSYS);
+  }
+  return { wasi_snapshot_preview1: wasi };
+}
+
+async function load(source) {
+  const bytes = await bytesOf(source);
+  const module = bytes instanceof WebAssembly.Module ? bytes : await WebAssembly.compile(bytes);
+  let memory = null;
+  const instance = await WebAssembly.instantiate(module, wasiImports(module, () => memory));
+  memory = instance.exports.memory;
+  instance.exports._initialize?.();
+  return new Module(instance.exports);
+}
+
+/**
+ * Loads a WebAssembly build and makes it the one `new Circles` uses from now on.
+ * `simd: true` (default) loads the SIMD128 build, `false` the scalar one, `'auto'` SIMD128
+ * where the engine has it. `wasm` overrides where the module comes from (a URL, bytes, a
+ * Response or a compiled WebAssembly.Module). Objects made before keep their own build.
+ */
+export async function init(options = {}) {
+  checkOptions(options, ['simd', 'wasm'], 'init');
+  let simd = options.simd ?? true;
+  if (simd === 'auto') {
+    simd = simdSupported();
+  } else if (typeof simd !== 'boolean') {
+    throw new TypeError(`init: simd must be true, false or 'auto', got ${String(simd)}`);
+  }
+  if (simd && !simdSupported()) {
+    throw new Error("init: this engine has no WebAssembly SIMD128; use init({ simd: false })" +
+                    " or init({ simd: 'auto' })");
+  }
+  const name = simd ? 'wasm128' : 'scalar';
+  let p;
+  if (options.wasm !== undefined) {
+    p = load(options.wasm);
+  } else {
+    p = loaded.get(name);
+    if (!p) {
+      p = load(wasmUrl(name));
+      loaded.set(name, p);
+      p.catch(() => loaded.delete(name));
+    }
+  }
+  current = await p;
+  return current.info();
+}
+
+function module() {
+  if (!current) {
+    throw new Error('hitscan: call `await init()` first');
+  }
+  return current;
+}
+
+/** The ISA levels of the current build ('scalar', and 'wasm128' in the SIMD128 build). */
+export function isaLevels() {
+  return module().levels.slice();
+}
+
+/** The level queries use when no `isa` option is given. */
+export function isaDefault() {
+  return module().isaDefault;
+}
+
+/**
+ * The size of the current build's WebAssembly memory in bytes. It only grows: freed objects'
+ * memory is reused by the next ones.
+ */
+export function memoryBytes() {
+  return module().buffer.byteLength;
+}
+
+/** The version of the C library inside the current build. */
+export function version() {
+  return module().version;
+}
+
+/* ---- the module's memory and calls ------------------------------------------------------ */
+
+class Module {
+  constructor(x) {
+    this.x = x;
+    this.ret = x.hs_web_ret();
+    this.arenaPtr = 0;
+    this.arenaCap = 0;
+    this.levels = [];
+    this.isaIds = new Map();
+    for (let i = 1; ; i++) {
+      const p = x.hs_web_isa_name(i);
+      if (p === 0) {
+        break;
+      }
+      if (x.hs_web_isa_supported(i)) {
+        this.levels.push(this.string(p));
+        this.isaIds.set(this.string(p), i);
+      }
+    }
+    this.name = this.levels.includes('wasm128') ? 'wasm128' : 'scalar';
+    this.isaDefault = this.string(x.hs_web_isa_name(HS_ISA_AUTO));
+    this.version = this.string(x.hs_web_version());
+    this.deterministic = x.hs_web_deterministic() === 1;
+  }
+
+  info() {
+    return {
+      build: this.name,
+      isa: this.isaDefault,
+      levels: this.levels.slice(),
+      version: this.version,
+      deterministic: this.deterministic,
+    };
+  }
+
+  get buffer() {
+    return this.x.memory.buffer;
+  }
+
+  string(ptr) {
+    const b = new Uint8Array(this.buffer, ptr);
+    return new TextDecoder().decode(b.subarray(0, b.indexOf(0)));
+  }
+
+  u32(ptr, n) {
+    return new Uint32Array(this.buffer, ptr, n);
+  }
+
+  // The words a call answers beyond its status.
+  retWord(k) {
+    return this.u32(this.ret, 8)[k];
+  }
+
+  // At least `bytes` of the module's memory for a call's inputs and outputs, reused by the
+  // next call. Views into it must be made after the last call that may grow the memory.
+  arena(bytes) {
+    if (bytes > this.arenaCap) {
+      this.x.hs_web_free(this.arenaPtr);
+      this.arenaPtr = 0;
+      this.arenaCap = 0;
+      const cap = Math.max(bytes, 65536, Math.floor(bytes * 1.25));
+      const p = this.x.hs_web_alloc(cap);
+      if (p === 0) {
+        throw rangeError(`out of memory: ${bytes} bytes for a call's arrays`, 'HS_E_NOMEM');
+      }
+      this.arenaPtr = p;
+      this.arenaCap = cap;
+    }
+    return this.arenaPtr;
+  }
+
+  statusString(st) {
+    return this.string(this.x.hs_web_status_string(st));
+  }
+
+  isa(value, where) {
+    if (value === undefined) {
+      return HS_ISA_AUTO;
+    }
+    const id = this.isaIds.get(value);
+    if (id === undefined) {
+      throw new RangeError(`${where}: isa ${JSON.stringify(value)} is not a level of the ` +
+                           `${this.name} build (${this.levels.join(', ')})`);
+    }
+    return id;
+  }
+
+  fail(st, where) {
+    const E = RANGE_STATUS.has(st) ? RangeError : Error;
+    const e = new E(`${where}: ${this.statusString(st)}`);
+    e.code = STATUS.get(st) ?? 'HS_E_UNKNOWN';
+    return e;
+  }
+}
+
+function rangeError(message, code) {
+  const e = new RangeError(message);
+  e.code = code;
+  return e;
+}
+
+// Offsets of consecutive arrays (bytes each), 16-byte aligned, and their total.
+function layout(...sizes) {
+  const at = [];
+  let end = 0;
+  for (const s of sizes) {
+    at.push(end);
+    end += (s + 15) & ~15;
+  }
+  return { at, end };
+}
+
+function checkOptions(options, known, where) {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`${where}: options must be an object, got ${options}`);
+  }
+  for (const k of Object.keys(options)) {
+    if (!known.includes(k)) {
+      throw new TypeError(`${where}: unknown option ${JSON.stringify(k)} (options: ${known.join(', ')})`);
+    }
+  }
+}
+
+function describe(v) {
+  if (v === null) {
+    return 'null';
+  }
+  if (ArrayBuffer.isView(v)) {
+    return v.constructor.name;
+  }
+  return Array.isArray(v) ? 'Array' : typeof v;
+}
+
+function float32Rows(a, width, what, where) {
+  if (!(a instanceof Float32Array)) {
+    throw new TypeError(`${where}: ${what} must be a Float32Array, got ${describe(a)}` +
+                        ' (Float32Array.from(values) converts)');
+  }
+  if (a.length % width !== 0) {
+    throw new RangeError(`${where}: ${what} has ${a.length} values, not a multiple of ${width}`);
+  }
+  return a.length / width;
+}
+
+function perItem(v, Type, n, what, where) {
+  if (!(v instanceof Type)) {
+    throw new TypeError(`${where}: ${what} must be a number or a ${Type.name}, got ${describe(v)}`);
+  }
+  if (v.length !== n) {
+    throw new RangeError(`${where}: ${what} has ${v.length} values for ${n} queries`);
+  }
+  return v;
+}
+
+function fmt(values) {
+  return values.map((v) => String(v)).join(', ');
+}
+
+/* ---- handles ------------------------------------------------------------------------- */
+
+// The safety net: memory of an object collected without dispose() goes back to its module.
+const registry = new FinalizationRegistry(({ m, destroy, ptr }) => {
+  m.x[destroy](ptr);
+});
+
+class Handle {
+  constructor(m, ptr, destroy) {
+    this._m = m;
+    this._ptr = ptr;
+    this._destroy = destroy;
+    if (destroy) {
+      registry.register(this, { m, destroy, ptr }, this);
+    }
+  }
+
+  _live(where) {
+    if (this._ptr === 0) {
+      throw new TypeError(`${where}: this ${this.constructor.name} was disposed`);
+    }
+    return this._ptr;
+  }
+
+  /** Frees the object's WebAssembly memory now; further use throws. Calling it again does nothing. */
+  dispose() {
+    if (this._ptr === 0) {
+      return;
+    }
+    if (this._destroy) {
+      registry.unregister(this);
+      this._m.x[this._destroy](this._ptr);
+    }
+    this._ptr = 0;
+  }
+
+  /** Whether dispose() was called. */
+  get disposed() {
+    return this._ptr === 0;
+  }
+}
+if (typeof Symbol.dispose === 'symbol') {
+  Handle.prototype[Symbol.dispose] = Handle.prototype.dispose;
+}
+
+// x, y, r triples (and an optional mask per circle) in the module's memory, for a call that
+// reads them. Returns the pointers.
+function writeCircles(m, xyr, mask, n, where) {
+  if (mask !== undefined) {
+    perItem(mask, Uint32Array, n, 'mask', where);
+  }
+  const L = layout(12 * n, mask === undefined ? 0 : 4 * n);
+  const base = m.arena(L.end);
+  new Float32Array(m.buffer, base, 3 * n).set(xyr);
+  if (mask !== undefined) {
+    m.u32(base + L.at[1], n).set(mask);
+  }
+  return { xyr: base, mask: mask === undefined ? 0 : base + L.at[1] };
+}
+
+function circleError(m, st, xyr, where) {
+  const bad = m.retWord(1);
+  const e = m.fail(st, where);
+  if (bad !== 0xffffffff && 3 * bad < xyr.length) {
+    const [x, y, r] = xyr.subarray(3 * bad, 3 * bad + 3);
+    e.message = `${where}: circle ${bad} (x=${x}, y=${y}, r=${r}): ${m.statusString(st)}`;
+    e.index = bad;
+  }
+  return e;
+}
+
+/**
+ * A validated set of circles, copied into WebAssembly memory: `xyr` holds x, y, r triples.
+ * `mask` (one Uint32 per circle): a query with mask m tests only circles with (mask & m) != 0.
+ */
+export class Circles extends Handle {
+  constructor(xyr, options = {}) {
+    const where = 'Circles';
+    checkOptions(options, ['mask'], where);
+    const m = module();
+    const n = float32Rows(xyr, 3, 'xyr', where);
+    const p = writeCircles(m, xyr, options.mask, n, where);
+    const st = m.x.hs_web_circles_create(p.xyr, p.mask, n);
+    const ptr = m.retWord(0);
+    if (st !== HS_OK) {
+      throw circleError(m, st, xyr, where);
+    }
+    super(m, ptr, 'hs_web_circles_destroy');
+  }
+
+  /** The number of circles. */
+  get length() {
+    return this._m.x.hs_web_circles_count(this._live('Circles.length')) >>> 0;
+  }
+}
+
+const QUERY_OPTIONS = ['kind', 'thickness', 'semantics', 'skipStart', 'mask', 'isa', 'invalid'];
+
+// The queries and their options in the module's memory, the output arrays after them, one
+// call of hs_web_query, and the results copied out.
+function runQueries(engine, mode, q, options, where) {
+  const known = mode === MODE.closest ? [...QUERY_OPTIONS, 'details', 'out']
+    : mode === MODE.all ? QUERY_OPTIONS : [...QUERY_OPTIONS, 'out'];
+  checkOptions(options, known, where);
+  const m = engine._m;
+  const g = engine._grid(where);
+  const cs = engine._circles(where);
+  const n = float32Rows(q, 4, 'queries', where);
+  const kind = KINDS.indexOf(options.kind ?? 'segment');
+  if (kind < 0) {
+    throw new RangeError(`${where}: kind ${JSON.stringify(options.kind)} is not 'segment', 'ray' or 'line'`);
+  }
+  const sem0 = SEMANTICS.indexOf(options.semantics ?? 'solid');
+  if (sem0 < 0) {
+    throw new RangeError(`${where}: semantics ${JSON.stringify(options.semantics)} is not 'solid' or 'boundary'`);
+  }
+  const sem = sem0 | (options.skipStart ? HS_SKIP_START : 0);
+  const isa = m.isa(options.isa, where);
+  const invalid = options.invalid ?? 'throw';
+  if (invalid !== 'throw' && invalid !== 'miss') {
+    throw new RangeError(`${where}: invalid must be 'throw' or 'miss', got ${JSON.stringify(invalid)}`);
+  }
+  let thick = options.thickness ?? 0;
+  let thickAll = 0;
+  if (typeof thick === 'number') {
+    if (!(thick >= 0) || !Number.isFinite(thick)) {
+      throw new RangeError(`${where}: thickness must be a finite number >= 0, got ${thick}`);
+    }
+    thickAll = thick;
+    thick = undefined;
+  } else {
+    perItem(thick, Float32Array, n, 'thickness', where);
+  }
+  let qmask = options.mask ?? 0xffffffff;
+  let maskAll = 0xffffffff;
+  if (typeof qmask === 'number') {
+    if (!Number.isInteger(qmask) || qmask < 0 || qmask > 0xffffffff) {
+      throw new RangeError(`${where}: mask must be an integer in [0, 2^32), got ${qmask}`);
+    }
+    maskAll = qmask;
+    qmask = undefined;
+  } else {
+    perItem(qmask, Uint32Array, n, 'mask', where);
+  }
+  const details = mode === MODE.closest && options.details === true;
+  const out = options.out;
+
+  // inputs, then outputs: closest index, t, points, normals; any bytes; count words
+  const outBytes = mode === MODE.closest ? [4 * n, 4 * n, details ? 8 * n : 0, details ? 8 * n : 0]
+    : mode === MODE.any ? [n] : mode === MODE.count ? [4 * n] : [];
+  const L = layout(16 * n, thick ? 4 * n : 0, qmask ? 4 * n : 0, ...outBytes);
+  const base = m.arena(L.end);
+  const buf = m.buffer;
+  new Float32Array(buf, base, 4 * n).set(q);
+  if (thick) {
+    new Float32Array(buf, base + L.at[1], n).set(thick);
+  }
+  if (qmask) {
+    new Uint32Array(buf, base + L.at[2], n).set(qmask);
+  }
+  const o = (k) => (k + 3 < L.at.length && outBytes[k] > 0 ? base + L.at[k + 3] : 0);
+  const st = m.x.hs_web_query(mode, g, cs, base, n, kind, sem, isa, thick ? base + L.at[1] : 0,
+                              thickAll, qmask ? base + L.at[2] : 0, maskAll, o(0), o(1), o(2),
+                              o(3));
+  if (st !== HS_OK && st !== HS_E_INVALID_QUERY) {
+    throw m.fail(st, where);
+  }
+  const nInvalid = m.retWord(0);
+  if (nInvalid > 0 && invalid === 'throw') {
+    const first = m.retWord(1);
+    const reason = -m.retWord(2);
+    const e = m.fail(reason === 0 ? HS_E_INVALID_QUERY : reason, where);
+    const row = fmt(Array.from(q.subarray(4 * first, 4 * first + 4)));
+    const t = thick ? `, thickness=${thick[first]}` : '';
+    e.message = `${where}: query ${first} (ax, ay, bx, by = ${row}${t}): ${m.statusString(reason)}` +
+      ` (${nInvalid} invalid ${nInvalid === 1 ? 'query' : 'queries'}; invalid: 'miss' answers` +
+      ' them as misses)';
+    e.index = first;
+    e.invalid = nInvalid;
+    throw e;
+  }
+  const b = m.buffer;
+  const take = (Type, k, len) => {
+    const view = new Type(b, base + L.at[k + 3], len);
+    return view.slice();
+  };
+  const into = (dst, Type, k, len, what) => {
+    if (!(dst instanceof Type) || dst.length !== len) {
+      throw new TypeError(`${where}: out${what ? `.${what}` : ''} must be a ${Type.name} of ` +
+                          `${len} values`);
+    }
+    dst.set(new Type(b, base + L.at[k + 3], len));
+    return dst;
+  };
+  switch (mode) {
+    case MODE.closest: {
+      if (out) {
+        into(out.index, Int32Array, 0, n, 'index');
+        into(out.t, Float32Array, 1, n, 't');
+        if (details) {
+          into(out.point, Float32Array, 2, 2 * n, 'point');
+          into(out.normal, Float32Array, 3, 2 * n, 'normal');
+        }
+        return out;
+      }
+      const r = { index: take(Int32Array, 0, n), t: take(Float32Array, 1, n) };
+      if (details) {
+        r.point = take(Float32Array, 2, 2 * n);
+        r.normal = take(Float32Array, 3, 2 * n);
+      }
+      return r;
+    }
+    case MODE.any:
+      return out ? into(out, Uint8Array, 0, n, null) : take(Uint8Array, 0, n);
+    case MODE.count:
+      return out ? into(out, Uint32Array, 0, n, null) : take(Uint32Array, 0, n);
+    default: {
+      const total = m.retWord(3);
+      return {
+        query: new Int32Array(b, m.retWord(4), total).slice(),
+        circle: new Int32Array(b, m.retWord(5), total).slice(),
+        t: new Float32Array(b, m.retWord(6), total).slice(),
+      };
+    }
+  }
+}
+
+/* Closest, any, count and all, shared by Grid and Brute. */
+class Engine extends Handle {
+  /**
+   * The first circle each query hits: `index` (Int32Array, -1 on a miss) and entry parameter
+   * `t` (Float32Array, NaN on a miss); with `details: true` also `point` and `normal`
+   * (Float32Array of x, y pairs). `q` holds ax, ay, bx, by quadruples: query i is
+   * P(t) = A + t (B - A).
+   */
+  closest(q, options = {}) {
+    return runQueries(this, MODE.closest, q, options, `${this.constructor.name}.closest`);
+  }
+
+  /** Whether each query hits a circle (Uint8Array of 0 / 1). */
+  any(q, options = {}) {
+    return runQueries(this, MODE.any, q, options, `${this.constructor.name}.any`);
+  }
+
+  /** How many circles each query hits (Uint32Array). */
+  count(q, options = {}) {
+    return runQueries(this, MODE.count, q, options, `${this.constructor.name}.count`);
+  }
+
+  /**
+   * Every hit: `query`, `circle` (Int32Array) and `t` (Float32Array), ordered by query, then
+   * entry parameter, then circle.
+   */
+  all(q, options = {}) {
+    return runQueries(this, MODE.all, q, options, `${this.constructor.name}.all`);
+  }
+}
+
+function asCircles(circles, where) {
+  if (circles instanceof Circles) {
+    circles._live(where);
+    return { cs: circles, temporary: false };
+  }
+  if (circles instanceof Float32Array) {
+    return { cs: new Circles(circles), temporary: true };
+  }
+  throw new TypeError(`${where}: circles must be a Circles or a Float32Array of x, y, r ` +
+                      `triples, got ${describe(circles)}`);
+}
+
+/**
+ * The uniform grid over a set of circles (a Circles, or a Float32Array of x, y, r triples).
+ * It holds its own copy: the Circles may be disposed after. `cellSize` (0 or absent: chosen
+ * from the radii) sets the cell side.
+ */
+export class Grid extends Engine {
+  constructor(circles, options = {}) {
+    const where = 'Grid';
+    checkOptions(options, ['cellSize'], where);
+    const { cs, temporary } = asCircles(circles, where);
+    const m = cs._m;
+    const cell = options.cellSize ?? 0;
+    if (typeof cell !== 'number' || !(cell >= 0) || !Number.isFinite(cell)) {
+      if (temporary) {
+        cs.dispose();
+      }
+      throw new RangeError(`${where}: cellSize must be a finite number >= 0, got ${cell}`);
+    }
+    const st = m.x.hs_web_grid_build(cs._ptr, cell);
+    const ptr = m.retWord(0);
+    if (temporary) {
+      cs.dispose();
+    }
+    if (st !== HS_OK) {
+      throw m.fail(st, where);
+    }
+    super(m, ptr, 'hs_web_grid_destroy');
+  }
+
+  _grid(where) {
+    return this._live(where);
+  }
+
+  _circles() {
+    return 0;
+  }
+
+  /**
+   * Rebuilds the grid in place from new circles (a Circles, or a Float32Array of x, y, r
+   * triples with an optional per-circle `mask`), reusing its memory: the frame loop's call.
+   * A bad circle throws and leaves the grid as it was.
+   */
+  rebuild(circles, options = {}) {
+    const where = 'Grid.rebuild';
+    checkOptions(options, ['mask'], where);
+    const g = this._live(where);
+    const m = this._m;
+    let st;
+    if (circles instanceof Circles) {
+      if (options.mask !== undefined) {
+        throw new TypeError(`${where}: mask goes with a Float32Array; a Circles has its own`);
+      }
+      if (circles._m !== m) {
+        throw new TypeError(`${where}: the Circles belong to another build (init)`);
+      }
+      st = m.x.hs_web_grid_rebuild(g, circles._live(where), 0, 0, 0);
+      if (st !== HS_OK) {
+        throw m.fail(st, where);
+      }
+      return this;
+    }
+    const n = float32Rows(circles, 3, 'xyr', where);
+    const p = writeCircles(m, circles, options.mask, n, where);
+    st = m.x.hs_web_grid_rebuild(g, 0, p.xyr, p.mask, n);
+    if (st !== HS_OK) {
+      throw circleError(m, st, circles, where);
+    }
+    return this;
+  }
+
+  /** The number of circles. */
+  get length() {
+    return this._m.x.hs_web_grid_circle_count(this._live('Grid.length')) >>> 0;
+  }
+
+  /** The main level's cell side. */
+  get cellSize() {
+    return this._m.x.hs_web_grid_cell_size(this._live('Grid.cellSize'));
+  }
+
+  /** The WebAssembly memory the grid holds, in bytes. */
+  get bytes() {
+    return this._m.x.hs_web_grid_bytes(this._live('Grid.bytes')) >>> 0;
+  }
+
+  /**
+   * Every pair of circles whose gap is at most `skin` (0: overlapping, touching counts), once,
+   * i < j, ordered by i then j: `{ i, j }` (Int32Array).
+   */
+  pairs(options = {}) {
+    const where = 'Grid.pairs';
+    checkOptions(options, ['skin'], where);
+    const g = this._live(where);
+    const skin = options.skin ?? 0;
+    if (typeof skin !== 'number' || !(skin >= 0) || !Number.isFinite(skin)) {
+      throw new RangeError(`${where}: skin must be a finite number >= 0, got ${skin}`);
+    }
+    const m = this._m;
+    const st = m.x.hs_web_pairs(g, skin);
+    try {
+      if (st !== HS_OK) {
+        throw m.fail(st, where);
+      }
+      const count = m.retWord(0);
+      return {
+        i: new Int32Array(m.buffer, m.retWord(1), count).slice(),
+        j: new Int32Array(m.buffer, m.retWord(2), count).slice(),
+      };
+    } finally {
+      m.x.hs_web_pairs_free();
+    }
+  }
+
+  /**
+   * The circles overlapping the closed disc (x, y, r) (r = 0: the point), ascending
+   * (Int32Array). `mask`: only circles with (mask & circle mask) != 0.
+   */
+  overlap(x, y, r = 0, options = {}) {
+    const where = 'Grid.overlap';
+    checkOptions(options, ['mask'], where);
+    const g = this._live(where);
+    for (const [v, what] of [[x, 'x'], [y, 'y'], [r, 'r']]) {
+      if (typeof v !== 'number') {
+        throw new TypeError(`${where}: ${what} must be a number, got ${describe(v)}`);
+      }
+    }
+    const mask = options.mask ?? 0xffffffff;
+    if (!Number.isInteger(mask) || mask < 0 || mask > 0xffffffff) {
+      throw new RangeError(`${where}: mask must be an integer in [0, 2^32), got ${mask}`);
+    }
+    const m = this._m;
+    let cap = 256;
+    for (;;) {
+      const p = m.arena(4 * cap);
+      const st = m.x.hs_web_overlap(g, x, y, r, mask, p, cap);
+      if (st !== HS_OK) {
+        const e = m.fail(st, where);
+        e.message = `${where}: disc (x=${x}, y=${y}, r=${r}): ${m.statusString(st)}`;
+        throw e;
+      }
+      const found = m.retWord(0);
+      if (found <= cap) {
+        return new Int32Array(m.buffer, p, found).slice();
+      }
+      cap = found;
+    }
+  }
+}
+
+/**
+ * The same queries as Grid, by testing every circle (the reference the grid is checked
+ * against; for a few thousand circles). It reads the Circles it is given: dispose them after.
+ */
+export class Brute extends Engine {
+  constructor(circles) {
+    const where = 'Brute';
+    if (!(circles instanceof Circles)) {
+      throw new TypeError(`${where}: circles must be a Circles, got ${describe(circles)}`);
+    }
+    circles._live(where);
+    super(circles._m, 1, null); // owns no memory of its own: dispose() only ends its use
+    this.circles = circles;
+  }
+
+  _grid() {
+    return 0;
+  }
+
+  _circles(where) {
+    this._live(where);
+    return this.circles._live(where);
+  }
+}
+
+/**
+ * The library's benchmark scene (as `hitscan --scene KIND --n N --m M --seed S`): `xyr`, n
+ * circles' x, y, r triples, and `q`, m segments' ax, ay, bx, by quadruples (Float32Array).
+ */
+export function scene(kind = 'uniform', n = 1000000, m = n, seed = 1) {
+  const where = 'scene';
+  const k = SCENES.indexOf(kind);
+  if (k < 0) {
+    throw new RangeError(`${where}: kind ${JSON.stringify(kind)} is not one of ${SCENES.join(', ')}`);
+  }
+  for (const [v, what] of [[n, 'n'], [m, 'm']]) {
+    if (!Number.isInteger(v) || v < 0 || v > 0xfffffffe) {
+      throw new RangeError(`${where}: ${what} must be an integer in [0, 2^32 - 1), got ${v}`);
+    }
+  }
+  const s = BigInt(seed);
+  if (s < 0n || s >= 1n << 64n) {
+    throw new RangeError(`${where}: seed must be in [0, 2^64), got ${seed}`);
+  }
+  const mod = module();
+  const L = layout(12 * n, 16 * m);
+  const base = mod.arena(L.end);
+  const st = mod.x.hs_web_scene(k, n, m, Number(s & 0xffffffffn), Number(s >> 32n), base,
+                                base + L.at[1]);
+  if (st !== HS_OK) {
+    throw mod.fail(st, where);
+  }
+  return {
+    xyr: new Float32Array(mod.buffer, base, 3 * n).slice(),
+    q: new Float32Array(mod.buffer, base + L.at[1], 4 * m).slice(),
+  };
+}

@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: MIT */
+/* The functions the JavaScript package calls, exported from the WebAssembly module: the
+ * library's calls on the layouts JavaScript hands over (x, y, r triples; ax, ay, bx, by
+ * quadruples; results as the typed arrays index.js returns). One thread: the module's state
+ * (a query buffer, a workspace, the last all-hits and pairs results) is shared by every call.
+ *
+ * Every function returns an hs_status; what else it answers goes to hs_web_ret()'s words. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hitscan/hitscan.h"
+
+#define HS_WEB(name) __attribute__((export_name(#name))) name
+
+enum { HS_WEB_CLOSEST = 0, HS_WEB_ANY = 1, HS_WEB_COUNT = 2, HS_WEB_ALL = 3 };
+
+/* Answers beyond a status, read by JavaScript right after the call. */
+static uint32_t ret[8];
+
+/* The queries' (or circles') structure of arrays, grown as needed, kept between calls. */
+static float *soa;
+static size_t soa_cap; /* floats */
+static hs_workspace *ws;
+static int32_t *hit_query; /* all-hits: the query of each hit */
+static size_t hit_query_cap;
+static hs_pairs last_pairs;
+
+uint32_t *HS_WEB(hs_web_ret)(void) { return ret; }
+
+void *HS_WEB(hs_web_alloc)(size_t bytes) { return aligned_alloc(16, (bytes + 15) & ~(size_t)15); }
+
+void HS_WEB(hs_web_free)(void *p) { free(p); }
+
+const char *HS_WEB(hs_web_status_string)(int s) { return hs_status_string((hs_status)s); }
+
+const char *HS_WEB(hs_web_version)(void) { return hs_version(); }
+
+int HS_WEB(hs_web_deterministic)(void) { return HS_DETERMINISTIC; }
+
+/* The name of a level (0: the level HS_ISA_AUTO resolves to), or NULL past the last. */
+const char *HS_WEB(hs_web_isa_name)(int isa)
+{
+    if (isa < 0 || isa >= HS_ISA_COUNT)
+        return NULL;
+    return hs_isa_name(isa == HS_ISA_AUTO ? hs_isa_resolve(HS_ISA_AUTO) : (hs_isa)isa);
+}
+
+int HS_WEB(hs_web_isa_supported)(int isa) { return hs_isa_supported((hs_isa)isa); }
+
+/* At least n floats in each of k arrays of the scratch; NULL when out of memory. */
+static float *scratch(size_t n, size_t k)
+{
+    if (n > SIZE_MAX / sizeof(float) / (k + 1))
+        return NULL;
+    if (n * k > soa_cap) {
+        size_t cap = n * k + n * k / 2;
+        float *p = realloc(soa, cap * sizeof(float));
+        if (!p)
+            return NULL;
+        soa = p;
+        soa_cap = cap;
+    }
+    return soa;
+}
+
+/* x, y, r triples into three arrays of the scratch. */
+static float *split_xyr(const float *xyr, size_t n)
+{
+    float *s = scratch(n, 3);
+    if (!s)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        s[i] = xyr[3 * i];
+        s[n + i] = xyr[3 * i + 1];
+        s[2 * n + i] = xyr[3 * i + 2];
+    }
+    return s;
+}
+
+/* A validated circle set from n triples (mask: NULL or n words). ret[0]: the set, ret[1]: the
+ * first bad circle. */
+int HS_WEB(hs_web_circles_create)(const float *xyr, const uint32_t *mask, size_t n)
+{
+    float *s = split_xyr(xyr, n);
+    if (!s)
+        return HS_E_NOMEM;
+    hs_circles *cs = NULL;
+    size_t bad = (size_t)-1;
+    hs_status st = hs_circles_create(s, s + n, s + 2 * n, mask, n, &cs, &bad);
+    ret[0] = (uint32_t)(uintptr_t)cs;
+    ret[1] = (uint32_t)bad;
+    return st;
+}
+
+void HS_WEB(hs_web_circles_destroy)(hs_circles *cs) { hs_circles_destroy(cs); }
+
+size_t HS_WEB(hs_web_circles_count)(const hs_circles *cs) { return hs_circles_count(cs); }
+
+/* A grid of the set (cell_size 0: chosen by the library). ret[0]: the grid. */
+int HS_WEB(hs_web_grid_build)(const hs_circles *cs, float cell_size)
+{
+    hs_grid_opts o = {cell_size, 1};
+    hs_grid *g = NULL;
+    hs_status st = hs_grid_build(cs, &o, &g);
+    ret[0] = (uint32_t)(uintptr_t)g;
+    return st;
+}
+
+/* Rebuilt in place from n triples, or from a set when xyr is NULL. ret[1]: the first bad
+ * circle. */
+int HS_WEB(hs_web_grid_rebuild)(hs_grid *g, const hs_circles *cs, const float *xyr,
+                                const uint32_t *mask, size_t n)
+{
+    ret[1] = UINT32_MAX;
+    if (!xyr)
+        return hs_grid_rebuild(g, cs);
+    float *s = split_xyr(xyr, n);
+    if (!s)
+        return HS_E_NOMEM;
+    size_t bad = (size_t)-1;
+    hs_status st = hs_grid_rebuild_from(g, s, s + n, s + 2 * n, mask, n, &bad);
+    ret[1] = (uint32_t)bad;
+    return st;
+}
+
+void HS_WEB(hs_web_grid_destroy)(hs_grid *g) { hs_grid_destroy(g); }
+
+size_t HS_WEB(hs_web_grid_circle_count)(const hs_grid *g) { return hs_grid_circle_count(g); }
+
+size_t HS_WEB(hs_web_grid_bytes)(const hs_grid *g) { return hs_grid_bytes(g); }
+
+float HS_WEB(hs_web_grid_cell_size)(const hs_grid *g) { return hs_grid_cell_size(g); }
+
+/* kind 0: segment t in [0, 1]; 1: ray t >= 0; 2: line, every t */
+static float kind_tmin(int kind) { return kind == 2 ? -INFINITY : 0.0f; }
+static float kind_tmax(int kind) { return kind == 0 ? 1.0f : INFINITY; }
+
+/* Query i of the quadruples as the library sees it. */
+static hs_query query_of(const float *q4, size_t i, int kind, const float *thick, float thick_all)
+{
+    const float *p = q4 + 4 * i;
+    hs_query q = {{p[0], p[1]}, {p[2] - p[0], p[3] - p[1]}, kind_tmin(kind), kind_tmax(kind), 0};
+    q.q = thick ? thick[i] : thick_all;
+    return q;
+}
+
+/* Interleaved (x, y) pairs from two arrays. */
+static void interleave(float *out, const float *x, const float *y, size_t m)
+{
+    for (size_t i = 0; i < m; i++) {
+        out[2 * i] = x[i];
+        out[2 * i + 1] = y[i];
+    }
+}
+
+/* One batch of m quadruples q4 against a grid g (or by brute force over cs when g is NULL).
+ * kind 0..2 (segment, ray, line); sem an hs_semantics; thick / qmask: per-query arrays or
+ * NULL for thick_all / mask_all. Outputs by mode:
+ *   closest: out0 index (m words, UINT32_MAX on a miss), out1 t (m), out2 points and out3
+ *            normals (2 m each, x, y pairs; NULL: not computed);
+ *   any: out0 m bytes; count: out0 m words;
+ *   all: ret[3] hits, ret[4] their queries, ret[5] circles, ret[6] entry times (valid until
+ *        the next call).
+ * ret[0]: the invalid queries (answered as misses), ret[1]: the first, ret[2]: its status. */
+int HS_WEB(hs_web_query)(int mode, const hs_grid *g, const hs_circles *cs, const float *q4,
+                         size_t m, int kind, int sem, int isa, const float *thick, float thick_all,
+                         const uint32_t *qmask, uint32_t mask_all, void *out0, void *out1,
+                         float *out2, float *out3)
+{
+    if (kind < 0 || kind > 2 || mode < HS_WEB_CLOSEST || mode > HS_WEB_ALL)
+        return HS_E_RANGE;
+    if (!ws && hs_workspace_create(&ws) != HS_OK)
+        return HS_E_NOMEM;
+    const size_t k = mode == HS_WEB_CLOSEST && (out2 || out3) ? 8 : 4;
+    float *s = scratch(m, k);
+    if (!s)
+        return HS_E_NOMEM;
+    float *ax = s, *ay = s + m, *dx = s + 2 * m, *dy = s + 3 * m;
+    for (size_t i = 0; i < m; i++) {
+        ax[i] = q4[4 * i];
+        ay[i] = q4[4 * i + 1];
+        dx[i] = q4[4 * i + 2] - q4[4 * i];
+        dy[i] = q4[4 * i + 3] - q4[4 * i + 1];
+    }
+    hs_queries qs = hs_queries_segments(ax, ay, dx, dy, m);
+    qs.tmin_all = kind_tmin(kind);
+    qs.tmax_all = kind_tmax(kind);
+    qs.q = thick;
+    qs.q_all = thick_all;
+    qs.mask = qmask;
+    qs.mask_all = mask_all;
+    hs_batch_stats stats = {0, (size_t)-1, 0};
+    hs_batch_opts o = hs_batch_opts_default();
+    o.sem = (hs_semantics)sem;
+    o.isa = (hs_isa)isa;
+    o.threads = 1;
+    o.stats = &stats;
+    o.ws = ws;
+    hs_status st;
+    switch (mode) {
+    case HS_WEB_CLOSEST: {
+        float *px = s + 4 * m, *py = s + 5 * m, *nx = s + 6 * m, *ny = s + 7 * m;
+        hs_closest_out out = {out0, out1, NULL, NULL, NULL, NULL};
+        if (out2) {
+            out.px = px;
+            out.py = py;
+        }
+        if (out3) {
+            out.nx = nx;
+            out.ny = ny;
+        }
+        st = g ? hs_grid_closest(g, &qs, &o, out) : hs_brute_closest(cs, &qs, &o, out);
+        if (out2)
+            interleave(out2, px, py, m);
+        if (out3)
+            interleave(out3, nx, ny, m);
+        break;
+    }
+    case HS_WEB_ANY:
+        st = g ? hs_grid_any(g, &qs, &o, out0) : hs_brute_any(cs, &qs, &o, out0);
+        break;
+    case HS_WEB_COUNT:
+        st = g ? hs_grid_count_hits(g, &qs, &o, out0) : hs_brute_count(cs, &qs, &o, out0);
+        break;
+    default: {
+        hs_hits h;
+        st = g ? hs_grid_all(g, &qs, &o, &h) : hs_brute_all(cs, &qs, &o, &h);
+        if (st != HS_OK && st != HS_E_INVALID_QUERY)
+            break;
+        if (h.total > hit_query_cap) {
+            free(hit_query);
+            hit_query_cap = h.total + h.total / 2;
+            hit_query = malloc(hit_query_cap * sizeof *hit_query);
+            if (!hit_query) {
+                hit_query_cap = 0;
+                hs_hits_free(&h);
+                return HS_E_NOMEM;
+            }
+        }
+        for (size_t i = 0; i < m; i++)
+            for (size_t e = h.offsets[i]; e < h.offsets[i + 1]; e++)
+                hit_query[e] = (int32_t)i;
+        ret[3] = (uint32_t)h.total;
+        ret[4] = (uint32_t)(uintptr_t)hit_query;
+        ret[5] = (uint32_t)(uintptr_t)h.idx;
+        ret[6] = (uint32_t)(uintptr_t)h.t;
+        hs_hits_free(&h); /* the arrays are the workspace's until the next call */
+        break;
+    }
+    }
+    ret[0] = (uint32_t)stats.invalid;
+    ret[1] = (uint32_t)stats.first_invalid;
+    ret[2] = stats.invalid ? (uint32_t)-hs_query_validate(
+                                 query_of(q4, stats.first_invalid, kind, thick, thick_all))
+                           : 0;
+    return st;
+}
+
+/* Every pair of circles of g whose gap is at most skin (0: overlapping pairs), i < j, by i
+ * then j. ret[0]: the count, ret[1] / ret[2]: i and j, valid until hs_web_pairs_free. */
+int HS_WEB(hs_web_pairs)(const hs_grid *g, float skin)
+{
+    hs_pairs_free(&last_pairs);
+    hs_batch_opts o = hs_batch_opts_default();
+    o.threads = 1;
+    hs_status st = hs_grid_pairs_within(g, skin, &o, &last_pairs);
+    ret[0] = (uint32_t)last_pairs.count;
+    ret[1] = (uint32_t)(uintptr_t)last_pairs.i;
+    ret[2] = (uint32_t)(uintptr_t)last_pairs.j;
+    return st;
+}
+
+void HS_WEB(hs_web_pairs_free)(void) { hs_pairs_free(&last_pairs); }
+
+/* The circles of g overlapping the disc (x, y, r) with mask bits in common, ascending, up to
+ * cap of them into idx. ret[0]: how many there are. */
+int HS_WEB(hs_web_overlap)(const hs_grid *g, float x, float y, float r, uint32_t mask,
+                           uint32_t *idx, size_t cap)
+{
+    size_t found = 0;
+    hs_circle c = {x, y, r};
+    hs_status st = hs_grid_overlap_circle(g, c, mask, idx, cap, &found);
+    ret[0] = (uint32_t)found;
+    return st;
+}
+
+/* The library's benchmark scene kind (0 uniform, 1 clustered, 2 mixed, 3 sparse, 4 lasers):
+ * n x, y, r triples into xyr and m ax, ay, bx, by quadruples into q4. */
+int HS_WEB(hs_web_scene)(int kind, size_t n, size_t m, uint32_t seed_lo, uint32_t seed_hi,
+                         float *xyr, float *q4)
+{
+    const uint64_t seed = (uint64_t)seed_hi << 32 | seed_lo;
+    const size_t big = n > m ? n : m;
+    float *s = scratch(big, 4);
+    if (!s)
+        return HS_E_NOMEM;
+    hs_status st = hs_scene_circles((hs_scene_kind)kind, n, seed, s, s + big, s + 2 * big);
+    if (st != HS_OK)
+        return st;
+    for (size_t i = 0; i < n; i++) {
+        xyr[3 * i] = s[i];
+        xyr[3 * i + 1] = s[big + i];
+        xyr[3 * i + 2] = s[2 * big + i];
+    }
+    st = hs_scene_segments((hs_scene_kind)kind, n, m, seed, s, s + big, s + 2 * big, s + 3 * big);
+    if (st != HS_OK)
+        return st;
+    for (size_t i = 0; i < m; i++) {
+        q4[4 * i] = s[i];
+        q4[4 * i + 1] = s[big + i];
+        q4[4 * i + 2] = s[i] + s[2 * big + i];
+        q4[4 * i + 3] = s[big + i] + s[3 * big + i];
+    }
+    return HS_OK;
+}
+
+/* Gives back the memory kept between calls (query buffer, workspace, last results). */
+void HS_WEB(hs_web_trim)(void)
+{
+    free(soa);
+    soa = NULL;
+    soa_cap = 0;
+    free(hit_query);
+    hit_query = NULL;
+    hit_query_cap = 0;
+    hs_pairs_free(&last_pairs);
+    hs_workspace_destroy(ws);
+    ws = NULL;
+}

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: MIT
+// The package's API: loading, result types, options, errors, rebuild, dispose and the
+// FinalizationRegistry, for both builds.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import * as hs from '../index.js';
+import { randomScene, sameBytes, webDir } from './helpers.mjs';
+
+const { Brute, Circles, Grid, init, scene } = hs;
+
+// Throws the error class with the code (or message pattern) asked for.
+function throwsWith(fn, Type, pattern, code) {
+  assert.throws(fn, (e) => {
+    assert.equal(e.constructor, Type, `${e.constructor.name}: ${e.message}`);
+    assert.match(e.message, pattern);
+    if (code) {
+      assert.equal(e.code, code);
+    }
+    return true;
+  });
+}
+
+test('init loads each build, and objects keep theirs', async () => {
+  const pkg = JSON.parse(readFileSync(join(webDir, 'package.json'), 'utf8'));
+  const scalar = await init({ simd: false });
+  assert.deepEqual(scalar, { build: 'scalar', isa: 'scalar', levels: ['scalar'],
+    version: pkg.version, deterministic: true });
+  const { xyr, q } = randomScene(500, 200);
+  const gs = new Grid(xyr);
+  const simd = await init();
+  assert.deepEqual(simd, { build: 'wasm128', isa: 'wasm128', levels: ['scalar', 'wasm128'],
+    version: pkg.version, deterministic: true });
+  assert.deepEqual(hs.isaLevels(), ['scalar', 'wasm128']);
+  assert.equal(hs.isaDefault(), 'wasm128');
+  assert.equal(hs.version(), pkg.version);
+  assert.equal(hs.simdSupported(), true);
+  assert.equal((await init({ simd: 'auto' })).build, 'wasm128');
+  const gv = new Grid(xyr);
+  sameBytes(gs.closest(q).t, gv.closest(q).t, 'scalar build grid vs wasm128 build grid');
+  const bytes = readFileSync(join(webDir, 'dist', 'hitscan-scalar.wasm'));
+  assert.equal((await init({ wasm: bytes })).build, 'scalar');
+  assert.equal((await init({ wasm: new WebAssembly.Module(bytes) })).isa, 'scalar');
+  await assert.rejects(init({ simd: 'yes' }), TypeError);
+  await assert.rejects(init({ simd: true, threads: 2 }), /unknown option "threads"/);
+  gs.dispose();
+  gv.dispose();
+});
+
+for (const build of ['wasm128', 'scalar']) {
+  const simd = build === 'wasm128';
+
+  test(`${build}: result types, empty inputs and out`, async () => {
+    await init({ simd });
+    const { xyr, q } = randomScene(2000, 500);
+    const grid = new Grid(xyr);
+    assert.equal(grid.length, 2000);
+    assert.ok(grid.cellSize > 0 && grid.bytes > 2000 * 16);
+    const c = grid.closest(q);
+    assert.deepEqual(Object.keys(c), ['index', 't']);
+    assert.ok(c.index instanceof Int32Array && c.index.length === 500);
+    assert.ok(c.t instanceof Float32Array && c.t.length === 500);
+    assert.ok(c.index.some((i) => i === -1) && c.index.some((i) => i >= 0), 'hits and misses');
+    c.index.forEach((i, k) => assert.equal(i === -1, Number.isNaN(c.t[k])));
+    const d = grid.closest(q, { details: true });
+    assert.ok(d.point instanceof Float32Array && d.point.length === 1000);
+    assert.ok(d.normal instanceof Float32Array && d.normal.length === 1000);
+    d.index.forEach((i, k) => {
+      if (i >= 0) {
+        const len = Math.hypot(d.normal[2 * k], d.normal[2 * k + 1]);
+        assert.ok(Math.abs(len - 1) < 1e-5, 'unit normals');
+        const px = q[4 * k] + d.t[k] * (q[4 * k + 2] - q[4 * k]);
+        assert.ok(Math.abs(px - d.point[2 * k]) < 1e-3, 'P(t)');
+      }
+    });
+    assert.ok(grid.any(q) instanceof Uint8Array);
+    assert.ok(grid.count(q) instanceof Uint32Array);
+    const all = grid.all(q);
+    for (const [k, T] of [['query', Int32Array], ['circle', Int32Array], ['t', Float32Array]]) {
+      assert.ok(all[k] instanceof T, k);
+    }
+    const p = grid.pairs();
+    assert.ok(p.i instanceof Int32Array && p.j instanceof Int32Array);
+    assert.ok(grid.overlap(50, 50, 5) instanceof Int32Array);
+
+    // out: the same arrays, filled again
+    const again = grid.closest(q, { details: true, out: d });
+    assert.equal(again, d);
+    sameBytes(d.t, c.t, 'closest into out');
+    const anyOut = new Uint8Array(500);
+    assert.equal(grid.any(q, { out: anyOut }), anyOut);
+    sameBytes(anyOut, grid.any(q), 'any into out');
+    const countOut = new Uint32Array(500);
+    assert.equal(grid.count(q, { out: countOut }), countOut);
+    throwsWith(() => grid.count(q, { out: new Uint32Array(3) }), TypeError, /out must be a Uint32Array of 500/);
+    throwsWith(() => grid.closest(q, { out: { index: new Int32Array(500) } }), TypeError, /out\.t/);
+
+    // nothing in, nothing out
+    const none = new Float32Array(0);
+    assert.equal(grid.closest(none).index.length, 0);
+    assert.equal(grid.all(none).query.length, 0);
+    const empty = new Grid(new Float32Array(0));
+    assert.equal(empty.length, 0);
+    assert.ok(empty.closest(q).index.every((i) => i === -1));
+    assert.equal(empty.pairs().i.length, 0);
+    assert.equal(empty.overlap(0, 0, 1).length, 0);
+    empty.dispose();
+    grid.dispose();
+  });
+
+  test(`${build}: options select kinds, thickness, masks and levels`, async () => {
+    await init({ simd });
+    // one circle at (10, 0) with r = 1; queries from the origin along +x
+    const grid = new Grid(new Float32Array([10, 0, 1]));
+    const seg = new Float32Array([0, 0, 5, 0]); // ends before the circle
+    assert.equal(grid.closest(seg).index[0], -1);
+    assert.equal(grid.closest(seg, { kind: 'ray' }).t[0], Math.fround(9 / 5));
+    const back = new Float32Array([0, 0, -5, 0]); // pointing away
+    assert.equal(grid.any(back, { kind: 'ray' })[0], 0);
+    assert.equal(grid.any(back, { kind: 'line' })[0], 1);
+    const near = new Float32Array([0, 2, 20, 2]); // passes 2 above the centre
+    assert.equal(grid.any(near)[0], 0);
+    assert.equal(grid.any(near, { thickness: 1.5 })[0], 1);
+    assert.equal(grid.any(near, { thickness: new Float32Array([0.5]) })[0], 0);
+    const inside = new Float32Array([10, 0, 10.5, 0]); // wholly inside
+    assert.equal(grid.any(inside)[0], 1);
+    assert.equal(grid.any(inside, { semantics: 'boundary' })[0], 0);
+    const out = new Float32Array([11, 0, 20, 0]); // from the rim, outwards
+    assert.equal(grid.any(out)[0], 1);
+    assert.equal(grid.any(out, { skipStart: true })[0], 0);
+    for (const isa of hs.isaLevels()) {
+      assert.equal(grid.closest(seg, { kind: 'ray', isa }).t[0], Math.fround(9 / 5));
+    }
+    grid.dispose();
+
+    // masks: circle i has bit i % 3; a query sees only circles sharing a bit
+    const { xyr, q } = randomScene(3000, 800, 9);
+    const mask = new Uint32Array(3000).map((_, i) => 1 << (i % 3));
+    const masked = new Grid(xyr, {});
+    masked.rebuild(xyr, { mask });
+    for (const bit of [1, 2, 4]) {
+      const sub = [];
+      for (let i = 0; i < 3000; i++) {
+        if (mask[i] & bit) {
+          sub.push(...xyr.subarray(3 * i, 3 * i + 3));
+        }
+      }
+      const subGrid = new Grid(Float32Array.from(sub));
+      sameBytes(masked.count(q, { mask: bit }), subGrid.count(q), `mask ${bit}`);
+      subGrid.dispose();
+      assert.deepEqual(Array.from(masked.overlap(50, 50, 20, { mask: bit })).filter((i) => !(mask[i] & bit)), []);
+    }
+    const perQuery = new Uint32Array(800).map((_, i) => 1 << (i % 3));
+    const byQuery = masked.count(q, { mask: perQuery });
+    for (const bit of [1, 2, 4]) {
+      const c = masked.count(q, { mask: bit });
+      byQuery.forEach((v, i) => {
+        if (perQuery[i] === bit) {
+          assert.equal(v, c[i]);
+        }
+      });
+    }
+    masked.dispose();
+  });
+
+  test(`${build}: bad input throws, naming what and why`, async () => {
+    await init({ simd });
+    throwsWith(() => new Circles([0, 0, 1]), TypeError, /xyr must be a Float32Array, got Array/);
+    throwsWith(() => new Circles(new Float64Array(3)), TypeError, /got Float64Array/);
+    throwsWith(() => new Circles(new Float32Array(4)), RangeError, /4 values, not a multiple of 3/);
+    throwsWith(() => new Circles(new Float32Array([0, 0, 1, 5, NaN, 1])), RangeError,
+      /^Circles: circle 1 \(x=5, y=NaN, r=1\): a value is NaN or infinite$/, 'HS_E_NONFINITE');
+    throwsWith(() => new Circles(new Float32Array([0, 0, -0.5])), RangeError,
+      /circle 0 .*negative/, 'HS_E_NEG_RADIUS');
+    throwsWith(() => new Circles(new Float32Array([1e30, 0, 1])), RangeError, /out of range/,
+      'HS_E_RANGE');
+    throwsWith(() => new Circles(new Float32Array([0, 0, Infinity])), RangeError, /circle 0/,
+      'HS_E_NONFINITE');
+    throwsWith(() => new Circles(new Float32Array(3), { mask: new Uint32Array(2) }), RangeError,
+      /mask has 2 values/);
+    throwsWith(() => new Circles(new Float32Array(3), { masks: 1 }), TypeError, /unknown option "masks"/);
+    throwsWith(() => new Grid([1, 2, 3]), TypeError, /Circles or a Float32Array/);
+    throwsWith(() => new Grid(new Float32Array(3), { cellSize: -1 }), RangeError, /cellSize/);
+    throwsWith(() => new Brute(new Float32Array(3)), TypeError, /must be a Circles/);
+
+    const { xyr, q } = randomScene(1000, 100);
+    const grid = new Grid(xyr);
+    throwsWith(() => grid.closest(q.subarray(0, 6)), RangeError, /6 values, not a multiple of 4/);
+    throwsWith(() => grid.closest(Array.from(q)), TypeError, /queries must be a Float32Array/);
+    const bad = q.slice();
+    bad[4 * 7 + 1] = NaN;
+    bad[4 * 9] = Infinity;
+    throwsWith(() => grid.closest(bad), RangeError,
+      /^Grid\.closest: query 7 \(ax, ay, bx, by = .*NaN.*\): a value is NaN or infinite \(2 invalid queries; invalid: 'miss' answers them as misses\)$/,
+      'HS_E_NONFINITE');
+    assert.throws(() => grid.all(bad), (e) => e.index === 7 && e.invalid === 2);
+    const miss = grid.closest(bad, { invalid: 'miss' });
+    assert.equal(miss.index[7], -1);
+    assert.ok(Number.isNaN(miss.t[7]));
+    assert.equal(grid.count(bad, { invalid: 'miss' })[9], 0);
+    const good = grid.closest(q);
+    for (const i of [0, 8, 99]) {
+      assert.equal(miss.index[i], good.index[i], 'the valid queries are answered');
+    }
+    const negThick = new Float32Array(100).fill(0.5);
+    negThick[3] = -1;
+    throwsWith(() => grid.any(q, { thickness: negThick }), RangeError, /query 3 .*thickness=-1.*negative/,
+      'HS_E_NEG_RADIUS');
+    throwsWith(() => grid.any(q, { thickness: -1 }), RangeError, /thickness must be a finite number >= 0/);
+    throwsWith(() => grid.any(q, { thickness: NaN }), RangeError, /thickness/);
+    throwsWith(() => grid.any(q, { thickness: new Float32Array(3) }), RangeError, /thickness has 3 values for 100 queries/);
+    throwsWith(() => grid.any(q, { thickness: '1' }), TypeError, /thickness must be a number or a Float32Array/);
+    throwsWith(() => grid.any(q, { kind: 'beam' }), RangeError, /kind "beam"/);
+    throwsWith(() => grid.any(q, { semantics: 'hollow' }), RangeError, /semantics "hollow"/);
+    throwsWith(() => grid.any(q, { mask: -1 }), RangeError, /mask must be an integer/);
+    throwsWith(() => grid.any(q, { mask: new Int32Array(100) }), TypeError, /mask must be a number or a Uint32Array/);
+    throwsWith(() => grid.any(q, { isa: 'avx2' }), RangeError, /isa "avx2" is not a level of the/);
+    throwsWith(() => grid.any(q, { invalid: 'ignore' }), RangeError, /invalid must be/);
+    throwsWith(() => grid.any(q, { details: true }), TypeError, /unknown option "details"/);
+    throwsWith(() => grid.all(q, { out: {} }), TypeError, /unknown option "out"/);
+    throwsWith(() => grid.pairs({ skin: -1 }), RangeError, /skin/);
+    throwsWith(() => grid.overlap(0, NaN, 1), RangeError, /disc \(x=0, y=NaN, r=1\): a value is NaN/, 'HS_E_NONFINITE');
+    throwsWith(() => grid.overlap(0, 0, -1), RangeError, /negative/, 'HS_E_NEG_RADIUS');
+    throwsWith(() => grid.overlap('0', 0, 1), TypeError, /x must be a number/);
+    throwsWith(() => scene('forest'), RangeError, /kind "forest"/);
+    throwsWith(() => scene('uniform', -1), RangeError, /n must be an integer/);
+    grid.dispose();
+  });
+
+  test(`${build}: rebuild reuses the grid; a bad circle leaves it as it was`, async () => {
+    await init({ simd });
+    const a = randomScene(3000, 1000, 1);
+    const b = randomScene(2500, 0, 2);
+    const grid = new Grid(a.xyr);
+    const before = grid.closest(a.q);
+    assert.equal(grid.rebuild(b.xyr), grid);
+    assert.equal(grid.length, 2500);
+    const fresh = new Grid(b.xyr);
+    sameBytes(grid.closest(a.q).t, fresh.closest(a.q).t, 'rebuilt = new grid');
+    const bad = a.xyr.slice();
+    bad[3 * 42 + 2] = -1;
+    grid.rebuild(a.xyr);
+    throwsWith(() => grid.rebuild(bad), RangeError, /^Grid\.rebuild: circle 42 .*negative/, 'HS_E_NEG_RADIUS');
+    sameBytes(grid.closest(a.q).index, before.index, 'unchanged after a refused rebuild');
+    const cs = new Circles(b.xyr);
+    grid.rebuild(cs);
+    sameBytes(grid.count(a.q), fresh.count(a.q), 'rebuilt from a Circles');
+    throwsWith(() => grid.rebuild(cs, { mask: new Uint32Array(2500) }), TypeError, /mask goes with a Float32Array/);
+    cs.dispose();
+    throwsWith(() => grid.rebuild(cs), TypeError, /Circles was disposed/);
+    fresh.dispose();
+    grid.dispose();
+  });
+
+  test(`${build}: dispose frees, is idempotent, and use after it throws`, async () => {
+    await init({ simd });
+    const { xyr, q } = randomScene(1000, 100);
+    const cs = new Circles(xyr);
+    const grid = new Grid(cs);
+    const brute = new Brute(cs);
+    assert.equal(cs.length, 1000);
+    cs.dispose();
+    assert.ok(cs.disposed);
+    cs.dispose(); // again: nothing
+    assert.equal(grid.closest(q).index.length, 100, 'the grid holds its own copy');
+    throwsWith(() => cs.length, TypeError, /Circles was disposed/);
+    throwsWith(() => new Grid(cs), TypeError, /^Grid: this Circles was disposed/);
+    throwsWith(() => brute.count(q), TypeError, /Brute\.count: this Circles was disposed/);
+    brute.dispose();
+    brute.dispose();
+    grid.dispose();
+    grid.dispose();
+    assert.ok(grid.disposed);
+    for (const f of [() => grid.closest(q), () => grid.all(q), () => grid.pairs(),
+      () => grid.overlap(0, 0, 1), () => grid.rebuild(xyr), () => grid.length]) {
+      throwsWith(f, TypeError, /this Grid was disposed/);
+    }
+  });
+}
+
+test('the FinalizationRegistry frees what is never disposed', () => {
+  // A child with gc() exposed: grids made and dropped in a loop would grow the memory by
+  // their size each time if nothing freed them.
+  const script = `
+    import { init, Grid, Circles, memoryBytes } from ${JSON.stringify(join(webDir, 'index.js'))};
+    await init();
+    const xyr = new Float32Array(3 * 50000).map((_, i) => (i % 3 === 2 ? 0.5 : (i * 7919) % 1000));
+    const one = new Grid(xyr);
+    const grid = one.bytes;
+    one.dispose();
+    const start = memoryBytes();
+    for (let k = 0; k < 60; k++) {
+      new Grid(new Circles(xyr));
+      if (k % 5 === 4) {
+        globalThis.gc();
+        await new Promise((r) => setTimeout(r, 0));
+      }
+    }
+    console.log(JSON.stringify({ grid, grew: memoryBytes() - start }));
+  `;
+  const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script],
+    { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const { grid, grew } = JSON.parse(r.stdout);
+  assert.ok(grid > 50000 * 16, `a grid holds ${grid} bytes`);
+  assert.ok(grew < 20 * grid, `memory grew by ${grew} bytes for 60 dropped grids of ${grid}`);
+});
