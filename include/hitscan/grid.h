@@ -41,7 +41,8 @@ extern "C" {
  * hit points and normals when asked for), any and count keep their answers in that order and
  * copy them to the caller's index at the end of the call; all-hits writes each query's row
  * at the caller's index. The caller's order is kept and results do not depend on the thread
- * count. Each thread uses about 53 KB of stack. */
+ * count. The walk's working state (about 60 KB per thread) comes from the workspace, not the
+ * stack: a thread with a 64 KB stack runs every query. */
 typedef struct hs_grid hs_grid;
 
 typedef struct hs_grid_opts {

@@ -4,4 +4,5 @@
 #define HS_W 4
 #define HS_KNAME wasm128
 #define HS_KISA HS_ISA_WASM128
+#define HS_WALK_LANES "block_lanes.inl"
 #include "walk.inl"
