@@ -3,7 +3,9 @@
 // workspace), BM_GridBuild/<scene>/<N>/threads:<k>, BM_GridPairs/<scene>/<N>/threads:<k>,
 // BM_GridPairsWithin/<scene>/<N>/threads:<k> (a skin of half the mean radius),
 // BM_GridSweptPairs[Fast]/<scene>/<N>/threads:<k> (moving circles; Fast: 1 % move 20 mean radii),
-// and BM_GridScaling/<what>/<scene>/<N> (2 threads against 1, call by call).
+// BM_Grid<Mode>Moving/<scene>/<N>/<M>/threads:<k> (queries against circles moving up to the
+// mean radius; Mode = Closest, All), and BM_GridScaling/<what>/<scene>/<N> (2 threads against 1,
+// call by call).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -137,8 +139,14 @@ hs_status CallMode(Mode mode, const GridScene &sc, const hs_batch_opts &o, Query
 
 // with_ws: the calls share one hs_workspace, as a frame loop would (Ws benchmarks); without,
 // every call allocates and frees its own memory.
+double MeanRadius(const GridScene &sc);
+std::vector<float> Displacements(const GridScene &sc, hs_scene_kind kind, size_t n, bool fast,
+                                 std::vector<float> *dy);
+
+// moving: every circle moves by up to the scene's mean radius in a random direction over the
+// queries' interval (hs_batch_opts.disp_x / disp_y).
 void RunQueries(benchmark::State &state, Mode mode, hs_scene_kind kind, size_t n, size_t m,
-                int threads, bool with_ws)
+                int threads, bool with_ws, bool moving = false)
 {
     GridScene &sc = Scene(kind, n, m);
     if (!sc.ok) {
@@ -155,6 +163,11 @@ void RunQueries(benchmark::State &state, Mode mode, hs_scene_kind kind, size_t n
         return;
     }
     o.ws = ws;
+    std::vector<float> dy, dx = moving ? Displacements(sc, kind, n, false, &dy) : dy;
+    if (moving) {
+        o.disp_x = dx.data();
+        o.disp_y = dy.data();
+    }
     QueryOut out(m);
     auto call = [&]() { return CallMode(mode, sc, o, out); };
     // steady state of a frame loop: one untimed call grows the workspace to the batch
@@ -270,6 +283,25 @@ void RunPairsWithin(benchmark::State &state, hs_scene_kind kind, size_t n, int t
 // Swept pairs of moving circles, hs_grid_swept_pairs, on the scene's grid: displacements of
 // uniform direction and length uniform in [0, mean radius]; with fast, 1 % of the circles
 // (drawn at random) move 20 mean radii instead. The same displacements in every run.
+// Displacements of the scene's n circles (dx returned, dy in *dy): uniform directions, lengths
+// up to the mean radius, and with fast 1 % of them 20 mean radii long.
+std::vector<float> Displacements(const GridScene &sc, hs_scene_kind kind, size_t n, bool fast,
+                                 std::vector<float> *dy)
+{
+    const double rmean = MeanRadius(sc);
+    std::mt19937_64 rng(12345u + (uint64_t)kind);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::vector<float> dx(n);
+    dy->assign(n, 0.0f);
+    for (size_t i = 0; i < n; i++) {
+        const double a = 6.283185307179586 * unit(rng), u = unit(rng);
+        const double len = fast && unit(rng) < 0.01 ? 20.0 * rmean : u * rmean;
+        dx[i] = (float)(len * std::cos(a));
+        (*dy)[i] = (float)(len * std::sin(a));
+    }
+    return dx;
+}
+
 void RunSweptPairs(benchmark::State &state, hs_scene_kind kind, size_t n, int threads, bool fast)
 {
     GridScene &sc = Scene(kind, n, 0);
@@ -277,16 +309,7 @@ void RunSweptPairs(benchmark::State &state, hs_scene_kind kind, size_t n, int th
         state.SkipWithError("scene setup failed");
         return;
     }
-    const double rmean = MeanRadius(sc);
-    std::mt19937_64 rng(12345u + (uint64_t)kind);
-    std::uniform_real_distribution<double> unit(0.0, 1.0);
-    std::vector<float> dx(n), dy(n);
-    for (size_t i = 0; i < n; i++) {
-        const double a = 6.283185307179586 * unit(rng), u = unit(rng);
-        const double len = fast && unit(rng) < 0.01 ? 20.0 * rmean : u * rmean;
-        dx[i] = (float)(len * std::cos(a));
-        dy[i] = (float)(len * std::sin(a));
-    }
+    std::vector<float> dy, dx = Displacements(sc, kind, n, fast, &dy);
     hs_batch_opts o = hs_batch_opts_default();
     o.threads = threads;
     RunPairLoop(state, n, [&](size_t *count) {
@@ -470,6 +493,21 @@ int RegisterAll()
                     benchmark::RegisterBenchmark(
                         name.c_str(),
                         [=](benchmark::State &st) { RunQueries(st, mode, kind, n, n, k, true); })
+                        ->UseRealTime()
+                        ->Unit(benchmark::kMillisecond);
+                }
+    for (Mode mode : {Mode::Closest, Mode::All})
+        for (hs_scene_kind kind : kinds)
+            for (size_t n : sizes)
+                for (int k = 1; k <= 2; k++) {
+                    std::string name = std::string("BM_Grid") + ModeName(mode) + "Moving/" +
+                                       hs_scene_kind_name(kind) + "/" + std::to_string(n) + "/" +
+                                       std::to_string(n) + "/threads:" + std::to_string(k);
+                    benchmark::RegisterBenchmark(name.c_str(),
+                                                 [=](benchmark::State &st) {
+                                                     RunQueries(st, mode, kind, n, n, k, false,
+                                                                true);
+                                                 })
                         ->UseRealTime()
                         ->Unit(benchmark::kMillisecond);
                 }

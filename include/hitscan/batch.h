@@ -112,6 +112,21 @@ typedef struct hs_batch_opts {
     int threads;           /* 0: OpenMP's default; results never depend on it */
     hs_batch_stats *stats; /* optional, filled on return */
     hs_workspace *ws;      /* optional (see above); results never depend on it */
+    /* Moving circles (grid calls only; NULL for circles standing still): circle i, by the
+     * caller's index, stands at c_i + t (disp_x[i], disp_y[i]) when the query is at P(t), so a
+     * segment over t in [0, 1] meets circles that move by those displacements meanwhile (a
+     * bullet against a crowd over one frame). Closest's t, any, count and all answer that
+     * motion: the query a + t (d - d_i) against circle i standing still, exactly as
+     * hs_intersect_circle decides it, with the semantics and thickness asked for; closest's
+     * point is the query's own P(t), its normal from the moving circle's centre at t. A query
+     * needs a finite interval (rays with a finite tmax; lines and unbounded rays are invalid
+     * here). Both arrays, hs_grid_circle_count entries, finite, each displacement at most
+     * HS_MAX_COORD long (HS_E_NULL, HS_E_NONFINITE, HS_E_RANGE; nothing answered then).
+     * Answers do not depend on the ISA level or the thread count; with every displacement 0
+     * they are the circles' standing answers. Cost: a grid of each circle's swept disc is
+     * built per call (24 bytes per circle besides it), then each query's candidates there are
+     * tested exactly, in scalar arithmetic. */
+    const float *disp_x, *disp_y;
 } hs_batch_opts;
 
 /* Defaults: solid, auto ISA, default threads, no stats (the same as a zeroed struct). */

@@ -286,6 +286,82 @@ static PyObject *last_axis_pairs(PyObject *a2)
     return v;
 }
 
+/* Row k of the displacements (columns dx = d[0 .. n), dy = d[n .. 2n)) that the library would
+ * refuse: the first non-finite one, or the first longer than HS_MAX_COORD, as
+ * hs_grid_swept_pairs and the moving queries check them. 0 when there is none. */
+static int raise_bad_displacement(const float *d, size_t n, const char *name)
+{
+    for (size_t k = 0; k < n; k++) {
+        const double x = d[k], y = d[n + k];
+        if (!isfinite(x) || !isfinite(y) ||
+            !(x * x + y * y <= (double)HS_MAX_COORD * (double)HS_MAX_COORD)) {
+            const char *why = isfinite(x) && isfinite(y) ? "longer than 1e18" : "not finite";
+            PyObject *vx = PyFloat_FromDouble(x), *vy = PyFloat_FromDouble(y);
+            if (vx && vy)
+                PyErr_Format(PyExc_ValueError, "%s: row %zu: %s (dx=%R, dy=%R)", name, k, why, vx,
+                             vy);
+            Py_XDECREF(vx);
+            Py_XDECREF(vy);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* A float (N, 2) array of displacements, one row per circle of the grid, as the dx and dy
+ * columns the library takes (malloc'd, 2N floats); NULL with the exception set, the bad row
+ * named. */
+static float *displacement_columns(hspy_engine *self, PyObject *obj, const char *name)
+{
+    PyArrayObject *a = hspy_float32(obj, name, "a float array of shape (N, 2)");
+    if (!a)
+        return NULL;
+    const size_t n = hs_grid_circle_count(self->grid);
+    if (PyArray_NDIM(a) != 2 || PyArray_DIM(a, 1) != 2 || (size_t)PyArray_DIM(a, 0) != n) {
+        PyObject *shape = PyObject_GetAttrString((PyObject *)a, "shape");
+        if (shape)
+            PyErr_Format(PyExc_ValueError,
+                         "%s: expected shape (N, 2), one row per circle of the grid (N = %zu), "
+                         "got %R",
+                         name, n, shape);
+        Py_XDECREF(shape);
+        Py_DECREF(a);
+        return NULL;
+    }
+    const float *d = PyArray_DATA(a);
+    float *soa = malloc((n ? 2 * n : 1) * sizeof *soa);
+    if (soa) {
+        for (size_t k = 0; k < n; k++) {
+            soa[k] = d[2 * k];
+            soa[n + k] = d[2 * k + 1];
+        }
+    } else {
+        PyErr_NoMemory();
+    }
+    Py_DECREF(a);
+    if (soa && raise_bad_displacement(soa, n, name)) {
+        free(soa);
+        return NULL;
+    }
+    return soa;
+}
+
+/* displacement= of a query method: the circles' columns into the batch's options. */
+static int batch_displacement(hspy_engine *self, hspy_batch *b)
+{
+    if (b->displacement == NULL)
+        return 0;
+    if (!self->grid) {
+        PyErr_SetString(PyExc_TypeError, "displacement: moving circles need a Grid");
+        return -1;
+    }
+    if (!(b->disp = displacement_columns(self, b->displacement, "displacement")))
+        return -1;
+    b->opts.disp_x = b->disp;
+    b->opts.disp_y = b->disp + hs_grid_circle_count(self->grid);
+    return 0;
+}
+
 static hs_status run_closest(hspy_engine *self, const hs_queries *qs, const hspy_batch *b,
                              hs_closest_out out)
 {
@@ -298,6 +374,10 @@ static PyObject *engine_closest(hspy_engine *self, PyObject *args, PyObject *kwd
     hspy_batch b;
     if (hspy_batch_parse(&b, HSPY_CLOSEST, args, kwds))
         return NULL;
+    if (batch_displacement(self, &b)) {
+        hspy_batch_clear(&b);
+        return NULL;
+    }
     PyObject *given[4] = {NULL, NULL, NULL, NULL};
     PyObject *idx = NULL, *t = NULL, *pt = NULL, *nrm = NULL, *res = NULL;
     if (b.out) {
@@ -377,6 +457,10 @@ static PyObject *engine_per_query(hspy_engine *self, hspy_mode mode, PyObject *a
     hspy_batch b;
     if (hspy_batch_parse(&b, mode, args, kwds))
         return NULL;
+    if (batch_displacement(self, &b)) {
+        hspy_batch_clear(&b);
+        return NULL;
+    }
     PyObject *out = out_array(self, &b, mode == HSPY_ANY ? NPY_BOOL : NPY_INT64, 0, b.out, "out");
     static const char *const names[1] = {"out"};
     PyObject *const outs[1] = {b.out ? out : NULL};
@@ -420,6 +504,10 @@ static PyObject *engine_all(hspy_engine *self, PyObject *args, PyObject *kwds)
     hspy_batch b;
     if (hspy_batch_parse(&b, HSPY_ALL, args, kwds))
         return NULL;
+    if (batch_displacement(self, &b)) {
+        hspy_batch_clear(&b);
+        return NULL;
+    }
     call c;
     if (call_begin(self, &c, b.m)) {
         hspy_batch_clear(&b);
@@ -682,26 +770,6 @@ static PyObject *grid_pairs(hspy_engine *self, PyObject *args, PyObject *kwds)
     return out;
 }
 
-/* Row k of the displacements that the library refused (status s): the first non-finite one,
- * or the first longer than HS_MAX_COORD, as hs_grid_swept_pairs checks them. */
-static void raise_bad_displacement(hs_status s, const float *d, size_t n)
-{
-    for (size_t k = 0; k < n; k++) {
-        const double x = d[2 * k], y = d[2 * k + 1];
-        if (!isfinite(x) || !isfinite(y) ||
-            !(x * x + y * y <= (double)HS_MAX_COORD * (double)HS_MAX_COORD)) {
-            const char *why = isfinite(x) && isfinite(y) ? "longer than 1e18" : "not finite";
-            PyObject *vx = PyFloat_FromDouble(x), *vy = PyFloat_FromDouble(y);
-            if (vx && vy)
-                PyErr_Format(PyExc_ValueError, "dxy: row %zu: %s (dx=%R, dy=%R)", k, why, vx, vy);
-            Py_XDECREF(vx);
-            Py_XDECREF(vy);
-            return;
-        }
-    }
-    hspy_raise_status(s, "dxy");
-}
-
 /* The library's swept pairs as the result tuple's arrays, filled without the GIL. */
 static PyObject *swept_result(hspy_engine *self, const hs_swept_pairs *p, int threads)
 {
@@ -748,48 +816,23 @@ static PyObject *grid_swept_pairs(hspy_engine *self, PyObject *args, PyObject *k
     hs_batch_opts o;
     if (pair_opts(self, threads, &o))
         return NULL;
-    PyArrayObject *dxy = hspy_float32(dxy_obj, "dxy", "a float array of shape (N, 2)");
-    if (!dxy)
+    float *soa = displacement_columns(self, dxy_obj, "dxy");
+    if (!soa)
         return NULL;
     const size_t n = hs_grid_circle_count(self->grid);
-    if (PyArray_NDIM(dxy) != 2 || PyArray_DIM(dxy, 1) != 2 || (size_t)PyArray_DIM(dxy, 0) != n) {
-        PyObject *shape = PyObject_GetAttrString((PyObject *)dxy, "shape");
-        if (shape)
-            PyErr_Format(PyExc_ValueError,
-                         "dxy: expected shape (N, 2), one row per circle of the grid (N = %zu), "
-                         "got %R",
-                         n, shape);
-        Py_XDECREF(shape);
-        Py_DECREF(dxy);
-        return NULL;
-    }
-    const float *d = PyArray_DATA(dxy);
-    float *soa = malloc((n ? 2 * n : 1) * sizeof *soa);
-    if (!soa) {
-        Py_DECREF(dxy);
-        return PyErr_NoMemory();
-    }
     hs_swept_pairs p;
     memset(&p, 0, sizeof p);
     hs_status s;
     self->calls++;
-    Py_BEGIN_ALLOW_THREADS for (size_t k = 0; k < n; k++)
-    {
-        soa[k] = d[2 * k];
-        soa[n + k] = d[2 * k + 1];
-    }
-    s = hs_grid_swept_pairs(self->grid, soa, soa + n, &o, &p);
+    Py_BEGIN_ALLOW_THREADS s = hs_grid_swept_pairs(self->grid, soa, soa + n, &o, &p);
     Py_END_ALLOW_THREADS self->calls--;
     free(soa);
     PyObject *res = NULL;
-    if (s == HS_E_NONFINITE || s == HS_E_RANGE)
-        raise_bad_displacement(s, d, n);
-    else if (s != HS_OK)
+    if (s != HS_OK)
         hspy_raise_status(s, "dxy");
     else
         res = swept_result(self, &p, o.threads);
     hs_swept_pairs_free(&p);
-    Py_DECREF(dxy);
     return res;
 }
 

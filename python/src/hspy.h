@@ -121,7 +121,9 @@ typedef struct hspy_batch {
     hs_batch_opts opts;
     hs_batch_stats stats;
     int details, csr;
-    PyObject *out; /* borrowed: the caller's out= (closest: a tuple), or NULL */
+    PyObject *out;          /* borrowed: the caller's out= (closest: a tuple), or NULL */
+    PyObject *displacement; /* borrowed: the caller's displacement=, or NULL */
+    float *disp;            /* owned: its dx then dy columns (opts.disp_x, disp_y) */
 } hspy_batch;
 
 /* Parses queries and keyword arguments of a query method (closest / any / count / all). */

@@ -120,32 +120,36 @@ static int parse_queries(hspy_batch *b, PyObject *obj)
 
 int hspy_batch_parse(hspy_batch *b, hspy_mode mode, PyObject *args, PyObject *kwds)
 {
-    static char *kw_closest[] = {"queries", "kind",    "thickness", "semantics",  "mask", "threads",
-                                 "isa",     "details", "out",       "skip_start", NULL};
-    static char *kw_all[] = {"queries", "kind", "thickness", "semantics",  "mask",
-                             "threads", "isa",  "csr",       "skip_start", NULL};
-    static char *kw_plain[] = {"queries", "kind", "thickness", "semantics",  "mask",
-                               "threads", "isa",  "out",       "skip_start", NULL};
+    static char *kw_closest[] = {"queries", "kind",       "thickness",    "semantics",
+                                 "mask",    "threads",    "isa",          "details",
+                                 "out",     "skip_start", "displacement", NULL};
+    static char *kw_all[] = {"queries", "kind", "thickness",  "semantics",    "mask", "threads",
+                             "isa",     "csr",  "skip_start", "displacement", NULL};
+    static char *kw_plain[] = {"queries", "kind", "thickness",  "semantics",    "mask", "threads",
+                               "isa",     "out",  "skip_start", "displacement", NULL};
     PyObject *q, *kind = NULL, *thick = NULL, *sem = NULL, *mask = NULL, *threads = NULL,
                  *isa = NULL;
     int flag = 0, skip = 0;
     memset(b, 0, sizeof *b);
     int ok;
     if (mode == HSPY_CLOSEST)
-        ok =
-            PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOOOOpOp:closest", kw_closest, &q, &kind,
-                                        &thick, &sem, &mask, &threads, &isa, &flag, &b->out, &skip);
+        ok = PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOOOOpOpO:closest", kw_closest, &q, &kind,
+                                         &thick, &sem, &mask, &threads, &isa, &flag, &b->out, &skip,
+                                         &b->displacement);
     else if (mode == HSPY_ALL)
-        ok = PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOOOOpp:all", kw_all, &q, &kind, &thick,
-                                         &sem, &mask, &threads, &isa, &flag, &skip);
+        ok = PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOOOOppO:all", kw_all, &q, &kind, &thick,
+                                         &sem, &mask, &threads, &isa, &flag, &skip,
+                                         &b->displacement);
     else
         ok = PyArg_ParseTupleAndKeywords(
-            args, kwds, mode == HSPY_ANY ? "O|$OOOOOOOp:any" : "O|$OOOOOOOp:count", kw_plain, &q,
-            &kind, &thick, &sem, &mask, &threads, &isa, &b->out, &skip);
+            args, kwds, mode == HSPY_ANY ? "O|$OOOOOOOpO:any" : "O|$OOOOOOOpO:count", kw_plain, &q,
+            &kind, &thick, &sem, &mask, &threads, &isa, &b->out, &skip, &b->displacement);
     if (!ok)
         return -1;
     if (b->out == Py_None)
         b->out = NULL;
+    if (b->displacement == Py_None)
+        b->displacement = NULL;
     b->details = mode == HSPY_CLOSEST && flag;
     b->csr = mode == HSPY_ALL && flag;
     b->opts = hs_batch_opts_default();
@@ -171,6 +175,8 @@ void hspy_batch_clear(hspy_batch *b)
     Py_CLEAR(b->queries);
     Py_CLEAR(b->thickness);
     Py_CLEAR(b->mask);
+    free(b->disp);
+    b->disp = NULL;
 }
 
 static void interval(int kind, float *tmin, float *tmax)
@@ -246,7 +252,10 @@ int hspy_warn_invalid(const hspy_batch *b)
     one.d.y = q[3] - q[1];
     interval(b->kind, &one.tmin, &one.tmax);
     one.q = b->thickness ? ((const float *)PyArray_DATA(b->thickness))[i] : b->thickness_all;
-    const char *reason = hspy_status_text(hs_query_validate(one));
+    const hs_status s = hs_query_validate(one);
+    const char *reason = s == HS_OK && b->disp != NULL
+                             ? "an unbounded ray or line: moving circles need a finite interval"
+                             : hspy_status_text(s);
 
     return hspy_warn_invalid_rows("queries", "were answered as misses", b->stats.invalid, b->m, i,
                                   reason);

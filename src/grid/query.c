@@ -13,6 +13,7 @@
 #include "batch/workspace.h"
 #include "batch/worksteal.h"
 #include "grid/layout.h"
+#include "grid/moving.h"
 #include "grid/order.h"
 #include "query_prep.h"
 #include "tuning.h"
@@ -197,6 +198,10 @@ static hs_status grid_walk(const hs_grid *g, const hs_queries *qs, const hs_batc
 hs_status hs_grid_closest(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
                           hs_closest_out out)
 {
+    if (hs_moving_asked(opts)) {
+        const moving_out m = {HS_MOVING_CLOSEST, out, NULL, NULL, NULL, NULL};
+        return out.idx == NULL || out.t == NULL ? HS_E_NULL : hs_moving_query(g, qs, opts, &m);
+    }
     const grid_out o = {GRID_CLOSEST, out, NULL, NULL};
     return grid_walk(g, qs, opts, &o);
 }
@@ -204,6 +209,10 @@ hs_status hs_grid_closest(const hs_grid *g, const hs_queries *qs, const hs_batch
 hs_status hs_grid_any(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
                       uint8_t *hit)
 {
+    if (hs_moving_asked(opts)) {
+        const moving_out m = {HS_MOVING_ANY, {0}, hit, NULL, NULL, NULL};
+        return hit == NULL ? HS_E_NULL : hs_moving_query(g, qs, opts, &m);
+    }
     const grid_out o = {GRID_ANY, {0}, hit, NULL};
     return grid_walk(g, qs, opts, &o);
 }
@@ -211,6 +220,10 @@ hs_status hs_grid_any(const hs_grid *g, const hs_queries *qs, const hs_batch_opt
 hs_status hs_grid_count_hits(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
                              uint32_t *count)
 {
+    if (hs_moving_asked(opts)) {
+        const moving_out m = {HS_MOVING_COUNT, {0}, NULL, count, NULL, NULL};
+        return count == NULL ? HS_E_NULL : hs_moving_query(g, qs, opts, &m);
+    }
     const grid_out o = {GRID_COUNT, {0}, NULL, count};
     return grid_walk(g, qs, opts, &o);
 }
@@ -271,6 +284,10 @@ hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opt
 {
     if (out != NULL)
         memset(out, 0, sizeof *out);
+    if (hs_moving_asked(opts)) {
+        const moving_out m = {HS_MOVING_ALL, {0}, NULL, NULL, out, NULL};
+        return out == NULL ? HS_E_NULL : hs_moving_query(g, qs, opts, &m);
+    }
     return grid_all(g, qs, opts, out, NULL);
 }
 
@@ -280,5 +297,9 @@ hs_status hs_grid_all_into(const hs_grid *g, const hs_queries *qs, const hs_batc
     if (place == NULL)
         return HS_E_NULL;
     const hs_all_place p = {place, ctx};
+    if (hs_moving_asked(opts)) {
+        const moving_out m = {HS_MOVING_ALL, {0}, NULL, NULL, NULL, &p};
+        return hs_moving_query(g, qs, opts, &m);
+    }
     return grid_all(g, qs, opts, NULL, &p);
 }

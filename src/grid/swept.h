@@ -10,6 +10,10 @@
 #include "core.h"
 #include "grid/overlap.h"
 
+/* HS_OK, or the first bad displacement's code among n: NaN or infinite (HS_E_NONFINITE), then
+ * a length above HS_MAX_COORD (HS_E_RANGE). */
+hs_status hs_check_displacements(const float *dx, const float *dy, size_t n);
+
 /* A circle and its displacement over the step. */
 typedef struct hs_moving {
     float x, y, r, dx, dy;

@@ -30,9 +30,8 @@
 /* Circles per thread below which a pass runs on the calling thread. */
 enum { PAR_MIN = 16384 };
 
-/* HS_OK, or the first bad displacement's code: NaN or infinite, then a length above
- * HS_MAX_COORD. A branch-free pass per block, rescanned only when a block fails. */
-static hs_status check_displacements(const float *dx, const float *dy, size_t n)
+/* A branch-free pass per block, rescanned only when a block fails. */
+hs_status hs_check_displacements(const float *dx, const float *dy, size_t n)
 {
     const double big = (double)HS_MAX_COORD * (double)HS_MAX_COORD;
     enum { BLOCK = 1024 };
@@ -292,7 +291,7 @@ hs_status hs_grid_swept_pairs(const hs_grid *g, const float *dx, const float *dy
     int threads = opts ? opts->threads : 0;
     if (threads < 0)
         return HS_E_RANGE;
-    hs_status s = check_displacements(dx, dy, n);
+    hs_status s = hs_check_displacements(dx, dy, n);
     if (s != HS_OK || n < 2)
         return s;
     if (threads == 0)

@@ -77,7 +77,15 @@ hs_cli(pairs ARGS1 --circles good_circles.csv --mode pairs --out r_pairs.csv
        OUT2 "^i,j,t,nx,ny,overlapping\r?\n0,1,0.75,1,0,0\r?\n$" ERR2 "mode=pairs .* hits=1 "
        ARGS3 --circles good_circles.csv --mode pairs --displacements good_displacements.npy --threads 2 --out r_swept.npy
        SAME r_pairs.csv exp_pairs.csv r_swept.npy exp_swept.npy)
-hs_cli(pairs_errors ARGS1 ${C_CSV} --displacements good_displacements.csv RC1 2 ERR1 "--displacements goes with --mode pairs"
+# queries against moving circles: circle 1 closes on queries 0 and 4 (at t 0.75 and 17/18)
+hs_cli(moving ARGS1 --circles good_circles.csv --queries good_queries.csv --mode count
+       --displacements good_displacements.csv --out - --format csv
+       OUT1 "^query,count\r?\n0,2\r?\n1,1\r?\n2,0\r?\n3,1\r?\n4,2\r?\n$"
+       ARGS2 --circles good_circles.csv --queries good_queries.csv --mode all
+       --displacements good_displacements.npy --out - --format csv
+       OUT2 "^query,idx,t\r?\n0,0,0.5\r?\n0,1,0.75\r?\n1,2,0\r?\n3,3,0.5\r?\n4,0,0\r?\n4,1,0.94[0-9]*\r?\n$"
+       ARGS3 ${C_CSV} --displacements good_displacements.csv --brute RC3 2 ERR3 "no --brute")
+hs_cli(pairs_errors ARGS1 --circles good_circles.csv --mode pairs --displacements nan_displacements.csv --brute RC1 2 ERR1 "no --brute"
        ARGS2 --circles good_circles.csv --mode pairs --brute RC2 2 ERR2 "no --brute"
        ARGS3 --circles good_circles.csv --mode pairs --displacements short_displacements.csv RC3 1 ERR3 "2 rows, but there are 5 circles")
 hs_cli(pairs_bad_displacement ARGS1 --circles good_circles.csv --mode pairs --displacements nan_displacements.csv

@@ -57,9 +57,10 @@ static const char usage_text[] =
     "                     have an exponent when they are whole numbers: 1e6, 2.5e5\n"
     "  --seed S           scene seed (default 1)\n"
     "  --write-scene P    write the scene to P_circles.npy and P_queries.npy, then exit\n"
-    "  --displacements F  with --mode pairs: how far each circle moves over a step, dx,dy:\n"
-    "                     .npy '<f4' shape (N,2) or .csv; the pairs are then those that\n"
-    "                     touch at some time of the step (swept pairs)\n"
+    "  --displacements F  how far each circle moves over a step, dx,dy: .npy '<f4' shape\n"
+    "                     (N,2) or .csv; --mode pairs then finds the pairs that touch at\n"
+    "                     some time of the step (swept pairs), the query modes the circles\n"
+    "                     a segment meets while they move (circle i at c + t d at P(t))\n"
     "\n"
     "query:\n"
     "  --mode MODE        closest (default), any, count, all; pairs: the overlapping pairs of\n"
@@ -412,8 +413,8 @@ static int parse_args(int argc, char **argv, options *o)
         if (!o->circles || (!o->queries && o->mode != MODE_PAIRS))
             return usage_error("need --circles FILE and --queries FILE (or --scene KIND)");
     }
-    if (o->displacements && o->mode != MODE_PAIRS)
-        return usage_error("--displacements goes with --mode pairs");
+    if (o->displacements && o->brute)
+        return usage_error("--displacements needs the grid; it has no --brute");
     if (o->mode == MODE_PAIRS && o->brute)
         return usage_error("--mode pairs runs on the grid; it has no --brute");
 #ifdef HS_CLI_MPI
@@ -948,6 +949,8 @@ int main(int argc, char **argv)
     bo.isa = o.isa;
     bo.threads = o.threads;
     bo.stats = &stats;
+    bo.disp_x = p.mx; /* NULL without --displacements: circles standing still */
+    bo.disp_y = p.my;
 
     /* --repeat: every call through one workspace, as a frame loop would; the median call
      * is the steady state, the first one the cold call a single run measures */

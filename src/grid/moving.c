@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: MIT */
+/* Queries against moving circles (hs_batch_opts.disp_x, disp_y): circle i stands at
+ * c_i + t d_i when the query is at P(t) = a + t d, so the query hits it when a + t (d - d_i)
+ * hits the circle standing still, which hs_intersect_circle decides.
+ *
+ * Broadphase: over the batch's times [t0, t1] (the valid queries' smallest tmin and largest
+ * tmax), circle i stays in the disc centred at c_i + m d_i, m = (t0 + t1) / 2, of radius
+ * r_i + h |d_i|, h = (t1 - t0) / 2. A grid of those discs (the big ones of fast movers on its
+ * level of large circles, so they do not slow the others) gives each query its candidates: the
+ * query's own all-hits walk there, solid, with its thickness. A point of the query within
+ * r_i + q of the moving circle lies within r_i + q of that disc, so every circle the query
+ * hits is a candidate; the discs are computed in double and rounded outward with a margin far
+ * above the walk's float rounding. Narrowphase: each candidate by hs_intersect_circle in
+ * scalar arithmetic, so the answers depend neither on the ISA level nor on the thread count.
+ * Cost: one grid build of the discs per call (24 bytes per circle besides the grid), the
+ * candidates' all-hits walk, then one exact test per candidate. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "openmp.h"
+
+#include "batch/all_hits.h"
+#include "batch/driver.h"
+#include "batch/workspace.h"
+#include "grid/layout.h"
+#include "grid/moving.h"
+#include "core.h"
+#include "grid/swept.h"
+#include "query_prep.h"
+
+/* The circles in the caller's order, as they stand (x, y, r) and as discs over the batch's
+ * times (dx, dy, dr: the discs' centres and radii). */
+typedef struct moving_circles {
+    float *x, *y, *r, *cx, *cy, *cr;
+    uint32_t *mask;
+} moving_circles;
+
+static void moving_circles_free(moving_circles *m)
+{
+    free(m->x);
+    free(m->y);
+    free(m->r);
+    free(m->cx);
+    free(m->cy);
+    free(m->cr);
+    free(m->mask);
+    memset(m, 0, sizeof *m);
+}
+
+/* Circle i's disc over the times mid -+ half, rounded outward: its centre's rounding and a
+ * relative 2^-16 of its coordinates (far above the few ulps the walk's float test loses). */
+static void moving_disc(float x, float y, float r, float dx, float dy, double mid, double half,
+                        float *cx, float *cy, float *cr)
+{
+    const double X = x + mid * dx, Y = y + mid * dy;
+    *cx = (float)X;
+    *cy = (float)Y;
+    const double shift = fabs((double)*cx - X) + fabs((double)*cy - Y);
+    const double R = r + half * sqrt((double)dx * dx + (double)dy * dy) + shift;
+    *cr = nextafterf((float)(R + 0x1p-16 * (fabs(X) + fabs(Y) + R)), INFINITY);
+}
+
+/* g's circles in the caller's order, and their discs over the times [t0, t1]. */
+static hs_status moving_circles_make(const hs_grid *g, const float *dx, const float *dy, double t0,
+                                     double t1, moving_circles *m)
+{
+    const size_t n = g->n;
+    memset(m, 0, sizeof *m);
+    m->x = malloc(n * sizeof *m->x);
+    m->y = malloc(n * sizeof *m->y);
+    m->r = malloc(n * sizeof *m->r);
+    m->cx = malloc(n * sizeof *m->cx);
+    m->cy = malloc(n * sizeof *m->cy);
+    m->cr = malloc(n * sizeof *m->cr);
+    m->mask = g->mask ? malloc(n * sizeof *m->mask) : NULL;
+    if (!m->x || !m->y || !m->r || !m->cx || !m->cy || !m->cr || (g->mask && !m->mask)) {
+        moving_circles_free(m);
+        return HS_E_NOMEM;
+    }
+    const double mid = 0.5 * (t0 + t1), half = 0.5 * (t1 - t0);
+    for (size_t p = 0; p < n; p++) {
+        const uint32_t i = g->id[p];
+        m->x[i] = g->x[p];
+        m->y[i] = g->y[p];
+        m->r[i] = g->r[p];
+        if (m->mask)
+            m->mask[i] = g->mask[p];
+        moving_disc(g->x[p], g->y[p], g->r[p], dx[i], dy[i], mid, half, &m->cx[i], &m->cy[i],
+                    &m->cr[i]);
+    }
+    return HS_OK;
+}
+
+/* Whether query i can take moving circles: valid, with a finite interval. */
+static int moving_query_ok(const hs_queries *qs, size_t i, hs_query *q)
+{
+    *q = hs_query_at(qs, i);
+    return hs_query_validate(*q) == HS_OK && isfinite(q->tmin) && isfinite(q->tmax);
+}
+
+/* The valid queries' times [*t0, *t1]; 0 when no query is valid. */
+static int moving_times(const hs_queries *qs, double *t0, double *t1)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < qs->count; i++) {
+        hs_query q;
+        if (moving_query_ok(qs, i, &q)) {
+            lo = q.tmin < lo ? q.tmin : lo;
+            hi = q.tmax > hi ? q.tmax : hi;
+        }
+    }
+    *t0 = lo;
+    *t1 = hi;
+    return lo <= hi;
+}
+
+/* One call's data: the circles, their displacements, the semantics and each query's
+ * candidates. */
+typedef struct moving_call {
+    const hs_queries *qs;
+    const moving_circles *m;
+    const float *dx, *dy;
+    hs_semantics sem;
+    const hs_hits *cand;
+} moving_call;
+
+/* Query q relative to circle j, prepared as the batch kernels prepare a query (core.h): the
+ * pair test and entry time on it are then theirs, so a circle standing still gets the same
+ * bits as on the standing walk. A relative motion whose |d|^2 is below FLT_MIN counts as none
+ * (the query then stands still relative to the circle). */
+static hs_kq moving_kq(const moving_call *c, hs_query q, uint32_t j)
+{
+    q.d.x -= c->dx[j];
+    q.d.y -= c->dy[j];
+    if (!(q.d.x * q.d.x + q.d.y * q.d.y >= FLT_MIN))
+        q.d.x = q.d.y = 0.0f;
+    return hs_kq_make(q, c->sem, 0u);
+}
+
+/* Query q against circle j: 1 on a hit, with its entry time in *t. */
+static int moving_hit(const moving_call *c, hs_query q, uint32_t j, float *t)
+{
+    const hs_kq k = moving_kq(c, q, j);
+    const float cx = c->m->x[j], cy = c->m->y[j], r = c->m->r[j];
+    if (!hs_pair_hits(&k, cx, cy, r))
+        return 0;
+    *t = hs_pair_times(&k, cx, cy, r).t;
+    return 1;
+}
+
+/* Query i's closest hit among its candidates (HS_NONE: none, or the query is not valid for
+ * moving circles, counted in tally), its t, point and normal in *h. With first, any hit will
+ * do. */
+static uint32_t moving_closest(const moving_call *c, size_t i, int first, hs_hit *h,
+                               hs_tally *tally)
+{
+    hs_query q;
+    if (!moving_query_ok(c->qs, i, &q)) {
+        tally->invalid++;
+        tally->first = i < tally->first ? i : tally->first;
+        return HS_NONE;
+    }
+    uint32_t best = HS_NONE;
+    float bt = INFINITY;
+    for (size_t k = c->cand->offsets[i]; k < c->cand->offsets[i + 1]; k++) {
+        const uint32_t j = c->cand->idx[k];
+        float t;
+        if (moving_hit(c, q, j, &t) && (best == HS_NONE || t < bt || (t == bt && j < best))) {
+            best = j;
+            bt = t;
+            if (first)
+                break;
+        }
+    }
+    tally->tests += c->cand->offsets[i + 1] - c->cand->offsets[i];
+    if (best != HS_NONE && !first) {
+        const hs_kq k = moving_kq(c, q, best);
+        h->t = bt;
+        hs_hit_geometry(&k, c->m->x[best], c->m->y[best], bt, &h->point, &h->normal);
+        h->point.x = q.a.x + bt * q.d.x; /* the query's own point, not the relative one */
+        h->point.y = q.a.y + bt * q.d.y;
+    }
+    return best;
+}
+
+/* Query i's number of hits. */
+static uint32_t moving_count(const moving_call *c, size_t i, hs_tally *tally)
+{
+    hs_query q;
+    if (!moving_query_ok(c->qs, i, &q)) {
+        tally->invalid++;
+        tally->first = i < tally->first ? i : tally->first;
+        return 0;
+    }
+    uint32_t n = 0;
+    for (size_t k = c->cand->offsets[i]; k < c->cand->offsets[i + 1]; k++) {
+        const uint32_t j = c->cand->idx[k];
+        const hs_kq kq = moving_kq(c, q, j);
+        n += (uint32_t)hs_pair_hits(&kq, c->m->x[j], c->m->y[j], c->m->r[j]);
+    }
+    tally->tests += c->cand->offsets[i + 1] - c->cand->offsets[i];
+    return n;
+}
+
+/* All (hs_hits_range_fn): queries lo .. hi-1's hits appended to buf. */
+static hs_status moving_all_range(const void *ctx, size_t lo, size_t hi, int tid, hs_hitbuf *buf,
+                                  uint32_t *count, hs_tally *tally)
+{
+    (void)tid;
+    const moving_call *c = ctx;
+    for (size_t i = lo; i < hi; i++) {
+        const size_t n = c->cand->offsets[i + 1] - c->cand->offsets[i];
+        count[i] = 0;
+        hs_query q;
+        if (!moving_query_ok(c->qs, i, &q)) {
+            tally->invalid++;
+            tally->first = i < tally->first ? i : tally->first;
+            continue;
+        }
+        if (buf->cap - buf->len < n && hs_hitbuf_reserve(buf, n) != HS_OK)
+            return HS_E_NOMEM;
+        for (size_t k = c->cand->offsets[i]; k < c->cand->offsets[i + 1]; k++) {
+            const uint32_t j = c->cand->idx[k];
+            float t;
+            if (moving_hit(c, q, j, &t)) {
+                buf->id[buf->len] = j;
+                buf->t[buf->len++] = t;
+                count[i]++;
+            }
+        }
+        tally->tests += n;
+    }
+    return HS_OK;
+}
+
+/* Closest, any or count of every query, on the team. */
+static hs_status moving_answer(const moving_call *c, const hs_batch_setup *b, const moving_out *o)
+{
+    const size_t n = c->qs->count;
+    hs_tally sum = HS_TALLY_INIT;
+#pragma omp parallel num_threads(b->threads) if (b->threads > 1)
+    {
+        hs_tally t = HS_TALLY_INIT;
+#pragma omp for schedule(dynamic, 256) nowait
+        for (size_t i = 0; i < n; i++) {
+            if (o->mode == HS_MOVING_COUNT) {
+                o->count[i] = moving_count(c, i, &t);
+                continue;
+            }
+            hs_hit h = {0};
+            const uint32_t j = moving_closest(c, i, o->mode == HS_MOVING_ANY, &h, &t);
+            const int hit = j != HS_NONE;
+            if (o->mode == HS_MOVING_ANY) {
+                o->hit[i] = (uint8_t)hit;
+                continue;
+            }
+            o->co.idx[i] = j;
+            o->co.t[i] = hit ? h.t : NAN;
+            if (o->co.px)
+                o->co.px[i] = hit ? h.point.x : NAN;
+            if (o->co.py)
+                o->co.py[i] = hit ? h.point.y : NAN;
+            if (o->co.nx)
+                o->co.nx[i] = hit ? h.normal.x : NAN;
+            if (o->co.ny)
+                o->co.ny[i] = hit ? h.normal.y : NAN;
+        }
+#pragma omp critical(hs_moving_tally)
+        hs_tally_add(&sum, &t);
+    }
+    return hs_batch_end(b, &sum);
+}
+
+/* Whether every displacement is 0. */
+static int moving_none(const float *dx, const float *dy, size_t n)
+{
+    int none = 1;
+    for (size_t i = 0; i < n && none; i++)
+        none = dx[i] == 0.0f && dy[i] == 0.0f;
+    return none;
+}
+
+/* The call on the circles standing still (every displacement 0): their own answers. */
+static hs_status moving_standing(const hs_grid *g, const hs_queries *qs,
+                                 const hs_batch_opts *opts, const moving_out *o)
+{
+    hs_batch_opts still = *opts;
+    still.disp_x = still.disp_y = NULL;
+    switch (o->mode) {
+    case HS_MOVING_CLOSEST: return hs_grid_closest(g, qs, &still, o->co);
+    case HS_MOVING_ANY: return hs_grid_any(g, qs, &still, o->hit);
+    case HS_MOVING_COUNT: return hs_grid_count_hits(g, qs, &still, o->count);
+    default:
+        return o->place ? hs_grid_all_into(g, qs, &still, o->place->fn, o->place->ctx)
+                        : hs_grid_all(g, qs, &still, o->hits);
+    }
+}
+
+int hs_moving_asked(const hs_batch_opts *opts)
+{
+    return opts != NULL && (opts->disp_x != NULL || opts->disp_y != NULL);
+}
+
+hs_status hs_moving_query(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                          const moving_out *o)
+{
+    if (g == NULL || opts->disp_x == NULL || opts->disp_y == NULL)
+        return HS_E_NULL;
+    hs_batch_setup b;
+    hs_status s = hs_batch_begin(qs, opts, 64, &b);
+    if (s != HS_OK)
+        return s;
+    s = hs_check_displacements(opts->disp_x, opts->disp_y, g->n);
+    if (s != HS_OK)
+        return s;
+    if (moving_none(opts->disp_x, opts->disp_y, g->n))
+        return moving_standing(g, qs, opts, o);
+    double t0, t1;
+    if (!moving_times(qs, &t0, &t1))
+        t0 = t1 = 0.0; /* no valid query: every one is answered as a miss */
+    moving_circles m;
+    if (moving_circles_make(g, opts->disp_x, opts->disp_y, t0, t1, &m) != HS_OK)
+        return HS_E_NOMEM;
+    /* the candidates: the queries' all-hits walk (solid) on a grid of the discs */
+    hs_circles *cs = NULL;
+    hs_grid *dg = NULL;
+    hs_hits cand = {0};
+    s = hs_circles_borrow(m.cx, m.cy, m.cr, m.mask, g->n, &cs, NULL);
+    if (s == HS_OK)
+        s = hs_grid_build(cs, NULL, &dg);
+    if (s == HS_OK) {
+        hs_batch_opts co = *opts;
+        co.sem = HS_SOLID;
+        co.stats = NULL;
+        co.ws = NULL;
+        co.disp_x = co.disp_y = NULL;
+        s = hs_grid_all(dg, qs, &co, &cand);
+        s = s == HS_E_INVALID_QUERY ? HS_OK : s; /* counted below, by the exact pass */
+    }
+    if (s == HS_OK) {
+        const moving_call c = {qs, &m, opts->disp_x, opts->disp_y, opts->sem, &cand};
+        if (o->mode == HS_MOVING_ALL) {
+            hs_wsref w;
+            s = hs_ws_open(opts, &w);
+            if (s == HS_OK)
+                s = hs_all_hits(&b, qs->count, moving_all_range, &c, w.ws, NULL, o->hits,
+                                o->place);
+            hs_ws_close(&w);
+        } else
+            s = moving_answer(&c, &b, o);
+    }
+    hs_hits_free(&cand);
+    hs_grid_destroy(dg);
+    hs_circles_destroy(cs);
+    moving_circles_free(&m);
+    return s;
+}
