@@ -94,20 +94,40 @@ static inline double hs_gpad(double mag, double radius)
     return 4e-6 * (mag + radius) + HS_GPAD_ABS;
 }
 
+/* The cells of level L that meet the box [x0, x1] x [y0, y1]: columns c0 .. c1 of rows
+ * r0 .. r1, row r's run of storage being cs[r nx + c0] .. cs[r nx + c1 + 1]; 0 when none. */
+typedef struct hs_gbox {
+    int32_t c0, c1, r0, r1;
+    const uint32_t *cs;
+    size_t nx;
+} hs_gbox;
+
+static inline int hs_grid_box_cells(const hs_grid *g, const hs_glevel *L, double x0, double y0,
+                                    double x1, double y1, hs_gbox *b)
+{
+    if (L->n == 0 || x1 < L->ox || y1 < L->oy || x0 > L->bx1 || y0 > L->by1)
+        return 0;
+    b->c0 = hs_gcell(x0, L->ox, L->inv_h, L->nx);
+    b->c1 = hs_gcell(x1, L->ox, L->inv_h, L->nx);
+    b->r0 = hs_gcell(y0, L->oy, L->inv_h, L->ny);
+    b->r1 = hs_gcell(y1, L->oy, L->inv_h, L->ny);
+    b->cs = g->cell_start + L->cell0;
+    b->nx = (size_t)L->nx;
+    return 1;
+}
+
 /* Visits every storage run of level L whose cells meet the box [x0, x1] x [y0, y1]:
  * one contiguous run per row. fn returns non-zero to stop; the return value is passed on. */
 typedef int (*hs_grun_fn)(void *st, uint32_t begin, uint32_t end);
 static inline int hs_grid_box(const hs_grid *g, const hs_glevel *L, double x0, double y0, double x1,
                               double y1, hs_grun_fn fn, void *st)
 {
-    if (L->n == 0 || x1 < L->ox || y1 < L->oy || x0 > L->bx1 || y0 > L->by1)
+    hs_gbox bx;
+    if (!hs_grid_box_cells(g, L, x0, y0, x1, y1, &bx))
         return 0;
-    int32_t c0 = hs_gcell(x0, L->ox, L->inv_h, L->nx), c1 = hs_gcell(x1, L->ox, L->inv_h, L->nx);
-    int32_t r0 = hs_gcell(y0, L->oy, L->inv_h, L->ny), r1 = hs_gcell(y1, L->oy, L->inv_h, L->ny);
-    const uint32_t *cs = g->cell_start + L->cell0;
-    for (int32_t row = r0; row <= r1; row++) {
-        size_t base = (size_t)row * (size_t)L->nx;
-        uint32_t b = cs[base + (size_t)c0], e = cs[base + (size_t)c1 + 1];
+    for (int32_t row = bx.r0; row <= bx.r1; row++) {
+        const uint32_t *c = bx.cs + (size_t)row * bx.nx;
+        const uint32_t b = c[bx.c0], e = c[bx.c1 + 1];
         if (b != e) {
             int s = fn(st, b, e);
             if (s)

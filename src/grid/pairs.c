@@ -133,9 +133,8 @@ HS_PAIRS_INLINE int swept_discs_meet(const pair_scan *p, float x, float y, float
  * of two slow circles, by the one earlier in storage (whose search starts at its own row:
  * the rows before hold only earlier circles); of a slow and a fast one, by the fast one (the
  * slow one's reach may not hold it); two fast ones are not the search's (pairs.h). */
-HS_PAIRS_INLINE int pair_run(void *st, uint32_t b, uint32_t e)
+HS_PAIRS_INLINE int pair_run(pair_scan *p, uint32_t b, uint32_t e)
 {
-    pair_scan *p = st;
     const hs_pair_search *s = p->s;
     const uint32_t i = p->i, *id = s->g->id;
     const float *x = s->tx, *y = s->ty, *r = s->tr;
@@ -169,9 +168,8 @@ HS_PAIRS_INLINE int pair_run(void *st, uint32_t b, uint32_t e)
 /* A big circle against a run of small ones: every overlapping one is kept, in the big
  * circle's list when its index is larger, else in the cross list (swept: each as it is
  * oriented, and none when both are fast). */
-HS_PAIRS_INLINE int cross_run(void *st, uint32_t b, uint32_t e)
+HS_PAIRS_INLINE int cross_run(pair_scan *p, uint32_t b, uint32_t e)
 {
-    pair_scan *p = st;
     hs_pair_list *B = p->B, *X = p->X;
     const uint32_t i = p->i, *id = p->s->g->id;
     uint32_t ov[CH];
@@ -241,9 +239,17 @@ HS_PAIRS_INLINE void find_partners(const hs_pair_search *s, size_t pos, int big,
         double y0 = ps.y - reach;
         if (s->fast && !fast && !cross) /* swept, slow: from its own row (see pair_run) */
             y0 = fmax(y0, (double)g->y[pos]);
-        if (big && l == 0 ? hs_grid_box(g, L, x0, y0, x1, y1, cross_run, &ps)
-                          : hs_grid_box(g, L, x0, y0, x1, y1, pair_run, &ps))
-            return;
+        /* the box's runs by direct calls (hs_grid_box takes a function pointer, which gcc -O1
+         * cannot inline into each clone) */
+        hs_gbox bx;
+        if (!hs_grid_box_cells(g, L, x0, y0, x1, y1, &bx))
+            continue;
+        for (int32_t row = bx.r0; row <= bx.r1; row++) {
+            const uint32_t *c = bx.cs + (size_t)row * bx.nx;
+            const uint32_t b = c[bx.c0], e = c[bx.c1 + 1];
+            if (b != e && (cross ? cross_run(&ps, b, e) : pair_run(&ps, b, e)))
+                return;
+        }
     }
 }
 
