@@ -77,6 +77,7 @@ hs_cli(pairs ARGS1 --circles good_circles.csv --mode pairs --out r_pairs.csv
        OUT2 "^i,j,t,nx,ny,overlapping\r?\n0,1,0.75,1,0,0\r?\n$" ERR2 "mode=pairs .* hits=1 "
        ARGS3 --circles good_circles.csv --mode pairs --displacements good_displacements.npy --threads 2 --out r_swept.npy
        SAME r_pairs.csv exp_pairs.csv r_swept.npy exp_swept.npy)
+hs_cli(scene_too_big ARGS1 --scene uniform --n 4294967294 --m 4294967294 RC1 1 ERR1 "needs about [0-9.]+ GB; this machine has")
 # queries against moving circles: circle 1 closes on queries 0 and 4 (at t 0.75 and 17/18)
 hs_cli(moving ARGS1 --circles good_circles.csv --queries good_queries.csv --mode count
        --displacements good_displacements.csv --out - --format csv

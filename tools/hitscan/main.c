@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hitscan/hitscan.h"
 #include "hitscan/scene.h"
@@ -551,9 +552,23 @@ static int load_files(const options *o, problem *p, hsio_table *ct, hsio_table *
     return set_queries(p, qt->v);
 }
 
+/* Bytes a built-in scene's run needs at least: the circles and their grid (about 40 bytes a
+ * circle) and the segments with their order and answers (about 64 bytes a query). */
+static double scene_bytes(size_t n, size_t m) { return 40.0 * (double)n + 64.0 * (double)m; }
+
 static int load_scene(const options *o, problem *p, float **rows4)
 {
     p->circle_src = p->query_src = hs_scene_kind_name(o->scene);
+    /* refuse a scene far beyond the machine's memory before touching it: the allocations
+     * would succeed (overcommit) and the run end in the out-of-memory killer */
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    const double need = scene_bytes(o->n, o->m), have = (double)pages * (double)page;
+    if (pages > 0 && page > 0 && need > have) {
+        error("a scene of %zu circles and %zu segments needs about %.1f GB; this machine has "
+              "%.1f GB",
+              o->n, o->m, need / 1e9, have / 1e9);
+        return -1;
+    }
     progress_step("generating the scene", NULL);
     if (problem_alloc(p, o->n, o->m) != 0)
         return -1;
