@@ -74,8 +74,8 @@ static void ms_free(mscene *w)
 }
 
 /* The reference in double: the first t in [t0, t1] with |a + t (d - di) - c| <= R, or -1. */
-static double ref_entry(double ax, double ay, double dx, double dy, double t0, double t1,
-                        double cx, double cy, double R)
+static double ref_entry(double ax, double ay, double dx, double dy, double t0, double t1, double cx,
+                        double cy, double R)
 {
     const double fx = ax - cx, fy = ay - cy;
     const double A = dx * dx + dy * dy, B = fx * dx + fy * dy, C = fx * fx + fy * fy - R * R;
@@ -101,8 +101,8 @@ static double ref_gap(const mscene *w, size_t i, size_t j, float q)
     t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
     const double px = fx + t * dx, py = fy + t * dy;
     const double R = (double)w->s.r[j] + q;
-    const double mag = fabs(w->b.ax[i]) + fabs(w->b.ay[i]) + fabs(w->s.x[j]) + fabs(w->s.y[j]) +
-                       R + sqrt(A) + fabs(w->b.dx[i]) + fabs(w->b.dy[i]);
+    const double mag = fabs(w->b.ax[i]) + fabs(w->b.ay[i]) + fabs(w->s.x[j]) + fabs(w->s.y[j]) + R +
+                       sqrt(A) + fabs(w->b.dx[i]) + fabs(w->b.dy[i]);
     return fabs(sqrt(px * px + py * py) - R) / mag;
 }
 

@@ -282,8 +282,8 @@ static int moving_none(const float *dx, const float *dy, size_t n)
 }
 
 /* The call on the circles standing still (every displacement 0): their own answers. */
-static hs_status moving_standing(const hs_grid *g, const hs_queries *qs,
-                                 const hs_batch_opts *opts, const moving_out *o)
+static hs_status moving_standing(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                                 const moving_out *o)
 {
     hs_batch_opts still = *opts;
     still.disp_x = still.disp_y = NULL;
@@ -344,8 +344,7 @@ hs_status hs_moving_query(const hs_grid *g, const hs_queries *qs, const hs_batch
             hs_wsref w;
             s = hs_ws_open(opts, &w);
             if (s == HS_OK)
-                s = hs_all_hits(&b, qs->count, moving_all_range, &c, w.ws, NULL, o->hits,
-                                o->place);
+                s = hs_all_hits(&b, qs->count, moving_all_range, &c, w.ws, NULL, o->hits, o->place);
             hs_ws_close(&w);
         } else
             s = moving_answer(&c, &b, o);
