@@ -225,7 +225,7 @@ static hs_status build_op(void *p)
 {
     build_ctx *c = p;
     c->g = (hs_grid *)(uintptr_t)0x1234;
-    hs_grid_opts go = {0.0f, c->threads};
+    hs_grid_opts go = {.cell_size = 0.0f, .threads = c->threads};
     return hs_grid_build(c->w->s.cs, &go, &c->g);
 }
 
@@ -288,7 +288,7 @@ static void test_grid_build_and_rebuild(void **state)
         each_failure("grid_build small", build_op, build_check, &b);
         b.w = &big;
         each_failure("grid_build big", build_op, build_check, &b);
-        hs_grid_opts go = {0.0f, threads};
+        hs_grid_opts go = {.cell_size = 0.0f, .threads = threads};
         rebuild_ctx r = {&small, &big, threads, NULL};
         assert_int_equal(hs_grid_build(small.s.cs, &go, &r.g), HS_OK);
         each_failure("grid_rebuild grow", rebuild_op, rebuild_check, &r);

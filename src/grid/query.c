@@ -165,6 +165,8 @@ static hs_status grid_walk(const hs_grid *g, const hs_queries *qs, const hs_batc
 {
     if (g == NULL)
         return HS_E_NULL;
+    if (g->periodic) /* queries do not wrap around a periodic box */
+        return HS_E_BOX;
     hs_wsref w;
     hs_status s = hs_ws_open(opts, &w);
     if (s != HS_OK)
@@ -247,6 +249,8 @@ static hs_status grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch
 {
     if (g == NULL)
         return HS_E_NULL;
+    if (g->periodic)
+        return HS_E_BOX;
     hs_wsref w;
     hs_status s = hs_ws_open(opts, &w);
     if (s != HS_OK)

@@ -193,6 +193,7 @@ static const char *status_text(hs_status s)
     case HS_E_UNSUPPORTED: return "ISA level not supported on this CPU / build";
     case HS_E_INVALID_QUERY: return "invalid query";
     case HS_E_BUSY: return "workspace in use by another call";
+    case HS_E_BOX: return "periodic box too small for the circles, or a circle outside it";
     }
     return "unknown status";
 }
@@ -923,7 +924,7 @@ int main(int argc, char **argv)
     }
     if (!o.brute) {
         t0 = omp_get_wtime();
-        hs_grid_opts go = {o.cell_size, o.threads};
+        hs_grid_opts go = {.cell_size = o.cell_size, .threads = o.threads};
 #ifdef HS_CLI_MPI
         s = hscli_mpi_build(p.x, p.y, p.r, p.n, &go);
 #else
