@@ -53,12 +53,16 @@ typedef struct hs_grid hs_grid;
  * not periodic every centre must lie in the closed [y0, y1] (HS_E_BOX, with the circle's
  * index, otherwise). The build refuses with HS_E_BOX a circle whose diameter is not less
  * than half a period, and a cell_size above half a period (a box of fewer than two cells).
- * Pairs (hs_grid_pairs, hs_grid_pairs_within, hs_grid_pairs_ex, hs_grid_swept_pairs) and
- * overlap queries then use the minimum image: circle j is seen at its image
- * (xj + sx (x1 - x0), yj + sy (y1 - y0)) nearest to its partner, sx, sy in {-1, 0, 1}, and a
- * pair is reported once, with the shift of j's image when asked for. For a pair search to
- * have one image per pair, a circle's diameter plus the skin (swept pairs: plus its
- * displacement's length) must be below half each period: HS_E_BOX otherwise.
+ * Pairs (hs_grid_pairs, hs_grid_pairs_within, hs_grid_pairs_ex, hs_grid_swept_pairs) then
+ * use the minimum image: circle j is seen at its image (xj + sx (x1 - x0), yj + sy (y1 - y0))
+ * nearest to its partner i, sx, sy in {-1, 0, 1} (0 when |xj - xi| is at most half the
+ * period), the separation (xj - xi) + sx (x1 - x0) computed in double, and a pair is reported
+ * once, with the shift of j's image when asked for. For a pair search to have one image per
+ * pair, a circle's diameter plus the skin (swept pairs: plus its displacement's length) must
+ * be below half each period: HS_E_BOX otherwise. Overlap queries (hs_grid_overlap_circle,
+ * hs_grid_overlap_discs) take the disc's centre modulo the periods (in double, into the box)
+ * and test each circle at its image nearest to it, so a circle is reported once whatever the
+ * disc's size.
  * Segment queries (hs_grid_closest, _any, _count_hits, _all, _all_into) return HS_E_BOX on a
  * periodic grid. */
 #define HS_PERIODIC_X 1u
@@ -200,6 +204,26 @@ HS_API void hs_swept_pairs_free(hs_swept_pairs *p);
  * HS_E_RANGE beyond HS_MAX_COORD), with *found = 0 then. */
 HS_API hs_status hs_grid_overlap_circle(const hs_grid *g, hs_circle c, uint32_t mask, uint32_t *idx,
                                         size_t cap, size_t *found);
+
+/* Many disc overlap queries at once, on the team of opts (its sem, isa and ws play no part):
+ * disc q is (x[q], y[q], r[q]) (r NULL: points, r = 0) with query mask mask[q] (mask NULL:
+ * every bit), and its row holds the circles overlapping it as hs_grid_overlap_circle finds
+ * them, in ascending index order: CSR, row q is idx[offsets[q] .. offsets[q + 1]). A disc that
+ * hs_circle_validate refuses gets an empty row and the call returns HS_E_INVALID_QUERY (with
+ * the count and first one in opts->stats, as the batch calls do); other errors (HS_E_NULL,
+ * HS_E_RANGE for threads < 0, HS_E_TOO_MANY for m > HS_MAX_COUNT, HS_E_NOMEM) leave out
+ * empty. The rows do not depend on the thread count. Free with hs_overlaps_free. Memory:
+ * the result, and the same again while it is assembled. */
+typedef struct hs_overlaps {
+    size_t *offsets; /* count + 1 entries */
+    uint32_t *idx;   /* total entries */
+    size_t count;    /* discs */
+    size_t total;    /* offsets[count] */
+} hs_overlaps;
+HS_API hs_status hs_grid_overlap_discs(const hs_grid *g, const float *x, const float *y,
+                                       const float *r, const uint32_t *mask, size_t m,
+                                       const hs_batch_opts *opts, hs_overlaps *out);
+HS_API void hs_overlaps_free(hs_overlaps *o);
 
 #ifdef __cplusplus
 }

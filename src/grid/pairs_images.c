@@ -19,17 +19,14 @@ typedef struct image_scan {
     uint32_t pos;  /* the searching circle's storage position */
     float x, y, r; /* its tested disc */
     uint32_t fast;
-    int cross;      /* a big circle searching level 0: it alone finds those pairs */
-    int sx, sy;     /* the partners' images: their centres plus (sx, sy) periods */
+    int cross;  /* a big circle searching level 0: it alone finds those pairs */
+    int sx, sy; /* the partners' images: their centres plus (sx, sy) periods */
     hs_pair_list *B;
 } image_scan;
 
 /* The shift of the image of a partner nearest to the searcher, the partner's disc at
  * separation d: 0 on an axis that is not periodic. Odd in d. */
-static int nearest(double d, double period)
-{
-    return period > 0.0 ? -(int)round(d / period) : 0;
-}
+static int nearest(double d, double period) { return period > 0.0 ? -(int)round(d / period) : 0; }
 
 /* Whether the searcher keeps the pair with the candidate at storage position k, by the rules
  * of pairs.c: overlap pairs by the smaller index (a big circle's cross pairs all); swept

@@ -78,7 +78,8 @@ static hs_status check(const hs_grid *g, const hs_circles *cs, int *outside, siz
     /* a periodic axis: anything finite is accepted (and wrapped); else within the box */
     const float lo[2] = {px ? -HS_MAX_COORD : (float)g->box[0],
                          py ? -HS_MAX_COORD : (float)g->box[1]};
-    const float hi[2] = {px ? HS_MAX_COORD : (float)g->box[2], py ? HS_MAX_COORD : (float)g->box[3]};
+    const float hi[2] = {px ? HS_MAX_COORD : (float)g->box[2],
+                         py ? HS_MAX_COORD : (float)g->box[3]};
     /* in a box the diameter must stay below half the period */
     const double pmin = fmin(px ? g->period[0] : INFINITY, py ? g->period[1] : INFINITY);
     const float rmax = nextafterf((float)(pmin / (4.0 * (1.0 + 0x1p-30))), 0.0f); /* rounded down */
