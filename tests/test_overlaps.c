@@ -125,9 +125,9 @@ static void run_case(unsigned axes, uint64_t seed, int masked)
     hs_overlaps res[2];
     for (int t = 0; t < 2; t++) {
         bo.threads = t ? 3 : 1;
-        assert_int_equal(hs_grid_overlap_discs(b.g, d.x, d.y, d.r, masked ? d.mask : NULL, d.m,
-                                               &bo, &res[t]),
-                         HS_OK);
+        assert_int_equal(
+            hs_grid_overlap_discs(b.g, d.x, d.y, d.r, masked ? d.mask : NULL, d.m, &bo, &res[t]),
+            HS_OK);
     }
     const size_t total = check_rows(&b, &d, &res[0], axes != 0, masked);
     print_message("axes %u%s: %zu discs, %zu overlaps\n", axes, masked ? ", masks" : "", d.m,
@@ -140,9 +140,9 @@ static void run_case(unsigned axes, uint64_t seed, int masked)
     for (size_t q = 0; q < d.m; q += 7) {
         size_t found = 0;
         const hs_circle c = {d.x[q], d.y[q], d.r[q]};
-        assert_int_equal(hs_grid_overlap_circle(b.g, c, masked ? d.mask[q] : UINT32_MAX, row,
-                                                b.s.n, &found),
-                         HS_OK);
+        assert_int_equal(
+            hs_grid_overlap_circle(b.g, c, masked ? d.mask[q] : UINT32_MAX, row, b.s.n, &found),
+            HS_OK);
         assert_int_equal(found, res[0].offsets[q + 1] - res[0].offsets[q]);
         if (found)
             assert_memory_equal(row, res[0].idx + res[0].offsets[q], found * sizeof *row);
