@@ -114,8 +114,8 @@ PyObject *hspy_grid_pairs(hspy_engine *self, PyObject *args, PyObject *kwds)
     PyObject *threads = Py_None;
     double skin = 0.0;
     int shifts = 0, contacts = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|d$ppO:pairs", kwlist, &skin, &shifts,
-                                     &contacts, &threads))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|d$ppO:pairs", kwlist, &skin, &shifts, &contacts,
+                                     &threads))
         return NULL;
     hs_batch_opts o;
     if (pair_opts(self, threads, &o))
