@@ -399,11 +399,6 @@ static void test_errors(void **state)
     hs_swept_pairs_free(&sp);
     assert_int_equal(hs_grid_swept_pairs(g, fast, dy, NULL, &sp), HS_E_BOX);
     assert_int_equal(sp.count, 0);
-    /* queries: not answered in a periodic box */
-    const float qa[1] = {0.0f}, qd[1] = {1.0f};
-    const hs_queries qs = hs_queries_segments(qa, qa, qd, qd, 1);
-    uint8_t hit;
-    assert_int_equal(hs_grid_any(g, &qs, NULL, &hit), HS_E_BOX);
     hs_grid_destroy(g);
     hs_circles_destroy(cs);
 }

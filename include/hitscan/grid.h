@@ -63,8 +63,20 @@ typedef struct hs_grid hs_grid;
  * hs_grid_overlap_discs) take the disc's centre modulo the periods (in double, into the box)
  * and test each circle at its image nearest to it, so a circle is reported once whatever the
  * disc's size.
- * Segment queries (hs_grid_closest, _any, _count_hits, _all, _all_into) return HS_E_BOX on a
- * periodic grid. */
+ * Segment queries (hs_grid_closest, _any, _count_hits, _all, _all_into) wrap around the box:
+ * a query sees the box tiled over the plane, and hits the image c + (sx Lx, sy Ly) of a
+ * circle when the query moved by -(sx Lx, sy Ly) (its origin rounded to float) hits c. So a
+ * ray leaving on the right enters on the left, up to its length. t stays the query's own
+ * parameter, and closest's hit point is given in the query's frame (the image's point).
+ * closest: the least (t, index) over the images; any: any image; count and all: every image
+ * hit, so a circle that a long query meets again after wrapping around counts again (all:
+ * a row per image hit, ordered by t then index). A query that meets more than
+ * HS_PERIODIC_MAX_IMAGES images of the box (it wraps around too often, or is a ray or line
+ * with an infinite interval across a periodic axis) is invalid: answered as a miss and
+ * counted in the stats (HS_E_INVALID_QUERY). Cost: each query is cut into a piece per image
+ * of the box it comes near, answered as one batch (about 40 bytes per piece); hs_grid_all's
+ * arrays are then always the caller's, whatever the workspace (hs_hits_free frees them). */
+#define HS_PERIODIC_MAX_IMAGES 64
 #define HS_PERIODIC_X 1u
 #define HS_PERIODIC_Y 2u
 #define HS_PERIODIC_XY 3u

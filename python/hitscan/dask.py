@@ -89,8 +89,8 @@ def _circle_set(circles, cell_size):
         if cell_size is not None:
             raise ValueError("cell_size: a Grid brings its own; leave cell_size=None")
         if circles.box is not None:
-            raise ValueError("circles: a periodic Grid; its queries are not answered in "
-                             "hitscan.dask")
+            raise ValueError("circles: hitscan.dask does not take a periodic Grid (its box "
+                             "would not reach the workers)")
         # what the grid pickles as: its circles and its cell_size argument (None: chosen
         # from the circles, as the grid chose it)
         circles, cell_size = circles.__reduce__()[1][:2]

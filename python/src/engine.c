@@ -886,7 +886,9 @@ PyTypeObject hspy_GridType = {
               "box=(x0, y0, x1, y1) with periodic=(True, True) (the default with a box; a bool,\n"
               "or (x, y) bools): a periodic box. Centres are wrapped into [x0, x1) on a\n"
               "periodic axis and must lie in it on the other; pairs, swept pairs and overlaps\n"
-              "use the minimum image. A circle's diameter must stay below half a period.",
+              "use the minimum image, and queries wrap around the box (a ray leaving on the\n"
+              "right enters on the left; rays and lines across a periodic axis are invalid).\n"
+              "A circle's diameter must stay below half a period.",
     .tp_methods = grid_methods,
     .tp_getset = grid_getset,
     .tp_new = grid_new,

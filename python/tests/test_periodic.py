@@ -179,6 +179,44 @@ def test_overlap_against_numpy():
     assert grid.overlap(q[0]).tolist() == res.circle[:res.offsets[1]].tolist()
 
 
+def test_queries_wrap_around():
+    xyr = np.array([[55, 30, 1], [0, 12, 0.5]], np.float32)
+    grid = hitscan.Grid(xyr, box=BOX)
+    # leaving on the left at x = -20, the circle's image at 55 - 80 = -25: entered at x = -24
+    q = np.array([[-18, 30, -30, 30], [-18, 30, -18, 31]], np.float32)
+    idx, t, point, normal = grid.closest(q, details=True)
+    assert idx.tolist() == [0, -1] and t[0] == 0.5
+    assert point[0].tolist() == [-24, 30] and normal[0].tolist() == [1, 0]
+    assert hitscan.Grid(xyr).closest(q).index.tolist() == [-1, -1]
+    # a segment two periods long meets circle 0 twice
+    long = np.array([[-20, 30, 140, 30]], np.float32)
+    assert grid.count(long).tolist() == [2]
+    hits = grid.all(long)
+    assert hits.circle.tolist() == [0, 0]
+    np.testing.assert_array_equal(hits.t, np.float32([74 / 160, 154 / 160]))
+    with pytest.warns(hitscan.InvalidQueryWarning):
+        assert grid.any(long, kind="ray").tolist() == [False]  # infinitely many images
+
+
+def test_queries_agree():
+    xyr = box_scene()
+    grid = hitscan.Grid(xyr, box=BOX)
+    rng = np.random.default_rng(8)
+    a = rng.uniform(-40, 80, (2000, 2))
+    q = np.hstack([a, a + rng.normal(0, 30, (2000, 2))]).astype(np.float32)
+    idx, t = grid.closest(q, thickness=0.25)
+    count = grid.count(q, thickness=0.25)
+    hits = grid.all(q, thickness=0.25, csr=True)
+    assert np.array_equal(np.diff(hits.offsets), count)
+    assert np.array_equal(grid.any(q, thickness=0.25), count > 0)
+    hit = count > 0
+    first = hits.offsets[:-1][hit]
+    assert np.array_equal(t[hit], hits.t[first]) and np.array_equal(idx[hit], hits.circle[first])
+    assert (idx[~hit] == -1).all() and hit.mean() > 0.5
+    idx2, t2 = grid.closest(q, thickness=0.25, threads=3)
+    assert np.array_equal(idx, idx2) and np.array_equal(t, t2, equal_nan=True)
+
+
 def test_pickle_and_rebuild_keep_the_box():
     xyr = box_scene(outside=0.0)
     xyr[:, :2] = np.round(xyr[:, :2] * 1024) / 1024  # moved by a period exactly
