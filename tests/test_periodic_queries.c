@@ -29,10 +29,10 @@ enum { K = 3 };
 /* The reference of one batch: every image's hits, from hs_brute_all on the wrapped circles
  * with the batch moved by -(sx Lx, sy Ly), merged per query (t then index). */
 typedef struct ref_hits {
-    size_t *n;             /* hits per query */
-    uint32_t (*idx)[128];  /* each query's hits (at most 128) */
+    size_t *n;            /* hits per query */
+    uint32_t (*idx)[128]; /* each query's hits (at most 128) */
     float (*t)[128];
-    uint32_t *best;        /* closest: index or HS_NONE */
+    uint32_t *best; /* closest: index or HS_NONE */
     float *bt, *px, *py, *nx, *ny;
 } ref_hits;
 
@@ -50,10 +50,10 @@ static int cmp_ht(const void *a, const void *b)
 static ref_hits reference(const pbox *b, hs_circles *cs, const batch *q, hs_semantics sem)
 {
     const size_t m = q->m;
-    ref_hits r = {xcalloc(m, sizeof(size_t)), xcalloc(m, sizeof *r.idx), xcalloc(m, sizeof *r.t),
-                  xcalloc(m, sizeof(uint32_t)), xcalloc(m, sizeof(float)),
-                  xcalloc(m, sizeof(float)),  xcalloc(m, sizeof(float)),
-                  xcalloc(m, sizeof(float)),  xcalloc(m, sizeof(float))};
+    ref_hits r = {
+        xcalloc(m, sizeof(size_t)),   xcalloc(m, sizeof *r.idx), xcalloc(m, sizeof *r.t),
+        xcalloc(m, sizeof(uint32_t)), xcalloc(m, sizeof(float)), xcalloc(m, sizeof(float)),
+        xcalloc(m, sizeof(float)),    xcalloc(m, sizeof(float)), xcalloc(m, sizeof(float))};
     for (size_t i = 0; i < m; i++)
         r.best[i] = HS_NONE;
     float *ax = xcalloc(m, sizeof(float)), *ay = xcalloc(m, sizeof(float));
@@ -84,9 +84,8 @@ static ref_hits reference(const pbox *b, hs_circles *cs, const batch *q, hs_sema
                         r.idx[i][r.n[i]] = h.idx[k];
                         r.t[i][r.n[i]] = h.t[k];
                     }
-                if (ci[i] != HS_NONE &&
-                    (r.best[i] == HS_NONE || ct[i] < r.bt[i] ||
-                     (ct[i] == r.bt[i] && ci[i] < r.best[i]))) {
+                if (ci[i] != HS_NONE && (r.best[i] == HS_NONE || ct[i] < r.bt[i] ||
+                                         (ct[i] == r.bt[i] && ci[i] < r.best[i]))) {
                     r.best[i] = ci[i];
                     r.bt[i] = ct[i];
                     r.px[i] = (float)((double)g[0][i] + ox);
@@ -235,13 +234,13 @@ static void check_batch(const pbox *b, hs_circles *cs, const batch *q, hs_semant
             continue;
         }
         *hits += 1;
-        *wrapped += (size_t)(px[i] < b->b[0] || px[i] > b->b[2] || py[i] < b->b[1] ||
-                             py[i] > b->b[3]);
+        *wrapped +=
+            (size_t)(px[i] < b->b[0] || px[i] > b->b[2] || py[i] < b->b[1] || py[i] > b->b[3]);
         if (idx[i] != r.best[i] || t[i] != r.bt[i] || px[i] != r.px[i] || py[i] != r.py[i] ||
             nx[i] != r.nx[i] || ny[i] != r.ny[i])
             fail_msg("query %zu: closest %u t %a p (%a, %a), reference %u t %a p (%a, %a)", i,
-                     idx[i], (double)t[i], (double)px[i], (double)py[i], r.best[i],
-                     (double)r.bt[i], (double)r.px[i], (double)r.py[i]);
+                     idx[i], (double)t[i], (double)px[i], (double)py[i], r.best[i], (double)r.bt[i],
+                     (double)r.px[i], (double)r.py[i]);
     }
     hs_hits_free(&h);
     free(idx);
@@ -271,8 +270,9 @@ static void test_queries_match_reference(void **state)
         make_batch(&b, &q, scale(400), c % 2 ? 0.75f : 0.0f, kind);
         size_t hits = 0, wrapped = 0;
         check_batch(&b, wcs, &q, sems[c % 3], c % 2 ? 3 : 1, &hits, &wrapped);
-        print_message("axes %u kind %d sem %d: %zu of %zu queries hit, %zu of them outside the box\n",
-                      b.axes, kind, (int)sems[c % 3], hits, q.m, wrapped);
+        print_message(
+            "axes %u kind %d sem %d: %zu of %zu queries hit, %zu of them outside the box\n", b.axes,
+            kind, (int)sems[c % 3], hits, q.m, wrapped);
         assert_true(kind ? hits > 0 : hits > q.m / 10);
         if (kind == 0)
             assert_true(wrapped > 0);
@@ -335,7 +335,8 @@ static void test_wrap_around(void **state)
 int main(void)
 {
     quick = test_quick();
-    printf("test_periodic_queries: %s scale\n", quick ? "quick (HS_TEST_QUICK or sanitizers)" : "full");
+    printf("test_periodic_queries: %s scale\n",
+           quick ? "quick (HS_TEST_QUICK or sanitizers)" : "full");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_queries_match_reference),
         cmocka_unit_test(test_wrap_around),

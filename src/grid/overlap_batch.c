@@ -68,7 +68,8 @@ static void chunk_run(const hs_grid *g, const float *x, const float *y, const fl
             ++*invalid;
         } else {
             hs_grid_disc_visit(g, d, mask ? mask[q] : UINT32_MAX, push, c);
-            sort_row(c->v + start, c->oom ? 0 : c->len - start);
+            if (c->len > start && !c->oom) /* v may still be NULL otherwise */
+                sort_row(c->v + start, c->len - start);
         }
         len[q] = c->len - start;
     }

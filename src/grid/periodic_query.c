@@ -157,8 +157,12 @@ static size_t pieces_of(const hs_grid *g, const hs_queries *qs, size_t i, pieces
     if (k > HS_PERIODIC_MAX_IMAGES)
         return 0;
     for (size_t j = 0; j < k; j++) { /* a query moved beyond HS_MAX_COORD */
-        const hs_query qj = {{(float)((double)q.a.x - buf[j].ox), (float)((double)q.a.y - buf[j].oy)},
-                             q.d, buf[j].t0, buf[j].t1, q.q};
+        const hs_query qj = {
+            {(float)((double)q.a.x - buf[j].ox), (float)((double)q.a.y - buf[j].oy)},
+            q.d,
+            buf[j].t0,
+            buf[j].t1,
+            q.q};
         if (!hs_query_surely_valid(qj) && hs_query_validate(qj) != HS_OK)
             return 0;
     }
@@ -207,10 +211,9 @@ static hs_status make_pieces(const hs_grid *g, const hs_queries *qs, int threads
     p->mask = qs->mask ? malloc(nn * sizeof *p->mask) : NULL;
     if (!p->v || !p->ox || !p->oy || (qs->mask && !p->mask))
         return HS_E_NOMEM;
-    p->qs = (hs_queries){p->v,         p->v + n,     p->v + 2 * n, p->v + 3 * n,
-                         p->v + 4 * n, p->v + 5 * n, p->v + 6 * n, p->mask,
-                         n,            0.0f,         0.0f,         0.0f,
-                         qs->mask_all};
+    p->qs = (hs_queries){
+        p->v,    p->v + n, p->v + 2 * n, p->v + 3 * n, p->v + 4 * n, p->v + 5 * n, p->v + 6 * n,
+        p->mask, n,        0.0f,         0.0f,         0.0f,         qs->mask_all};
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (ptrdiff_t i = 0; i < (ptrdiff_t)m; i++)
         if (first[i + 1] > first[i])
