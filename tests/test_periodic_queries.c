@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Tests for segment queries in periodic boxes (hitscan/grid.h): closest (with hit points and
- * normals), any, count and all against brute force over the images of the box, each image
- * the query moved by whole periods (its origin rounded to float as grid.h says), for segments
- * that wrap around, capsules, every semantics, rays and lines where they are bounded; the
- * queries that meet too many images; thread counts. */
+ * normals), any, count, all and all-into against brute force over the images of the box, each
+ * image the query moved by whole periods (its origin rounded to float as grid.h says), for
+ * segments that wrap around, capsules, every semantics, rays and lines where they are
+ * bounded; the queries that meet too many images; thread counts and ISA levels. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -47,7 +47,8 @@ static int cmp_ht(const void *a, const void *b)
     return (i > j) - (i < j);
 }
 
-static ref_hits reference(const pbox *b, hs_circles *cs, const batch *q, hs_semantics sem)
+static ref_hits reference(const pbox *b, hs_circles *cs, const batch *q, hs_semantics sem,
+                          hs_isa isa)
 {
     const size_t m = q->m;
     ref_hits r = {
@@ -63,6 +64,7 @@ static ref_hits reference(const pbox *b, hs_circles *cs, const batch *q, hs_sema
         g[k] = xcalloc(m, sizeof(float));
     hs_batch_opts o = hs_batch_opts_default();
     o.sem = sem;
+    o.isa = isa; /* the levels agree to the last bit only in the deterministic build */
     const int kx = b->L[0] > 0.0 ? K : 0, ky = b->L[1] > 0.0 ? K : 0;
     for (int sy = -ky; sy <= ky; sy++)
         for (int sx = -kx; sx <= kx; sx++) {
@@ -183,13 +185,14 @@ static int place(void *ctx, size_t count, size_t total, hs_hits_into *dst)
 }
 
 static void check_batch(const pbox *b, hs_circles *cs, const batch *q, hs_semantics sem,
-                        int threads, size_t *hits, size_t *wrapped)
+                        int threads, hs_isa isa, size_t *hits, size_t *wrapped)
 {
     const size_t m = q->m;
-    ref_hits r = reference(b, cs, q, sem);
+    ref_hits r = reference(b, cs, q, sem, isa);
     hs_batch_opts o = hs_batch_opts_default();
     o.sem = sem;
     o.threads = threads;
+    o.isa = isa;
     hs_batch_stats st;
     o.stats = &st;
     uint32_t *idx = xcalloc(m, 4), *cnt = xcalloc(m, 4);
@@ -269,7 +272,12 @@ static void test_queries_match_reference(void **state)
         batch q;
         make_batch(&b, &q, scale(400), c % 2 ? 0.75f : 0.0f, kind);
         size_t hits = 0, wrapped = 0;
-        check_batch(&b, wcs, &q, sems[c % 3], c % 2 ? 3 : 1, &hits, &wrapped);
+        check_batch(&b, wcs, &q, sems[c % 3], c % 2 ? 3 : 1, HS_ISA_AUTO, &hits, &wrapped);
+        for (int isa = HS_ISA_SCALAR; kind == 0 && isa < HS_ISA_COUNT; isa++) {
+            size_t h2 = 0, w2 = 0; /* every level gives the reference's answers too */
+            if (hs_isa_supported((hs_isa)isa))
+                check_batch(&b, wcs, &q, sems[c % 3], 2, (hs_isa)isa, &h2, &w2);
+        }
         print_message(
             "axes %u kind %d sem %d: %zu of %zu queries hit, %zu of them outside the box\n", b.axes,
             kind, (int)sems[c % 3], hits, q.m, wrapped);
