@@ -147,7 +147,7 @@ static void swept_check(void *p, hs_status s, int failed)
     hs_swept_pairs_free(&c->out);
 }
 
-/* ---- many discs' overlaps --------------------------------------------------------------------- */
+/* ---- many discs' overlaps -------------------------------------------------------------------- */
 typedef struct discs_ctx {
     const hs_grid *g;
     const float *x, *y, *r;
@@ -179,7 +179,7 @@ static void discs_check(void *p, hs_status s, int failed)
     hs_overlaps_free(&c->out);
 }
 
-/* ---- queries that wrap around ------------------------------------------------------------------ */
+/* ---- queries that wrap around ---------------------------------------------------------------- */
 typedef struct query_ctx {
     const hs_grid *g;
     const hs_queries *qs;
