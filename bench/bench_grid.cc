@@ -2,6 +2,7 @@
 // Grid benchmarks: BM_Grid<Mode>[Ws]/<scene>/<N>/<M>[/threads:<k>] queries per second (Ws: with a
 // workspace), BM_GridBuild/<scene>/<N>/threads:<k>, BM_GridPairs/<scene>/<N>/threads:<k>,
 // BM_GridPairsWithin/<scene>/<N>/threads:<k> (a skin of half the mean radius),
+// BM_GridPairs[Within]Periodic/<scene>/<N>/threads:<k> (the same in a periodic box),
 // BM_GridSweptPairs[Fast]/<scene>/<N>/threads:<k> (moving circles; Fast: 1 % move 20 mean radii),
 // BM_Grid<Mode>Moving/<scene>/<N>/<M>/threads:<k> (queries against circles moving up to the
 // mean radius; Mode = Closest, All), and BM_GridScaling/<what>/<scene>/<N> (2 threads against 1,
@@ -39,11 +40,14 @@ struct GridScene {
     std::vector<float> x, y, r, ax, ay, dx, dy;
     hs_circles *cs = nullptr;
     hs_grid *g = nullptr;
+    hs_grid *periodic = nullptr; // the same circles in the world square, periodic in x and y
     hs_queries qs{};
     double hits_per_query = 0.0;
     bool ok = false;
+    hs_scene_kind kind;
 
-    GridScene(hs_scene_kind kind, size_t n, size_t m) : x(n), y(n), r(n), ax(m), ay(m), dx(m), dy(m)
+    GridScene(hs_scene_kind kind_, size_t n, size_t m)
+        : x(n), y(n), r(n), ax(m), ay(m), dx(m), dy(m), kind(kind_)
     {
         if (hs_scene_circles(kind, n, 1, x.data(), y.data(), r.data()) != HS_OK ||
             hs_scene_segments(kind, n, m, 2, ax.data(), ay.data(), dx.data(), dy.data()) != HS_OK ||
@@ -60,8 +64,21 @@ struct GridScene {
         hits_per_query = m ? (double)hits / (double)m : 0.0;
         ok = true;
     }
+    // The periodic grid, built on first use (nullptr if that failed).
+    hs_grid *Periodic()
+    {
+        if (periodic == nullptr) {
+            hs_grid_opts go{};
+            go.periodic = HS_PERIODIC_XY;
+            go.box.max.x = go.box.max.y = hs_scene_world_side(kind, x.size());
+            if (hs_grid_build(cs, &go, &periodic) != HS_OK)
+                periodic = nullptr;
+        }
+        return periodic;
+    }
     ~GridScene()
     {
+        hs_grid_destroy(periodic);
         hs_grid_destroy(g);
         hs_circles_destroy(cs);
     }
@@ -201,7 +218,8 @@ void RunBuild(benchmark::State &state, hs_scene_kind kind, size_t n, int threads
     std::vector<float> x(n), y(n), r(n);
     hs_circles *cs = nullptr;
     hs_grid *g = nullptr;
-    hs_grid_opts go{0.0f, threads};
+    hs_grid_opts go{};
+    go.threads = threads;
     if (hs_scene_circles(kind, n, 1, x.data(), y.data(), r.data()) != HS_OK ||
         hs_circles_create(x.data(), y.data(), r.data(), nullptr, n, &cs, nullptr) != HS_OK ||
         hs_grid_build(cs, &go, &g) != HS_OK) {
@@ -250,10 +268,13 @@ double MeanRadius(const GridScene &sc)
 // Particle pairs from a built grid (the other half of a particle simulation's frame, next to
 // BM_GridBuild's rebuild): every overlapping pair once (RunPairs), or every pair within a
 // cutoff of half the scene's mean radius, a Verlet list's skin (RunPairsWithin).
-void RunPairsSkin(benchmark::State &state, hs_scene_kind kind, size_t n, int threads, bool skin)
+// With periodic, the same circles in a box periodic in x and y: the world square.
+void RunPairsSkin(benchmark::State &state, hs_scene_kind kind, size_t n, int threads, bool skin,
+                  bool periodic = false)
 {
     GridScene &sc = Scene(kind, n, 0);
-    if (!sc.ok) {
+    hs_grid *g = sc.ok && periodic ? sc.Periodic() : sc.g;
+    if (!sc.ok || g == nullptr) {
         state.SkipWithError("scene setup failed");
         return;
     }
@@ -262,7 +283,7 @@ void RunPairsSkin(benchmark::State &state, hs_scene_kind kind, size_t n, int thr
     const float cutoff = skin ? (float)(0.5 * MeanRadius(sc)) : 0.0f;
     RunPairLoop(state, n, [&](size_t *count) {
         hs_pairs p;
-        hs_status s = hs_grid_pairs_within(sc.g, cutoff, &o, &p);
+        hs_status s = hs_grid_pairs_within(g, cutoff, &o, &p);
         *count = p.count;
         benchmark::DoNotOptimize(p.i);
         hs_pairs_free(&p);
@@ -278,6 +299,16 @@ void RunPairs(benchmark::State &state, hs_scene_kind kind, size_t n, int threads
 void RunPairsWithin(benchmark::State &state, hs_scene_kind kind, size_t n, int threads)
 {
     RunPairsSkin(state, kind, n, threads, true);
+}
+
+void RunPairsPeriodic(benchmark::State &state, hs_scene_kind kind, size_t n, int threads)
+{
+    RunPairsSkin(state, kind, n, threads, false, true);
+}
+
+void RunPairsWithinPeriodic(benchmark::State &state, hs_scene_kind kind, size_t n, int threads)
+{
+    RunPairsSkin(state, kind, n, threads, true, true);
 }
 
 // Swept pairs of moving circles, hs_grid_swept_pairs, on the scene's grid: displacements of
@@ -395,7 +426,8 @@ void RunScaling(benchmark::State &state, Scaled what, hs_scene_kind kind, size_t
     QueryOut out(m);
     bool ok = true;
     for (int k = 0; k < 2; k++) {
-        hs_grid_opts go{0.0f, k + 1};
+        hs_grid_opts go{};
+        go.threads = k + 1;
         if (what == Scaled::Build)
             ok = ok && hs_grid_build(sc.cs, &go, &bg[k]) == HS_OK;
         else if (what != Scaled::Pairs)
@@ -515,6 +547,8 @@ int RegisterAll()
         per_circle[] = {{"BM_GridBuild/", RunBuild},
                         {"BM_GridPairs/", RunPairs},
                         {"BM_GridPairsWithin/", RunPairsWithin},
+                        {"BM_GridPairsPeriodic/", RunPairsPeriodic},
+                        {"BM_GridPairsWithinPeriodic/", RunPairsWithinPeriodic},
                         {"BM_GridSweptPairs/", RunSwept},
                         {"BM_GridSweptPairsFast/", RunSweptFast}};
     for (const auto &bm : per_circle)

@@ -29,7 +29,7 @@ static int draw_grid_cells(svg_canvas *c, const hs_circle *rocks, size_t n)
     hs_circles *cs = NULL;
     hs_grid *g = NULL;
     /* a finer cell than the automatic one (about 4 circles a cell), so the picture shows cells */
-    const hs_grid_opts go = {2.0f, 1};
+    const hs_grid_opts go = {.cell_size = 2.0f, .threads = 1};
     if (hs_circles_create(x, y, r, NULL, n, &cs, NULL) != HS_OK ||
         hs_grid_build(cs, &go, &g) != HS_OK) {
         hs_circles_destroy(cs);

@@ -17,6 +17,9 @@ const char *hs_status_string(hs_status s)
     case HS_E_UNSUPPORTED: return "the requested ISA level is not available on this CPU or build";
     case HS_E_INVALID_QUERY: return "some queries were invalid and were answered as misses";
     case HS_E_BUSY: return "the workspace is in use by another call";
+    case HS_E_BOX:
+        return "the periodic box is too small for the circles, the search or the cells, or a "
+               "circle lies outside it on an axis that is not periodic";
     }
     return "unknown status";
 }

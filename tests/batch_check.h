@@ -535,7 +535,7 @@ static inline int bc_check(const bc_input *in, char *msg, size_t cap)
             BC_FAIL("hs_circles_create: bad_index %zu, expected %zu", bad, want_bad);
         return 0;
     }
-    hs_grid_opts go = {in->cell, in->threads};
+    hs_grid_opts go = {.cell_size = in->cell, .threads = in->threads};
     hs_grid *g = NULL;
     s = hs_grid_build(cs, &go, &g);
     if (s != HS_OK) {

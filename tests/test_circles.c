@@ -207,9 +207,10 @@ static void test_empty_sets(void **state)
 static void test_status_strings(void **state)
 {
     (void)state;
-    const hs_status all[] = {
-        HS_OK,         HS_E_NULL,  HS_E_NONFINITE,   HS_E_NEG_RADIUS,    HS_E_RANGE,
-        HS_E_TOO_MANY, HS_E_NOMEM, HS_E_UNSUPPORTED, HS_E_INVALID_QUERY, HS_E_BUSY};
+    const hs_status all[] = {HS_OK,           HS_E_NULL,        HS_E_NONFINITE,
+                             HS_E_NEG_RADIUS, HS_E_RANGE,       HS_E_TOO_MANY,
+                             HS_E_NOMEM,      HS_E_UNSUPPORTED, HS_E_INVALID_QUERY,
+                             HS_E_BUSY,       HS_E_BOX};
     const size_t k = sizeof all / sizeof all[0];
     for (size_t i = 0; i < k; i++) {
         const char *s = hs_status_string(all[i]);

@@ -249,7 +249,7 @@ static void test_scenes_match_brute(void **state)
             scene s;
             scene_kind(&s, (hs_scene_kind)kind, n, 7u + (uint64_t)kind, masks);
             hs_grid *g = NULL;
-            hs_grid_opts go = {0.0f, 2};
+            hs_grid_opts go = {.cell_size = 0.0f, .threads = 2};
             assert_int_equal(hs_grid_build(s.cs, &go, &g), HS_OK);
             assert_int_equal(hs_grid_circle_count(g), n);
             float side = hs_scene_world_side((hs_scene_kind)kind, n);
@@ -276,7 +276,7 @@ static void test_scenes_match_brute(void **state)
         const float cells[3] = {0.0f, 1.0f, 13.0f};
         for (int c = 0; c < 3; c++) {
             hs_grid *g = NULL;
-            hs_grid_opts go = {cells[c], 0};
+            hs_grid_opts go = {.cell_size = cells[c], .threads = 0};
             assert_int_equal(hs_grid_build(s.cs, &go, &g), HS_OK);
             check_against_brute(g, s.cs, &b);
             hs_grid_destroy(g);
@@ -322,7 +322,7 @@ static void test_far_from_origin(void **state)
         }
         scene_finish(&s, 0);
         hs_grid *g = NULL;
-        hs_grid_opts go = {h, 0};
+        hs_grid_opts go = {.cell_size = h, .threads = 0};
         assert_int_equal(hs_grid_build(s.cs, &go, &g), HS_OK);
         assert_true(hs_grid_cell_size(g) == h && g->lv[0].ox == (double)x0 &&
                     g->lv[0].oy == (double)y0);
@@ -377,7 +377,7 @@ static void test_awkward_geometry(void **state)
     const float cells[4] = {0.0f, 1.0f, 0.5f, 2.0f};
     for (int c = 0; c < 4; c++) {
         hs_grid *g = NULL;
-        hs_grid_opts go = {cells[c], 3};
+        hs_grid_opts go = {.cell_size = cells[c], .threads = 3};
         assert_int_equal(hs_grid_build(s.cs, &go, &g), HS_OK);
         batch b;
         size_t m = 0;
@@ -1037,7 +1037,7 @@ static void test_build_deterministic(void **state)
          * work between threads); odd kinds with filter masks, which it moves with the circles */
         scene_kind(&s, (hs_scene_kind)kind, 50000, 11u, kind % 2);
         hs_grid *g1 = NULL;
-        hs_grid_opts o = {0.0f, 1};
+        hs_grid_opts o = {.cell_size = 0.0f, .threads = 1};
         assert_int_equal(hs_grid_build(s.cs, &o, &g1), HS_OK);
         for (int th = 2; th <= 3; th++) {
             hs_grid *g = NULL;
@@ -1087,7 +1087,7 @@ static void test_rebuild(void **state)
     size_t n = scale(8000);
     scene_kind(&s, HS_SCENE_MIXED, n, 12u, 1);
     hs_grid *g = NULL;
-    hs_grid_opts o = {0.0f, 2};
+    hs_grid_opts o = {.cell_size = 0.0f, .threads = 2};
     assert_int_equal(hs_grid_build(s.cs, &o, &g), HS_OK);
     float side = hs_scene_side(n);
     for (int frame = 0; frame < 3; frame++) {
@@ -1126,7 +1126,7 @@ static void test_bytes_per_circle(void **state)
         scene s;
         scene_kind(&s, (hs_scene_kind)kind, n, 1u, 0);
         hs_grid *g = NULL;
-        hs_grid_opts o = {0.0f, 2};
+        hs_grid_opts o = {.cell_size = 0.0f, .threads = 2};
         assert_int_equal(hs_grid_build(s.cs, &o, &g), HS_OK);
         double bpc = (double)hs_grid_bytes(g) / (double)n;
         print_message("%s N=%zu: %.2f bytes/circle, cell %.3f, %d level(s)\n",
@@ -1216,7 +1216,7 @@ static void test_bad_input(void **state)
     hs_grid *g = NULL;
     assert_int_equal(hs_grid_build(NULL, NULL, &g), HS_E_NULL);
     assert_int_equal(hs_grid_build(s.cs, NULL, NULL), HS_E_NULL);
-    hs_grid_opts bad = {-1.0f, 0};
+    hs_grid_opts bad = {.cell_size = -1.0f, .threads = 0};
     assert_int_equal(hs_grid_build(s.cs, &bad, &g), HS_E_RANGE);
     bad.cell_size = NAN;
     assert_int_equal(hs_grid_build(s.cs, &bad, &g), HS_E_RANGE);
@@ -1465,7 +1465,7 @@ static void test_dense_cells(void **state)
     }
     scene_finish(&s, 0);
     hs_grid *g = NULL;
-    hs_grid_opts go = {30.0f, 0};
+    hs_grid_opts go = {.cell_size = 30.0f, .threads = 0};
     assert_int_equal(hs_grid_build(s.cs, &go, &g), HS_OK);
     batch b;
     batch_alloc(&b, 130);

@@ -17,81 +17,7 @@
 #include "hitscan/hitscan.h"
 #include "test_util.h"
 
-/* ---- the interposed allocator ----------------------------------------------------------
- * Linked with -Wl,--wrap=malloc,... against the static library (tests/CMakeLists.txt), so
- * every allocation the library's objects make comes here; libc, OpenMP and cmocka keep their
- * own. While armed, the call numbered fail_at (counted from 0 across all threads) fails. */
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t n, size_t sz);
-void *__real_realloc(void *p, size_t n);
-void *__real_aligned_alloc(size_t al, size_t n);
-int __real_posix_memalign(void **p, size_t al, size_t n);
-
-static atomic_int armed;
-static atomic_long calls, injected;
-static long fail_at = -1;
-
-static int fail_now(void)
-{
-    if (!atomic_load(&armed))
-        return 0;
-    if (atomic_fetch_add(&calls, 1) != fail_at)
-        return 0;
-    atomic_fetch_add(&injected, 1);
-    return 1;
-}
-
-void *__wrap_malloc(size_t n) { return fail_now() ? NULL : __real_malloc(n); }
-void *__wrap_calloc(size_t n, size_t sz) { return fail_now() ? NULL : __real_calloc(n, sz); }
-void *__wrap_realloc(void *p, size_t n) { return fail_now() ? NULL : __real_realloc(p, n); }
-void *__wrap_aligned_alloc(size_t al, size_t n)
-{
-    return fail_now() ? NULL : __real_aligned_alloc(al, n);
-}
-int __wrap_posix_memalign(void **p, size_t al, size_t n)
-{
-    return fail_now() ? ENOMEM : __real_posix_memalign(p, al, n);
-}
-
-static void arm(long k)
-{
-    atomic_store(&calls, 0);
-    atomic_store(&injected, 0);
-    fail_at = k;
-    atomic_store(&armed, 1);
-}
-
-static int disarm(void)
-{
-    atomic_store(&armed, 0);
-    return atomic_load(&injected) > 0;
-}
-
-/* Runs op with allocation k failing, for k = 0, 1, ... until a run makes no allocation k:
- * each allocation of the call has then failed once. check sees the status and whether a
- * failure was injected. Returns the number of allocation points. */
-typedef hs_status (*op_fn)(void *ctx);
-typedef void (*check_fn)(void *ctx, hs_status s, int failed);
-static long each_failure(const char *name, op_fn op, check_fn check, void *ctx)
-{
-    long k = 0;
-    for (;; k++) {
-        arm(k);
-        hs_status s = op(ctx);
-        int failed = disarm();
-        if (failed && s != HS_E_NOMEM && s != HS_OK) {
-            fprintf(stderr, "%s: allocation %ld failed, status %d\n", name, k, (int)s);
-            fail();
-        }
-        check(ctx, s, failed);
-        if (!failed)
-            break;
-        assert_true(k < 100000);
-    }
-    if (getenv("HS_TEST_VERBOSE"))
-        printf("%s: %ld allocation points\n", name, k);
-    return k;
-}
+#include "nomem_util.h"
 
 /* ---- scenes ----------------------------------------------------------------------------- */
 typedef struct world {
@@ -225,7 +151,7 @@ static hs_status build_op(void *p)
 {
     build_ctx *c = p;
     c->g = (hs_grid *)(uintptr_t)0x1234;
-    hs_grid_opts go = {0.0f, c->threads};
+    hs_grid_opts go = {.cell_size = 0.0f, .threads = c->threads};
     return hs_grid_build(c->w->s.cs, &go, &c->g);
 }
 
@@ -288,7 +214,7 @@ static void test_grid_build_and_rebuild(void **state)
         each_failure("grid_build small", build_op, build_check, &b);
         b.w = &big;
         each_failure("grid_build big", build_op, build_check, &b);
-        hs_grid_opts go = {0.0f, threads};
+        hs_grid_opts go = {.cell_size = 0.0f, .threads = threads};
         rebuild_ctx r = {&small, &big, threads, NULL};
         assert_int_equal(hs_grid_build(small.s.cs, &go, &r.g), HS_OK);
         each_failure("grid_rebuild grow", rebuild_op, rebuild_check, &r);

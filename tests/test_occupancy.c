@@ -51,7 +51,7 @@ static hs_grid *build_kind(scene *s, hs_scene_kind kind, size_t n, float cell)
     assert_int_equal(hs_scene_circles(kind, n, 3u, s->x, s->y, s->r), HS_OK);
     assert_int_equal(hs_circles_create(s->x, s->y, s->r, NULL, n, &s->cs, NULL), HS_OK);
     hs_grid *g = NULL;
-    hs_grid_opts go = {cell, 2};
+    hs_grid_opts go = {.cell_size = cell, .threads = 2};
     assert_int_equal(hs_grid_build(s->cs, &go, &g), HS_OK);
     return g;
 }
@@ -189,7 +189,7 @@ static void test_trimmed_rows_match_brute(void **state)
     const float cells[2] = {0.0f, 5.0f};
     for (int c = 0; c < 2; c++) {
         hs_grid *g = NULL;
-        hs_grid_opts go = {cells[c], 0};
+        hs_grid_opts go = {.cell_size = cells[c], .threads = 0};
         assert_int_equal(hs_grid_build(s.cs, &go, &g), HS_OK);
         assert_non_null(g->lv[0].occ);
         for (int isa = HS_ISA_SCALAR; isa <= HS_ISA_NEON; isa++) {

@@ -10,8 +10,15 @@ rounds; the medians and the median of the per-round ratios are printed and saved
 Both run on one thread, so the times are the process's CPU time (a loaded machine disturbs it
 less than wall time, which is kept in the JSON too).
 
+With --periodic: the scene's world square as a box periodic in x and y, every radius the
+scene's mean radius (equal radii, as molecular dynamics has them): cKDTree(centres,
+boxsize=(L, L)).query_pairs(2 r) against hitscan.Grid(circles, box=(0, 0, L, L),
+threads=1).pairs(threads=1). The centres are first wrapped into [0, L) as hitscan wraps them
+(cKDTree refuses a centre on the upper edge), and the pair sets are compared.
+
 Usage: PYTHONPATH=<build>/python /usr/bin/python3 bench/peers/ckdtree_pairs.py \
-           [--scenes uniform,clustered,sparse] [--n 1000000] [--rounds 5] [--out FILE.json]
+           [--scenes uniform,clustered,sparse] [--n 1000000] [--rounds 5] [--periodic]
+           [--out FILE.json]
 Needs python3-scipy (Debian) and the hitscan Python package (-DHS_BUILD_PYTHON=ON).
 """
 import argparse
@@ -42,6 +49,36 @@ def hitscan_pairs(xyr):
     return hitscan.Grid(xyr, threads=1).pairs(threads=1)
 
 
+def periodic_scene(kind, n):
+    """The scene's circles in a box [0, L)^2, L its largest centre coordinate rounded up to a
+    whole number (the world's side), wrapped as hitscan wraps them, every radius the scene's
+    mean: (xyr, L)."""
+    xyr, _ = hitscan.scene(kind, n, 0)
+    side = float(np.float32(max(xyr[:, 0].max(), xyr[:, 1].max())))
+    side = float(np.float32(np.ceil(side)))
+    xyr = np.ascontiguousarray(xyr, dtype=np.float32)
+    for a in range(2):
+        v = xyr[:, a].astype(np.float64)
+        w = (v - np.floor(v / side) * side).astype(np.float32)
+        xyr[:, a] = np.where(w >= np.float32(side), np.float32(0), w)
+    xyr[:, 2] = np.float32(xyr[:, 2].mean())
+    return xyr, side
+
+
+def periodic_fns(side):
+    """The periodic pair searches of both libraries for a box [0, side)^2."""
+
+    def ckdtree(xyr):
+        r = float(xyr[0, 2])
+        tree = cKDTree(xyr[:, :2].astype(np.float64), boxsize=(side, side))
+        return tree.query_pairs(2.0 * r, output_type="ndarray")
+
+    def hs(xyr):
+        return hitscan.Grid(xyr, box=(0.0, 0.0, side, side), threads=1).pairs(threads=1)
+
+    return hs, ckdtree
+
+
 def canonical(p):
     p = np.sort(np.asarray(p, dtype=np.int64), axis=1)
     return p[np.lexsort((p[:, 1], p[:, 0]))]
@@ -54,24 +91,31 @@ def main():
     ap.add_argument("--scenes", default="uniform,clustered,sparse")
     ap.add_argument("--n", type=int, default=1000000)
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--periodic", action="store_true",
+                    help="a periodic box of the scene's side, equal radii")
     ap.add_argument("--out", default=None)
     a = ap.parse_args()
     results = []
     for kind in a.scenes.split(","):
-        xyr, _ = hitscan.scene(kind, a.n, 0)
-        xyr = np.ascontiguousarray(xyr, dtype=np.float32)
-        ref, got = canonical(hitscan_pairs(xyr)), canonical(ckdtree_pairs(xyr))
+        if a.periodic:
+            xyr, side = periodic_scene(kind, a.n)
+            hs_fn, kd_fn = periodic_fns(side)
+        else:
+            xyr, _ = hitscan.scene(kind, a.n, 0)
+            xyr = np.ascontiguousarray(xyr, dtype=np.float32)
+            hs_fn, kd_fn = hitscan_pairs, ckdtree_pairs
+        ref, got = canonical(hs_fn(xyr)), canonical(kd_fn(xyr))
         agree = ref.shape == got.shape and bool(np.array_equal(ref, got))
         times = {"hitscan": [], "ckdtree": []}
         wall = {"hitscan": [], "ckdtree": []}
         for _ in range(a.rounds):
-            for name, fn in (("hitscan", hitscan_pairs), ("ckdtree", ckdtree_pairs)):
+            for name, fn in (("hitscan", hs_fn), ("ckdtree", kd_fn)):
                 c0, w0 = time.process_time(), time.perf_counter()
                 fn(xyr)
                 times[name].append(time.process_time() - c0)
                 wall[name].append(time.perf_counter() - w0)
         ratios = [c / h for h, c in zip(times["hitscan"], times["ckdtree"])]
-        row = {"scene": kind, "n": a.n, "pairs": int(ref.shape[0]),
+        row = {"scene": kind, "n": a.n, "periodic": a.periodic, "pairs": int(ref.shape[0]),
                "ckdtree_pairs": int(got.shape[0]), "agree": agree,
                "hitscan_cpu_s": times["hitscan"], "ckdtree_cpu_s": times["ckdtree"],
                "hitscan_wall_s": wall["hitscan"], "ckdtree_wall_s": wall["ckdtree"],

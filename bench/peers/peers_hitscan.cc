@@ -51,7 +51,8 @@ void RunHitscan(benchmark::State &state, Mode mode, hs_scene_kind kind, size_t n
             break;
         }
         default: {
-            hs_grid_opts go{0.0f, 1};
+            hs_grid_opts go{};
+            go.threads = 1;
             hs_grid *g = nullptr;
             s = hs_grid_build(sc.cs, &go, &g);
             state.PauseTiming();

@@ -32,7 +32,8 @@ bool ModeUsesQueries(Mode mode)
 Scene::Scene(hs_scene_kind kind_, size_t n_, size_t m_)
     : kind(kind_), n(n_), m(m_), x(n_), y(n_), r(n_), ax(m_), ay(m_), dx(m_), dy(m_)
 {
-    hs_grid_opts go{0.0f, 1};
+    hs_grid_opts go{};
+    go.threads = 1;
     if (hs_scene_circles(kind, n, 1, x.data(), y.data(), r.data()) != HS_OK ||
         hs_scene_segments(kind, n, m, 2, ax.data(), ay.data(), dx.data(), dy.data()) != HS_OK ||
         hs_circles_create(x.data(), y.data(), r.data(), nullptr, n, &cs, nullptr) != HS_OK ||

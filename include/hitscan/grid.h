@@ -45,10 +45,51 @@ extern "C" {
  * stack: a thread with a 64 KB stack runs every query. */
 typedef struct hs_grid hs_grid;
 
+/* Periodic boxes (hs_grid_opts.periodic): the world repeats with the box's periods, x1 - x0
+ * and y1 - y0 (computed in double), along the axes named: a circle near the right edge
+ * touches one near the left. On a periodic axis every centre is wrapped into [x0, x1) when the
+ * grid is built: a coordinate outside is replaced by the float nearest to
+ * x - k (x1 - x0), k = floor((x - x0) / (x1 - x0)), all in double (one that rounds to x1
+ * becomes x0); the grid holds, and every call sees, the wrapped centres. On an axis that is
+ * not periodic every centre must lie in the closed [y0, y1] (HS_E_BOX, with the circle's
+ * index, otherwise). The build refuses with HS_E_BOX a circle whose diameter is not less
+ * than half a period, and a cell_size above half a period (a box of fewer than two cells).
+ * Pairs (hs_grid_pairs, hs_grid_pairs_within, hs_grid_pairs_ex, hs_grid_swept_pairs) then
+ * use the minimum image: circle j is seen at its image (xj + sx (x1 - x0), yj + sy (y1 - y0))
+ * nearest to its partner i, sx, sy in {-1, 0, 1} (0 when |xj - xi| is at most half the
+ * period), the separation (xj - xi) + sx (x1 - x0) computed in double, and a pair is reported
+ * once, with the shift of j's image when asked for. For a pair search to have one image per
+ * pair, a circle's diameter plus the skin (swept pairs: plus its displacement's length) must
+ * be below half each period: HS_E_BOX otherwise. Overlap queries (hs_grid_overlap_circle,
+ * hs_grid_overlap_discs) take the disc's centre modulo the periods (in double, into the box)
+ * and test each circle at its image nearest to it, so a circle is reported once whatever the
+ * disc's size.
+ * Segment queries (hs_grid_closest, _any, _count_hits, _all, _all_into) wrap around the box:
+ * a query sees the box tiled over the plane, and hits the image c + (sx Lx, sy Ly) of a
+ * circle when the query moved by -(sx Lx, sy Ly) (its origin rounded to float) hits c. So a
+ * ray leaving on the right enters on the left, up to its length. t stays the query's own
+ * parameter, and closest's hit point is given in the query's frame (the image's point).
+ * closest: the least (t, index) over the images; any: any image; count and all: every image
+ * hit, so a circle that a long query meets again after wrapping around counts again (all:
+ * a row per image hit, ordered by t then index). A query that meets more than
+ * HS_PERIODIC_MAX_IMAGES images of the box (it wraps around too often, or is a ray or line
+ * with an infinite interval across a periodic axis) is invalid: answered as a miss and
+ * counted in the stats (HS_E_INVALID_QUERY). Cost: each query is cut into a piece per image
+ * of the box it comes near, answered as one batch (about 40 bytes per piece); hs_grid_all's
+ * arrays are then always the caller's, whatever the workspace (hs_hits_free frees them). */
+#define HS_PERIODIC_MAX_IMAGES 64
+#define HS_PERIODIC_X 1u
+#define HS_PERIODIC_Y 2u
+#define HS_PERIODIC_XY 3u
+
 typedef struct hs_grid_opts {
-    float cell_size; /* 0: chosen from the radius distribution; else the cell side of the
-                      * main level (grown if it would make more than N / 2 + 64 cells) */
-    int threads;     /* 0: OpenMP's default; the grid is identical for every thread count */
+    float cell_size;   /* 0: chosen from the radius distribution; else the cell side of the
+                        * main level (grown if it would make more than N / 2 + 64 cells) */
+    int threads;       /* 0: OpenMP's default; the grid is identical for every thread count */
+    unsigned periodic; /* 0 (none, box unused), or HS_PERIODIC_X / _Y / _XY */
+    hs_aabb box;       /* with periodic: [min.x, max.x) x [min.y, max.y), finite, within
+                        * HS_MAX_COORD, min < max on a periodic axis and min <= max on the
+                        * other (HS_E_RANGE otherwise) */
 } hs_grid_opts;
 
 HS_API hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, hs_grid **out);
@@ -59,7 +100,8 @@ HS_API hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, h
  * hs_circles_create is a copy and never changes. The circles are validated again, as
  * hs_circles_create does: on a bad one (NaN, inf, |value| > HS_MAX_COORD, r < 0) it returns
  * HS_E_NONFINITE, HS_E_NEG_RADIUS or HS_E_RANGE and the grid is unchanged (it still answers
- * for the circles of its last successful build). On HS_E_NOMEM or HS_E_TOO_MANY the grid is
+ * for the circles of its last successful build); so does a circle its periodic box refuses
+ * (HS_E_BOX; the box and axes are kept from the build). On HS_E_NOMEM or HS_E_TOO_MANY the grid is
  * left valid and empty: every query misses until a rebuild succeeds. */
 HS_API hs_status hs_grid_rebuild(hs_grid *g, const hs_circles *cs);
 /* The same from the caller's arrays, read during the call only (no hs_circles needed; any
@@ -74,6 +116,9 @@ HS_API size_t hs_grid_circle_count(const hs_grid *g); /* circles held */
 HS_API size_t hs_grid_count(const hs_grid *g);
 HS_API size_t hs_grid_bytes(const hs_grid *g); /* heap bytes held, for bytes-per-circle */
 HS_API float hs_grid_cell_size(const hs_grid *g);
+/* The grid's periodic axes (hs_grid_opts.periodic; 0 for none) and, when box is not NULL and
+ * the grid is periodic, its box. A rebuild keeps both. */
+HS_API unsigned hs_grid_periodic(const hs_grid *g, hs_aabb *box);
 
 /* Same contracts and outputs as the hs_brute_* calls in batch.h, and the same answers. */
 HS_API hs_status hs_grid_closest(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
@@ -94,6 +139,15 @@ HS_API hs_status hs_grid_all_into(const hs_grid *g, const hs_queries *qs, const 
 typedef struct hs_pairs {
     uint32_t *i, *j;
     size_t count;
+    /* Filled by hs_grid_pairs_ex when asked for, NULL otherwise (0.4 appended them: code built
+     * against an older header must be rebuilt). Each pair k describes i and the image of j
+     * (its centre moved by sx[k] periods in x and sy[k] in y; 0 unless the grid is periodic):
+     * - sx, sy (HS_PAIRS_SHIFTS): the shift of j's image, in {-1, 0, 1};
+     * - nx, ny (HS_PAIRS_CONTACTS): the unit normal from ci towards j's image, (1, 0) where
+     *   the centres coincide; distance: |image - ci|; gap: distance - ri - rj, negative for
+     *   a penetration. All in double from the float centres, rounded once to float. */
+    int8_t *sx, *sy;
+    float *nx, *ny, *distance, *gap;
 } hs_pairs;
 HS_API hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_pairs *out);
 /* Every pair i < j within a cutoff, once, ordered by i then j: the gap between the discs is at
@@ -104,7 +158,18 @@ HS_API hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_p
  * density. */
 HS_API hs_status hs_grid_pairs_within(const hs_grid *g, float skin, const hs_batch_opts *opts,
                                       hs_pairs *out);
-HS_API void hs_pairs_free(hs_pairs *p);
+/* hs_grid_pairs_within with optional per-pair outputs (hs_pairs' sx, sy, nx, ny, distance,
+ * gap), computed during the search: the same pairs in the same order. po NULL: skin 0, no
+ * optional outputs. */
+#define HS_PAIRS_SHIFTS 1u   /* sx, sy */
+#define HS_PAIRS_CONTACTS 2u /* nx, ny, distance, gap */
+typedef struct hs_pair_opts {
+    float skin;       /* as hs_grid_pairs_within */
+    unsigned outputs; /* HS_PAIRS_SHIFTS | HS_PAIRS_CONTACTS (other bits: HS_E_RANGE) */
+} hs_pair_opts;
+HS_API hs_status hs_grid_pairs_ex(const hs_grid *g, const hs_pair_opts *po,
+                                  const hs_batch_opts *opts, hs_pairs *out);
+HS_API void hs_pairs_free(hs_pairs *p); /* frees every array, the optional ones too */
 
 /* Swept pairs, continuous collision detection for moving circles: circle i of g moves by
  * (dx[i], dy[i]) over a step, t in [0, 1] (dx, dy indexed by the caller's circle index, length
@@ -136,6 +201,10 @@ typedef struct hs_swept_pairs {
     float *t, *nx, *ny;
     uint8_t *overlapping;
     size_t count;
+    /* On a periodic grid (NULL otherwise; appended in 0.4): the shift of the image of j that
+     * i meets, as hs_pairs' sx, sy; the pair is tested between i and that image, its centre
+     * rounded to float (the touch at t = 0 is decided in double, as hs_grid_pairs does). */
+    int8_t *sx, *sy;
 } hs_swept_pairs;
 HS_API hs_status hs_grid_swept_pairs(const hs_grid *g, const float *dx, const float *dy,
                                      const hs_batch_opts *opts, hs_swept_pairs *out);
@@ -148,6 +217,26 @@ HS_API void hs_swept_pairs_free(hs_swept_pairs *p);
  * HS_E_RANGE beyond HS_MAX_COORD), with *found = 0 then. */
 HS_API hs_status hs_grid_overlap_circle(const hs_grid *g, hs_circle c, uint32_t mask, uint32_t *idx,
                                         size_t cap, size_t *found);
+
+/* Many disc overlap queries at once, on the team of opts (its sem, isa and ws play no part):
+ * disc q is (x[q], y[q], r[q]) (r NULL: points, r = 0) with query mask mask[q] (mask NULL:
+ * every bit), and its row holds the circles overlapping it as hs_grid_overlap_circle finds
+ * them, in ascending index order: CSR, row q is idx[offsets[q] .. offsets[q + 1]). A disc that
+ * hs_circle_validate refuses gets an empty row and the call returns HS_E_INVALID_QUERY (with
+ * the count and first one in opts->stats, as the batch calls do); other errors (HS_E_NULL,
+ * HS_E_RANGE for threads < 0, HS_E_TOO_MANY for m > HS_MAX_COUNT, HS_E_NOMEM) leave out
+ * empty. The rows do not depend on the thread count. Free with hs_overlaps_free. Memory:
+ * the result, and the same again while it is assembled. */
+typedef struct hs_overlaps {
+    size_t *offsets; /* count + 1 entries */
+    uint32_t *idx;   /* total entries */
+    size_t count;    /* discs */
+    size_t total;    /* offsets[count] */
+} hs_overlaps;
+HS_API hs_status hs_grid_overlap_discs(const hs_grid *g, const float *x, const float *y,
+                                       const float *r, const uint32_t *mask, size_t m,
+                                       const hs_batch_opts *opts, hs_overlaps *out);
+HS_API void hs_overlaps_free(hs_overlaps *o);
 
 #ifdef __cplusplus
 }

@@ -25,7 +25,9 @@ typedef enum hs_status {
     HS_E_NOMEM = -6,         /* allocation failed; outputs untouched or freed */
     HS_E_UNSUPPORTED = -7,   /* requested ISA level not available on this CPU / build */
     HS_E_INVALID_QUERY = -8, /* batch: some queries were invalid; they were answered as misses */
-    HS_E_BUSY = -9           /* a workspace passed to a call is in use by another call */
+    HS_E_BUSY = -9,          /* a workspace passed to a call is in use by another call */
+    HS_E_BOX = -10           /* a periodic box too small for the circles, the reach or the cells,
+                              * or a circle outside the box on an axis that is not periodic */
 } hs_status;
 
 /* A short English description of a status code ("ok", "a required pointer was NULL", ...);

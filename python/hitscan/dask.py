@@ -88,9 +88,12 @@ def _circle_set(circles, cell_size):
     if isinstance(circles, hitscan.Grid):
         if cell_size is not None:
             raise ValueError("cell_size: a Grid brings its own; leave cell_size=None")
+        if circles.box is not None:
+            raise ValueError("circles: hitscan.dask does not take a periodic Grid (its box "
+                             "would not reach the workers)")
         # what the grid pickles as: its circles and its cell_size argument (None: chosen
         # from the circles, as the grid chose it)
-        _, (circles, cell_size, _) = circles.__reduce__()
+        circles, cell_size = circles.__reduce__()[1][:2]
     elif circles is None:
         raise TypeError("circles must be a hitscan.Grid, a hitscan.Circles or a float array "
                         "of shape (N, 3), got None")

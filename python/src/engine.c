@@ -7,29 +7,75 @@
 #include <string.h>
 #include <time.h>
 
-typedef struct hspy_engine {
-    /* Brute queries `circles`. A Grid has its own copy of its circles and keeps what it was
-     * last built from, for .circles and pickling: a Circles, or after a rebuild from arrays
-     * those arrays in src (x, y, r, mask or NULL), made into a Circles when first asked for. */
-    PyObject_HEAD hspy_circles *circles;
-    PyArrayObject *src[4];
-    hs_grid *grid;       /* Grid only */
-    PyObject *cell_size; /* Grid's arguments, for rebuild and pickling */
-    PyObject *threads;
-    hspy_scratch scratch; /* lent to one call at a time */
-    hspy_bin *bin;        /* memory of dropped result arrays, for the next calls' results */
-    int scratch_busy;
-    int calls; /* queries running with the GIL released (changed with the GIL held) */
-    int rebuilding;
-} hspy_engine;
-
 static int is_grid(const hspy_engine *self) { return Py_TYPE(self) == &hspy_GridType; }
 
 /* ---- construction ------------------------------------------------------------------------ */
 
-static int grid_opts(PyObject *cell_size, PyObject *threads, hs_grid_opts *o)
+/* box=None or (x0, y0, x1, y1) and periodic=None (both axes with a box), a bool (both axes or
+ * none) or a pair of bools into o. */
+static int box_opts(PyObject *box, PyObject *periodic, hs_grid_opts *o)
+{
+    unsigned axes = HS_PERIODIC_XY;
+    if (periodic && periodic != Py_None) {
+        const int text = PyUnicode_Check(periodic) || PyBytes_Check(periodic);
+        PyObject *seq =
+            PySequence_Check(periodic) && !text ? PySequence_Fast(periodic, "periodic") : NULL;
+        if (seq && PySequence_Fast_GET_SIZE(seq) == 2) {
+            const int x = PyObject_IsTrue(PySequence_Fast_GET_ITEM(seq, 0));
+            const int y = PyObject_IsTrue(PySequence_Fast_GET_ITEM(seq, 1));
+            axes = (x > 0 ? HS_PERIODIC_X : 0u) | (y > 0 ? HS_PERIODIC_Y : 0u);
+            Py_DECREF(seq);
+            if (x < 0 || y < 0)
+                return -1;
+        } else if (!seq && !PyErr_Occurred() && PyBool_Check(periodic)) {
+            axes = periodic == Py_True ? HS_PERIODIC_XY : 0u;
+        } else {
+            Py_XDECREF(seq);
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError,
+                         "periodic: need None, a bool or a pair of bools (x, y), got %R", periodic);
+            return -1;
+        }
+    }
+    if (!box || box == Py_None) {
+        if (periodic && periodic != Py_None && axes) {
+            PyErr_SetString(PyExc_ValueError, "periodic: needs a box=(x0, y0, x1, y1)");
+            return -1;
+        }
+        return 0;
+    }
+    double v[4];
+    PyObject *seq = PySequence_Check(box) ? PySequence_Fast(box, "box") : NULL;
+    int ok = seq && PySequence_Fast_GET_SIZE(seq) == 4;
+    for (int k = 0; ok && k < 4; k++) {
+        v[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, k));
+        ok = !(v[k] == -1.0 && PyErr_Occurred()) && fabs(v[k]) <= (double)HS_MAX_COORD;
+    }
+    Py_XDECREF(seq);
+    for (int a = 0; ok && a < 2; a++)
+        ok = (axes >> a) & 1u ? (float)v[a] < (float)v[a + 2] : (float)v[a] <= (float)v[a + 2];
+    if (!ok) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError,
+                     "box: need (x0, y0, x1, y1), finite, |value| <= 1e18, x0 < x1 and y0 < y1 "
+                     "on the periodic axes, got %R",
+                     box);
+        return -1;
+    }
+    o->periodic = axes;
+    o->box.min.x = (float)v[0];
+    o->box.min.y = (float)v[1];
+    o->box.max.x = (float)v[2];
+    o->box.max.y = (float)v[3];
+    return 0;
+}
+
+static int grid_opts(PyObject *cell_size, PyObject *threads, PyObject *box, PyObject *periodic,
+                     hs_grid_opts *o)
 {
     memset(o, 0, sizeof *o);
+    if (box_opts(box, periodic, o))
+        return -1;
     if (cell_size && cell_size != Py_None) {
         const double c = PyFloat_AsDouble(cell_size);
         if (c == -1.0 && PyErr_Occurred())
@@ -48,7 +94,7 @@ static int grid_opts(PyObject *cell_size, PyObject *threads, hs_grid_opts *o)
 static int build(hspy_engine *self, hspy_circles *circles)
 {
     hs_grid_opts o;
-    if (grid_opts(self->cell_size, self->threads, &o))
+    if (grid_opts(self->cell_size, self->threads, self->box, self->periodic, &o))
         return -1;
     hs_status s;
     Py_BEGIN_ALLOW_THREADS s = hs_grid_build(circles->cs, &o, &self->grid);
@@ -64,12 +110,13 @@ static int build(hspy_engine *self, hspy_circles *circles)
 
 static PyObject *grid_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"circles", "cell_size", "threads", NULL};
-    PyObject *c, *cell_size = Py_None, *threads = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|OO:Grid", kwlist, &c, &cell_size, &threads))
+    static char *kwlist[] = {"circles", "cell_size", "threads", "box", "periodic", NULL};
+    PyObject *c, *cell_size = Py_None, *threads = Py_None, *box = Py_None, *periodic = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|OOOO:Grid", kwlist, &c, &cell_size, &threads,
+                                     &box, &periodic))
         return NULL;
     hs_grid_opts o;
-    if (grid_opts(cell_size, threads, &o))
+    if (grid_opts(cell_size, threads, box, periodic, &o))
         return NULL;
     hspy_circles *circles = hspy_as_circles(c, "circles");
     if (!circles)
@@ -78,8 +125,12 @@ static PyObject *grid_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (self) {
         Py_INCREF(cell_size);
         Py_INCREF(threads);
+        Py_INCREF(box);
+        Py_INCREF(periodic);
         self->cell_size = cell_size;
         self->threads = threads;
+        self->box = box;
+        self->periodic = periodic;
         if (!(self->bin = hspy_bin_new()) || build(self, circles))
             Py_CLEAR(self);
     }
@@ -122,6 +173,8 @@ static void engine_dealloc(hspy_engine *self)
     Py_XDECREF(self->circles);
     Py_XDECREF(self->cell_size);
     Py_XDECREF(self->threads);
+    Py_XDECREF(self->box);
+    Py_XDECREF(self->periodic);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -308,10 +361,7 @@ static int raise_bad_displacement(const float *d, size_t n, const char *name)
     return 0;
 }
 
-/* A float (N, 2) array of displacements, one row per circle of the grid, as the dx and dy
- * columns the library takes (malloc'd, 2N floats); NULL with the exception set, the bad row
- * named. */
-static float *displacement_columns(hspy_engine *self, PyObject *obj, const char *name)
+float *hspy_displacement_columns(hspy_engine *self, PyObject *obj, const char *name)
 {
     PyArrayObject *a = hspy_float32(obj, name, "a float array of shape (N, 2)");
     if (!a)
@@ -355,7 +405,13 @@ static int batch_displacement(hspy_engine *self, hspy_batch *b)
         PyErr_SetString(PyExc_TypeError, "displacement: moving circles need a Grid");
         return -1;
     }
-    if (!(b->disp = displacement_columns(self, b->displacement, "displacement")))
+    hs_aabb box;
+    if (hs_grid_periodic(self->grid, &box) != 0) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "displacement: moving circles in a periodic box are not supported yet");
+        return -1;
+    }
+    if (!(b->disp = hspy_displacement_columns(self, b->displacement, "displacement")))
         return -1;
     b->opts.disp_x = b->disp;
     b->opts.disp_y = b->disp + hs_grid_circle_count(self->grid);
@@ -721,254 +777,6 @@ done:
     return res;
 }
 
-/* The options of a pair search (threads=), and whether the grid may be searched now: 0, or -1
- * with the exception set. */
-static int pair_opts(hspy_engine *self, PyObject *threads, hs_batch_opts *o)
-{
-    *o = hs_batch_opts_default();
-    if (hspy_threads(threads, &o->threads))
-        return -1;
-    if (self->rebuilding) {
-        PyErr_SetString(PyExc_RuntimeError, "the grid is being rebuilt by another thread");
-        return -1;
-    }
-    return 0;
-}
-
-static PyObject *grid_pairs(hspy_engine *self, PyObject *args, PyObject *kwds)
-{
-    static char *kwlist[] = {"skin", "threads", NULL};
-    PyObject *threads = Py_None;
-    double skin = 0.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|d$O:pairs", kwlist, &skin, &threads))
-        return NULL;
-    hs_batch_opts o;
-    if (pair_opts(self, threads, &o))
-        return NULL;
-    hs_pairs p;
-    memset(&p, 0, sizeof p);
-    hs_status s;
-    self->calls++;
-    Py_BEGIN_ALLOW_THREADS s = hs_grid_pairs_within(self->grid, (float)skin, &o, &p);
-    Py_END_ALLOW_THREADS self->calls--;
-    if (s != HS_OK) {
-        hspy_raise_status(s, "skin");
-        return NULL;
-    }
-    npy_intp shape[2] = {(npy_intp)p.count, 2};
-    PyObject *out = PyArray_SimpleNew(2, shape, NPY_INT64);
-    if (out) {
-        int64_t *ij = (int64_t *)PyArray_DATA((PyArrayObject *)out);
-        Py_BEGIN_ALLOW_THREADS for (size_t k = 0; k < p.count; k++)
-        {
-            ij[2 * k] = p.i[k];
-            ij[2 * k + 1] = p.j[k];
-        }
-        Py_END_ALLOW_THREADS
-    }
-    hs_pairs_free(&p);
-    return out;
-}
-
-/* The library's swept pairs as the result tuple's arrays, filled without the GIL. */
-static PyObject *swept_result(hspy_engine *self, const hs_swept_pairs *p, int threads)
-{
-    const npy_intp k = (npy_intp)p->count, shape2[2] = {k, 2};
-    PyObject *i = hspy_bin_array(self->bin, 1, &k, NPY_INT64);
-    PyObject *j = i ? hspy_bin_array(self->bin, 1, &k, NPY_INT64) : NULL;
-    PyObject *t = j ? hspy_bin_array(self->bin, 1, &k, NPY_FLOAT32) : NULL;
-    PyObject *nrm = t ? hspy_bin_array(self->bin, 2, shape2, NPY_FLOAT32) : NULL;
-    PyObject *ov = nrm ? hspy_bin_array(self->bin, 1, &k, NPY_BOOL) : NULL;
-    PyObject *res = ov ? PyStructSequence_New(hspy_SweptPairsType) : NULL;
-    if (!res) {
-        Py_XDECREF(i);
-        Py_XDECREF(j);
-        Py_XDECREF(t);
-        Py_XDECREF(nrm);
-        Py_XDECREF(ov);
-        return NULL;
-    }
-    int64_t *pi = PyArray_DATA((PyArrayObject *)i), *pj = PyArray_DATA((PyArrayObject *)j);
-    float *pt = PyArray_DATA((PyArrayObject *)t), *pn = PyArray_DATA((PyArrayObject *)nrm);
-    npy_bool *po = PyArray_DATA((PyArrayObject *)ov);
-    Py_BEGIN_ALLOW_THREADS hspy_widen_u32(p->i, pi, p->count, 0, threads);
-    hspy_widen_u32(p->j, pj, p->count, 0, threads);
-    for (size_t q = 0; q < p->count; q++) {
-        pt[q] = p->t[q];
-        pn[2 * q] = p->nx[q];
-        pn[2 * q + 1] = p->ny[q];
-        po[q] = (npy_bool)(p->overlapping[q] != 0);
-    }
-    Py_END_ALLOW_THREADS PyStructSequence_SET_ITEM(res, 0, i);
-    PyStructSequence_SET_ITEM(res, 1, j);
-    PyStructSequence_SET_ITEM(res, 2, t);
-    PyStructSequence_SET_ITEM(res, 3, nrm);
-    PyStructSequence_SET_ITEM(res, 4, ov);
-    return res;
-}
-
-static PyObject *grid_swept_pairs(hspy_engine *self, PyObject *args, PyObject *kwds)
-{
-    static char *kwlist[] = {"dxy", "threads", NULL};
-    PyObject *dxy_obj, *threads = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$O:swept_pairs", kwlist, &dxy_obj, &threads))
-        return NULL;
-    hs_batch_opts o;
-    if (pair_opts(self, threads, &o))
-        return NULL;
-    float *soa = displacement_columns(self, dxy_obj, "dxy");
-    if (!soa)
-        return NULL;
-    const size_t n = hs_grid_circle_count(self->grid);
-    hs_swept_pairs p;
-    memset(&p, 0, sizeof p);
-    hs_status s;
-    self->calls++;
-    Py_BEGIN_ALLOW_THREADS s = hs_grid_swept_pairs(self->grid, soa, soa + n, &o, &p);
-    Py_END_ALLOW_THREADS self->calls--;
-    free(soa);
-    PyObject *res = NULL;
-    if (s != HS_OK)
-        hspy_raise_status(s, "dxy");
-    else
-        res = swept_result(self, &p, o.threads);
-    hs_swept_pairs_free(&p);
-    return res;
-}
-
-/* Growable arrays for overlap results. */
-typedef struct u32vec {
-    uint32_t *v;
-    size_t len, cap;
-} u32vec;
-
-static int u32vec_room(u32vec *a, size_t extra)
-{
-    if (a->len + extra <= a->cap)
-        return 0;
-    size_t cap = a->cap ? a->cap : 64;
-    while (cap < a->len + extra)
-        cap *= 2;
-    uint32_t *v = realloc(a->v, cap * sizeof *v);
-    if (!v)
-        return -1;
-    a->v = v;
-    a->cap = cap;
-    return 0;
-}
-
-static PyObject *grid_overlap(hspy_engine *self, PyObject *args, PyObject *kwds)
-{
-    static char *kwlist[] = {"points_or_circles", "mask", "csr", NULL};
-    PyObject *obj, *mask_obj = Py_None;
-    int csr = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$Op:overlap", kwlist, &obj, &mask_obj, &csr))
-        return NULL;
-    uint32_t mask = UINT32_MAX;
-    if (mask_obj != Py_None && hspy_uint32_scalar(mask_obj, "mask", &mask))
-        return NULL;
-#define OVERLAP_SHAPES "points (P, 2) / (2,) or circles (P, 3) / (3,)"
-    PyArrayObject *a = hspy_float32(obj, "points_or_circles", "a float array of " OVERLAP_SHAPES);
-    if (!a)
-        return NULL;
-    const int nd = PyArray_NDIM(a);
-    const npy_intp w = nd >= 1 ? PyArray_DIM(a, nd - 1) : 0;
-    if ((nd != 1 && nd != 2) || (w != 2 && w != 3)) {
-        PyObject *shape = PyObject_GetAttrString((PyObject *)a, "shape");
-        if (shape)
-            PyErr_Format(PyExc_ValueError,
-                         "points_or_circles: need " OVERLAP_SHAPES ", got shape %R", shape);
-        Py_XDECREF(shape);
-        Py_DECREF(a);
-        return NULL;
-    }
-    if (self->rebuilding) {
-        PyErr_SetString(PyExc_RuntimeError, "the grid is being rebuilt by another thread");
-        Py_DECREF(a);
-        return NULL;
-    }
-    const size_t n = nd == 1 ? 1 : (size_t)PyArray_DIM(a, 0);
-    const float *v = (const float *)PyArray_DATA(a);
-    size_t *offsets = malloc((n + 1) * sizeof *offsets);
-    u32vec hits = {NULL, 0, 0};
-    size_t invalid = 0, first_invalid = 0;
-    hs_status bad_status = HS_OK;
-    int nomem = offsets == NULL || u32vec_room(&hits, 64);
-    self->calls++;
-    Py_BEGIN_ALLOW_THREADS for (size_t i = 0; i < n && !nomem; i++)
-    {
-        offsets[i] = hits.len;
-        const hs_circle c = {v[w * i], v[w * i + 1], w == 3 ? v[w * i + 2] : 0.0f};
-        size_t found = 0;
-        hs_status s = hs_grid_overlap_circle(self->grid, c, mask, hits.v + hits.len,
-                                             hits.cap - hits.len, &found);
-        if (s == HS_OK && found > hits.cap - hits.len) {
-            if (u32vec_room(&hits, found)) {
-                nomem = 1;
-                break;
-            }
-            s = hs_grid_overlap_circle(self->grid, c, mask, hits.v + hits.len, hits.cap - hits.len,
-                                       &found);
-        }
-        if (s != HS_OK) {
-            if (invalid++ == 0) {
-                first_invalid = i;
-                bad_status = s;
-            }
-            continue;
-        }
-        hits.len += found;
-    }
-    if (!nomem)
-        offsets[n] = hits.len;
-    Py_END_ALLOW_THREADS self->calls--;
-    PyObject *res = NULL;
-    if (nomem) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    if (nd == 1 && invalid) {
-        hspy_raise_status(bad_status, "points_or_circles");
-        goto done;
-    }
-    PyArrayObject *circle =
-        (PyArrayObject *)PyArray_SimpleNew(1, (npy_intp[]){(npy_intp)hits.len}, NPY_INT64);
-    if (!circle)
-        goto done;
-    int64_t *ci = (int64_t *)PyArray_DATA(circle);
-    for (size_t k = 0; k < hits.len; k++)
-        ci[k] = hits.v[k];
-    if (nd == 1) {
-        res = (PyObject *)circle;
-        goto done;
-    }
-    PyArrayObject *first = (PyArrayObject *)PyArray_SimpleNew(
-        1, (npy_intp[]){(npy_intp)(csr ? n + 1 : hits.len)}, NPY_INT64);
-    if (!first || !(res = PyStructSequence_New(csr ? hspy_OverlapsCSRType : hspy_OverlapsType))) {
-        Py_XDECREF(first);
-        Py_DECREF(circle);
-        goto done;
-    }
-    int64_t *f = (int64_t *)PyArray_DATA(first);
-    if (csr)
-        for (size_t i = 0; i <= n; i++)
-            f[i] = (int64_t)offsets[i];
-    else
-        for (size_t i = 0; i < n; i++)
-            for (size_t k = offsets[i]; k < offsets[i + 1]; k++)
-                f[k] = (int64_t)i;
-    PyStructSequence_SET_ITEM(res, 0, (PyObject *)first);
-    PyStructSequence_SET_ITEM(res, 1, (PyObject *)circle);
-    if (invalid && hspy_warn_invalid_rows("points or circles", "overlap nothing", invalid, n,
-                                          first_invalid, hspy_status_text(bad_status)))
-        Py_CLEAR(res);
-done:
-    free(offsets);
-    free(hits.v);
-    Py_DECREF(a);
-    return res;
-}
-
 /* ---- attributes -------------------------------------------------------------------------- */
 
 static Py_ssize_t engine_len(hspy_engine *self)
@@ -987,6 +795,24 @@ static PyObject *grid_cell_size(hspy_engine *self, void *c)
 {
     (void)c;
     return PyFloat_FromDouble(hs_grid_cell_size(self->grid));
+}
+
+static PyObject *grid_box(hspy_engine *self, void *c)
+{
+    (void)c;
+    hs_aabb b;
+    if (!hs_grid_periodic(self->grid, &b))
+        Py_RETURN_NONE;
+    return Py_BuildValue("(dddd)", (double)b.min.x, (double)b.min.y, (double)b.max.x,
+                         (double)b.max.y);
+}
+
+static PyObject *grid_periodic(hspy_engine *self, void *c)
+{
+    (void)c;
+    const unsigned axes = hs_grid_periodic(self->grid, NULL);
+    return Py_BuildValue("(OO)", axes & HS_PERIODIC_X ? Py_True : Py_False,
+                         axes & HS_PERIODIC_Y ? Py_True : Py_False);
 }
 
 static PyObject *grid_nbytes(hspy_engine *self, void *c)
@@ -1013,8 +839,8 @@ static PyObject *engine_reduce(hspy_engine *self, PyObject *Py_UNUSED(ignored))
 {
     if (is_grid(self)) {
         hspy_circles *circles = grid_source(self);
-        return circles ? Py_BuildValue("O(NOO)", (PyObject *)Py_TYPE(self), circles,
-                                       self->cell_size, self->threads)
+        return circles ? Py_BuildValue("O(NOOOO)", (PyObject *)Py_TYPE(self), circles,
+                                       self->cell_size, self->threads, self->box, self->periodic)
                        : NULL;
     }
     return Py_BuildValue("O(O)", (PyObject *)Py_TYPE(self), self->circles);
@@ -1081,28 +907,37 @@ static PyMethodDef grid_methods[] = {
      "ValueError on a bad circle (NaN, infinite, |value| > 1e18, negative radius), naming\n"
      "its index and reason; the grid is then unchanged and keeps answering for its last\n"
      "build. RuntimeError while another thread queries it."},
-    {"pairs", (PyCFunction)(void (*)(void))grid_pairs, METH_VARARGS | METH_KEYWORDS,
-     "pairs($self, skin=0.0, *, threads=None)\n--\n\n"
+    {"pairs", (PyCFunction)(void (*)(void))hspy_grid_pairs, METH_VARARGS | METH_KEYWORDS,
+     "pairs($self, skin=0.0, *, shifts=False, contacts=False, threads=None)\n--\n\n"
      "Every pair of circles whose gap is at most skin (skin=0: overlapping, touching counts)\n"
      "once: a (K, 2) int64 array of (i, j), i < j, ordered by i then j. A Verlet neighbour\n"
-     "list with skin > 0. ValueError for a NaN, infinite or negative skin."},
-    {"swept_pairs", (PyCFunction)(void (*)(void))grid_swept_pairs, METH_VARARGS | METH_KEYWORDS,
-     "swept_pairs($self, dxy, *, threads=None)\n--\n\n"
+     "list with skin > 0. In a periodic box j is seen at its image nearest to i.\n"
+     "shifts=True: PairShifts(pairs, shift), shift int8 (K, 2) the periods added to j's\n"
+     "centre. contacts=True: Contacts(pairs, normal, distance, gap) (.shift with shifts=True),\n"
+     "normal float32 (K, 2) unit from i towards j, distance and gap (distance - ri - rj,\n"
+     "negative for a penetration) float32 (K,). ValueError for a NaN, infinite or negative\n"
+     "skin, or in a periodic box a diameter plus skin not below half a period."},
+    {"swept_pairs", (PyCFunction)(void (*)(void))hspy_grid_swept_pairs,
+     METH_VARARGS | METH_KEYWORDS,
+     "swept_pairs($self, dxy, *, shifts=False, threads=None)\n--\n\n"
      "Pairs of moving circles that touch during a step: circle i moves by dxy[i] (an (N, 2)\n"
      "float array, converted to float32) over t in [0, 1]. Every pair i < j whose discs touch\n"
      "at some t (touching counts) once, ordered by i then j: SweptPairs(i, j, t, normal,\n"
      "overlapping), i and j int64 (K,), t float32 (K,) the first contact, normal float32\n"
      "(K, 2) the unit normal from i towards j at t, overlapping bool (K,) for pairs already\n"
-     "touching at t = 0 (their t is 0). Zero displacement gives pairs(). ValueError for a\n"
-     "wrong shape or a displacement that is not finite or longer than 1e18. The GIL is\n"
-     "released."},
-    {"overlap", (PyCFunction)(void (*)(void))grid_overlap, METH_VARARGS | METH_KEYWORDS,
-     "overlap($self, points_or_circles, *, mask=None, csr=False)\n--\n\n"
+     "touching at t = 0 (their t is 0). Zero displacement gives pairs(). In a periodic box\n"
+     "j is seen at the image i meets; shifts=True sets .shift, int8 (K, 2) the periods added\n"
+     "to j's centre (None otherwise). ValueError for a wrong shape or a displacement that is\n"
+     "not finite or longer than 1e18 (in a periodic box: a diameter plus displacement not\n"
+     "below half a period). The GIL is released."},
+    {"overlap", (PyCFunction)(void (*)(void))hspy_grid_overlap, METH_VARARGS | METH_KEYWORDS,
+     "overlap($self, points_or_circles, *, mask=None, csr=False, threads=None)\n--\n\n"
      "Circles overlapping each point (P, 2) or circle (P, 3) (closed discs). One point (2,) or\n"
      "circle (3,): the int64 indices, ascending. Several: (query, circle) int64 arrays (or\n"
-     "(offsets, circle) with csr=True). Invalid rows overlap nothing and are reported by an\n"
-     "InvalidQueryWarning; a single invalid one raises ValueError. Runs on one thread, GIL\n"
-     "released."},
+     "(offsets, circle) with csr=True). In a periodic box each circle is tested at its image\n"
+     "nearest to the disc. Invalid rows overlap nothing and are reported by an\n"
+     "InvalidQueryWarning; a single invalid one raises ValueError. threads: None or -1 for\n"
+     "every core, or a count; the GIL is released."},
     {"__reduce__", (PyCFunction)engine_reduce, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
@@ -1119,6 +954,8 @@ static PyGetSetDef grid_getset[] = {
      "float32 C-contiguous ones, so it shows their values now).",
      NULL},
     {"cell_size", (getter)grid_cell_size, NULL, "Cell side of the main level.", NULL},
+    {"box", (getter)grid_box, NULL, "The periodic box (x0, y0, x1, y1), or None.", NULL},
+    {"periodic", (getter)grid_periodic, NULL, "The periodic axes: (x, y) bools.", NULL},
     {"nbytes", (getter)grid_nbytes, NULL, "Heap bytes the grid holds.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
@@ -1132,11 +969,17 @@ PyTypeObject hspy_GridType = {
     .tp_repr = (reprfunc)engine_repr,
     .tp_as_sequence = &engine_as_sequence,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Grid(circles, cell_size=None, threads=None)\n\n"
+    .tp_doc = "Grid(circles, cell_size=None, threads=None, box=None, periodic=None)\n\n"
               "Uniform-grid broadphase over a Circles (or an (N, 3) array of x, y, r). The grid\n"
               "keeps its own reordered copy of the circles; every index it reports is the\n"
               "caller's. cell_size=None chooses the cell from the radii; threads for the build\n"
-              "(None or -1: every core). Queries from several Python threads may run at once.",
+              "(None or -1: every core). Queries from several Python threads may run at once.\n"
+              "box=(x0, y0, x1, y1) with periodic=(True, True) (the default with a box; a bool,\n"
+              "or (x, y) bools): a periodic box. Centres are wrapped into [x0, x1) on a\n"
+              "periodic axis and must lie in it on the other; pairs, swept pairs and overlaps\n"
+              "use the minimum image, and queries wrap around the box (a ray leaving on the\n"
+              "right enters on the left; rays and lines across a periodic axis are invalid).\n"
+              "A circle's diameter must stay below half a period.",
     .tp_methods = grid_methods,
     .tp_getset = grid_getset,
     .tp_new = grid_new,

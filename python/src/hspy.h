@@ -155,10 +155,38 @@ int hspy_hits_place(void *ctx, size_t count, size_t total, hs_hits_into *dst);
 PyObject *hspy_hits_result(hspy_hits_arrays *p);
 void hspy_hits_arrays_clear(hspy_hits_arrays *p);
 extern PyTypeObject *hspy_ClosestType, *hspy_ClosestDetailsType, *hspy_HitsType, *hspy_HitsCSRType,
-    *hspy_OverlapsType, *hspy_OverlapsCSRType, *hspy_HitType, *hspy_SweptPairsType;
+    *hspy_OverlapsType, *hspy_OverlapsCSRType, *hspy_HitType, *hspy_SweptPairsType,
+    *hspy_PairShiftsType, *hspy_ContactsType;
 int hspy_results_init(PyObject *module);
 
 /* ---- engine.c: Grid and Brute ----------------------------------------------------------- */
 extern PyTypeObject hspy_GridType, hspy_BruteType;
+typedef struct hspy_engine {
+    /* Brute queries `circles`. A Grid has its own copy of its circles and keeps what it was
+     * last built from, for .circles and pickling: a Circles, or after a rebuild from arrays
+     * those arrays in src (x, y, r, mask or NULL), made into a Circles when first asked for. */
+    PyObject_HEAD hspy_circles *circles;
+    PyArrayObject *src[4];
+    hs_grid *grid;       /* Grid only */
+    PyObject *cell_size; /* Grid's arguments, for rebuild and pickling */
+    PyObject *threads;
+    PyObject *box;        /* None, or the periodic box (x0, y0, x1, y1) as given */
+    PyObject *periodic;   /* None, or the periodic axes as given */
+    hspy_scratch scratch; /* lent to one call at a time */
+    hspy_bin *bin;        /* memory of dropped result arrays, for the next calls' results */
+    int scratch_busy;
+    int calls; /* queries running with the GIL released (changed with the GIL held) */
+    int rebuilding;
+} hspy_engine;
+
+/* A float (N, 2) array of displacements, one row per circle of self's grid, as the dx and dy
+ * columns the library takes (malloc'd, 2N floats); NULL with the exception set, the bad row
+ * named (name: the argument's name). */
+float *hspy_displacement_columns(hspy_engine *self, PyObject *obj, const char *name);
+
+/* ---- particles.c: the Grid's pair searches and overlap queries ----------------------------- */
+PyObject *hspy_grid_pairs(hspy_engine *self, PyObject *args, PyObject *kwds);
+PyObject *hspy_grid_swept_pairs(hspy_engine *self, PyObject *args, PyObject *kwds);
+PyObject *hspy_grid_overlap(hspy_engine *self, PyObject *args, PyObject *kwds);
 
 #endif

@@ -26,6 +26,10 @@ const char *hspy_status_text(hs_status s)
     case HS_E_UNSUPPORTED: return "ISA level not supported by this CPU or build";
     case HS_E_INVALID_QUERY: return "invalid query";
     case HS_E_BUSY: return "workspace in use by another call";
+    case HS_E_BOX:
+        return "periodic box too small (a circle's diameter plus the skin or its displacement "
+               "not below half the period, or a cell above half the period), or a circle "
+               "outside the box on an axis that is not periodic";
     }
     return "unknown error";
 }

@@ -10,7 +10,8 @@
 #endif
 
 PyTypeObject *hspy_ClosestType, *hspy_ClosestDetailsType, *hspy_HitsType, *hspy_HitsCSRType,
-    *hspy_OverlapsType, *hspy_OverlapsCSRType, *hspy_HitType, *hspy_SweptPairsType;
+    *hspy_OverlapsType, *hspy_OverlapsCSRType, *hspy_HitType, *hspy_SweptPairsType,
+    *hspy_PairShiftsType, *hspy_ContactsType;
 
 int hspy_team(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
 
@@ -150,6 +151,21 @@ static PyStructSequence_Field swept_fields[] = {
     {"t", "float32: the first contact in [0, 1] (0 when already touching)"},
     {"normal", "float32 (K, 2): unit normal from i towards j at t"},
     {"overlapping", "bool: the discs already touch at t = 0"},
+    {"shift", "int8 (K, 2) with shifts=True (else None): the periods added to j's centre in a "
+              "periodic box"},
+    {NULL, NULL},
+};
+static PyStructSequence_Field pair_shift_fields[] = {
+    {"pairs", "int64 (K, 2): (i, j), i < j, ordered by i then j"},
+    {"shift", "int8 (K, 2): the periods added to j's centre: the pair is i and that image of j"},
+    {NULL, NULL},
+};
+static PyStructSequence_Field contact_fields[] = {
+    {"pairs", "int64 (K, 2): (i, j), i < j, ordered by i then j"},
+    {"normal", "float32 (K, 2): unit normal from i towards (the image of) j"},
+    {"distance", "float32 (K,): the distance between the centres"},
+    {"gap", "float32 (K,): distance - ri - rj, negative for a penetration"},
+    {"shift", "int8 (K, 2) with shifts=True (else None): the periods added to j's centre"},
     {NULL, NULL},
 };
 
@@ -163,15 +179,22 @@ static PyStructSequence_Desc descs[] = {
     {"hitscan.OverlapsCSR", "Overlaps in CSR form: (offsets, circle).", overlaps_csr_fields, 2},
     {"hitscan.Hit", "One query against one circle: (t, t_exit, point, normal, inside).", hit_fields,
      5},
-    {"hitscan.SweptPairs", "Pairs of moving circles: (i, j, t, normal, overlapping).", swept_fields,
-     5},
+    {"hitscan.SweptPairs",
+     "Pairs of moving circles: (i, j, t, normal, overlapping); .shift with shifts=True.",
+     swept_fields, 5},
+    {"hitscan.PairShifts", "Pairs in a periodic box with their image shifts: (pairs, shift).",
+     pair_shift_fields, 2},
+    {"hitscan.Contacts",
+     "Pairs with their contacts: (pairs, normal, distance, gap); .shift with shifts=True.",
+     contact_fields, 4},
 };
 
 int hspy_results_init(PyObject *module)
 {
     PyTypeObject **types[] = {&hspy_ClosestType, &hspy_ClosestDetailsType, &hspy_HitsType,
                               &hspy_HitsCSRType, &hspy_OverlapsType,       &hspy_OverlapsCSRType,
-                              &hspy_HitType,     &hspy_SweptPairsType};
+                              &hspy_HitType,     &hspy_SweptPairsType,     &hspy_PairShiftsType,
+                              &hspy_ContactsType};
     for (size_t i = 0; i < sizeof descs / sizeof descs[0]; i++) {
         *types[i] = PyStructSequence_NewType(&descs[i]);
         if (!*types[i])

@@ -89,3 +89,6 @@ def test_errors():
     with pytest.warns(hitscan.InvalidQueryWarning, match="moving circles need a finite"):
         idx, _ = g.closest(q, kind="ray", displacement=dxy)
     assert (idx == -1).all()
+    box = hitscan.Grid(xyr, box=(-10.0, -10.0, 70.0, 70.0), periodic=(True, True))
+    with pytest.raises(NotImplementedError, match="periodic box"):
+        box.count(q, displacement=dxy)

@@ -8,6 +8,7 @@
 #include "openmp.h"
 
 #include "grid/build.h"
+#include "grid/periodic.h"
 #include "grid/storage.h"
 #include "tuning.h"
 
@@ -79,7 +80,7 @@ static hs_status alloc_storage(hs_grid *g, int with_mask)
 /* A bad circle is refused by the first pass before anything of the grid changes. */
 static int refused(hs_status s)
 {
-    return s == HS_E_NONFINITE || s == HS_E_NEG_RADIUS || s == HS_E_RANGE;
+    return s == HS_E_NONFINITE || s == HS_E_NEG_RADIUS || s == HS_E_RANGE || s == HS_E_BOX;
 }
 
 /* A failed rebuild leaves a valid empty grid rather than a half-sorted one. */
@@ -93,9 +94,9 @@ static void make_empty(hs_grid *g)
         g->cell_start[0] = 0;
 }
 
-/* The build's passes, then the padding past the last circle zeroed (its lanes are always
+/* The build's passes on cs, then the padding past the last circle zeroed (its lanes are always
  * masked off, but they must be defined values). */
-static hs_status grid_fill(hs_grid *g, const hs_circles *cs, size_t *bad_index)
+static hs_status grid_passes(hs_grid *g, const hs_circles *cs, size_t *bad_index)
 {
     const int threads = hs_grid_build_threads(g, cs->n);
     hs_status s = hs_grid_plan_levels(g, cs, threads, bad_index);
@@ -120,6 +121,19 @@ static hs_status grid_fill(hs_grid *g, const hs_circles *cs, size_t *bad_index)
     return s;
 }
 
+/* The build from the caller's circles: in a periodic box, those wrapped into it. */
+static hs_status grid_fill(hs_grid *g, const hs_circles *given, size_t *bad_index)
+{
+    hs_circles wrapped;
+    float *keep = NULL;
+    hs_status s = hs_grid_periodic_input(g, given, &wrapped, &keep, bad_index);
+    if (s != HS_OK)
+        return s;
+    s = grid_passes(g, &wrapped, bad_index);
+    free(keep);
+    return s;
+}
+
 hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, hs_grid **out)
 {
     if (cs == NULL || out == NULL)
@@ -134,7 +148,9 @@ hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, hs_grid 
         return HS_E_NOMEM;
     g->cell_size_req = cell;
     g->threads = threads;
-    hs_status s = grid_fill(g, cs, NULL);
+    hs_status s = hs_grid_set_box(g, opts);
+    if (s == HS_OK)
+        s = grid_fill(g, cs, NULL);
     if (s != HS_OK) {
         hs_grid_destroy(g);
         return s;

@@ -61,6 +61,11 @@ struct hs_grid {
     float split_r; /* radii above go to level 1 (INFINITY: one level) */
     int nlevels;
     hs_glevel lv[2];
+    /* the periodic box (grid.h): its axes (HS_PERIODIC_*; 0: none), x0, y0, x1, y1 and the
+     * periods x1 - x0, y1 - y0 (0 on an axis that is not periodic) */
+    unsigned periodic;
+    double box[4];
+    double period[2];
 };
 
 /* Bytes past a level's occupancy bits: a reader loads 4 bytes at any cell's byte. */

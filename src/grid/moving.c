@@ -307,6 +307,8 @@ hs_status hs_moving_query(const hs_grid *g, const hs_queries *qs, const hs_batch
 {
     if (g == NULL || opts->disp_x == NULL || opts->disp_y == NULL)
         return HS_E_NULL;
+    if (g->periodic)
+        return HS_E_UNSUPPORTED; /* moving circles in a periodic box: not yet */
     hs_batch_setup b;
     hs_status s = hs_batch_begin(qs, opts, 64, &b);
     if (s != HS_OK)

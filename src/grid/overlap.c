@@ -1,19 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* Disc and point overlap queries, hs_grid_overlap_circle: the circles overlapping a closed
  * disc, in ascending index order, with any number of results in the caller's buffer. */
-#include <math.h>
 #include <stdlib.h>
 
-#include "grid/layout.h"
 #include "grid/overlap.h"
 #include "hitscan/narrow.h"
 
 /* Keeps the cap smallest indices seen in a max-heap, so any number of results needs no memory
  * beyond the caller's buffer. */
 typedef struct disc_scan {
-    const hs_grid *g;
-    float x, y, r;
-    uint32_t mask;
     uint32_t *heap;
     size_t cap, len, found;
 } disc_scan;
@@ -58,18 +53,7 @@ static void heap_add(disc_scan *d, uint32_t id)
     }
 }
 
-static int disc_run(void *st, uint32_t b, uint32_t e)
-{
-    disc_scan *d = st;
-    const hs_grid *g = d->g;
-    for (uint32_t k = b; k < e; k++) {
-        if (g->mask && (g->mask[k] & d->mask) == 0)
-            continue;
-        if (hs_discs_overlap(d->x, d->y, d->r, g->x[k], g->y[k], g->r[k]))
-            heap_add(d, g->id[k]);
-    }
-    return 0;
-}
+static void heap_visit(void *st, uint32_t id) { heap_add(st, id); }
 
 hs_status hs_grid_overlap_circle(const hs_grid *g, hs_circle c, uint32_t mask, uint32_t *idx,
                                  size_t cap, size_t *found)
@@ -80,13 +64,8 @@ hs_status hs_grid_overlap_circle(const hs_grid *g, hs_circle c, uint32_t mask, u
     hs_status s = hs_circle_validate(c); /* the circles' own limits, HS_MAX_COORD included */
     if (s != HS_OK)
         return s;
-    disc_scan d = {g, c.x, c.y, c.r, mask, idx, cap, 0, 0};
-    for (int l = 0; l < g->nlevels; l++) {
-        const hs_glevel *L = &g->lv[l];
-        double reach = (double)c.r + (double)L->rmax;
-        reach += hs_gpad(L->mag + fabs((double)c.x) + fabs((double)c.y), reach);
-        hs_grid_box(g, L, c.x - reach, c.y - reach, c.x + reach, c.y + reach, disc_run, &d);
-    }
+    disc_scan d = {idx, cap, 0, 0};
+    hs_grid_disc_visit(g, c, mask, heap_visit, &d);
     if (d.len > 1)
         qsort(idx, d.len, sizeof *idx, hs_cmp_u32);
     *found = d.found;

@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "hitscan/grid.h"
+
 /* Touching counts. Symmetric in its two circles, bit for bit, so (i, j) and (j, i) always
  * agree. In double: float squares of separations below 1e-19 underflow (two points 1e-30
  * apart would touch), and double neither underflows nor overflows for any float input up to
@@ -27,6 +29,14 @@ static inline int hs_discs_within(float xa, float ya, float ra, float xb, float 
     double s = ((double)ra + (double)rb) + skin;
     return dx * dx + dy * dy <= s * s;
 }
+
+/* Calls visit(st, i) once for each circle i of g (the caller's index) that overlaps the
+ * valid disc c and passes the query mask, in no particular order. In a periodic box each
+ * circle is tested at its image nearest to the disc's centre taken modulo the periods
+ * (overlap_visit.c). */
+typedef void (*hs_disc_visit_fn)(void *st, uint32_t id);
+void hs_grid_disc_visit(const hs_grid *g, hs_circle c, uint32_t mask, hs_disc_visit_fn visit,
+                        void *st);
 
 /* qsort's comparison of two uint32_t. */
 static inline int hs_cmp_u32(const void *a, const void *b)

@@ -28,7 +28,9 @@
 #include "grid/layout.h"
 #include "grid/overlap.h"
 #include "grid/pairs.h"
+#include "grid/periodic.h"
 #include "grid/vectorize.h"
+#include "prefetch.h"
 #include "tuning.h"
 
 typedef struct pair_scan {
@@ -72,24 +74,26 @@ HS_PAIRS_INLINE void overlap_mask(const pair_scan *p, uint32_t c0, uint32_t m,
         ov[k] = (uint32_t)hs_discs_within(px, py, pr, x[k], y[k], r[k], skin);
 }
 
-/* The candidates of caller's indices keep[0 .. nk) that the circle of p keeps, as overlap
+/* The candidates at storage positions keep[0 .. nk) that the circle of p keeps, as overlap
  * pairs (i, j) in B. */
 HS_PAIRS_INLINE int emit_pairs(pair_scan *p, const uint32_t *keep, size_t nk)
 {
     hs_pair_list *B = p->B;
+    const uint32_t *id = p->s->g->id;
     if (B->cap - B->len < nk && !hs_pair_list_reserve(B, nk))
         return 1;
     for (size_t k = 0; k < nk; k++) {
         B->i[B->len + k] = p->i;
-        B->j[B->len + k] = keep[k];
+        B->j[B->len + k] = id[keep[k]];
     }
     B->len += nk;
     return 0;
 }
 
-/* The same as swept pairs: each tested exactly, oriented from the smaller index, and kept in
- * B with its answer when the two touch. */
-HS_PAIRS_INLINE int emit_swept(pair_scan *p, const uint32_t *keep, size_t nk)
+/* The same with a record: overlap pairs with their contacts, or swept pairs, each tested
+ * exactly and kept when the two touch; oriented from the smaller index (cross pairs come in
+ * either order, swept pairs from either circle). */
+HS_PAIRS_INLINE int emit_carried(pair_scan *p, const uint32_t *keep, size_t nk)
 {
     const hs_pair_search *s = p->s;
     const hs_grid *g = s->g;
@@ -102,21 +106,26 @@ HS_PAIRS_INLINE int emit_swept(pair_scan *p, const uint32_t *keep, size_t nk)
             a = keep[k];
             b = p->pos;
         }
-        const hs_moving ca = {g->x[a], g->y[a], g->r[a], s->dx[a], s->dy[a]};
-        const hs_moving cb = {g->x[b], g->y[b], g->r[b], s->dx[b], s->dy[b]};
         B->i[B->len] = g->id[a];
         B->j[B->len] = g->id[b];
-        B->len += (size_t)hs_swept_test(&ca, &cb, &B->rec[B->len]);
+        if (s->dx == NULL) {
+            B->rec[B->len++].contact =
+                hs_pair_contact_of((double)g->x[b] - (double)g->x[a],
+                                   (double)g->y[b] - (double)g->y[a], g->r[a], g->r[b]);
+            continue;
+        }
+        const hs_moving ca = {g->x[a], g->y[a], g->r[a], s->dx[a], s->dy[a]};
+        const hs_moving cb = {g->x[b], g->y[b], g->r[b], s->dx[b], s->dy[b]};
+        B->len += (size_t)hs_swept_test(&ca, &cb, &B->rec[B->len].swept);
     }
     return 0;
 }
 
-/* keep: storage positions (swept pairs) or caller's indices (overlap pairs). */
+/* keep: storage positions. */
 HS_PAIRS_INLINE int emit(pair_scan *p, const uint32_t *keep, size_t nk)
 {
-    return p->s->dx ? emit_swept(p, keep, nk) : emit_pairs(p, keep, nk);
+    return p->s->dx || p->s->contacts ? emit_carried(p, keep, nk) : emit_pairs(p, keep, nk);
 }
-
 /* Whether the swept disc of p may meet (x, y, r): in float, with the sum of the radii grown
  * by 2^-20 (more than the roundings of the test) and every distance whose square is
  * subnormal taken as meeting, so never false for discs that meet. A candidate only: the
@@ -155,7 +164,7 @@ HS_PAIRS_INLINE int pair_run(pair_scan *p, uint32_t b, uint32_t e)
             const float px = p->x, py = p->y, pr = p->r;
             const double skin = s->skin;
             for (uint32_t k = c0; k < c1; k++) {
-                keep[nk] = id[k];
+                keep[nk] = k;
                 nk += (size_t)((id[k] > i) & hs_discs_within(px, py, pr, x[k], y[k], r[k], skin));
             }
         }
@@ -177,14 +186,15 @@ HS_PAIRS_INLINE int cross_run(pair_scan *p, uint32_t b, uint32_t e)
     for (uint32_t c0 = b; c0 < e; c0 += CH) {
         const uint32_t m = e - c0 > CH ? CH : e - c0;
         overlap_mask(p, c0, m, ov);
-        if (p->s->dx) {
-            const uint8_t *fast = p->s->fast + c0;
+        if (p->s->dx || p->s->contacts) {
+            static const uint8_t slow[CH];
+            const uint8_t *fast = p->s->fast ? p->s->fast + c0 : slow;
             size_t nk = 0;
             for (uint32_t k = 0; k < m; k++) {
                 keep_j[nk] = c0 + k;
                 nk += ov[k] & !(p->fast & fast[k]);
             }
-            if (nk != 0 && emit_swept(p, keep_j, nk))
+            if (nk != 0 && emit(p, keep_j, nk))
                 return 1;
             continue;
         }
@@ -213,30 +223,26 @@ HS_PAIRS_INLINE int cross_run(pair_scan *p, uint32_t b, uint32_t e)
     return 0;
 }
 
-/* How far the circle at pos searches level l around its tested disc (cross: a big circle
- * searching level 0). */
-HS_PAIRS_INLINE double search_reach(const hs_pair_search *s, const hs_glevel *L, int l, size_t pos,
-                                    int cross)
-{
-    const double x = s->tx[pos], y = s->ty[pos];
-    const double reach = (double)s->tr[pos] + s->ext[l][cross];
-    return reach + hs_gpad(L->mag + fabs(x) + fabs(y), reach);
-}
-
 /* The partners of the circle at storage position pos that it keeps (see the top): a small
- * circle searches its own level, a big one both. */
+ * circle searches its own level, a big one both; in a periodic box, across its edges too. */
 HS_PAIRS_INLINE void find_partners(const hs_pair_search *s, size_t pos, int big, hs_pair_list *B,
                                    hs_pair_list *X)
 {
     const hs_grid *g = s->g;
     const uint32_t fast = s->fast ? s->fast[pos] : 0u;
     pair_scan ps = {s, (uint32_t)pos, g->id[pos], s->tx[pos], s->ty[pos], s->tr[pos], fast, B, X};
+    int edge = 0;
     for (int l = 0; l < (big ? g->nlevels : 1); l++) {
         const hs_glevel *L = &g->lv[l];
         const int cross = big && l == 0;
-        const double reach = search_reach(s, L, l, pos, cross);
+        const double reach = hs_pair_reach(s, L, l, pos, cross);
         const double x0 = ps.x - reach, x1 = ps.x + reach, y1 = ps.y + reach;
         double y0 = ps.y - reach;
+        if (g->periodic) {
+            int sh[4];
+            hs_pair_image_shifts(g, L, x0, y0, x1, y1, sh);
+            edge |= sh[0] | sh[1] | sh[2] | sh[3];
+        }
         if (s->fast && !fast && !cross) /* swept, slow: from its own row (see pair_run) */
             y0 = fmax(y0, (double)g->y[pos]);
         /* the box's runs by direct calls (hs_grid_box takes a function pointer, which gcc -O1
@@ -251,6 +257,8 @@ HS_PAIRS_INLINE void find_partners(const hs_pair_search *s, size_t pos, int big,
                 return;
         }
     }
+    if (edge)
+        hs_pair_images(s, pos, big, B);
 }
 
 static int count_run(void *st, uint32_t b, uint32_t e)
@@ -270,7 +278,7 @@ static void reserve_big(const hs_pair_search *s, size_t p0, size_t p1, hs_pair_l
     size_t cand = 0;
     for (size_t pos = p0; pos < p1; pos++) {
         const double x = s->tx[pos], y = s->ty[pos];
-        const double reach = search_reach(s, L, 0, pos, 1);
+        const double reach = hs_pair_reach(s, L, 0, pos, 1);
         hs_grid_box(g, L, x - reach, y - reach, x + reach, y + reach, count_run, &cand);
     }
     if (hs_pair_list_reserve(B, cand / 2 + 64))
@@ -346,7 +354,7 @@ int hs_pair_search_run(const hs_pair_search *s, int threads, hs_pair_list **list
     if (*lists == NULL)
         return 1;
     for (size_t b = 0; b < *nl; b++)
-        (*lists)[b].carry = s->dx != NULL;
+        (*lists)[b].carry = s->dx != NULL || s->contacts;
     if (find_pairs(s, &pb, *lists, *lists + pb.nb, threads)) {
         hs_pair_lists_free(*lists, *nl);
         *lists = NULL;
@@ -374,30 +382,106 @@ uint32_t *hs_pairs_alloc_out(size_t n)
 
 hs_status hs_grid_pairs(const hs_grid *g, const hs_batch_opts *opts, hs_pairs *out)
 {
-    return hs_grid_pairs_within(g, 0.0f, opts, out);
+    return hs_grid_pairs_ex(g, NULL, opts, out);
 }
 
 hs_status hs_grid_pairs_within(const hs_grid *g, float skin, const hs_batch_opts *opts,
                                hs_pairs *out)
 {
-    if (g == NULL || out == NULL)
-        return HS_E_NULL;
-    memset(out, 0, sizeof *out);
+    const hs_pair_opts po = {skin, 0u};
+    return hs_grid_pairs_ex(g, &po, opts, out);
+}
+
+/* The largest radius of g's circles. */
+static double largest_radius(const hs_grid *g)
+{
+    double r = 0.0;
+    for (int l = 0; l < g->nlevels; l++)
+        r = fmax(r, (double)g->lv[l].rmax);
+    return r;
+}
+
+/* The arguments of a pair search: HS_OK, or the status the call returns with out empty. */
+static hs_status check_args(const hs_grid *g, float skin, unsigned want, const hs_batch_opts *opts)
+{
     if (isnan(skin) || isinf(skin))
         return HS_E_NONFINITE;
     if (skin < 0.0f)
         return HS_E_NEG_RADIUS;
-    if (skin > HS_MAX_COORD)
+    if (skin > HS_MAX_COORD || (want & ~(HS_PAIRS_SHIFTS | HS_PAIRS_CONTACTS)) ||
+        (opts && opts->threads < 0))
         return HS_E_RANGE;
+    if (g->periodic && g->n > 0 && !hs_box_fits(g, 2.0 * largest_radius(g) + (double)skin))
+        return HS_E_BOX;
+    return HS_OK;
+}
+
+/* Pairs ahead of the one gathered whose contact is prefetched. */
+enum { AHEAD = 64 };
+
+/* The found pairs in (i, j) order into out, with what `want` asks for. Returns 1 when memory
+ * ran out. The lists are freed on the way, as soon as they are no longer needed. */
+static int assemble(hs_pair_list *lists, size_t nl, size_t total, size_t n, unsigned want,
+                    int threads, hs_pairs *out)
+{
+    hs_pair_rec *ans = NULL;
+    uint32_t *word = NULL;
+    out->count = total;
+    out->i = hs_pairs_alloc_out(total);
+    out->j = hs_pairs_alloc_out(total);
+    int oom = out->i == NULL || out->j == NULL;
+    if (!oom)
+        oom = want & HS_PAIRS_CONTACTS
+                  ? hs_pairs_assemble_carried(lists, nl, total, n, threads, out->i, out->j, &ans,
+                                              &word)
+                  : hs_pairs_assemble(lists, nl, n, threads, out->i, out->j, NULL);
+    if (!oom && (want & HS_PAIRS_SHIFTS))
+        oom = hs_pairs_shifts(lists, nl, out->i, out->j, total, threads, &out->sx, &out->sy);
+    for (size_t b = 0; b < nl; b++) /* memory for the contacts */
+        hs_pair_list_free(&lists[b]);
+    if (!oom && (want & HS_PAIRS_CONTACTS)) {
+        out->nx = hs_grid_alloc_lines(total, sizeof(float));
+        out->ny = hs_grid_alloc_lines(total, sizeof(float));
+        out->distance = hs_grid_alloc_lines(total, sizeof(float));
+        out->gap = hs_grid_alloc_lines(total, sizeof(float));
+        oom = !out->nx || !out->ny || !out->distance || !out->gap;
+    }
+    if (!oom && (want & HS_PAIRS_CONTACTS)) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (ptrdiff_t m = 0; m < (ptrdiff_t)total; m++) {
+            if (m + AHEAD < (ptrdiff_t)total)
+                hs_prefetch(&ans[word[m + AHEAD]]);
+            const hs_pair_contact c = ans[word[m]].contact;
+            out->nx[m] = c.nx;
+            out->ny[m] = c.ny;
+            out->distance[m] = c.distance;
+            out->gap[m] = c.gap;
+        }
+    }
+    free(word);
+    free(ans);
+    return oom;
+}
+
+hs_status hs_grid_pairs_ex(const hs_grid *g, const hs_pair_opts *po, const hs_batch_opts *opts,
+                           hs_pairs *out)
+{
+    if (g == NULL || out == NULL)
+        return HS_E_NULL;
+    memset(out, 0, sizeof *out);
+    const float skin = po ? po->skin : 0.0f;
+    const unsigned want = po ? po->outputs : 0u;
+    hs_status st = check_args(g, skin, want, opts);
+    if (st != HS_OK)
+        return st;
     int threads = opts ? opts->threads : 0;
-    if (threads < 0)
-        return HS_E_RANGE;
     if (threads == 0)
         threads = omp_get_max_threads();
     const size_t n = g->n;
     if (n < 2)
         return HS_OK;
-    hs_pair_search s = {g, g->x, g->y, g->r, (double)skin, {{0.0}}, NULL, NULL, NULL};
+    hs_pair_search s = {g,       g->x, g->y, g->r, (double)skin,
+                        {{0.0}}, NULL, NULL, NULL, (want & HS_PAIRS_CONTACTS) != 0};
     for (int l = 0; l < g->nlevels; l++)
         s.ext[l][0] = s.ext[l][1] = (double)g->lv[l].rmax + (double)skin;
     hs_pair_list *lists = NULL;
@@ -406,14 +490,12 @@ hs_status hs_grid_pairs_within(const hs_grid *g, float skin, const hs_batch_opts
     size_t total = 0;
     for (size_t b = 0; !oom && b < nl; b++)
         total += lists[b].len;
-    if (!oom && total > 0) {
-        out->i = hs_pairs_alloc_out(total);
-        out->j = hs_pairs_alloc_out(total);
-        oom = out->i == NULL || out->j == NULL;
-        if (!oom)
-            oom = hs_pairs_assemble(lists, nl, n, threads, out->i, out->j, NULL);
-        out->count = total;
+    if (!oom && s.contacts && total > HS_MAX_COUNT) { /* a contact is named by a 32-bit word */
+        hs_pair_lists_free(lists, nl);
+        return HS_E_TOO_MANY;
     }
+    if (!oom && total > 0)
+        oom = assemble(lists, nl, total, n, want, threads, out);
     hs_pair_lists_free(lists, nl);
     if (oom) {
         hs_pairs_free(out);
@@ -428,5 +510,11 @@ void hs_pairs_free(hs_pairs *p)
         return;
     free(p->i);
     free(p->j);
+    free(p->sx);
+    free(p->sy);
+    free(p->nx);
+    free(p->ny);
+    free(p->distance);
+    free(p->gap);
     memset(p, 0, sizeof *p);
 }

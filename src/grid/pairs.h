@@ -4,20 +4,57 @@
 #ifndef HITSCAN_GRID_PAIRS_H
 #define HITSCAN_GRID_PAIRS_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "grid/layout.h"
 #include "grid/swept.h"
 
+/* A pair's contact (hitscan/grid.h's hs_pairs: nx, ny, distance, gap). */
+typedef struct hs_pair_contact {
+    float nx, ny, distance, gap;
+} hs_pair_contact;
+
+/* What a pair list carries for each pair when asked to: a swept pair's answer, or an overlap
+ * pair's contact. */
+typedef union hs_pair_rec {
+    hs_swept_hit swept;
+    hs_pair_contact contact;
+} hs_pair_rec;
+
+/* A pair found across a periodic box's edge: i and the image of j shifted by (sx, sy)
+ * periods. */
+typedef struct hs_pair_shift {
+    uint32_t i, j;
+    int8_t sx, sy;
+} hs_pair_shift;
+
 /* A list of pairs (i[k], j[k]), grown by doubling; oom is set when growing failed. With
- * carry set, each pair also has a record rec[k] (a swept pair's answer). */
+ * carry set, each pair also has a record rec[k]. The pairs found across a periodic box's
+ * edges are in it as any other, and their shifts in sh[0 .. sh_len) too. */
 typedef struct hs_pair_list {
     uint32_t *i, *j;
-    hs_swept_hit *rec;
+    hs_pair_rec *rec;
     size_t len, cap;
+    hs_pair_shift *sh;
+    size_t sh_len, sh_cap;
     int oom, carry;
 } hs_pair_list;
+
+/* The contact of a circle of radius ra with one of radius rb whose centre (or image) lies at
+ * (ex, ey) from it, in double: the normal from the first towards the second ((1, 0) where
+ * they coincide), the distance and the gap. */
+static inline hs_pair_contact hs_pair_contact_of(double ex, double ey, float ra, float rb)
+{
+    const double d = sqrt(ex * ex + ey * ey);
+    hs_pair_contact c;
+    c.nx = d > 0.0 ? (float)(ex / d) : 1.0f;
+    c.ny = d > 0.0 ? (float)(ey / d) : 0.0f;
+    c.distance = (float)d;
+    c.gap = (float)(d - ((double)ra + (double)rb));
+    return c;
+}
 
 /* A search for pairs on a grid (pairs.c): each circle of g tests the disc (tx, ty, tr)[pos] of
  * its storage position against those of the circles within reach.
@@ -30,7 +67,9 @@ typedef struct hs_pair_list {
  *   of a fast and a slow one, the fast one finds it, so no circle searches farther than its
  *   slow partners' displacements; of two slow ones, the one earlier in storage.
  * ext[l][c]: how far beyond the tested disc of a circle the circle of a partner on level l
- * may lie; c = 1 for a big circle searching level 0 (cross pairs), 0 within a level. */
+ * may lie; c = 1 for a big circle searching level 0 (cross pairs), 0 within a level.
+ * In a periodic box each circle also searches the images of its partners across the box's
+ * edges (pairs_images.c), under the same rules of who keeps a pair. */
 typedef struct hs_pair_search {
     const hs_grid *g;
     const float *tx, *ty, *tr;
@@ -38,7 +77,40 @@ typedef struct hs_pair_search {
     double ext[2][2];
     const uint8_t *fast;  /* NULL: no circle is fast */
     const float *dx, *dy; /* swept: the displacements; NULL for overlap pairs */
+    int contacts;         /* overlap pairs: each carries its contact (hs_pair_contact) */
 } hs_pair_search;
+
+/* How far the circle at storage position pos searches level L (index l) around its tested
+ * disc (cross: a big circle searching level 0). */
+static inline double hs_pair_reach(const hs_pair_search *s, const hs_glevel *L, int l, size_t pos,
+                                   int cross)
+{
+    const double x = s->tx[pos], y = s->ty[pos];
+    const double reach = (double)s->tr[pos] + s->ext[l][cross];
+    return reach + hs_gpad(L->mag + fabs(x) + fabs(y), reach);
+}
+
+/* The shifts of the partners' images (in periods; pairs_images.c) that a search box
+ * [x0, x1] x [y0, y1] may meet among the centres of level L: x from sh[0] to sh[1], y from
+ * sh[2] to sh[3], each -1 or 0, then 0 or 1 (all 0: none, or g is not periodic). The image
+ * c + s L of a partner lies in the box when c lies in it moved by -s L. */
+static inline void hs_pair_image_shifts(const hs_grid *g, const hs_glevel *L, double x0, double y0,
+                                        double x1, double y1, int sh[4])
+{
+    const double Lx = g->period[0], Ly = g->period[1];
+    sh[0] = -(Lx > 0.0 && x0 + Lx <= L->bx1);
+    sh[1] = Lx > 0.0 && x1 - Lx >= L->ox;
+    sh[2] = -(Ly > 0.0 && y0 + Ly <= L->by1);
+    sh[3] = Ly > 0.0 && y1 - Ly >= L->oy;
+}
+
+/* The partners of the circle at storage position pos across the box's edges that it keeps,
+ * into B (pairs_images.c): a small circle searches its own level, a big one (big) both.
+ * Returns 1 when memory ran out. */
+int hs_pair_images(const hs_pair_search *s, size_t pos, int big, hs_pair_list *B);
+
+/* Room for `need` more shifts in B's sh; 0 (and oom set) when memory ran out. */
+int hs_pair_shift_reserve(hs_pair_list *B, size_t need);
 
 /* The pairs of a search in lists (*lists, *nl of them, freed with hs_pair_lists_free), spread
  * over them in an order that depends on the team; swept lists carry the answers.
@@ -61,5 +133,18 @@ void hs_pair_list_free(hs_pair_list *B);
  * or 1 when scratch memory ran out. */
 int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, int threads, uint32_t *out_i,
                       uint32_t *out_j, uint32_t *out_w);
+
+/* hs_pairs_assemble of lists that carry records (total pairs in all): and each pair's record,
+ * out pair m's at (*ans)[(*word)[m]] (both freed by the caller with free()). Returns 0, or 1
+ * when memory ran out (then *ans and *word are NULL). */
+int hs_pairs_assemble_carried(const hs_pair_list *lists, size_t nl, size_t total, size_t n,
+                              int threads, uint32_t *out_i, uint32_t *out_j, hs_pair_rec **ans,
+                              uint32_t **word);
+
+/* The shifts of the pairs in (i, j) order out_i, out_j (total of them) into new arrays *sx,
+ * *sy (freed with free()): those of the lists' sh entries, 0 for every other pair. Returns 0,
+ * or 1 when memory ran out. */
+int hs_pairs_shifts(const hs_pair_list *lists, size_t nl, const uint32_t *out_i,
+                    const uint32_t *out_j, size_t total, int threads, int8_t **sx, int8_t **sy);
 
 #endif

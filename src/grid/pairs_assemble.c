@@ -15,6 +15,7 @@
 
 #include "grid/overlap.h"
 #include "grid/pairs.h"
+#include "grid/storage.h"
 
 int hs_pair_list_reserve(hs_pair_list *B, size_t need)
 {
@@ -30,7 +31,7 @@ int hs_pair_list_reserve(hs_pair_list *B, size_t need)
     B->j = pj ? pj : B->j;
     int ok = pj != NULL;
     if (ok && B->carry) {
-        hs_swept_hit *pr = realloc(B->rec, c * sizeof *pr);
+        hs_pair_rec *pr = realloc(B->rec, c * sizeof *pr);
         B->rec = pr ? pr : B->rec;
         ok = pr != NULL;
     }
@@ -42,11 +43,29 @@ int hs_pair_list_reserve(hs_pair_list *B, size_t need)
     return 1;
 }
 
+int hs_pair_shift_reserve(hs_pair_list *B, size_t need)
+{
+    if (B->sh_cap - B->sh_len >= need)
+        return 1;
+    size_t c = B->sh_cap ? B->sh_cap * 2 : 64;
+    while (c - B->sh_len < need)
+        c *= 2;
+    hs_pair_shift *p = realloc(B->sh, c * sizeof *p);
+    if (p == NULL) {
+        B->oom = 1;
+        return 0;
+    }
+    B->sh = p;
+    B->sh_cap = c;
+    return 1;
+}
+
 void hs_pair_list_free(hs_pair_list *B)
 {
     free(B->i);
     free(B->j);
     free(B->rec);
+    free(B->sh);
     memset(B, 0, sizeof *B);
 }
 
@@ -279,4 +298,78 @@ done:
     free(bstart);
     free(hist);
     return oom;
+}
+
+int hs_pairs_assemble_carried(const hs_pair_list *lists, size_t nl, size_t total, size_t n,
+                              int threads, uint32_t *out_i, uint32_t *out_j, hs_pair_rec **ans,
+                              uint32_t **word)
+{
+    /* each list's records copied to their place in one array (the lists taken as one
+     * sequence); then the pairs in (i, j) order with the place each came from */
+    size_t *base = malloc((nl + 1) * sizeof *base);
+    *ans = hs_grid_alloc_lines(total, sizeof **ans);
+    *word = hs_pairs_alloc_out(total);
+    int oom = !base || !*ans || !*word;
+    if (!oom) {
+        base[0] = 0;
+        for (size_t b = 0; b < nl; b++)
+            base[b + 1] = base[b] + lists[b].len;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+        for (ptrdiff_t b = 0; b < (ptrdiff_t)nl; b++)
+            if (lists[b].len)
+                memcpy(*ans + base[b], lists[b].rec, lists[b].len * sizeof **ans);
+        oom = hs_pairs_assemble(lists, nl, n, threads, out_i, out_j, *word);
+    }
+    free(base);
+    if (oom) {
+        free(*ans);
+        free(*word);
+        *ans = NULL;
+        *word = NULL;
+    }
+    return oom;
+}
+
+/* Where pair (i, j) is in the (i, j) order out_i, out_j of total pairs (it is there). */
+static size_t find_pair(const uint32_t *out_i, const uint32_t *out_j, size_t total, uint32_t i,
+                        uint32_t j)
+{
+    size_t lo = 0, hi = total;
+    while (lo < hi) { /* the first pair of i */
+        const size_t mid = lo + (hi - lo) / 2;
+        if (out_i[mid] < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    hi = total;
+    while (lo < hi) { /* the first of i's partners not below j */
+        const size_t mid = lo + (hi - lo) / 2;
+        if (out_i[mid] == i && out_j[mid] < j)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+int hs_pairs_shifts(const hs_pair_list *lists, size_t nl, const uint32_t *out_i,
+                    const uint32_t *out_j, size_t total, int threads, int8_t **psx, int8_t **psy)
+{
+    int8_t *sx = *psx = calloc(total, 1), *sy = *psy = calloc(total, 1);
+    if (sx == NULL || sy == NULL)
+        return 1;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (ptrdiff_t b = 0; b < (ptrdiff_t)nl; b++) {
+        const hs_pair_list *B = &lists[b];
+        for (size_t k = 0; k < B->sh_len; k++) {
+            const hs_pair_shift *e = &B->sh[k];
+            const size_t m = find_pair(out_i, out_j, total, e->i, e->j);
+            if (m < total && out_i[m] == e->i && out_j[m] == e->j) {
+                sx[m] = e->sx;
+                sy[m] = e->sy;
+            }
+        }
+    }
+    return 0;
 }

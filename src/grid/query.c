@@ -15,19 +15,10 @@
 #include "grid/layout.h"
 #include "grid/moving.h"
 #include "grid/order.h"
+#include "grid/query.h"
 #include "query_prep.h"
 #include "tuning.h"
 #include "walk/walkers.h"
-
-typedef enum grid_mode { GRID_CLOSEST, GRID_ANY, GRID_COUNT } grid_mode;
-
-/* One closest / any / count call's outputs (the one of its mode). */
-typedef struct grid_out {
-    grid_mode mode;
-    hs_closest_out co;
-    uint8_t *hit;
-    uint32_t *count;
-} grid_out;
 
 /* Ranges of at least HS_RANGE_MIN queries (the walk fills blocks of 64 from them), handed
  * out by the work-stealing schedule (batch/worksteal.h), which keeps each thread on a
@@ -38,7 +29,7 @@ typedef struct walk_call {
     const hs_queries *qs;
     const hs_qorder *ord;
     const hs_batch_setup *b;
-    const grid_out *o;
+    const hs_grid_out *o;
     size_t rs;            /* queries per range */
     unsigned char *state; /* the walk's state, gw->state_bytes for each thread of the team */
     hs_sched sc;
@@ -74,8 +65,8 @@ static hs_tally walk_share(walk_call *c, int tid)
         hs_tally t = HS_TALLY_INIT;
         const hs_walk_range r = {c->g, c->qs, c->ord, c->b->sem, lo, hi, &t, st};
         switch (c->o->mode) {
-        case GRID_CLOSEST: c->gw->closest_range(&r, c->o->co); break;
-        case GRID_ANY: c->gw->any_range(&r, c->o->hit); break;
+        case HS_GRID_CLOSEST: c->gw->closest_range(&r, c->o->co); break;
+        case HS_GRID_ANY: c->gw->any_range(&r, c->o->hit); break;
         default: c->gw->count_range(&r, c->o->count); break;
         }
         hs_tally_add(&sum, &t);
@@ -86,7 +77,7 @@ static hs_tally walk_share(walk_call *c, int tid)
 /* One thread never enters a parallel region: even an inactive one (if (0)) makes and frees a
  * team, which is most of the cost of a batch of a few queries. */
 static hs_tally walk_ranges(const hs_grid *g, const hs_grid_walkers *gw, const hs_queries *qs,
-                            const hs_qorder *ord, const hs_batch_setup *b, const grid_out *o,
+                            const hs_qorder *ord, const hs_batch_setup *b, const hs_grid_out *o,
                             unsigned char *state)
 {
     walk_call c; /* the schedule's slots are set by hs_sched_init, not zeroed first */
@@ -114,27 +105,27 @@ static hs_tally walk_ranges(const hs_grid *g, const hs_grid_walkers *gw, const h
     return total;
 }
 
-static int out_missing(const hs_queries *qs, const grid_out *o)
+static int out_missing(const hs_queries *qs, const hs_grid_out *o)
 {
     if (qs->count == 0)
         return 0;
     switch (o->mode) {
-    case GRID_CLOSEST: return o->co.idx == NULL || o->co.t == NULL;
-    case GRID_ANY: return o->hit == NULL;
+    case HS_GRID_CLOSEST: return o->co.idx == NULL || o->co.t == NULL;
+    case HS_GRID_ANY: return o->hit == NULL;
     default: return o->count == NULL;
     }
 }
 
 /* What the order stages (order.h): the answers, and closest's hit points and normals when
  * the caller wants them. */
-static int stages(const grid_out *o)
+static int stages(const hs_grid_out *o)
 {
     switch (o->mode) {
-    case GRID_CLOSEST:
+    case HS_GRID_CLOSEST:
         if (!o->co.idx || !o->co.t)
             return HS_STAGE_NONE;
         return o->co.px || o->co.py || o->co.nx || o->co.ny ? HS_STAGE_GEOMETRY : HS_STAGE_ANSWERS;
-    case GRID_ANY: return o->hit != NULL ? HS_STAGE_ANSWERS : HS_STAGE_NONE;
+    case HS_GRID_ANY: return o->hit != NULL ? HS_STAGE_ANSWERS : HS_STAGE_NONE;
     default: return o->count != NULL ? HS_STAGE_ANSWERS : HS_STAGE_NONE;
     }
 }
@@ -156,8 +147,8 @@ static size_t first_invalid(const hs_queries *qs)
 
 /* closest / any / count: HS_E_BUSY / HS_E_NOMEM / argument errors before anything is
  * answered. */
-static hs_status grid_walk(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
-                           const grid_out *o)
+hs_status hs_grid_walk_plain(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                             const hs_grid_out *o)
 {
     if (g == NULL)
         return HS_E_NULL;
@@ -189,8 +180,8 @@ static hs_status grid_walk(const hs_grid *g, const hs_queries *qs, const hs_batc
     }
     /* these two are returned only once every query was answered */
     if (ord.inv && (s == HS_OK || s == HS_E_INVALID_QUERY))
-        hs_qorder_unstage(&ord, qs->count, threads, o->mode == GRID_CLOSEST ? &o->co : NULL, o->hit,
-                          o->count);
+        hs_qorder_unstage(&ord, qs->count, threads, o->mode == HS_GRID_CLOSEST ? &o->co : NULL,
+                          o->hit, o->count);
     hs_ws_close(&w);
     return s;
 }
@@ -202,8 +193,9 @@ hs_status hs_grid_closest(const hs_grid *g, const hs_queries *qs, const hs_batch
         const moving_out m = {HS_MOVING_CLOSEST, out, NULL, NULL, NULL, NULL};
         return out.idx == NULL || out.t == NULL ? HS_E_NULL : hs_moving_query(g, qs, opts, &m);
     }
-    const grid_out o = {GRID_CLOSEST, out, NULL, NULL};
-    return grid_walk(g, qs, opts, &o);
+    const hs_grid_out o = {HS_GRID_CLOSEST, out, NULL, NULL};
+    return g && g->periodic ? hs_grid_periodic_walk(g, qs, opts, &o)
+                            : hs_grid_walk_plain(g, qs, opts, &o);
 }
 
 hs_status hs_grid_any(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
@@ -213,8 +205,9 @@ hs_status hs_grid_any(const hs_grid *g, const hs_queries *qs, const hs_batch_opt
         const moving_out m = {HS_MOVING_ANY, {0}, hit, NULL, NULL, NULL};
         return hit == NULL ? HS_E_NULL : hs_moving_query(g, qs, opts, &m);
     }
-    const grid_out o = {GRID_ANY, {0}, hit, NULL};
-    return grid_walk(g, qs, opts, &o);
+    const hs_grid_out o = {HS_GRID_ANY, {0}, hit, NULL};
+    return g && g->periodic ? hs_grid_periodic_walk(g, qs, opts, &o)
+                            : hs_grid_walk_plain(g, qs, opts, &o);
 }
 
 hs_status hs_grid_count_hits(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
@@ -224,8 +217,9 @@ hs_status hs_grid_count_hits(const hs_grid *g, const hs_queries *qs, const hs_ba
         const moving_out m = {HS_MOVING_COUNT, {0}, NULL, count, NULL, NULL};
         return count == NULL ? HS_E_NULL : hs_moving_query(g, qs, opts, &m);
     }
-    const grid_out o = {GRID_COUNT, {0}, NULL, count};
-    return grid_walk(g, qs, opts, &o);
+    const hs_grid_out o = {HS_GRID_COUNT, {0}, NULL, count};
+    return g && g->periodic ? hs_grid_periodic_walk(g, qs, opts, &o)
+                            : hs_grid_walk_plain(g, qs, opts, &o);
 }
 
 /* ---- All hits ------------------------------------------------------------------------------ */
@@ -251,8 +245,8 @@ static hs_status grid_hits_range(const void *ctx, size_t lo, size_t hi, int tid,
 
 /* The assembly writes each sorted position's hits straight into the caller's row: into out,
  * or with place into the caller's arrays. */
-static hs_status grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
-                          hs_hits *out, const hs_all_place *place)
+hs_status hs_grid_all_plain(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                            hs_hits *out, const hs_all_place *place)
 {
     if (g == NULL)
         return HS_E_NULL;
@@ -288,7 +282,8 @@ hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opt
         const moving_out m = {HS_MOVING_ALL, {0}, NULL, NULL, out, NULL};
         return out == NULL ? HS_E_NULL : hs_moving_query(g, qs, opts, &m);
     }
-    return grid_all(g, qs, opts, out, NULL);
+    return g && g->periodic ? hs_grid_periodic_all(g, qs, opts, out, NULL)
+                            : hs_grid_all_plain(g, qs, opts, out, NULL);
 }
 
 hs_status hs_grid_all_into(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
@@ -301,5 +296,6 @@ hs_status hs_grid_all_into(const hs_grid *g, const hs_queries *qs, const hs_batc
         const moving_out m = {HS_MOVING_ALL, {0}, NULL, NULL, NULL, &p};
         return hs_moving_query(g, qs, opts, &m);
     }
-    return grid_all(g, qs, opts, NULL, &p);
+    return g && g->periodic ? hs_grid_periodic_all(g, qs, opts, NULL, &p)
+                            : hs_grid_all_plain(g, qs, opts, NULL, &p);
 }

@@ -29,15 +29,15 @@ typedef struct hs_swept_hit {
  * inverse (exact: powers of two). */
 #define HS_SWEPT_RESCALE 0x1p64f
 
-/* Circles a (the smaller index) and b: 1 and *h filled when they touch in [0, 1]. The segment
- * query a + t (da - db) against the circle (b, ra + rb), as the batch calls prepare it
- * (hs_kq_make, hs_pair_hits, hs_pair_times); touching at t = 0 decided exactly, as
- * hs_grid_pairs decides it. */
-static inline int hs_swept_test(const hs_moving *a, const hs_moving *b, hs_swept_hit *h)
+/* Circles a (the smaller index) and b, of which `overlapping` says whether they touch at
+ * t = 0: 1 and *h filled when they touch in [0, 1]. The segment query a + t (da - db) against
+ * the circle (b, ra + rb), as the batch calls prepare it (hs_kq_make, hs_pair_hits,
+ * hs_pair_times). */
+static inline int hs_swept_test_from(const hs_moving *a, const hs_moving *b, int overlapping,
+                                     hs_swept_hit *h)
 {
     const float Dx = a->dx - b->dx, Dy = a->dy - b->dy;
     float t = 0.0f;
-    const int overlapping = hs_discs_overlap(a->x, a->y, a->r, b->x, b->y, b->r);
     if (!overlapping) {
         hs_query q = {{a->x, a->y}, {Dx, Dy}, 0.0f, 1.0f, 0.0f};
         const float R = a->r + b->r, dd = Dx * Dx + Dy * Dy;
@@ -65,6 +65,12 @@ static inline int hs_swept_test(const hs_moving *a, const hs_moving *b, hs_swept
     h->ny = u.y;
     h->overlapping = (uint32_t)overlapping;
     return 1;
+}
+
+/* The same with touching at t = 0 decided exactly, as hs_grid_pairs decides it. */
+static inline int hs_swept_test(const hs_moving *a, const hs_moving *b, hs_swept_hit *h)
+{
+    return hs_swept_test_from(a, b, hs_discs_overlap(a->x, a->y, a->r, b->x, b->y, b->r), h);
 }
 
 #endif

@@ -23,6 +23,7 @@
 #include "grid/build.h"
 #include "grid/layout.h"
 #include "grid/pairs.h"
+#include "grid/periodic.h"
 #include "grid/storage.h"
 #include "prefetch.h"
 #include "tuning.h"
@@ -77,6 +78,7 @@ typedef struct swept_arrays {
     float *dx, *dy, *mx, *my, *mr;
     uint8_t *fast;
     double dmax[2][2]; /* level, then 0: the largest |d| of its slow circles, 1: of all */
+    double mrmax;      /* the largest swept disc's radius */
 } swept_arrays;
 
 /* Every circle's displacement and swept disc at its storage position: g's storage read in
@@ -90,9 +92,11 @@ static void make_discs(const hs_grid *g, const float *dx, const float *dy, float
     float *restrict sdx = a->dx, *restrict sdy = a->dy, *restrict mx_ = a->mx,
                     *restrict my_ = a->my, *restrict mr_ = a->mr;
     uint8_t *restrict fast_ = a->fast;
-    double m0s = 0.0, m0a = 0.0, m1s = 0.0, m1a = 0.0;
+    double m0s = 0.0, m0a = 0.0, m1s = 0.0, m1a = 0.0, mrm = 0.0;
     (void)threads; /* read by the pragma only: unused in a build without OpenMP */
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(max : m0s, m0a, m1s, m1a)
+#pragma omp parallel for num_threads(threads) schedule(static)                                     \
+    reduction(max                                                                                  \
+              : m0s, m0a, m1s, m1a, mrm)
     for (ptrdiff_t pos = 0; pos < n; pos++) {
         if (pos + AHEAD < n) {
             const uint32_t ahead = g->id[pos + AHEAD];
@@ -109,6 +113,7 @@ static void make_discs(const hs_grid *g, const float *dx, const float *dy, float
         mx_[pos] = (float)mx;
         my_[pos] = (float)my;
         mr_[pos] = (float)(R * (1.0 + 0x1p-20) + (fabs(mx) + fabs(my)) * 0x1p-23 + 0x1p-148);
+        mrm = mr_[pos] > mrm ? mr_[pos] : mrm;
         const int fast = len > fast_from;
         fast_[pos] = (uint8_t)fast;
         if (pos < n0) {
@@ -123,6 +128,7 @@ static void make_discs(const hs_grid *g, const float *dx, const float *dy, float
     a->dmax[0][1] = m0a;
     a->dmax[1][0] = m1s;
     a->dmax[1][1] = m1a;
+    a->mrmax = mrm;
 }
 
 static void free_arrays(swept_arrays *a)
@@ -135,11 +141,49 @@ static void free_arrays(swept_arrays *a)
     free(a->fast);
 }
 
+/* The candidate pair p, q of two fast circles (storage positions), into L when the two touch:
+ * in a periodic box between p and the image of q whose disc is nearest to p's (the discs of
+ * a pair that touches overlap, and then under that image only). Returns 1 when memory ran
+ * out. */
+static int fast_pair(const hs_grid *g, const swept_arrays *a, uint32_t p, uint32_t q,
+                     hs_pair_list *L)
+{
+    if (g->id[p] > g->id[q]) {
+        const uint32_t t = p;
+        p = q;
+        q = t;
+    }
+    if (!hs_pair_list_reserve(L, 1) || (g->periodic && !hs_pair_shift_reserve(L, 1)))
+        return 1;
+    int s[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        const double d = k == 0 ? (double)a->mx[q] - a->mx[p] : (double)a->my[q] - a->my[p];
+        s[k] = g->period[k] > 0.0 ? -(int)round(d / g->period[k]) : 0;
+    }
+    const double ex = hs_image_sep(g->x[p], g->x[q], s[0], g->period[0]);
+    const double ey = hs_image_sep(g->y[p], g->y[q], s[1], g->period[1]);
+    const double R = (double)g->r[p] + (double)g->r[q];
+    const hs_moving cp = {g->x[p], g->y[p], g->r[p], a->dx[p], a->dy[p]};
+    const hs_moving cq = {(float)((double)g->x[q] + s[0] * g->period[0]),
+                          (float)((double)g->y[q] + s[1] * g->period[1]), g->r[q], a->dx[q],
+                          a->dy[q]};
+    if (!hs_swept_test_from(&cp, &cq, ex * ex + ey * ey <= R * R, &L->rec[L->len].swept))
+        return 0;
+    L->i[L->len] = g->id[p];
+    L->j[L->len] = g->id[q];
+    L->len++;
+    if (s[0] != 0 || s[1] != 0) {
+        const hs_pair_shift e = {g->id[p], g->id[q], (int8_t)s[0], (int8_t)s[1]};
+        L->sh[L->sh_len++] = e;
+    }
+    return 0;
+}
+
 /* The touching pairs of two fast circles into L (a list that carries answers): hs_grid_pairs
- * on a grid of their swept discs, each candidate then tested exactly. The discs are halved, so
- * that those of circles and displacements at the range limit are valid circles (overlap does
- * not change with the scale), and grown by 2^-20 and 2^-148 (the halving of subnormal
- * values). Returns 0, or 1 when memory ran out. */
+ * on a grid of their swept discs (in a periodic box, one of half its size), each candidate
+ * then tested exactly. The discs are halved, so that those of circles and displacements at
+ * the range limit are valid circles (overlap does not change with the scale), and grown by
+ * 2^-20 and 2^-148 (the halving of subnormal values). Returns 0, or 1 when memory ran out. */
 static int fast_pairs(const hs_grid *g, const swept_arrays *a, const hs_batch_opts *opts,
                       int threads, hs_pair_list *L)
 {
@@ -152,7 +196,7 @@ static int fast_pairs(const hs_grid *g, const swept_arrays *a, const hs_batch_op
     float *hx = malloc(nf * sizeof *hx), *hy = malloc(nf * sizeof *hy),
           *hr = malloc(nf * sizeof *hr);
     hs_grid *g3 = NULL;
-    hs_pairs cand = {NULL, NULL, 0};
+    hs_pairs cand = {.i = NULL, .j = NULL, .count = 0};
     int oom = !at || !hx || !hy || !hr;
     if (!oom) {
         for (size_t pos = 0, k = 0; pos < g->n; pos++) {
@@ -165,25 +209,17 @@ static int fast_pairs(const hs_grid *g, const swept_arrays *a, const hs_batch_op
             k++;
         }
         const hs_circles cs = {.x = hx, .y = hy, .r = hr, .mask = NULL, .n = nf, .owned = NULL};
-        const hs_grid_opts go = {0.0f, threads};
+        /* the halved box; on an axis that is not periodic the discs may leave it */
+        hs_grid_opts go = {.cell_size = 0.0f, .threads = threads, .periodic = g->periodic};
+        const int px = (g->periodic & HS_PERIODIC_X) != 0, py = (g->periodic & HS_PERIODIC_Y) != 0;
+        go.box.min.x = px ? 0.5f * (float)g->box[0] : -HS_MAX_COORD;
+        go.box.min.y = py ? 0.5f * (float)g->box[1] : -HS_MAX_COORD;
+        go.box.max.x = px ? 0.5f * (float)g->box[2] : HS_MAX_COORD;
+        go.box.max.y = py ? 0.5f * (float)g->box[3] : HS_MAX_COORD;
         oom = hs_grid_build(&cs, &go, &g3) != HS_OK || hs_grid_pairs(g3, opts, &cand) != HS_OK;
     }
-    for (size_t k = 0; !oom && k < cand.count; k++) {
-        uint32_t p = at[cand.i[k]], q = at[cand.j[k]];
-        if (g->id[p] > g->id[q]) {
-            p = at[cand.j[k]];
-            q = at[cand.i[k]];
-        }
-        const hs_moving cp = {g->x[p], g->y[p], g->r[p], a->dx[p], a->dy[p]};
-        const hs_moving cq = {g->x[q], g->y[q], g->r[q], a->dx[q], a->dy[q]};
-        if (!hs_pair_list_reserve(L, 1)) {
-            oom = 1;
-            break;
-        }
-        L->i[L->len] = g->id[p];
-        L->j[L->len] = g->id[q];
-        L->len += (size_t)hs_swept_test(&cp, &cq, &L->rec[L->len]);
-    }
+    for (size_t k = 0; !oom && k < cand.count; k++)
+        oom = fast_pair(g, a, at[cand.i[k]], at[cand.j[k]], L);
     hs_pairs_free(&cand);
     hs_grid_destroy(g3);
     free(hr);
@@ -205,12 +241,19 @@ static hs_status search(const hs_grid *g, const float *dx, const float *dy,
                       hs_grid_alloc_lines(n, sizeof(float)),
                       hs_grid_alloc_lines(n, sizeof(float)),
                       hs_grid_alloc_lines(n, 1),
-                      {{0.0}}};
+                      {{0.0}},
+                      0.0};
     hs_status s = a.dx && a.dy && a.mx && a.my && a.mr && a.fast ? HS_OK : HS_E_NOMEM;
     if (s == HS_OK) {
         make_discs(g, dx, dy, fast_threshold(g, dx, dy), &a, pass_threads);
+        /* one image per pair: the swept discs' diameters below half a period (the fast
+         * circles' grid, of halved discs grown by 2^-20, then holds them too) */
+        if (g->periodic && !hs_box_fits(g, 2.0 * a.mrmax * (1.0 + 0x1p-19) + 0x1p-140))
+            s = HS_E_BOX;
+    }
+    if (s == HS_OK) {
         /* within a level: slow partners only; a big circle searching level 0: all */
-        hs_pair_search ps = {g, a.mx, a.my, a.mr, 0.0, {{0.0}}, a.fast, a.dx, a.dy};
+        hs_pair_search ps = {g, a.mx, a.my, a.mr, 0.0, {{0.0}}, a.fast, a.dx, a.dy, 0};
         for (int l = 0; l < g->nlevels; l++)
             for (int c = 0; c < 2; c++)
                 ps.ext[l][c] = ((double)g->lv[l].rmax + a.dmax[l][c]) * (1.0 + 0x1p-20);
@@ -231,28 +274,19 @@ static hs_status search(const hs_grid *g, const float *dx, const float *dy,
     return s;
 }
 
-/* Each list's answers copied to their place in one array (the lists taken as one sequence);
- * then the pairs in (i, j) order with the place each came from, and the answers gathered to
- * them. */
+/* The pairs in (i, j) order with their answers (hs_pairs_assemble_carried) and, in a periodic
+ * box, their shifts; then the answers gathered to them. */
 static hs_status assemble(hs_pair_list *lists, size_t nl, size_t total, size_t n, int threads,
-                          hs_swept_pairs *out)
+                          const hs_grid *g, hs_swept_pairs *out)
 {
-    size_t *base = malloc((nl + 1) * sizeof *base);
-    hs_swept_hit *ans = hs_grid_alloc_lines(total, sizeof *ans);
-    uint32_t *word = hs_pairs_alloc_out(total);
+    hs_pair_rec *ans = NULL;
+    uint32_t *word = NULL;
     out->i = hs_pairs_alloc_out(total);
     out->j = hs_pairs_alloc_out(total);
-    int oom = !base || !ans || !word || !out->i || !out->j;
-    if (!oom) {
-        base[0] = 0;
-        for (size_t b = 0; b < nl; b++)
-            base[b + 1] = base[b] + lists[b].len;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-        for (ptrdiff_t b = 0; b < (ptrdiff_t)nl; b++)
-            if (lists[b].len)
-                memcpy(ans + base[b], lists[b].rec, lists[b].len * sizeof *ans);
-        oom = hs_pairs_assemble(lists, nl, n, threads, out->i, out->j, word);
-    }
+    int oom = !out->i || !out->j ||
+              hs_pairs_assemble_carried(lists, nl, total, n, threads, out->i, out->j, &ans, &word);
+    if (!oom && g->periodic)
+        oom = hs_pairs_shifts(lists, nl, out->i, out->j, total, threads, &out->sx, &out->sy);
     for (size_t b = 0; b < nl; b++) /* memory for the answers */
         hs_pair_list_free(&lists[b]);
     out->count = total;
@@ -266,7 +300,7 @@ static hs_status assemble(hs_pair_list *lists, size_t nl, size_t total, size_t n
         for (ptrdiff_t m = 0; m < (ptrdiff_t)total; m++) {
             if (m + AHEAD < (ptrdiff_t)total)
                 hs_prefetch(&ans[word[m + AHEAD]]);
-            const hs_swept_hit h = ans[word[m]];
+            const hs_swept_hit h = ans[word[m]].swept;
             out->t[m] = h.t;
             out->nx[m] = h.nx;
             out->ny[m] = h.ny;
@@ -275,7 +309,6 @@ static hs_status assemble(hs_pair_list *lists, size_t nl, size_t total, size_t n
     }
     free(word);
     free(ans);
-    free(base);
     return oom ? HS_E_NOMEM : HS_OK;
 }
 
@@ -306,7 +339,7 @@ hs_status hs_grid_swept_pairs(const hs_grid *g, const float *dx, const float *dy
     if (s == HS_OK && total > HS_MAX_COUNT) /* each answer is named by a 32-bit word */
         s = HS_E_TOO_MANY;
     if (s == HS_OK && total > 0)
-        s = assemble(lists, nl, total, n, threads, out);
+        s = assemble(lists, nl, total, n, threads, g, out);
     hs_pair_lists_free(lists, nl);
     if (s != HS_OK)
         hs_swept_pairs_free(out);
@@ -323,5 +356,7 @@ void hs_swept_pairs_free(hs_swept_pairs *p)
     free(p->nx);
     free(p->ny);
     free(p->overlapping);
+    free(p->sx);
+    free(p->sy);
     memset(p, 0, sizeof *p);
 }

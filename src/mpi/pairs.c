@@ -104,7 +104,7 @@ static hs_status assemble(hs_mpi_set *s, size_t ng)
         return HS_OK;
     hs_grid_destroy(s->pgrid);
     s->pgrid = NULL;
-    hs_grid_opts go = {s->opts.cell_size, s->opts.threads};
+    hs_grid_opts go = {.cell_size = s->opts.cell_size, .threads = s->opts.threads};
     return hs_grid_build(s->pcs, &go, &s->pgrid);
 }
 

@@ -278,7 +278,7 @@ static hs_status build_grid(hs_mpi_set *s)
         hs_grid_destroy(s->grid);
         s->grid = NULL;
     }
-    hs_grid_opts go = {s->opts.cell_size, s->opts.threads};
+    hs_grid_opts go = {.cell_size = s->opts.cell_size, .threads = s->opts.threads};
     return hs_grid_build(s->cs, &go, &s->grid);
 }
 

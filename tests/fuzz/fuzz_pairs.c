@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hs_grid *g = NULL;
     if (hs_circles_create(s.x, s.y, s.r, NULL, s.n, &cs, NULL) != HS_OK)
         return 0;
-    hs_grid_opts go = {cell, threads};
+    hs_grid_opts go = {.cell_size = cell, .threads = threads};
     if (hs_grid_build(cs, &go, &g) != HS_OK)
         fz_fail("pairs", "hs_grid_build failed on a valid set");
     char msg[512];

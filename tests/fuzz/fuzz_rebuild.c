@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char msg[512];
     if (hs_circles_create(a.x, a.y, a.r, a.use_mask ? a.mask : NULL, a.n, &ca, NULL) != HS_OK)
         goto done; /* invalid first sets: fuzz_batch checks their validation */
-    hs_grid_opts go = {0.0f, 1};
+    hs_grid_opts go = {.cell_size = 0.0f, .threads = 1};
     if (hs_grid_build(ca, &go, &g) != HS_OK)
         fz_fail("rebuild", "hs_grid_build failed on a valid set");
     size_t bad_create = 0, bad_rebuild = 0;

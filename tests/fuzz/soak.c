@@ -106,7 +106,7 @@ int main(int argc, char **argv)
         if (g == NULL || irand(20) == 0) {
             hs_grid_destroy(g);
             g = NULL;
-            hs_grid_opts go = {0.0f, 1 + (int)irand(2)};
+            hs_grid_opts go = {.cell_size = 0.0f, .threads = 1 + (int)irand(2)};
             if (hs_grid_build(cs, &go, &g) != HS_OK)
                 FAIL("grid_build n=%zu", n);
         } else if (hs_grid_rebuild(g, cs) != HS_OK) {

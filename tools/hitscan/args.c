@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* hitscan tool: command-line values. */
+#include <errno.h>
+#include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "args.h"
 
@@ -79,4 +82,17 @@ hsio_count_status hsio_parse_count(const char *s, size_t max, size_t *v)
         return HSIO_COUNT_RANGE;
     *v = (size_t)x;
     return HSIO_COUNT_OK;
+}
+
+int hsio_parse_numbers(const char *s, double *v, int k)
+{
+    for (int i = 0; i < k; i++) {
+        char *end;
+        errno = 0;
+        v[i] = strtod(s, &end);
+        if (end == s || errno || !isfinite(v[i]) || *end != (i + 1 < k ? ',' : '\0'))
+            return 0;
+        s = end + 1;
+    }
+    return 1;
 }

@@ -18,4 +18,7 @@ typedef enum hsio_count_status {
  * 4294967295 never rounds to its neighbour. *v is set only on HSIO_COUNT_OK. */
 hsio_count_status hsio_parse_count(const char *s, size_t max, size_t *v);
 
+/* Exactly k finite numbers separated by commas ("1.5,-2"): 1 with v[0 .. k) set, else 0. */
+int hsio_parse_numbers(const char *s, double *v, int k);
+
 #endif

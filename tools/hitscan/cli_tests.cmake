@@ -89,6 +89,24 @@ hs_cli(moving ARGS1 --circles good_circles.csv --queries good_queries.csv --mode
 hs_cli(pairs_errors ARGS1 --circles good_circles.csv --mode pairs --displacements nan_displacements.csv --brute RC1 2 ERR1 "no --brute"
        ARGS2 --circles good_circles.csv --mode pairs --brute RC2 2 ERR2 "no --brute"
        ARGS3 --circles good_circles.csv --mode pairs --displacements short_displacements.csv RC3 1 ERR3 "2 rows, but there are 5 circles")
+# --box: box_circles in [0, 16) x [0, 8); 0 and 1 touch across the left edge, 4 is given
+# outside the box (wrapped), 2 and 3 are 1.25 apart across the bottom edge (--skin 0.25)
+hs_cli(pairs_box ARGS1 --circles box_circles.csv --mode pairs --box 0,0,16,8 --out r_box.csv
+       ARGS2 --circles box_circles.csv --mode pairs --box=0,0,16,8 --periodic x --threads 2 --out r_box.npy
+       ARGS3 --circles box_circles.csv --mode pairs --box 0,0,16,8 --skin 0.25 --out - --format csv
+       OUT3 "^i,j,sx,sy\r?\n0,1,-1,0\r?\n2,3,0,-1\r?\n4,5,0,0\r?\n$" ERR3 "hits=3 "
+       SAME r_box.csv exp_box_pairs.csv r_box.npy exp_box_pairs.npy)
+hs_cli(pairs_box_swept ARGS1 --circles box_circles.csv --mode pairs --box 0,0,16,8 --displacements box_displacements.csv --out -
+       OUT1 "^i,j,t,nx,ny,overlapping,sx,sy\r?\n0,1,0,-1,0,1,-1,0\r?\n4,5,0,-1,0,1,0,0\r?\n$")
+hs_cli(pairs_box_errors ARGS1 --circles box_circles.csv --mode pairs --box 0,0,16,8 --periodic y
+       RC1 1 ERR1 "box_circles.csv: row 4 .line 6.: outside the box on an axis that is not periodic"
+       ARGS2 --circles box_circles.csv --mode pairs --box 0,0,16 RC2 2 ERR2 "--box must be four finite numbers"
+       ARGS3 --circles box_circles.csv --mode pairs --periodic xy RC3 2 ERR3 "--periodic needs --box")
+hs_cli(pairs_box_usage ARGS1 ${C_CSV} --box 0,0,16,8 RC1 2 ERR1 "--box and --skin go with --mode pairs"
+       ARGS2 --circles box_circles.csv --mode pairs --box 0,0,16,8 --periodic z RC2 2 ERR2 "--periodic must be x, y or xy"
+       ARGS3 --circles box_circles.csv --mode pairs --skin 1 --displacements box_displacements.csv RC3 2 ERR3 "--skin goes with overlap pairs")
+hs_cli(pairs_box_small ARGS1 --circles box_circles.csv --mode pairs --box 0,0,1.5,8 RC1 1
+       ERR1 "row 0 .line 2.: .* a diameter not below half a period")
 hs_cli(pairs_bad_displacement ARGS1 --circles good_circles.csv --mode pairs --displacements nan_displacements.csv
        RC1 1 ERR1 "nan_displacements.csv: row 2: not finite \\(dx=0, dy=nan\\)")
 hs_cli(count ARGS1 ${C_CSV} --mode count --out r_count.npy

@@ -139,6 +139,11 @@ static void expected(void)
     const uint32_t swept_i[] = {0}, swept_j[] = {1};
     const float swept_t[] = {0.75f}, swept_nx[] = {1}, swept_ny[] = {0};
     const uint8_t swept_ov[] = {0};
+    /* box_circles in the box [0, 16) x [0, 8), periodic in x and y: 0 and 1 touch across the
+     * left edge (j's image at -0.5), 4 (given at x = 40.25, wrapped to 8.25) overlaps 5; 2 and
+     * 3 are 1.25 apart across the bottom edge, joining with --skin 0.25 */
+    const uint32_t box_i[] = {0, 4}, box_j[] = {1, 5};
+    const int8_t box_sx[] = {-1, 0}, box_sy[] = {0, 0};
 
     for (int fmt = HSIO_NPY; fmt <= HSIO_CSV; fmt++) {
         const char *ext = fmt == HSIO_NPY ? "npy" : "csv";
@@ -159,10 +164,13 @@ static void expected(void)
         EXPECT("count_thick", hsio_write_count(f, (hsio_format)fmt, NQ, count_thick));
         EXPECT("all", hsio_write_all(f, (hsio_format)fmt, NQ, all_off, all_idx, all_t));
         EXPECT("all_ray", hsio_write_all(f, (hsio_format)fmt, NQ, ray_off, ray_idx, ray_t));
-        EXPECT("pairs",
-               hsio_write_pairs(f, (hsio_format)fmt, 0, NULL, NULL, NULL, NULL, NULL, NULL));
-        EXPECT("swept", hsio_write_pairs(f, (hsio_format)fmt, 1, swept_i, swept_j, swept_t,
-                                         swept_nx, swept_ny, swept_ov));
+        const hsio_pair_cols none = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+        const hsio_pair_cols swept = {swept_i,  swept_j,  swept_t, swept_nx,
+                                      swept_ny, swept_ov, NULL,    NULL};
+        const hsio_pair_cols boxed = {box_i, box_j, NULL, NULL, NULL, NULL, box_sx, box_sy};
+        EXPECT("pairs", hsio_write_pairs(f, (hsio_format)fmt, 0, &none));
+        EXPECT("swept", hsio_write_pairs(f, (hsio_format)fmt, 1, &swept));
+        EXPECT("box_pairs", hsio_write_pairs(f, (hsio_format)fmt, 2, &boxed));
 #undef EXPECT
     }
 }
@@ -173,6 +181,9 @@ static void inputs(void)
     npy_f4("good_queries.npy", NQ, 4, &queries[0][0]);
     npy_f4("good_displacements.npy", 5, 2, &displacements[0][0]);
     text("good_displacements.csv", "dx,dy\n0,0\n-8,0\n0,0\n0,0\n0,0\n");
+    text("box_circles.csv", "x,y,r\n0.5,4,0.5\n15.5,4,0.5\n8,0.5,0.5\n8,7.25,0.5\n40.25,4,0.25\n"
+                            "8,4,0.25\n");
+    text("box_displacements.csv", "dx,dy\n0,0\n0,0\n0,0\n0,0\n0,0\n0,0\n");
     text("short_displacements.csv", "dx,dy\n0,0\n-8,0\n");
     text("nan_displacements.csv", "dx,dy\n0,0\n-8,0\n0,nan\n0,0\n0,0\n");
     /* the same numbers as CSV: a header, spaces, CRLF, a blank line, exponent notation */

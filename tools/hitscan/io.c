@@ -216,24 +216,27 @@ int hsio_write_all(FILE *f, hsio_format fmt, size_t m, const size_t *offsets, co
     return hsio_write_le(f, buf, sizeof(double), 3 * k);
 }
 
-int hsio_write_pairs(FILE *f, hsio_format fmt, size_t k, const uint32_t *i, const uint32_t *j,
-                     const float *t, const float *nx, const float *ny, const uint8_t *overlapping)
+int hsio_write_pairs(FILE *f, hsio_format fmt, size_t k, const hsio_pair_cols *c)
 {
-    const size_t cols = t ? 6 : 2;
+    const int swept = c->t != NULL, shifts = c->sx != NULL;
+    const size_t cols = 2u + (swept ? 4u : 0u) + (shifts ? 2u : 0u);
     if (fmt == HSIO_CSV) {
-        if (fputs(t ? "i,j,t,nx,ny,overlapping\n" : "i,j\n", f) < 0)
+        if (fputs(swept ? "i,j,t,nx,ny,overlapping" : "i,j", f) < 0 ||
+            fputs(shifts ? ",sx,sy\n" : "\n", f) < 0)
             return -1;
         for (size_t h = 0; h < k; h++) {
-            if (fprintf(f, "%lu,%lu", (unsigned long)i[h], (unsigned long)j[h]) < 0)
+            if (fprintf(f, "%lu,%lu", (unsigned long)c->i[h], (unsigned long)c->j[h]) < 0)
                 return -1;
-            if (t) {
-                const float v[3] = {t[h], nx[h], ny[h]};
-                for (int c = 0; c < 3; c++)
-                    if (fputc(',', f) == EOF || put_float(f, v[c]) != 0)
+            if (swept) {
+                const float v[3] = {c->t[h], c->nx[h], c->ny[h]};
+                for (int q = 0; q < 3; q++)
+                    if (fputc(',', f) == EOF || put_float(f, v[q]) != 0)
                         return -1;
-                if (fprintf(f, ",%d", overlapping[h] ? 1 : 0) < 0)
+                if (fprintf(f, ",%d", c->overlapping[h] ? 1 : 0) < 0)
                     return -1;
             }
+            if (shifts && fprintf(f, ",%d,%d", c->sx[h], c->sy[h]) < 0)
+                return -1;
             if (fputc('\n', f) == EOF)
                 return -1;
         }
@@ -242,19 +245,23 @@ int hsio_write_pairs(FILE *f, hsio_format fmt, size_t k, const uint32_t *i, cons
     const size_t shape[2] = {k, cols};
     if (hsio_npy_write_header(f, "<f8", 2, shape) != 0)
         return -1;
-    double buf[CHUNK * 6];
+    double buf[CHUNK * 8];
     for (size_t h0 = 0; h0 < k; h0 += CHUNK) {
         const size_t m = k - h0 < CHUNK ? k - h0 : CHUNK;
         for (size_t q = 0; q < m; q++) {
             const size_t h = h0 + q;
             double *row = buf + cols * q;
-            row[0] = (double)i[h];
-            row[1] = (double)j[h];
-            if (t) {
-                row[2] = (double)t[h];
-                row[3] = (double)nx[h];
-                row[4] = (double)ny[h];
-                row[5] = overlapping[h] ? 1.0 : 0.0;
+            *row++ = (double)c->i[h];
+            *row++ = (double)c->j[h];
+            if (swept) {
+                *row++ = (double)c->t[h];
+                *row++ = (double)c->nx[h];
+                *row++ = (double)c->ny[h];
+                *row++ = c->overlapping[h] ? 1.0 : 0.0;
+            }
+            if (shifts) {
+                *row++ = (double)c->sx[h];
+                *row++ = (double)c->sy[h];
             }
         }
         if (hsio_write_le(f, buf, sizeof(double), cols * m) != 0)

@@ -50,9 +50,15 @@ int hsio_write_closest_at(FILE *f, hsio_format fmt, size_t m, const uint32_t *id
                           double ox, double oy);
 int hsio_write_any(FILE *f, hsio_format fmt, size_t m, const uint8_t *hit);
 int hsio_write_count(FILE *f, hsio_format fmt, size_t m, const uint32_t *count);
-/* k pairs (i[h], j[h]); t, nx, ny, overlapping NULL for overlap pairs, else swept pairs. */
-int hsio_write_pairs(FILE *f, hsio_format fmt, size_t k, const uint32_t *i, const uint32_t *j,
-                     const float *t, const float *nx, const float *ny, const uint8_t *overlapping);
+/* The columns of a pairs output: i, j; t, nx, ny, overlapping for swept pairs (NULL for
+ * overlap pairs); sx, sy in a periodic box (NULL otherwise). */
+typedef struct hsio_pair_cols {
+    const uint32_t *i, *j;
+    const float *t, *nx, *ny;
+    const uint8_t *overlapping;
+    const int8_t *sx, *sy;
+} hsio_pair_cols;
+int hsio_write_pairs(FILE *f, hsio_format fmt, size_t k, const hsio_pair_cols *c);
 /* CSR: hits of query i are offsets[i] .. offsets[i+1]-1. */
 int hsio_write_all(FILE *f, hsio_format fmt, size_t m, const size_t *offsets, const uint32_t *idx,
                    const float *t);

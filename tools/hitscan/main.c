@@ -62,6 +62,12 @@ static const char usage_text[] =
     "                     (N,2) or .csv; --mode pairs then finds the pairs that touch at\n"
     "                     some time of the step (swept pairs), the query modes the circles\n"
     "                     a segment meets while they move (circle i at c + t d at P(t))\n"
+    "  --box X0,Y0,X1,Y1  with --mode pairs: a periodic box [X0,X1) x [Y0,Y1); centres are\n"
+    "                     wrapped into it and pairs are found across its edges (minimum\n"
+    "                     image), each with the shift sx,sy (in periods) of j's image\n"
+    "  --periodic AXES    the box's periodic axes: x, y or xy (default xy); on the other\n"
+    "                     axis every centre must lie in the box\n"
+    "  --skin S           with --mode pairs: pairs whose gap is at most S (neighbour list)\n"
     "\n"
     "query:\n"
     "  --mode MODE        closest (default), any, count, all; pairs: the overlapping pairs of\n"
@@ -99,6 +105,7 @@ static const char usage_output[] =
     "     pairs    csv i,j                          npy (K,2) '<f8' i,j\n"
     "       with --displacements: csv i,j,t,nx,ny,overlapping, npy (K,6) '<f8': t the first\n"
     "       contact in [0,1], (nx,ny) the unit normal from i towards j, overlapping 0/1\n"
+    "       with --box: two more columns sx,sy (csv) / (K,4) or (K,8) (npy)\n"
     "     idx is the circle's 0-based row; a miss is idx -1 with NaN fields. all-hits rows are\n"
     "     ordered by query, then entry t, then idx; pairs rows by i < j, then j.\n"
     "\n"
@@ -125,6 +132,10 @@ typedef struct options {
     int boundary, skip_start, brute;
     int have_origin;
     double origin[2];
+    int have_box, have_skin;
+    double box[4];     /* --box X0,Y0,X1,Y1 */
+    unsigned periodic; /* --periodic: HS_PERIODIC_*; 0: not given (xy with a box) */
+    float skin;
     hs_isa isa;
     int threads;
     int repeat; /* 0: not given (one call, summary line as without the option) */
@@ -195,6 +206,7 @@ static const char *status_text(hs_status s)
     case HS_E_UNSUPPORTED: return "ISA level not supported on this CPU / build";
     case HS_E_INVALID_QUERY: return "invalid query";
     case HS_E_BUSY: return "workspace in use by another call";
+    case HS_E_BOX: return "periodic box too small for the circles, or a circle outside it";
     }
     return "unknown status";
 }
@@ -296,7 +308,8 @@ static int parse_args(int argc, char **argv, options *o)
                                                  "--threads", "--cell-size", "--out",
                                                  "--format",  "--scene",     "--n",
                                                  "--m",       "--seed",      "--write-scene",
-                                                 "--repeat",  "--origin",    "--displacements"};
+                                                 "--repeat",  "--origin",    "--displacements",
+                                                 "--box",     "--periodic",  "--skin"};
             if (pick(name, valued, (int)(sizeof valued / sizeof valued[0])) < 0)
                 return usage_error("unknown option '%s'", a);
             if (i + 1 >= argc)
@@ -365,20 +378,23 @@ static int parse_args(int argc, char **argv, options *o)
                     "--scene must be uniform, clustered, mixed, sparse or lasers (got '%s')", val);
             o->have_scene = 1;
         } else if (strcmp(name, "--origin") == 0) {
-            char *end;
-            errno = 0;
-            o->origin[0] = strtod(val, &end);
-            if (end != val && *end == ',') {
-                const char *y = end + 1;
-                o->origin[1] = strtod(y, &end);
-                if (end == y)
-                    end = (char *)val;
-            } else {
-                end = (char *)val;
-            }
-            if (end == val || *end || errno || !isfinite(o->origin[0]) || !isfinite(o->origin[1]))
+            if (!hsio_parse_numbers(val, o->origin, 2))
                 return usage_error("--origin must be two finite numbers X,Y (got '%s')", val);
             o->have_origin = 1;
+        } else if (strcmp(name, "--box") == 0) {
+            if (!hsio_parse_numbers(val, o->box, 4))
+                return usage_error("--box must be four finite numbers X0,Y0,X1,Y1 (got '%s')", val);
+            o->have_box = 1;
+        } else if (strcmp(name, "--periodic") == 0) {
+            static const char *const axes[] = {"x", "y", "xy"};
+            const int k = pick(val, axes, 3);
+            if (k < 0)
+                return usage_error("--periodic must be x, y or xy (got '%s')", val);
+            o->periodic = (unsigned)k + 1u;
+        } else if (strcmp(name, "--skin") == 0) {
+            if (!parse_float(val, &o->skin) || o->skin < 0.0f)
+                return usage_error("--skin must be a finite number >= 0 (got '%s')", val);
+            o->have_skin = 1;
         } else if (strcmp(name, "--n") == 0 || strcmp(name, "--m") == 0) {
             const int is_n = name[2] == 'n';
             int rc = count_option(name, val, 0, HS_MAX_COUNT, is_n ? &o->n : &o->m);
@@ -416,6 +432,23 @@ static int parse_args(int argc, char **argv, options *o)
     }
     if (o->displacements && o->brute)
         return usage_error("--displacements needs the grid; it has no --brute");
+    if ((o->have_box || o->have_skin) && o->mode != MODE_PAIRS)
+        return usage_error("--box and --skin go with --mode pairs");
+    if (o->periodic && !o->have_box)
+        return usage_error("--periodic needs --box X0,Y0,X1,Y1");
+    if (o->have_box) {
+        o->periodic = o->periodic ? o->periodic : HS_PERIODIC_XY;
+        for (int a = 0; a < 2; a++) {
+            const double lo = o->box[a], hi = o->box[a + 2];
+            const int per = (o->periodic >> a) & 1u;
+            if (!(fabs(lo) <= 1e18 && fabs(hi) <= 1e18) ||
+                (per ? !((float)lo < (float)hi) : !((float)lo <= (float)hi)))
+                return usage_error("--box: need |values| <= 1e18 and X0 < X1, Y0 < Y1 on the "
+                                   "periodic axes");
+        }
+    }
+    if (o->have_skin && o->displacements)
+        return usage_error("--skin goes with overlap pairs, not --displacements");
     if (o->mode == MODE_PAIRS && o->brute)
         return usage_error("--mode pairs runs on the grid; it has no --brute");
 #ifdef HS_CLI_MPI
@@ -751,11 +784,13 @@ static hs_status run_queries(const options *o, const hs_grid *g, const hs_circle
         if (res->all.offsets) /* a repeated call: the previous result goes first */
             hs_hits_free(&res->all);
         return g ? hs_grid_all(g, qs, bo, &res->all) : hs_brute_all(cs, qs, bo, &res->all);
-    case MODE_PAIRS: /* a repeated call: the previous result goes first */
+    case MODE_PAIRS: { /* a repeated call: the previous result goes first */
         hs_pairs_free(&res->pairs);
         hs_swept_pairs_free(&res->swept);
+        const hs_pair_opts po = {o->skin, o->have_box ? HS_PAIRS_SHIFTS : 0u};
         return res->mx ? hs_grid_swept_pairs(g, res->mx, res->my, bo, &res->swept)
-                       : hs_grid_pairs(g, bo, &res->pairs);
+                       : hs_grid_pairs_ex(g, &po, bo, &res->pairs);
+    }
     }
     return HS_E_RANGE;
 }
@@ -811,12 +846,16 @@ static int write_results(const options *o, const problem *p, const results *r)
     case MODE_ALL:
         w = hsio_write_all(f, o->format, p->m, r->all.offsets, r->all.idx, r->all.t);
         break;
-    case MODE_PAIRS:
-        w = r->mx ? hsio_write_pairs(f, o->format, r->swept.count, r->swept.i, r->swept.j,
-                                     r->swept.t, r->swept.nx, r->swept.ny, r->swept.overlapping)
-                  : hsio_write_pairs(f, o->format, r->pairs.count, r->pairs.i, r->pairs.j, NULL,
-                                     NULL, NULL, NULL);
+    case MODE_PAIRS: {
+        const hs_swept_pairs *sw = &r->swept;
+        const hsio_pair_cols c =
+            r->mx ? (hsio_pair_cols){sw->i,  sw->j,           sw->t,  sw->nx,
+                                     sw->ny, sw->overlapping, sw->sx, sw->sy}
+                  : (hsio_pair_cols){r->pairs.i, r->pairs.j, NULL,        NULL,
+                                     NULL,       NULL,       r->pairs.sx, r->pairs.sy};
+        w = hsio_write_pairs(f, o->format, r->mx ? sw->count : r->pairs.count, &c);
         break;
+    }
     }
     if (w != 0) {
         error("%s: write failed: %s", o->out, strerror(errno ? errno : EIO));
@@ -855,6 +894,30 @@ static void report_bad_circle(const problem *p, hs_status s, size_t bad)
         snprintf(why, sizeof why, "%s", s == HS_E_NEG_RADIUS ? "negative radius" : status_text(s));
     error("%s: %s: %s (x=%g, y=%g, r=%g)", p->circle_src, where(wb, sizeof wb, bad, p->circle_line),
           why, (double)p->x[bad], (double)p->y[bad], (double)p->r[bad]);
+}
+
+/* The circle a periodic box refuses, by its row (the box's own faults are usage errors):
+ * found by a rebuild from an empty grid with the same box, which names it. 1 when reported. */
+static int report_box_circle(const problem *p, const hs_grid_opts *go)
+{
+    hs_circles *empty = NULL;
+    hs_grid *g = NULL;
+    size_t bad = (size_t)-1;
+    char wb[64];
+    int found = hs_circles_borrow(NULL, NULL, NULL, NULL, 0, &empty, NULL) == HS_OK &&
+                hs_grid_build(empty, go, &g) == HS_OK &&
+                hs_grid_rebuild_from(g, p->x, p->y, p->r, NULL, p->n, &bad) == HS_E_BOX &&
+                bad < p->n;
+    if (found)
+        error("%s: %s: outside the box on an axis that is not periodic, or a diameter not below "
+              "half a period (x=%g, y=%g, r=%g)",
+              p->circle_src, where(wb, sizeof wb, bad, p->circle_line), (double)p->x[bad],
+              (double)p->y[bad], (double)p->r[bad]);
+    else
+        error("--box: the box is too small for the grid's cells (a cell above half a period)");
+    hs_grid_destroy(g);
+    hs_circles_destroy(empty);
+    return 1;
 }
 
 /* Why hs_query_validate refuses a query, for messages. */
@@ -939,12 +1002,19 @@ int main(int argc, char **argv)
     }
     if (!o.brute) {
         t0 = omp_get_wtime();
-        hs_grid_opts go = {o.cell_size, o.threads};
+        hs_grid_opts go = {.cell_size = o.cell_size, .threads = o.threads};
+        if (o.have_box) {
+            go.periodic = o.periodic;
+            go.box =
+                (hs_aabb){{(float)o.box[0], (float)o.box[1]}, {(float)o.box[2], (float)o.box[3]}};
+        }
 #ifdef HS_CLI_MPI
         s = hscli_mpi_build(p.x, p.y, p.r, p.n, &go);
 #else
         s = hs_grid_build(cs, &go, &g);
 #endif
+        if (s == HS_E_BOX && report_box_circle(&p, &go))
+            goto done;
         if (s != HS_OK) {
             error("grid build failed: %s", status_text(s));
             goto done;

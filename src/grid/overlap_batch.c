@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/* Batched disc overlap queries, hs_grid_overlap_discs: the discs in chunks on the team, each
+ * chunk's rows into a buffer of its own (sorted row by row), then the rows' offsets and one
+ * copy into the result. Chunks are consecutive discs, so the result does not depend on the
+ * team. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "openmp.h"
+
+#include "grid/overlap.h"
+#include "hitscan/narrow.h"
+
+/* Discs per chunk: a unit of the schedule. */
+enum { CHUNK = 256 };
+
+/* Rows up to this long are sorted by insertion; longer ones by qsort. */
+enum { INSERTION_MAX = 32 };
+
+typedef struct chunk_rows {
+    uint32_t *v;
+    size_t len, cap;
+    int oom;
+} chunk_rows;
+
+static void push(void *st, uint32_t id)
+{
+    chunk_rows *c = st;
+    if (c->len == c->cap) {
+        const size_t cap = c->cap ? 2 * c->cap : 256;
+        uint32_t *v = realloc(c->v, cap * sizeof *v);
+        if (v == NULL) {
+            c->oom = 1;
+            return;
+        }
+        c->v = v;
+        c->cap = cap;
+    }
+    c->v[c->len++] = id;
+}
+
+static void sort_row(uint32_t *v, size_t n)
+{
+    if (n > INSERTION_MAX) {
+        qsort(v, n, sizeof *v, hs_cmp_u32);
+        return;
+    }
+    for (size_t a = 1; a < n; a++) {
+        const uint32_t x = v[a];
+        size_t b = a;
+        for (; b > 0 && v[b - 1] > x; b--)
+            v[b] = v[b - 1];
+        v[b] = x;
+    }
+}
+
+/* The rows of discs [q0, q1) into c, each row's length into len[q]; the invalid discs
+ * counted, the first of them kept in *first. */
+static void chunk_run(const hs_grid *g, const float *x, const float *y, const float *r,
+                      const uint32_t *mask, size_t q0, size_t q1, chunk_rows *c, size_t *len,
+                      size_t *invalid, size_t *first)
+{
+    for (size_t q = q0; q < q1 && !c->oom; q++) {
+        const hs_circle d = {x[q], y[q], r ? r[q] : 0.0f};
+        const size_t start = c->len;
+        if (hs_circle_validate(d) != HS_OK) {
+            *first = *invalid == 0 ? q : *first;
+            ++*invalid;
+        } else {
+            hs_grid_disc_visit(g, d, mask ? mask[q] : UINT32_MAX, push, c);
+            if (c->len > start && !c->oom) /* v may still be NULL otherwise */
+                sort_row(c->v + start, c->len - start);
+        }
+        len[q] = c->len - start;
+    }
+}
+
+hs_status hs_grid_overlap_discs(const hs_grid *g, const float *x, const float *y, const float *r,
+                                const uint32_t *mask, size_t m, const hs_batch_opts *opts,
+                                hs_overlaps *out)
+{
+    if (out != NULL)
+        memset(out, 0, sizeof *out);
+    if (g == NULL || out == NULL || (m > 0 && (x == NULL || y == NULL)))
+        return HS_E_NULL;
+    if (opts && opts->threads < 0)
+        return HS_E_RANGE;
+    if (m > HS_MAX_COUNT)
+        return HS_E_TOO_MANY;
+    int threads = opts && opts->threads > 0 ? opts->threads : omp_get_max_threads();
+    const size_t nchunks = (m + CHUNK - 1) / CHUNK;
+    if (nchunks < 2)
+        threads = 1;
+    (void)threads; /* read by the pragmas only: unused in a build without OpenMP */
+    chunk_rows *rows = calloc(nchunks ? nchunks : 1, sizeof *rows);
+    out->offsets = malloc((m + 1) * sizeof *out->offsets);
+    int oom = rows == NULL || out->offsets == NULL;
+    size_t invalid = 0, first = (size_t)-1;
+    if (!oom) {
+        size_t *len = out->offsets + 1;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(+ : invalid)       \
+    reduction(min : first) reduction(| : oom)
+        for (ptrdiff_t k = 0; k < (ptrdiff_t)nchunks; k++) {
+            const size_t q0 = (size_t)k * CHUNK, q1 = m - q0 > CHUNK ? q0 + CHUNK : m;
+            size_t bad = 0, at = (size_t)-1;
+            chunk_run(g, x, y, r, mask, q0, q1, &rows[k], len, &bad, &at);
+            invalid += bad;
+            first = at < first ? at : first;
+            oom |= rows[k].oom;
+        }
+    }
+    if (!oom) {
+        out->offsets[0] = 0;
+        for (size_t q = 0; q < m; q++)
+            out->offsets[q + 1] += out->offsets[q];
+        out->count = m;
+        out->total = out->offsets[m];
+        out->idx = malloc((out->total ? out->total : 1) * sizeof *out->idx);
+        oom = out->idx == NULL;
+    }
+    if (!oom) {
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+        for (ptrdiff_t k = 0; k < (ptrdiff_t)nchunks; k++)
+            if (rows[k].len)
+                memcpy(out->idx + out->offsets[(size_t)k * CHUNK], rows[k].v,
+                       rows[k].len * sizeof *out->idx);
+    }
+    for (size_t k = 0; rows && k < nchunks; k++)
+        free(rows[k].v);
+    free(rows);
+    if (oom) {
+        hs_overlaps_free(out);
+        return HS_E_NOMEM;
+    }
+    if (opts && opts->stats) {
+        opts->stats->invalid = invalid;
+        opts->stats->first_invalid = first;
+        opts->stats->pair_tests = 0;
+    }
+    return invalid ? HS_E_INVALID_QUERY : HS_OK;
+}
+
+void hs_overlaps_free(hs_overlaps *o)
+{
+    if (o == NULL)
+        return;
+    free(o->offsets);
+    free(o->idx);
+    memset(o, 0, sizeof *o);
+}

@@ -1,0 +1,457 @@
+/* SPDX-License-Identifier: MIT */
+/* Segment queries in a periodic box (query.h's hs_grid_periodic_walk, hs_grid_periodic_all).
+ * A query sees the box tiled over the plane: it hits the image c + s L of a circle (s a shift
+ * in periods) when the query moved by -s L hits c. Each query is cut into pieces, one per
+ * image of the box that its path passes within reach of (the largest radius plus its
+ * thickness, and the grid's pad): the query moved by -s L over the interval of t where it is
+ * that near to the box's image. Outside that interval no circle of the image can touch the
+ * query, so a piece's answers are the query's own: entry times in the query's parameter, and
+ * no hit at a start the cut made. The pieces of a batch go to the plain grid walk as one
+ * batch, and each query's answer is merged from its pieces': closest the least (t, index),
+ * any any of them, count and all every image hit (a circle met again after the query wraps
+ * around the box counts again), all-hits rows ordered by t then index. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "openmp.h"
+
+#include "grid/periodic.h"
+#include "grid/query.h"
+#include "query_prep.h"
+
+/* One piece of a query: the image (its offset s L in the world) and the interval of t. */
+typedef struct piece {
+    double ox, oy;
+    float t0, t1;
+} piece;
+
+/* One axis of a query: P(t) = a + t d over [t0, t1] in a box [lo, hi] of period L (0: the
+ * axis is not periodic), within reach e. */
+typedef struct axis {
+    double a, d, lo, hi, L, e;
+} axis;
+
+/* The shifts s whose image [lo + s L, hi + s L] the path over [t0, t1] passes within e of:
+ * s0 .. s1 (both 0 on an axis that is not periodic). 0, or 1 when they are unbounded (an
+ * infinite interval across a periodic axis). */
+static int shift_range(const axis *x, double t0, double t1, double *s0, double *s1)
+{
+    *s0 = *s1 = 0.0;
+    if (x->L <= 0.0)
+        return 0;
+    double u0 = x->a, u1 = x->a;
+    if (x->d != 0.0) {
+        if (!isfinite(t0) || !isfinite(t1))
+            return 1;
+        u0 = fmin(x->a + t0 * x->d, x->a + t1 * x->d);
+        u1 = fmax(x->a + t0 * x->d, x->a + t1 * x->d);
+    }
+    *s0 = ceil((u0 - x->e - x->hi) / x->L);
+    *s1 = floor((u1 + x->e - x->lo) / x->L);
+    return 0;
+}
+
+/* The part of [t0, t1] where the path lies within e of the image s; empty when *u0 > *u1. */
+static void shift_interval(const axis *x, double s, double t0, double t1, double *u0, double *u1)
+{
+    *u0 = t0;
+    *u1 = t1;
+    if (x->L <= 0.0 || x->d == 0.0)
+        return;
+    double ta = (x->lo + s * x->L - x->e - x->a) / x->d;
+    double tb = (x->hi + s * x->L + x->e - x->a) / x->d;
+    if (x->d < 0.0) {
+        const double t = ta;
+        ta = tb;
+        tb = t;
+    }
+    *u0 = fmax(t0, ta);
+    *u1 = fmin(t1, tb);
+}
+
+/* The float interval holding [u0, u1], within the query's own [tmin, tmax]. */
+static void round_out(double u0, double u1, const hs_query *q, float *t0, float *t1)
+{
+    float f0 = (float)u0, f1 = (float)u1;
+    if ((double)f0 > u0)
+        f0 = nextafterf(f0, -INFINITY);
+    if ((double)f1 < u1)
+        f1 = nextafterf(f1, INFINITY);
+    *t0 = f0 > q->tmin ? f0 : q->tmin;
+    *t1 = f1 < q->tmax ? f1 : q->tmax;
+}
+
+/* The pieces of the valid query q, up to HS_PERIODIC_MAX_IMAGES into out; their number, or
+ * HS_PERIODIC_MAX_IMAGES + 1 when there are more. */
+static size_t query_pieces(const hs_grid *g, const hs_query *q, piece *out)
+{
+    const size_t max = HS_PERIODIC_MAX_IMAGES;
+    double rmax = 0.0;
+    for (int l = 0; l < g->nlevels; l++)
+        rmax = fmax(rmax, (double)g->lv[l].rmax);
+    double e = rmax + (double)q->q, mag = fabs(q->a.x) + fabs(q->a.y);
+    for (int k = 0; k < 4; k++)
+        mag += fabs(g->box[k]);
+    const double tm = fmax(fabs(q->tmin), fabs(q->tmax));
+    if (isfinite(tm))
+        mag += (fabs(q->d.x) + fabs(q->d.y)) * tm;
+    e += hs_gpad(mag, e);
+    const axis X = {q->a.x, q->d.x, g->box[0], g->box[2], g->period[0], e};
+    const axis Y = {q->a.y, q->d.y, g->box[1], g->box[3], g->period[1], e};
+    double sx0, sx1, sy0, sy1;
+    if (shift_range(&X, q->tmin, q->tmax, &sx0, &sx1) || sx1 - sx0 >= (double)max)
+        return max + 1;
+    size_t k = 0;
+    for (double sx = sx0; sx <= sx1; sx++) {
+        double a0, a1;
+        shift_interval(&X, sx, q->tmin, q->tmax, &a0, &a1);
+        if (!(a0 <= a1))
+            continue;
+        if (shift_range(&Y, a0, a1, &sy0, &sy1) || sy1 - sy0 >= (double)max)
+            return max + 1;
+        for (double sy = sy0; sy <= sy1; sy++) {
+            double b0, b1;
+            shift_interval(&Y, sy, a0, a1, &b0, &b1);
+            if (!(b0 <= b1))
+                continue;
+            if (++k > max)
+                return k;
+            piece *p = &out[k - 1];
+            p->ox = sx * X.L;
+            p->oy = sy * Y.L;
+            round_out(b0, b1, q, &p->t0, &p->t1);
+        }
+    }
+    return k;
+}
+
+/* A batch's pieces, as a batch of their own (qs), query i's being first[i] .. first[i + 1]. */
+typedef struct pieces {
+    hs_queries qs;
+    float *v;       /* the arrays of qs: ax, ay, dx, dy, tmin, tmax, q */
+    uint32_t *mask; /* per piece, when the batch has a mask array */
+    double *ox, *oy;
+    size_t *first;
+    size_t invalid, first_invalid;
+} pieces;
+
+static void pieces_free(pieces *p)
+{
+    free(p->v);
+    free(p->mask);
+    free(p->ox);
+    free(p->oy);
+    free(p->first);
+}
+
+/* Query i's pieces, at most HS_PERIODIC_MAX_IMAGES (0 for an invalid query, or one with
+ * more), written from position at when out is not NULL. */
+static size_t pieces_of(const hs_grid *g, const hs_queries *qs, size_t i, pieces *out, size_t at)
+{
+    const hs_query q = hs_query_at(qs, i);
+    if (!hs_query_surely_valid(q) && hs_query_validate(q) != HS_OK)
+        return 0;
+    piece buf[HS_PERIODIC_MAX_IMAGES];
+    const size_t k = query_pieces(g, &q, buf);
+    if (k > HS_PERIODIC_MAX_IMAGES)
+        return 0;
+    for (size_t j = 0; j < k; j++) { /* a query moved beyond HS_MAX_COORD */
+        const hs_query qj = {
+            {(float)((double)q.a.x - buf[j].ox), (float)((double)q.a.y - buf[j].oy)},
+            q.d,
+            buf[j].t0,
+            buf[j].t1,
+            q.q};
+        if (!hs_query_surely_valid(qj) && hs_query_validate(qj) != HS_OK)
+            return 0;
+    }
+    for (size_t j = 0; out && j < k; j++) {
+        const size_t n = out->qs.count, w = at + j;
+        float *v = out->v;
+        v[w] = (float)((double)q.a.x - buf[j].ox);
+        v[n + w] = (float)((double)q.a.y - buf[j].oy);
+        v[2 * n + w] = q.d.x;
+        v[3 * n + w] = q.d.y;
+        v[4 * n + w] = buf[j].t0;
+        v[5 * n + w] = buf[j].t1;
+        v[6 * n + w] = q.q;
+        if (out->mask)
+            out->mask[w] = qs->mask[i];
+        out->ox[w] = buf[j].ox;
+        out->oy[w] = buf[j].oy;
+    }
+    return k;
+}
+
+/* The pieces of qs into p: HS_OK or HS_E_NOMEM. A query that is invalid, or meets more than
+ * HS_PERIODIC_MAX_IMAGES images of the box, has none and is counted invalid. */
+static hs_status make_pieces(const hs_grid *g, const hs_queries *qs, int threads, pieces *p)
+{
+    (void)threads; /* read by the pragmas only: unused in a build without OpenMP */
+    const size_t m = qs->count;
+    memset(p, 0, sizeof *p);
+    p->first = malloc((m + 1) * sizeof *p->first);
+    if (p->first == NULL)
+        return HS_E_NOMEM;
+    size_t *first = p->first;
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (ptrdiff_t i = 0; i < (ptrdiff_t)m; i++)
+        first[i + 1] = pieces_of(g, qs, (size_t)i, NULL, 0);
+    first[0] = 0;
+    p->first_invalid = (size_t)-1;
+    for (size_t i = 0; i < m; i++) {
+        if (first[i + 1] == 0 && p->invalid++ == 0)
+            p->first_invalid = i;
+        first[i + 1] += first[i];
+    }
+    const size_t n = first[m], nn = n ? n : 1;
+    p->v = malloc(7 * nn * sizeof *p->v);
+    p->ox = malloc(nn * sizeof *p->ox);
+    p->oy = malloc(nn * sizeof *p->oy);
+    p->mask = qs->mask ? malloc(nn * sizeof *p->mask) : NULL;
+    if (!p->v || !p->ox || !p->oy || (qs->mask && !p->mask))
+        return HS_E_NOMEM;
+    p->qs = (hs_queries){
+        p->v,    p->v + n, p->v + 2 * n, p->v + 3 * n, p->v + 4 * n, p->v + 5 * n, p->v + 6 * n,
+        p->mask, n,        0.0f,         0.0f,         0.0f,         qs->mask_all};
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (ptrdiff_t i = 0; i < (ptrdiff_t)m; i++)
+        if (first[i + 1] > first[i])
+            pieces_of(g, qs, (size_t)i, p, first[i]);
+    return HS_OK;
+}
+
+/* The batch's arguments as the plain calls check them, before the pieces are made. */
+static hs_status check_batch(const hs_queries *qs, const hs_batch_opts *opts)
+{
+    if (qs == NULL)
+        return HS_E_NULL;
+    if (qs->count > HS_MAX_COUNT)
+        return HS_E_TOO_MANY;
+    if (qs->count > 0 && (qs->ax == NULL || qs->ay == NULL || qs->dx == NULL || qs->dy == NULL))
+        return HS_E_NULL;
+    if (opts && opts->threads < 0)
+        return HS_E_RANGE;
+    return HS_OK;
+}
+
+static int team(const hs_batch_opts *opts)
+{
+    return opts && opts->threads > 0 ? opts->threads : omp_get_max_threads();
+}
+
+/* The status of a call whose pieces were answered with status s: the invalid queries are
+ * the batch's (none of the pieces is), and the stats say so. */
+static hs_status finish(const pieces *p, const hs_batch_opts *opts, const hs_batch_stats *inner,
+                        hs_status s)
+{
+    if (s != HS_OK && s != HS_E_INVALID_QUERY)
+        return s;
+    if (opts && opts->stats) {
+        opts->stats->invalid = p->invalid;
+        opts->stats->first_invalid = p->first_invalid;
+        opts->stats->pair_tests = inner->pair_tests;
+    }
+    return p->invalid ? HS_E_INVALID_QUERY : HS_OK;
+}
+
+/* Query i's answer from its pieces' answers in a (closest, any or count). */
+static void merge_one(const pieces *p, const hs_grid_out *a, const hs_grid_out *o, size_t i)
+{
+    const size_t k0 = p->first[i], k1 = p->first[i + 1];
+    if (o->mode == HS_GRID_ANY) {
+        uint8_t hit = 0;
+        for (size_t k = k0; k < k1; k++)
+            hit |= a->hit[k];
+        o->hit[i] = hit;
+        return;
+    }
+    if (o->mode == HS_GRID_COUNT) {
+        uint32_t c = 0;
+        for (size_t k = k0; k < k1; k++)
+            c += a->count[k];
+        o->count[i] = c;
+        return;
+    }
+    size_t best = k1;
+    for (size_t k = k0; k < k1; k++)
+        if (a->co.idx[k] != HS_NONE &&
+            (best == k1 || a->co.t[k] < a->co.t[best] ||
+             (a->co.t[k] == a->co.t[best] && a->co.idx[k] < a->co.idx[best])))
+            best = k;
+    const hs_closest_out *c = &o->co;
+    c->idx[i] = best < k1 ? a->co.idx[best] : HS_NONE;
+    c->t[i] = best < k1 ? a->co.t[best] : NAN;
+    const float nan = NAN;
+    if (c->px)
+        c->px[i] = best < k1 ? (float)((double)a->co.px[best] + p->ox[best]) : nan;
+    if (c->py)
+        c->py[i] = best < k1 ? (float)((double)a->co.py[best] + p->oy[best]) : nan;
+    if (c->nx)
+        c->nx[i] = best < k1 ? a->co.nx[best] : nan;
+    if (c->ny)
+        c->ny[i] = best < k1 ? a->co.ny[best] : nan;
+}
+
+static int out_missing(size_t m, const hs_grid_out *o)
+{
+    if (m == 0)
+        return 0;
+    switch (o->mode) {
+    case HS_GRID_CLOSEST: return o->co.idx == NULL || o->co.t == NULL;
+    case HS_GRID_ANY: return o->hit == NULL;
+    default: return o->count == NULL;
+    }
+}
+
+hs_status hs_grid_periodic_walk(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                                const hs_grid_out *o)
+{
+    hs_status s = check_batch(qs, opts);
+    if (s != HS_OK)
+        return s;
+    if (out_missing(qs->count, o))
+        return HS_E_NULL;
+    const int threads = team(opts);
+    pieces p;
+    s = make_pieces(g, qs, threads, &p);
+    const size_t n = p.qs.count, nn = n ? n : 1;
+    /* the pieces' answers: closest's geometry when the caller asks for it */
+    const int geo = o->co.px || o->co.py || o->co.nx || o->co.ny;
+    void *buf = s == HS_OK ? malloc(nn * (o->mode == HS_GRID_CLOSEST ? (geo ? 24 : 8) : 4)) : NULL;
+    if (s == HS_OK && buf == NULL)
+        s = HS_E_NOMEM;
+    hs_grid_out a = {o->mode, {NULL, NULL, NULL, NULL, NULL, NULL}, NULL, NULL};
+    if (s == HS_OK && o->mode == HS_GRID_CLOSEST) {
+        float *f = buf;
+        a.co.idx = (uint32_t *)buf;
+        a.co.t = f + nn;
+        if (geo) {
+            a.co.px = f + 2 * nn;
+            a.co.py = f + 3 * nn;
+            a.co.nx = f + 4 * nn;
+            a.co.ny = f + 5 * nn;
+        }
+    }
+    a.hit = buf;
+    a.count = buf;
+    hs_batch_stats inner = {0, 0, 0};
+    if (s == HS_OK) {
+        hs_batch_opts io = opts ? *opts : hs_batch_opts_default();
+        io.stats = &inner;
+        s = hs_grid_walk_plain(g, &p.qs, &io, &a);
+    }
+    if (s == HS_OK || s == HS_E_INVALID_QUERY) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (ptrdiff_t i = 0; i < (ptrdiff_t)qs->count; i++)
+            merge_one(&p, &a, o, (size_t)i);
+    }
+    free(buf);
+    s = finish(&p, opts, &inner, s);
+    pieces_free(&p);
+    return s;
+}
+
+/* One hit of all-hits while a query's rows are merged. */
+typedef struct hit {
+    float t;
+    uint32_t idx;
+} hit;
+
+static int cmp_hit(const void *a, const void *b)
+{
+    const hit *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* The pieces' hits h (CSR by piece) merged into rows by query, each ordered by (t, index):
+ * into out, or the caller's arrays from place. */
+static hs_status merge_all(const pieces *p, size_t m, const hs_hits *h, int threads, hs_hits *out,
+                           const hs_all_place *place)
+{
+    (void)threads; /* read by the pragmas only: unused in a build without OpenMP */
+    const size_t total = h->total;
+    hit *rows = malloc((total ? total : 1) * sizeof *rows);
+    if (rows == NULL)
+        return HS_E_NOMEM;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
+    for (ptrdiff_t i = 0; i < (ptrdiff_t)m; i++) {
+        const size_t a = h->offsets[p->first[i]], b = h->offsets[p->first[i + 1]];
+        for (size_t k = a; k < b; k++)
+            rows[k] = (hit){h->t[k], h->idx[k]};
+        if (p->first[i + 1] - p->first[i] > 1) /* one piece's row is in order already */
+            qsort(rows + a, b - a, sizeof *rows, cmp_hit);
+    }
+    hs_status s = HS_OK;
+    if (place) {
+        hs_hits_into d = {NULL, NULL, NULL, NULL};
+        if (place->fn(place->ctx, m, total, &d) != 0) {
+            s = HS_E_NOMEM;
+        } else {
+            for (size_t i = 0; d.offsets && i <= m; i++)
+                d.offsets[i] = (int64_t)h->offsets[p->first[i]];
+            for (size_t i = 0; d.query && i < m; i++)
+                for (size_t k = h->offsets[p->first[i]]; k < h->offsets[p->first[i + 1]]; k++)
+                    d.query[k] = (int64_t)i;
+            for (size_t k = 0; k < total; k++) {
+                if (d.idx)
+                    d.idx[k] = rows[k].idx;
+                if (d.t)
+                    d.t[k] = rows[k].t;
+            }
+        }
+    } else {
+        out->offsets = malloc((m + 1) * sizeof *out->offsets);
+        out->idx = malloc((total ? total : 1) * sizeof *out->idx);
+        out->t = malloc((total ? total : 1) * sizeof *out->t);
+        if (!out->offsets || !out->idx || !out->t) {
+            hs_hits_free(out);
+            s = HS_E_NOMEM;
+        } else {
+            for (size_t i = 0; i <= m; i++)
+                out->offsets[i] = h->offsets[p->first[i]];
+            for (size_t k = 0; k < total; k++) {
+                out->idx[k] = rows[k].idx;
+                out->t[k] = rows[k].t;
+            }
+            out->count = m;
+            out->total = total;
+            out->ws = NULL;
+        }
+    }
+    free(rows);
+    return s;
+}
+
+hs_status hs_grid_periodic_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                               hs_hits *out, const hs_all_place *place)
+{
+    hs_status s = check_batch(qs, opts);
+    if (s != HS_OK)
+        return s;
+    if (out == NULL && place == NULL)
+        return HS_E_NULL;
+    const int threads = team(opts);
+    pieces p;
+    s = make_pieces(g, qs, threads, &p);
+    hs_batch_stats inner = {0, 0, 0};
+    hs_hits h;
+    memset(&h, 0, sizeof h);
+    if (s == HS_OK) {
+        hs_batch_opts io = opts ? *opts : hs_batch_opts_default();
+        io.stats = &inner;
+        io.ws = NULL; /* the pieces' hits are this call's, not the caller's workspace's */
+        s = hs_grid_all_plain(g, &p.qs, &io, &h, NULL);
+    }
+    if (s == HS_OK || s == HS_E_INVALID_QUERY) {
+        const hs_status m = merge_all(&p, qs->count, &h, threads, out, place);
+        s = m != HS_OK ? m : s;
+        hs_hits_free(&h);
+    }
+    s = finish(&p, opts, &inner, s);
+    pieces_free(&p);
+    return s;
+}
