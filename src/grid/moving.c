@@ -93,19 +93,21 @@ static hs_status moving_circles_make(const hs_grid *g, const float *dx, const fl
 }
 
 /* Whether query i can take moving circles: valid, with a finite interval. */
-static int moving_query_ok(const hs_queries *qs, size_t i, hs_query *q)
+static int moving_query_valid(const hs_queries *qs, size_t i)
 {
-    *q = hs_query_at(qs, i);
-    return hs_query_validate(*q) == HS_OK && isfinite(q->tmin) && isfinite(q->tmax);
+    const hs_query q = hs_query_at(qs, i);
+    return hs_query_validate(q) == HS_OK && isfinite(q.tmin) && isfinite(q.tmax);
 }
 
-/* The valid queries' times [*t0, *t1]; 0 when no query is valid. */
-static int moving_times(const hs_queries *qs, double *t0, double *t1)
+/* Each query's validity into ok (1: it can take moving circles), and the valid queries' times
+ * [*t0, *t1]; 0 when no query is valid. */
+static int moving_times(const hs_queries *qs, uint8_t *ok, double *t0, double *t1)
 {
     double lo = INFINITY, hi = -INFINITY;
     for (size_t i = 0; i < qs->count; i++) {
-        hs_query q;
-        if (moving_query_ok(qs, i, &q)) {
+        ok[i] = (uint8_t)moving_query_valid(qs, i);
+        if (ok[i]) {
+            const hs_query q = hs_query_at(qs, i);
             lo = q.tmin < lo ? q.tmin : lo;
             hi = q.tmax > hi ? q.tmax : hi;
         }
@@ -119,6 +121,7 @@ static int moving_times(const hs_queries *qs, double *t0, double *t1)
  * candidates. */
 typedef struct moving_call {
     const hs_queries *qs;
+    const uint8_t *ok; /* each query's validity (moving_times) */
     const moving_circles *m;
     const float *dx, *dy;
     hs_semantics sem;
@@ -155,8 +158,8 @@ static int moving_hit(const moving_call *c, hs_query q, uint32_t j, float *t)
 static uint32_t moving_closest(const moving_call *c, size_t i, int first, hs_hit *h,
                                hs_tally *tally)
 {
-    hs_query q;
-    if (!moving_query_ok(c->qs, i, &q)) {
+    const hs_query q = hs_query_at(c->qs, i);
+    if (!c->ok[i]) {
         tally->invalid++;
         tally->first = i < tally->first ? i : tally->first;
         return HS_NONE;
@@ -187,8 +190,8 @@ static uint32_t moving_closest(const moving_call *c, size_t i, int first, hs_hit
 /* Query i's number of hits. */
 static uint32_t moving_count(const moving_call *c, size_t i, hs_tally *tally)
 {
-    hs_query q;
-    if (!moving_query_ok(c->qs, i, &q)) {
+    const hs_query q = hs_query_at(c->qs, i);
+    if (!c->ok[i]) {
         tally->invalid++;
         tally->first = i < tally->first ? i : tally->first;
         return 0;
@@ -212,8 +215,8 @@ static hs_status moving_all_range(const void *ctx, size_t lo, size_t hi, int tid
     for (size_t i = lo; i < hi; i++) {
         const size_t n = c->cand->offsets[i + 1] - c->cand->offsets[i];
         count[i] = 0;
-        hs_query q;
-        if (!moving_query_ok(c->qs, i, &q)) {
+        const hs_query q = hs_query_at(c->qs, i);
+        if (!c->ok[i]) {
             tally->invalid++;
             tally->first = i < tally->first ? i : tally->first;
             continue;
@@ -318,12 +321,17 @@ hs_status hs_moving_query(const hs_grid *g, const hs_queries *qs, const hs_batch
         return s;
     if (moving_none(opts->disp_x, opts->disp_y, g->n))
         return moving_standing(g, qs, opts, o);
+    uint8_t *ok = malloc(qs->count ? qs->count : 1);
+    if (ok == NULL)
+        return HS_E_NOMEM;
     double t0, t1;
-    if (!moving_times(qs, &t0, &t1))
+    if (!moving_times(qs, ok, &t0, &t1))
         t0 = t1 = 0.0; /* no valid query: every one is answered as a miss */
     moving_circles m;
-    if (moving_circles_make(g, opts->disp_x, opts->disp_y, t0, t1, &m) != HS_OK)
+    if (moving_circles_make(g, opts->disp_x, opts->disp_y, t0, t1, &m) != HS_OK) {
+        free(ok);
         return HS_E_NOMEM;
+    }
     /* the candidates: the queries' all-hits walk (solid) on a grid of the discs */
     hs_circles *cs = NULL;
     hs_grid *dg = NULL;
@@ -341,7 +349,7 @@ hs_status hs_moving_query(const hs_grid *g, const hs_queries *qs, const hs_batch
         s = s == HS_E_INVALID_QUERY ? HS_OK : s; /* counted below, by the exact pass */
     }
     if (s == HS_OK) {
-        const moving_call c = {qs, &m, opts->disp_x, opts->disp_y, opts->sem, &cand};
+        const moving_call c = {qs, ok, &m, opts->disp_x, opts->disp_y, opts->sem, &cand};
         if (o->mode == HS_MOVING_ALL) {
             hs_wsref w;
             s = hs_ws_open(opts, &w);
@@ -355,5 +363,6 @@ hs_status hs_moving_query(const hs_grid *g, const hs_queries *qs, const hs_batch
     hs_grid_destroy(dg);
     hs_circles_destroy(cs);
     moving_circles_free(&m);
+    free(ok);
     return s;
 }
