@@ -2,9 +2,10 @@
 // hitscan's WebAssembly builds against Rapier, planck.js and detect-collisions in Node.js, on
 // the library's own scenes (as hitscan_bench's): closest and all hits of m segments against
 // n circles, one thread each. Every library's answers are checked against hitscan's before it
-// is timed; then alternated rounds, each library's median call.
+// is timed; then, after a warm-up, alternated rounds (a different library first in each),
+// each library's median call.
 //   npm ci && node side-by-side.mjs [--scenes uniform,lasers] [--sizes 10000,100000]
-//     [--modes closest,all] [--libs hitscan-wasm128,...] [--rounds 5] [--min-ms 300]
+//     [--modes closest,all] [--libs hitscan-wasm128,...] [--rounds 7] [--min-ms 300]
 //     [--order zorder|given] [--sample planck=4,...] [--seed 1] [--out FILE] [--check-only]
 // --check-only runs the checks alone and exits 1 on a mismatch. --sample LIB=K times every
 // K-th segment only (the rate is per segment timed). Results: JSON (--out, by default
@@ -24,7 +25,7 @@ const root = path.resolve(here, '../..');
 
 const args = {
   scenes: 'uniform,lasers', sizes: '10000,100000', modes: 'closest,all',
-  libs: LIBRARIES.join(','), rounds: 5, 'min-ms': 300, order: 'zorder', sample: '', seed: 1,
+  libs: LIBRARIES.join(','), rounds: 7, 'min-ms': 300, order: 'zorder', sample: '', seed: 1,
   out: path.join(root, 'bench/results/web_node.json'), 'check-only': false,
 };
 for (let k = 2; k < process.argv.length; k++) {
@@ -107,8 +108,10 @@ const context = {
   seed: args.seed,
   sample,
   note: 'one thread each (the Node.js main thread); ms_per_call is the median over rounds of ' +
-    'one call over all the scene\'s segments (or of the sample, scaled); time_over_wasm128 ' +
-    '= ms per segment / hitscan-wasm128\'s (higher: slower than hitscan-wasm128)',
+    'the wall time of one call over all the scene\'s segments (or of the sample, scaled); ' +
+    'time_over_wasm128 = ms per segment / hitscan-wasm128\'s (higher: slower than ' +
+    'hitscan-wasm128); cpu_*: the same from the process\'s CPU time (V8\'s helper threads ' +
+    'included)',
 };
 
 const results = [];
@@ -153,11 +156,17 @@ for (const kind of scenes) {
         const q = every(sc.q, sample[name]);
         const mq = q.length / 4;
         const out = mode === 'closest' ? closestOut(mq) : allOut(mq, Math.ceil(ref.all.solid.total * 1.25));
-        calls[name] = { mq, run: mode === 'closest' ? () => lib.closest(q, out) : () => lib.all(q, out) };
-        if (mq !== m) calls[name].run(); // warm the sample too
+        const run = mode === 'closest' ? () => lib.closest(q, out) : () => lib.all(q, out);
+        calls[name] = { mq, run };
+        if (!args['check-only']) {
+          // warm-up beyond the checked call: at least one more call and half a second
+          const t0 = performance.now();
+          do run(); while (performance.now() - t0 < 500);
+        }
       }
       if (args['check-only']) continue;
       const times = Object.fromEntries(libs.map((name) => [name, []]));
+      const cpu = Object.fromEntries(libs.map((name) => [name, []]));
       const loads = [];
       for (let r = 0; r < args.rounds; r++) {
         loads.push(load()[0]);
@@ -166,6 +175,7 @@ for (const kind of scenes) {
           const name = libs[(k + r) % libs.length];
           const { run } = calls[name];
           let count = 0;
+          const c0 = process.cpuUsage();
           const t0 = performance.now();
           let t1;
           do {
@@ -173,20 +183,28 @@ for (const kind of scenes) {
             count++;
             t1 = performance.now();
           } while (t1 - t0 < args['min-ms']);
+          const c1 = process.cpuUsage(c0);
           times[name].push((t1 - t0) / count);
+          cpu[name].push((c1.user + c1.system) / 1000 / count);
         }
       }
       const base = median(times['hitscan-wasm128'] ?? [NaN]) / m;
+      const cpuBase = median(cpu['hitscan-wasm128'] ?? [NaN]) / m;
+      const r3 = (x) => Number(x.toFixed(3));
       for (const name of libs) {
         const ms = median(times[name]);
+        const cms = median(cpu[name]);
         const mq = calls[name].mq;
         results.push({
           library: name, scene: kind, n, m, mode,
           segments_timed: mq,
-          ms_per_call: Number(ms.toFixed(3)),
+          ms_per_call: r3(ms),
           queries_per_second: Math.round(mq / ms * 1000),
-          time_over_wasm128: Number((ms / mq / base).toFixed(3)),
-          rounds_ms: times[name].map((x) => Number(x.toFixed(3))),
+          time_over_wasm128: r3(ms / mq / base),
+          cpu_ms_per_call: r3(cms),
+          cpu_time_over_wasm128: r3(cms / mq / cpuBase),
+          rounds_ms: times[name].map(r3),
+          rounds_cpu_ms: cpu[name].map(r3),
           load_avg_1min: loads,
         });
         console.error(`${kind} ${n} ${mode} ${name}: ${ms.toFixed(2)} ms per call of ${mq}, ` +
