@@ -69,8 +69,11 @@ function git(...a) {
 }
 
 function cpuModel() {
-  const m = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'));
-  return m ? m[1] : os.cpus()[0]?.model ?? 'unknown';
+  const info = readFileSync('/proc/cpuinfo', 'utf8');
+  const field = (name) => new RegExp(`^${name}\\s*:\\s*(.*)$`, 'm').exec(info)?.[1];
+  const name = field('model name') ?? os.cpus()[0]?.model ?? 'unknown';
+  const family = field('cpu family'), model = field('model');
+  return family && model ? `${name} (family ${family} model ${model})` : name;
 }
 
 // every k-th segment

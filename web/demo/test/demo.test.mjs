@@ -150,6 +150,9 @@ test('the animation: 2,000 lasers x 50,000 asteroids, frame times, the last fram
       frame_ms: med(s.frame), frame_ms_p95: p95(s.frame),
       query_ms: med(s.query), build_ms: med(s.build), move_ms: med(s.move), draw_ms: med(s.draw),
       interval_ms: med(s.interval), fps: 1000 / med(s.interval),
+      // frames whose work took more than a 60 Hz frame, and display intervals of two or more
+      frames_over_16_7_ms: s.frame.slice(30).filter((x) => x > 1000 / 60).length,
+      intervals_over_25_ms: s.interval.slice(30).filter((x) => x > 25).length,
       build: await text(page, 'build'),
     };
     for (const [k, v] of Object.entries(timing)) {
