@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+// Every library's answers against hitscan's, before any timing. hitscan answers in the
+// semantics each library has (its documentation says which):
+//   'solid'                the closed disc counts: a segment starting inside hits it at t = 0
+//   'boundary'             only rims count: a segment starting inside meets the rim it leaves by
+//   'solid-start-outside'  solid, but a circle that contains the segment's start is ignored
+//                          (Box2D's rule, so planck.js's): hitscan's solid hits with t > 0
+// A disagreement on a circle the segment only grazes is not counted as one: when the segment's
+// distance to the centre, or the distance of its start or end to the centre, is within the
+// tangency band of r (a tangency or an end on the rim), rounding decides either way. The band
+// is BAND * r, or float32's rounding of |A - C|^2 in the textbook quadratic (2^-22 |A - C|^2 / r
+// as a distance, for segments starting far from the circle), whichever is larger.
+import { Grid } from '../index.js';
+
+export const BAND = 1e-4;
+const F32_BAND = 2 ** -22;
+/** Two hits at entry parameters this close are the same hit (a tie between circles). */
+export const T_TOL = 1e-4;
+
+/** Whether segment i only grazes circle c: within the tangency band of its rim. */
+export function borderline(q, xyr, i, c) {
+  const ax = q[4 * i], ay = q[4 * i + 1], dx = q[4 * i + 2] - ax, dy = q[4 * i + 3] - ay;
+  const fx = ax - xyr[3 * c], fy = ay - xyr[3 * c + 1], r = xyr[3 * c + 2];
+  const dd = dx * dx + dy * dy;
+  let s = dd > 0 ? -(fx * dx + fy * dy) / dd : 0;
+  s = Math.min(1, Math.max(0, s));
+  const near = Math.hypot(fx + s * dx, fy + s * dy);
+  const start = Math.hypot(fx, fy);
+  const end = Math.hypot(fx + dx, fy + dy);
+  const tol = Math.max(BAND * r, F32_BAND * start * start / r);
+  return Math.abs(near - r) <= tol || Math.abs(start - r) <= tol || Math.abs(end - r) <= tol;
+}
+
+/** hitscan's all-hits answer as ranges by segment (start, count into circle and t). */
+export function csrOf(hits, m) {
+  const start = new Uint32Array(m);
+  const count = new Uint32Array(m);
+  for (let k = hits.query.length - 1; k >= 0; k--) {
+    start[hits.query[k]] = k;
+    count[hits.query[k]]++;
+  }
+  return { start, count, circle: hits.circle, t: hits.t, total: hits.circle.length, hasT: true };
+}
+
+/**
+ * hitscan's answers on a scene in every semantics the libraries use: closest and all hits.
+ * Made with the build `init` loaded last.
+ */
+export function references(xyr, q) {
+  const m = q.length / 4;
+  const grid = new Grid(xyr);
+  const solid = grid.closest(q);
+  const boundary = grid.closest(q, { semantics: 'boundary' });
+  const all = csrOf(grid.all(q), m);
+  grid.dispose();
+  // solid hits with t > 0: the hits of a segment are by t, so those at t = 0 come first
+  const outside = { index: new Int32Array(m).fill(-1), t: new Float32Array(m).fill(NaN) };
+  const keep = [];
+  for (let i = 0; i < m; i++) {
+    for (let k = all.start[i]; k < all.start[i] + all.count[i]; k++) {
+      if (all.t[k] > 0) {
+        keep.push(k);
+        if (outside.index[i] < 0) {
+          outside.index[i] = all.circle[k];
+          outside.t[i] = all.t[k];
+        }
+      }
+    }
+  }
+  const allOutside = {
+    start: new Uint32Array(m), count: new Uint32Array(m),
+    circle: new Int32Array(keep.length), t: new Float32Array(keep.length),
+    total: keep.length, hasT: true,
+  };
+  let j = 0;
+  for (let i = 0; i < m; i++) {
+    allOutside.start[i] = j;
+    for (let k = all.start[i]; k < all.start[i] + all.count[i]; k++) {
+      if (all.t[k] > 0) {
+        allOutside.circle[j] = all.circle[k];
+        allOutside.t[j++] = all.t[k];
+      }
+    }
+    allOutside.count[i] = j - allOutside.start[i];
+  }
+  return {
+    closest: { solid, boundary, 'solid-start-outside': outside },
+    all: { solid: all, boundary: null, 'solid-start-outside': allOutside },
+  };
+}
+
+function note(report, what, i, detail) {
+  report[what]++;
+  if (report.examples.length < 3) {
+    report.examples.push({ query: i, ...detail });
+  }
+}
+
+/**
+ * Closest hits against the reference: the same circle (agree), another circle at the same t
+ * (a tie), a disagreement on a grazed circle (tangent), or a mismatch. Where the circle is the
+ * same, how far the t differ: `t_off` answers differ by more than T_TOL, at most `t_max_diff`.
+ */
+export function compareClosest(got, ref, q, xyr) {
+  const m = q.length / 4;
+  const r = { compared: m, agree: 0, tie: 0, tangent: 0, mismatch: 0, t_off: 0, t_max_diff: 0,
+    examples: [] };
+  for (let i = 0; i < m; i++) {
+    const p = got.index[i], h = ref.index[i];
+    const tp = got.t[i], th = ref.t[i];
+    if (p === h) {
+      r.agree++;
+      if (p >= 0) tDiff(r, Math.abs(tp - th));
+    } else if (p >= 0 && h >= 0 && Math.abs(tp - th) <= T_TOL) {
+      r.tie++;
+    } else if ((p >= 0 && borderline(q, xyr, i, p)) || (h >= 0 && borderline(q, xyr, i, h))) {
+      r.tangent++;
+    } else {
+      note(r, 'mismatch', i, { got: [p, tp], hitscan: [h, th] });
+    }
+  }
+  return r;
+}
+
+function tDiff(r, d) {
+  if (d > T_TOL) r.t_off++;
+  if (d > r.t_max_diff) r.t_max_diff = d;
+}
+
+/**
+ * All hits against the reference, segment by segment: the same set of circles, but for
+ * circles the segment only grazes (then the segment counts as tangent). Where both give t for
+ * a circle, `t_off` and `t_max_diff` as for closest.
+ */
+export function compareAll(got, ref, q, xyr) {
+  const m = q.length / 4;
+  const r = { compared: m, hits: ref.total, agree: 0, tangent: 0, mismatch: 0, t_off: 0,
+    t_max_diff: 0, examples: [] };
+  const seen = new Map(); // circle -> its t in the reference, null once matched
+  for (let i = 0; i < m; i++) {
+    seen.clear();
+    for (let k = ref.start[i]; k < ref.start[i] + ref.count[i]; k++) {
+      seen.set(ref.circle[k], ref.t[k]);
+    }
+    let bad = 0, grazed = 0;
+    for (let k = got.start[i]; k < got.start[i] + got.count[i]; k++) {
+      const c = got.circle[k];
+      const th = seen.get(c);
+      if (th === null) {
+        bad++; // the same circle twice
+      } else if (th === undefined) {
+        if (borderline(q, xyr, i, c)) grazed++;
+        else bad++;
+      } else if (got.hasT) {
+        tDiff(r, Math.abs(got.t[k] - th));
+      }
+      seen.set(c, null);
+    }
+    for (const [c, th] of seen) {
+      if (th !== null) {
+        if (borderline(q, xyr, i, c)) grazed++;
+        else bad++;
+      }
+    }
+    if (bad > 0) {
+      note(r, 'mismatch', i, {
+        got: Array.from(got.circle.subarray(got.start[i], got.start[i] + got.count[i])),
+        hitscan: Array.from(ref.circle.subarray(ref.start[i], ref.start[i] + ref.count[i])),
+      });
+    } else if (grazed > 0) {
+      r.tangent++;
+    } else {
+      r.agree++;
+    }
+  }
+  return r;
+}
