@@ -356,6 +356,7 @@ static size_t find_pair(const uint32_t *out_i, const uint32_t *out_j, size_t tot
 int hs_pairs_shifts(const hs_pair_list *lists, size_t nl, const uint32_t *out_i,
                     const uint32_t *out_j, size_t total, int threads, int8_t **psx, int8_t **psy)
 {
+    (void)threads; /* read by the pragma only: unused in a build without OpenMP */
     int8_t *sx = *psx = calloc(total, 1), *sy = *psy = calloc(total, 1);
     if (sx == NULL || sy == NULL)
         return 1;

@@ -100,7 +100,10 @@ size_t HS_WEB(hs_web_circles_count)(const hs_circles *cs) { return hs_circles_co
 /* A grid of the set (cell_size 0: chosen by the library). ret[0]: the grid. */
 int HS_WEB(hs_web_grid_build)(const hs_circles *cs, float cell_size)
 {
-    hs_grid_opts o = {cell_size, 1};
+    hs_grid_opts o;
+    memset(&o, 0, sizeof o);
+    o.cell_size = cell_size;
+    o.threads = 1;
     hs_grid *g = NULL;
     hs_status st = hs_grid_build(cs, &o, &g);
     ret[0] = (uint32_t)(uintptr_t)g;
