@@ -29,18 +29,18 @@
 #include "grid/swept.h"
 #include "query_prep.h"
 
-/* The circles in the caller's order, as they stand (x, y, r) and as discs over the batch's
- * times (dx, dy, dr: the discs' centres and radii). */
+/* The circles in the caller's order, as they stand with their displacements (one record
+ * each: a candidate's test reads one line, in whatever order the candidates come) and as
+ * discs over the batch's times (cx, cy, cr: the discs' centres and radii, the grid's input). */
 typedef struct moving_circles {
-    float *x, *y, *r, *cx, *cy, *cr;
+    hs_moving *c;
+    float *cx, *cy, *cr;
     uint32_t *mask;
 } moving_circles;
 
 static void moving_circles_free(moving_circles *m)
 {
-    free(m->x);
-    free(m->y);
-    free(m->r);
+    free(m->c);
     free(m->cx);
     free(m->cy);
     free(m->cr);
@@ -67,23 +67,19 @@ static hs_status moving_circles_make(const hs_grid *g, const float *dx, const fl
 {
     const size_t n = g->n;
     memset(m, 0, sizeof *m);
-    m->x = malloc(n * sizeof *m->x);
-    m->y = malloc(n * sizeof *m->y);
-    m->r = malloc(n * sizeof *m->r);
+    m->c = malloc((n ? n : 1) * sizeof *m->c);
     m->cx = malloc(n * sizeof *m->cx);
     m->cy = malloc(n * sizeof *m->cy);
     m->cr = malloc(n * sizeof *m->cr);
     m->mask = g->mask ? malloc(n * sizeof *m->mask) : NULL;
-    if (!m->x || !m->y || !m->r || !m->cx || !m->cy || !m->cr || (g->mask && !m->mask)) {
+    if (!m->c || !m->cx || !m->cy || !m->cr || (g->mask && !m->mask)) {
         moving_circles_free(m);
         return HS_E_NOMEM;
     }
     const double mid = 0.5 * (t0 + t1), half = 0.5 * (t1 - t0);
     for (size_t p = 0; p < n; p++) {
         const uint32_t i = g->id[p];
-        m->x[i] = g->x[p];
-        m->y[i] = g->y[p];
-        m->r[i] = g->r[p];
+        m->c[i] = (hs_moving){g->x[p], g->y[p], g->r[p], dx[i], dy[i]};
         if (m->mask)
             m->mask[i] = g->mask[p];
         moving_disc(g->x[p], g->y[p], g->r[p], dx[i], dy[i], mid, half, &m->cx[i], &m->cy[i],
@@ -123,7 +119,6 @@ typedef struct moving_call {
     const hs_queries *qs;
     const uint8_t *ok; /* each query's validity (moving_times) */
     const moving_circles *m;
-    const float *dx, *dy;
     hs_semantics sem;
     const hs_hits *cand;
 } moving_call;
@@ -134,8 +129,8 @@ typedef struct moving_call {
  * (the query then stands still relative to the circle). */
 static hs_kq moving_kq(const moving_call *c, hs_query q, uint32_t j)
 {
-    q.d.x -= c->dx[j];
-    q.d.y -= c->dy[j];
+    q.d.x -= c->m->c[j].dx;
+    q.d.y -= c->m->c[j].dy;
     if (!(q.d.x * q.d.x + q.d.y * q.d.y >= FLT_MIN))
         q.d.x = q.d.y = 0.0f;
     return hs_kq_make(q, c->sem, 0u);
@@ -145,7 +140,8 @@ static hs_kq moving_kq(const moving_call *c, hs_query q, uint32_t j)
 static int moving_hit(const moving_call *c, hs_query q, uint32_t j, float *t)
 {
     const hs_kq k = moving_kq(c, q, j);
-    const float cx = c->m->x[j], cy = c->m->y[j], r = c->m->r[j];
+    const hs_moving *mc = &c->m->c[j];
+    const float cx = mc->x, cy = mc->y, r = mc->r;
     if (!hs_pair_hits(&k, cx, cy, r))
         return 0;
     *t = hs_pair_times(&k, cx, cy, r).t;
@@ -180,7 +176,7 @@ static uint32_t moving_closest(const moving_call *c, size_t i, int first, hs_hit
     if (best != HS_NONE && !first) {
         const hs_kq k = moving_kq(c, q, best);
         h->t = bt;
-        hs_hit_geometry(&k, c->m->x[best], c->m->y[best], bt, &h->point, &h->normal);
+        hs_hit_geometry(&k, c->m->c[best].x, c->m->c[best].y, bt, &h->point, &h->normal);
         h->point.x = q.a.x + bt * q.d.x; /* the query's own point, not the relative one */
         h->point.y = q.a.y + bt * q.d.y;
     }
@@ -200,7 +196,7 @@ static uint32_t moving_count(const moving_call *c, size_t i, hs_tally *tally)
     for (size_t k = c->cand->offsets[i]; k < c->cand->offsets[i + 1]; k++) {
         const uint32_t j = c->cand->idx[k];
         const hs_kq kq = moving_kq(c, q, j);
-        n += (uint32_t)hs_pair_hits(&kq, c->m->x[j], c->m->y[j], c->m->r[j]);
+        n += (uint32_t)hs_pair_hits(&kq, c->m->c[j].x, c->m->c[j].y, c->m->c[j].r);
     }
     tally->tests += c->cand->offsets[i + 1] - c->cand->offsets[i];
     return n;
@@ -349,7 +345,7 @@ hs_status hs_moving_query(const hs_grid *g, const hs_queries *qs, const hs_batch
         s = s == HS_E_INVALID_QUERY ? HS_OK : s; /* counted below, by the exact pass */
     }
     if (s == HS_OK) {
-        const moving_call c = {qs, ok, &m, opts->disp_x, opts->disp_y, opts->sem, &cand};
+        const moving_call c = {qs, ok, &m, opts->sem, &cand};
         if (o->mode == HS_MOVING_ALL) {
             hs_wsref w;
             s = hs_ws_open(opts, &w);
