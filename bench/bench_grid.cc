@@ -311,11 +311,9 @@ void RunPairsWithinPeriodic(benchmark::State &state, hs_scene_kind kind, size_t 
     RunPairsSkin(state, kind, n, threads, true, true);
 }
 
-// Swept pairs of moving circles, hs_grid_swept_pairs, on the scene's grid: displacements of
-// uniform direction and length uniform in [0, mean radius]; with fast, 1 % of the circles
-// (drawn at random) move 20 mean radii instead. The same displacements in every run.
-// Displacements of the scene's n circles (dx returned, dy in *dy): uniform directions, lengths
-// up to the mean radius, and with fast 1 % of them 20 mean radii long.
+// Displacements of the scene's n circles (dx returned, dy in *dy), the same in every run:
+// uniform directions, lengths uniform in [0, mean radius]; with fast, 1 % of the circles
+// (drawn at random) move 20 mean radii instead.
 std::vector<float> Displacements(const GridScene &sc, hs_scene_kind kind, size_t n, bool fast,
                                  std::vector<float> *dy)
 {
@@ -333,6 +331,7 @@ std::vector<float> Displacements(const GridScene &sc, hs_scene_kind kind, size_t
     return dx;
 }
 
+// Swept pairs of moving circles, hs_grid_swept_pairs, on the scene's grid.
 void RunSweptPairs(benchmark::State &state, hs_scene_kind kind, size_t n, int threads, bool fast)
 {
     GridScene &sc = Scene(kind, n, 0);

@@ -88,22 +88,15 @@ static hs_status moving_circles_make(const hs_grid *g, const float *dx, const fl
     return HS_OK;
 }
 
-/* Whether query i can take moving circles: valid, with a finite interval. */
-static int moving_query_valid(const hs_queries *qs, size_t i)
-{
-    const hs_query q = hs_query_at(qs, i);
-    return hs_query_validate(q) == HS_OK && isfinite(q.tmin) && isfinite(q.tmax);
-}
-
-/* Each query's validity into ok (1: it can take moving circles), and the valid queries' times
- * [*t0, *t1]; 0 when no query is valid. */
+/* Each query's validity into ok (1: valid, with a finite interval, as moving circles need),
+ * and the valid queries' times [*t0, *t1]; 0 when no query is valid. */
 static int moving_times(const hs_queries *qs, uint8_t *ok, double *t0, double *t1)
 {
     double lo = INFINITY, hi = -INFINITY;
     for (size_t i = 0; i < qs->count; i++) {
-        ok[i] = (uint8_t)moving_query_valid(qs, i);
+        const hs_query q = hs_query_at(qs, i);
+        ok[i] = hs_query_validate(q) == HS_OK && isfinite(q.tmin) && isfinite(q.tmax);
         if (ok[i]) {
-            const hs_query q = hs_query_at(qs, i);
             lo = q.tmin < lo ? q.tmin : lo;
             hi = q.tmax > hi ? q.tmax : hi;
         }
@@ -111,6 +104,16 @@ static int moving_times(const hs_queries *qs, uint8_t *ok, double *t0, double *t
     *t0 = lo;
     *t1 = hi;
     return lo <= hi;
+}
+
+/* Whether query i can take moving circles; if not, it is counted invalid in tally. */
+static int moving_valid(const uint8_t *ok, size_t i, hs_tally *tally)
+{
+    if (ok[i])
+        return 1;
+    tally->invalid++;
+    tally->first = i < tally->first ? i : tally->first;
+    return 0;
 }
 
 /* One call's data: the circles, their displacements, the semantics and each query's
@@ -155,11 +158,8 @@ static uint32_t moving_closest(const moving_call *c, size_t i, int first, hs_hit
                                hs_tally *tally)
 {
     const hs_query q = hs_query_at(c->qs, i);
-    if (!c->ok[i]) {
-        tally->invalid++;
-        tally->first = i < tally->first ? i : tally->first;
+    if (!moving_valid(c->ok, i, tally))
         return HS_NONE;
-    }
     uint32_t best = HS_NONE;
     float bt = INFINITY;
     for (size_t k = c->cand->offsets[i]; k < c->cand->offsets[i + 1]; k++) {
@@ -187,11 +187,8 @@ static uint32_t moving_closest(const moving_call *c, size_t i, int first, hs_hit
 static uint32_t moving_count(const moving_call *c, size_t i, hs_tally *tally)
 {
     const hs_query q = hs_query_at(c->qs, i);
-    if (!c->ok[i]) {
-        tally->invalid++;
-        tally->first = i < tally->first ? i : tally->first;
+    if (!moving_valid(c->ok, i, tally))
         return 0;
-    }
     uint32_t n = 0;
     for (size_t k = c->cand->offsets[i]; k < c->cand->offsets[i + 1]; k++) {
         const uint32_t j = c->cand->idx[k];
@@ -212,11 +209,8 @@ static hs_status moving_all_range(const void *ctx, size_t lo, size_t hi, int tid
         const size_t n = c->cand->offsets[i + 1] - c->cand->offsets[i];
         count[i] = 0;
         const hs_query q = hs_query_at(c->qs, i);
-        if (!c->ok[i]) {
-            tally->invalid++;
-            tally->first = i < tally->first ? i : tally->first;
+        if (!moving_valid(c->ok, i, tally))
             continue;
-        }
         if (buf->cap - buf->len < n && hs_hitbuf_reserve(buf, n) != HS_OK)
             return HS_E_NOMEM;
         for (size_t k = c->cand->offsets[i]; k < c->cand->offsets[i + 1]; k++) {
