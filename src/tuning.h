@@ -39,11 +39,20 @@
 /* Cells per circle are capped (the cells grow instead): bounds cell_start[] and the build's
  * histograms, hence the bytes per circle. */
 #define HS_GRID_MAX_CELLS_PER_CIRCLE 0.5
+/* A cell size the caller asks for is honoured up to this many cells per circle (+ 65536);
+ * above, the build refuses it (HS_E_RANGE) rather than change it. */
+#define HS_GRID_REQ_MAX_CELLS_PER_CIRCLE 16.0
 /* A circle goes to the big level when r > max(HS_GRID_SPLIT x p99 radius, half the density
  * cell): a few large circles must not set the inflation of every query among small ones. */
 #define HS_GRID_SPLIT 4.0
 /* Circles sampled (at a fixed stride) for the split radius: deterministic and O(1). */
 #define HS_GRID_SAMPLE 4096
+/* The spatial partition (grid/partition.h): a node is cut when its sides' grids would cost at
+ * most HS_PART_GAIN of its own, and only while it holds HS_PART_MIN_SAMPLE sampled centres;
+ * a leaf accepts centres up to 1 / HS_PART_MARGIN of its box's longer side outside it. */
+#define HS_PART_GAIN 0.5
+#define HS_PART_MIN_SAMPLE 64
+#define HS_PART_MARGIN 16.0
 /* Build threads: at most this many (each keeps a band buffer) ... */
 #define HS_GRID_MAX_BUILD_THREADS 8
 /* ... and one per this many circles (below, a team costs more to start than it saves). */

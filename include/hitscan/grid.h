@@ -14,15 +14,20 @@ extern "C" {
  * It does not keep a pointer to the hs_circles it was built from.
  *
  * Scheme: every circle is inserted once, into the cell holding its centre, and a query is
- * inflated by the largest radius of its level (so nothing is ever reported twice). The few
- * circles much larger than the rest (r > max(4 x the 99th-percentile radius, half the
- * density cell)) go to a second, coarse level with its own cell size and inflation, so a
- * handful of asteroids does not inflate every query among the particles. The automatic cell
- * side is max(sqrt(4 * area / N), 2 * largest radius) per level (about 4 circles per cell),
- * grown if the grid would exceed N / 2 + 64 cells.
+ * inflated by the largest radius of its level (so nothing is ever reported twice). The cells
+ * follow where the circles are, not their bounding box: a small k-d tree planned from a
+ * sample of the centres cuts the world where the density changes (two clusters far apart, a
+ * dense crowd in a wide level), and each of its up to 16 leaves is a level of its own bounds
+ * and cell size; circles outside every leaf (one parked far away) form one more level, sized
+ * by their own count. A uniform scene is one level. The few circles much larger than the rest
+ * (r > max(4 x the 99th-percentile radius, half the density cell)) go to a last, coarse level
+ * with its own cell size and inflation, so a handful of asteroids does not inflate every
+ * query among the particles. The automatic cell side is max(sqrt(4 * area / N), 2 * largest
+ * radius) per level (about 4 circles per cell over the level's bounds), grown if the level
+ * would exceed N / 2 + 64 cells.
  *
  * Memory (hs_grid_bytes): 16 bytes per circle (x, y, r, id), + 4 with a mask, + 4 per cell
- * (at most N / 2 + 64 cells per level; about N / 4 with the automatic size), + the build's
+ * (at most N / 2 + 64 cells per level with the automatic size; about N / 4), + the build's
  * scratch, kept for rebuilds: 4 bytes per circle up to 32768 circles, else per-thread band
  * buffers (at most 4 bytes per circle) and small tables, + 4 per circle only if one band
  * outgrew its buffer (thousands of circles in a few cells): about 18 bytes per circle for
@@ -84,7 +89,9 @@ typedef struct hs_grid hs_grid;
 
 typedef struct hs_grid_opts {
     float cell_size;   /* 0: chosen from the radius distribution; else the cell side of the
-                        * main level (grown if it would make more than N / 2 + 64 cells) */
+                        * levels of small circles but the outliers', as given: a build or
+                        * rebuild refuses it (HS_E_RANGE, the grid unchanged) when a level
+                        * would get more than 16 cells per circle + 65536 */
     int threads;       /* 0: OpenMP's default; the grid is identical for every thread count */
     unsigned periodic; /* 0 (none, box unused), or HS_PERIODIC_X / _Y / _XY */
     hs_aabb box;       /* with periodic: [min.x, max.x) x [min.y, max.y), finite, within

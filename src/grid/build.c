@@ -87,9 +87,10 @@ static int refused(hs_status s)
 static void make_empty(hs_grid *g)
 {
     g->n = 0;
-    g->nlevels = 0;
+    g->nlevels = g->nsmall = 0;
     g->ncells = 0;
-    g->lv[0].occ = g->lv[1].occ = NULL;
+    for (int l = 0; l < HS_GRID_LEVELS; l++)
+        g->lv[l].occ = NULL;
     if (g->cell_start)
         g->cell_start[0] = 0;
 }

@@ -3,10 +3,11 @@
 #include "grid/cells.h"
 
 #include "grid/vectorize.h"
+#include "invariant.h"
 
 void hs_cellfn_init(hs_cellfn *F, const hs_grid *g)
 {
-    for (int l = 0; l < 2; l++) {
+    for (int l = 0; l < HS_GRID_LEVELS; l++) {
         const hs_glevel *L = &g->lv[l < g->nlevels ? l : 0];
         F->ox[l] = L->ox;
         F->oy[l] = L->oy;
@@ -17,7 +18,30 @@ void hs_cellfn_init(hs_cellfn *F, const hs_grid *g)
         F->cell0[l] = L->cell0;
     }
     F->split = g->split_r;
-    F->two = g->nlevels > 1;
+    F->two = g->nsmall > 1 ? 2 : g->nlevels > 1;
+    F->part = &g->part;
+    F->slot_level = g->slot_level;
+}
+
+int hs_cellfn_level_of(const hs_cellfn *F, int nlevels, size_t c0, size_t c1)
+{
+    int l = 0;
+    while (l + 1 < nlevels && F->cell0[l + 1] <= c0)
+        l++;
+    return l + 1 < nlevels && F->cell0[l + 1] < c1 ? -1 : l;
+}
+
+void hs_cellfn_one_level(hs_cellfn *dst, const hs_cellfn *F, int l)
+{
+    *dst = *F;
+    dst->ox[0] = F->ox[l];
+    dst->oy[0] = F->oy[l];
+    dst->ih[0] = F->ih[l];
+    dst->tx[0] = F->tx[l];
+    dst->ty[0] = F->ty[l];
+    dst->nx[0] = F->nx[l];
+    dst->cell0[0] = F->cell0[l];
+    dst->two = 0;
 }
 
 static inline uint32_t cell_bf(const hs_cellfn *F, int l, float x, float y)
@@ -30,45 +54,68 @@ static inline uint32_t cell_bf(const hs_cellfn *F, int l, float x, float y)
     return F->cell0[l] + (uint32_t)(int32_t)fy * F->nx[l] + (uint32_t)(int32_t)fx;
 }
 
-/* cells_block's blocks that hold a level-1 circle: level 1 only in their groups of 16 that
- * hold one (0.1 % of the circles put one in a quarter of the blocks, but in few groups). */
+/* The level of a circle (partition.h's slot). */
+static inline int level_of(const hs_cellfn *F, float x, float y, float r)
+{
+    const int l = F->slot_level[hs_gpart_slot(F->part, x, y, r)];
+    HS_ASSERT(l >= 0); /* the bounds pass counted this circle in its slot */
+    return l;
+}
+
+/* A block of a grid whose circles are mostly in level 0 (one leaf of the partition): level 0
+ * for all, then the groups of 16 that hold another (a big circle, an outlier) classified
+ * circle by circle (0.1 % of the circles put one in a quarter of the blocks, but in few
+ * groups). */
 HS_GRID_CLONES
-static void cells_block_two(const hs_cellfn *Fp, const float *restrict x, const float *restrict y,
-                            const float *restrict r, size_t k, uint32_t *restrict out)
+static void cells_block_mostly0(const hs_cellfn *Fp, const float *restrict x,
+                                const float *restrict y, const float *restrict r, size_t k,
+                                uint32_t *restrict out)
 {
     const hs_cellfn Fl = *Fp, *F = &Fl;
-    const float split = F->split;
+    const float split = F->split, *b = F->part->box[0];
     for (size_t i = 0; i < k; i++)
         out[i] = cell_bf(F, 0, x[i], y[i]);
     for (size_t i0 = 0; i0 < k; i0 += 16) {
         const size_t ge = k - i0 < 16 ? k - i0 : 16;
         int any = 0;
         for (size_t i = i0; i < i0 + ge; i++)
-            any |= r[i] > split;
+            any |= (r[i] > split) | !(x[i] >= b[0]) | !(y[i] >= b[1]) | !(x[i] <= b[2]) |
+                   !(y[i] <= b[3]);
         if (any)
-            for (size_t i = i0; i < i0 + ge; i++) {
-                uint32_t c1 = cell_bf(F, 1, x[i], y[i]);
-                out[i] = r[i] > split ? c1 : out[i];
-            }
+            for (size_t i = i0; i < i0 + ge; i++)
+                out[i] = cell_bf(F, level_of(F, x[i], y[i], r[i]), x[i], y[i]);
     }
+}
+
+/* A block of a grid partitioned into several leaves: each circle's level from its slot. */
+static void cells_block_part(const hs_cellfn *F, const float *restrict x, const float *restrict y,
+                             const float *restrict r, size_t k, uint32_t *restrict out)
+{
+    for (size_t i = 0; i < k; i++)
+        out[i] = cell_bf(F, level_of(F, x[i], y[i], r[i]), x[i], y[i]);
 }
 
 HS_GRID_CLONES
 static void cells_block(const hs_cellfn *Fp, const float *restrict x, const float *restrict y,
                         const float *restrict r, size_t k, uint32_t *restrict out)
 {
-    const hs_cellfn Fl = *Fp, *F = &Fl; /* a local copy: nothing written below can alias it */
-    int big = 0;
-    if (F->two) {
-        const float split = F->split;
-        for (size_t i = 0; i < k; i++)
-            big |= r[i] > split;
+    if (Fp->two == 2 && Fp->part->nleaves > 1) {
+        cells_block_part(Fp, x, y, r, k, out);
+        return;
     }
-    if (!big) {
+    const hs_cellfn Fl = *Fp, *F = &Fl; /* a local copy: nothing written below can alias it */
+    int odd = 0;
+    if (F->two) {
+        const float split = F->split, *b = F->part->box[0];
+        for (size_t i = 0; i < k; i++)
+            odd |= (r[i] > split) | !(x[i] >= b[0]) | !(y[i] >= b[1]) | !(x[i] <= b[2]) |
+                   !(y[i] <= b[3]);
+    }
+    if (!odd) {
         for (size_t i = 0; i < k; i++)
             out[i] = cell_bf(F, 0, x[i], y[i]);
     } else {
-        cells_block_two(Fp, x, y, r, k, out);
+        cells_block_mostly0(Fp, x, y, r, k, out);
     }
 }
 

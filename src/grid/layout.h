@@ -10,14 +10,20 @@
 
 #include "hitscan/grid.h"
 #include "circles.h"
+#include "grid/partition.h"
 
-/* Two levels at most: level 0 holds the "small" circles, level 1 the few much larger ones
- * (r above a threshold taken from the radius distribution), each with its own cell size and its
- * own inflation radius. Every circle is inserted once, by its centre, so no query ever sees a
- * circle twice and nothing needs de-duplication; a query is inflated by the level's largest
- * radius instead. Cell geometry is computed in double so that the cell ranges a query derives
- * are conservative with respect to the cell a circle was binned into (the same monotone
+/* Levels 0 .. nsmall-1 hold the "small" circles, split by where they are (partition.h: a leaf
+ * of the spatial partition each, then the outliers); level nsmall, when there is one, the few
+ * much larger ones (r above a threshold taken from the radius distribution). Each level has
+ * its own bounds, cell size and inflation radius, and only non-empty levels exist. A uniform
+ * scene has one level of small circles. Every circle is inserted once, by its centre, so no query
+ * ever sees a circle twice and nothing needs de-duplication; a query is inflated by the level's
+ * largest radius instead. Cell geometry is computed in double so that the cell ranges a query
+ * derives are conservative with respect to the cell a circle was binned into (the same monotone
  * function bins both). */
+/* At most: the partition's leaves, the outliers and the big circles. */
+#define HS_GRID_LEVELS HS_PART_SLOTS
+
 typedef struct hs_glevel {
     double ox, oy;   /* lower corner: the smallest centre coordinates */
     double h, inv_h; /* cell side */
@@ -58,15 +64,30 @@ struct hs_grid {
     size_t occ_cap;
     float cell_size_req; /* 0: automatic */
     int threads;
-    float split_r; /* radii above go to level 1 (INFINITY: one level) */
+    float split_r; /* radii above go to the big circles' level (INFINITY: none) */
     int nlevels;
-    hs_glevel lv[2];
+    int nsmall; /* levels of small circles; level nsmall holds the big ones when < nlevels */
+    hs_glevel lv[HS_GRID_LEVELS];
+    hs_gpart part;                    /* the small circles' partition */
+    int8_t slot_level[HS_PART_SLOTS]; /* a partition slot's level (-1: empty slot) */
     /* the periodic box (grid.h): its axes (HS_PERIODIC_*; 0: none), x0, y0, x1, y1 and the
      * periods x1 - x0, y1 - y0 (0 on an axis that is not periodic) */
     unsigned periodic;
     double box[4];
     double period[2];
 };
+
+/* Storage positions of the small circles: [0, hs_grid_small_count(g)); the big ones follow. */
+static inline size_t hs_grid_small_count(const hs_grid *g)
+{
+    return g->nlevels > g->nsmall ? g->n - g->lv[g->nsmall].n : g->n;
+}
+
+/* The storage positions of level l's circles end here (levels are stored in order). */
+static inline size_t hs_grid_level_end(const hs_grid *g, int l)
+{
+    return l + 1 < g->nlevels ? g->cell_start[g->lv[l + 1].cell0] : g->n;
+}
 
 /* Bytes past a level's occupancy bits: a reader loads 4 bytes at any cell's byte. */
 #define HS_OCC_PAD 4

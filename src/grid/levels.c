@@ -6,6 +6,7 @@
  * above a threshold taken from the radius distribution), each with its own cell size and
  * inflation radius (see grid/layout.h). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "openmp.h"
@@ -47,33 +48,38 @@ float hs_select_kth(float *a, size_t n, size_t k)
     return a[kk];
 }
 
-/* Sets a level's cell size and dimensions from its bounds, count and largest radius. */
-static void level_shape(hs_glevel *L, double minx, double miny, double maxx, double maxy,
-                        double req)
+/* Sets a level's cell size and dimensions from its bounds, count and largest radius; req > 0:
+ * that cell side, honoured as given (0 when it would make more than
+ * HS_GRID_REQ_MAX_CELLS_PER_CIRCLE cells per circle: the caller's size is never changed). */
+static int level_shape(hs_glevel *L, double minx, double miny, double maxx, double maxy, double req)
 {
     double w = maxx - minx, hh = maxy - miny;
     HS_ASSERT(isfinite(w) && isfinite(hh) && w >= 0.0 && hh >= 0.0); /* validated circles */
     double n = (double)L->n;
-    double h = req;
-    if (!(h > 0.0)) {
+    double mag = fmax(fmax(fabs(minx), fabs(maxx)), fmax(fabs(miny), fabs(maxy)));
+    double h = req, nx, ny;
+    if (req > 0.0) {
+        nx = floor(w / h) + 1.0;
+        ny = floor(hh / h) + 1.0;
+        if (nx * ny > HS_GRID_REQ_MAX_CELLS_PER_CIRCLE * n + 65536.0)
+            return 0;
+    } else {
         double hd = sqrt(HS_GRID_PER_CELL * w * hh / n);
         if (!(hd > 0.0))
             hd = HS_GRID_PER_CELL * fmax(w, hh) / n;
         h = fmax(hd, HS_GRID_R_FACTOR * (double)L->rmax);
-    }
-    double mag = fmax(fmax(fabs(minx), fabs(maxx)), fmax(fabs(miny), fabs(maxy)));
-    /* cells much finer than float resolution of the coordinates only cost memory */
-    h = fmax(h, mag * 1e-6);
-    if (!(h > 0.0))
-        h = 1.0;
-    double max_cells = HS_GRID_MAX_CELLS_PER_CIRCLE * n + 64.0;
-    double nx, ny;
-    for (;;) {
-        nx = floor(w / h) + 1.0;
-        ny = floor(hh / h) + 1.0;
-        if (nx * ny <= max_cells)
-            break;
-        h *= 1.25;
+        /* cells much finer than float resolution of the coordinates only cost memory */
+        h = fmax(h, mag * 1e-6);
+        if (!(h > 0.0))
+            h = 1.0;
+        const double max_cells = HS_GRID_MAX_CELLS_PER_CIRCLE * n + 64.0;
+        for (;;) {
+            nx = floor(w / h) + 1.0;
+            ny = floor(hh / h) + 1.0;
+            if (nx * ny <= max_cells)
+                break;
+            h *= 1.25;
+        }
     }
     L->ox = minx;
     L->oy = miny;
@@ -84,40 +90,43 @@ static void level_shape(hs_glevel *L, double minx, double miny, double maxx, dou
     L->inv_h = 1.0 / h;
     L->nx = (int32_t)nx;
     L->ny = (int32_t)ny;
+    return 1;
 }
 
-/* Bounds, largest radius and count of each level over a range of circles. */
+/* Bounds, largest radius and count of each partition slot (partition.h) over a range of
+ * circles. */
 typedef struct bounds {
-    float x0[2], y0[2], x1[2], y1[2], r[2];
-    float rmin;   /* smallest radius of either level */
+    float x0[HS_PART_SLOTS], y0[HS_PART_SLOTS], x1[HS_PART_SLOTS], y1[HS_PART_SLOTS];
+    float r[HS_PART_SLOTS];
+    size_t n[HS_PART_SLOTS];
+    float rmin;   /* smallest radius of any slot */
     float finite; /* 0 while every x, y and r seen is finite (x * 0 is NaN for NaN and inf) */
-    size_t n1;
 } bounds;
 
 static void bounds_init(bounds *b)
 {
-    for (int l = 0; l < 2; l++) {
+    for (int l = 0; l < HS_PART_SLOTS; l++) {
         b->x0[l] = b->y0[l] = INFINITY;
         b->x1[l] = b->y1[l] = -INFINITY;
         b->r[l] = 0.0f;
+        b->n[l] = 0;
     }
     b->rmin = INFINITY;
     b->finite = 0.0f;
-    b->n1 = 0;
 }
 
 static void bounds_merge(bounds *a, const bounds *b)
 {
-    for (int l = 0; l < 2; l++) {
+    for (int l = 0; l < HS_PART_SLOTS; l++) {
         a->x0[l] = b->x0[l] < a->x0[l] ? b->x0[l] : a->x0[l];
         a->y0[l] = b->y0[l] < a->y0[l] ? b->y0[l] : a->y0[l];
         a->x1[l] = b->x1[l] > a->x1[l] ? b->x1[l] : a->x1[l];
         a->y1[l] = b->y1[l] > a->y1[l] ? b->y1[l] : a->y1[l];
         a->r[l] = b->r[l] > a->r[l] ? b->r[l] : a->r[l];
+        a->n[l] += b->n[l];
     }
     a->rmin = b->rmin < a->rmin ? b->rmin : a->rmin;
     a->finite += b->finite;
-    a->n1 += b->n1;
 }
 
 /* One group of 8 circles into the lane-wise bounds of bounds_range. */
@@ -140,13 +149,22 @@ static inline void lanes_add(lanes *restrict m, const float *restrict X, const f
     }
 }
 
-/* Bounds of the circles i0 .. i1-1. Blocks without a level-1 circle (nearly all) run a
- * vectorisable min / max over 8 lanes; in the others only the groups of 8 holding one go
- * element by element. Coordinates are finite, so min / max are exact in float and the result
- * does not depend on how the range is split. */
+/* Whether circle u of X, Y, R is not plainly in slot 0 of a one-leaf partition: big, outside
+ * the leaf's box, or NaN. */
+static inline int off_slot0(const float *restrict X, const float *restrict Y,
+                            const float *restrict R, size_t u, float split, const float *b)
+{
+    return (R[u] > split) | !(X[u] >= b[0]) | !(Y[u] >= b[1]) | !(X[u] <= b[2]) | !(Y[u] <= b[3]);
+}
+
+/* Bounds of the circles i0 .. i1-1. With a one-leaf partition, blocks whose circles all lie in
+ * its slot (nearly all) run a vectorisable min / max over 8 lanes; in the others only the
+ * groups of 8 holding another go element by element; a partition with more leaves classifies
+ * every circle. Coordinates are finite, so min / max are exact in float and the result does
+ * not depend on how the range is split. */
 HS_GRID_CLONES
 static void bounds_range(const float *restrict X, const float *restrict Y, const float *restrict R,
-                         size_t i0, size_t i1, float split, bounds *b)
+                         size_t i0, size_t i1, const hs_gpart *P, bounds *b)
 {
     enum { W = 8 };
     lanes m;
@@ -155,36 +173,40 @@ static void bounds_range(const float *restrict X, const float *restrict Y, const
         m.x1[j] = m.y1[j] = -INFINITY;
         m.r[j] = m.finite[j] = 0.0f;
     }
-    size_t i = i0;
+    const float split = P->split, *bx = P->box[0];
+    const int one = P->nleaves == 1;
+    size_t i = i0, nlanes = 0;
     while (i < i1) {
         size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
-        int big = 0;
-        for (size_t j = 0; j < k; j++)
-            big |= R[i + j] > split;
-        if (!big && k == HS_GRID_BLOCK) {
+        int odd = !one;
+        if (one)
+            for (size_t j = 0; j < k; j++)
+                odd |= off_slot0(X, Y, R, i + j, split, bx);
+        if (!odd && k == HS_GRID_BLOCK) {
             for (size_t u = i; u < i + HS_GRID_BLOCK; u += W)
                 lanes_add(&m, X, Y, R, u);
+            nlanes += k;
             i += k;
             continue;
         }
-        /* a block holding a level-1 circle (or the last one) goes 8 by 8, the groups
-         * holding one element by element */
+        /* such a block goes 8 by 8, the groups holding another slot element by element */
         for (size_t u = i; u < i + k; u += W) {
             int grp = 1;
-            if (u + W <= i + k) {
+            if (one && u + W <= i + k) {
                 grp = 0;
                 for (int j = 0; j < W; j++)
-                    grp |= R[u + (size_t)j] > split;
+                    grp |= off_slot0(X, Y, R, u + (size_t)j, split, bx);
             }
             if (!grp) {
                 lanes_add(&m, X, Y, R, u);
+                nlanes += W;
                 continue;
             }
             const size_t ue = u + W < i + k ? u + W : i + k;
             for (size_t v = u; v < ue; v++) {
                 float x = X[v], y = Y[v], r = R[v];
-                int l = r > split;
-                b->n1 += (size_t)l;
+                const int l = hs_gpart_slot(P, x, y, r);
+                b->n[l]++;
                 b->x0[l] = x < b->x0[l] ? x : b->x0[l];
                 b->x1[l] = x > b->x1[l] ? x : b->x1[l];
                 b->y0[l] = y < b->y0[l] ? y : b->y0[l];
@@ -196,6 +218,7 @@ static void bounds_range(const float *restrict X, const float *restrict Y, const
         }
         i += k;
     }
+    b->n[0] += nlanes;
     for (int j = 0; j < W; j++) {
         b->x0[0] = m.x0[j] < b->x0[0] ? m.x0[j] : b->x0[0];
         b->x1[0] = m.x1[j] > b->x1[0] ? m.x1[j] : b->x1[0];
@@ -239,12 +262,12 @@ static float split_radius(const hs_circles *cs, float cell_size_req)
 }
 
 /* Bounds, largest radius and count per level over all circles, on the team. */
-static void measure_levels(const hs_circles *cs, float split, int T, bounds *bd)
+static void measure_levels(const hs_circles *cs, const hs_gpart *P, int T, bounds *bd)
 {
     const size_t n = cs->n;
     bounds_init(bd);
     if (T == 1) {
-        bounds_range(cs->x, cs->y, cs->r, 0, n, split, bd);
+        bounds_range(cs->x, cs->y, cs->r, 0, n, P, bd);
         return;
     }
     bounds part[HS_GRID_MAX_BUILD_THREADS];
@@ -253,34 +276,41 @@ static void measure_levels(const hs_circles *cs, float split, int T, bounds *bd)
 #pragma omp parallel num_threads(T)
     {
         const size_t nt = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
-        bounds_range(cs->x, cs->y, cs->r, n * t / nt, n * (t + 1) / nt, split, &part[t]);
+        bounds_range(cs->x, cs->y, cs->r, n * t / nt, n * (t + 1) / nt, P, &part[t]);
     }
     for (int t = 0; t < T; t++)
         bounds_merge(bd, &part[t]);
 }
 
-/* The levels' counts, largest radii and cell shapes from the measured bounds. */
-static void shape_levels(hs_grid *g, const bounds *bd, size_t n)
+/* The levels from the measured bounds: one per non-empty slot, in slot order (the leaves, the
+ * outliers, the big circles), each with its count, largest radius and cell shape; the cell
+ * size asked for applies to the leaves. HS_E_RANGE when it cannot be honoured. */
+static hs_status shape_levels(hs_grid *g, const bounds *bd, size_t n)
 {
-    const size_t n1 = bd->n1;
-    if (n > 0 && n1 == 0) {
-        g->split_r = INFINITY;
-        g->nlevels = 1;
-        g->lv[0].n = n;
-        g->lv[0].rmax = bd->r[0];
-        level_shape(&g->lv[0], bd->x0[0], bd->y0[0], bd->x1[0], bd->y1[0], g->cell_size_req);
-    } else if (n > 0) {
-        g->nlevels = 2;
-        g->lv[0].n = n - n1;
-        g->lv[0].rmax = bd->r[0];
-        g->lv[1].n = n1;
-        g->lv[1].rmax = bd->r[1];
-        if (n1 < n)
-            level_shape(&g->lv[0], bd->x0[0], bd->y0[0], bd->x1[0], bd->y1[0], g->cell_size_req);
-        else
-            level_shape(&g->lv[0], 0.0, 0.0, 0.0, 0.0, 1.0);
-        level_shape(&g->lv[1], bd->x0[1], bd->y0[1], bd->x1[1], bd->y1[1], 0.0);
+    const int nl = g->part.nleaves, out = nl, big = nl + 1;
+    g->nlevels = g->nsmall = 0;
+    for (int s = 0; s < HS_PART_SLOTS; s++)
+        g->slot_level[s] = -1;
+    if (n == 0)
+        return HS_OK;
+    if (bd->n[big] == n) { /* every circle is big: an empty level of small ones first */
+        g->nlevels = g->nsmall = 1;
+        level_shape(&g->lv[0], 0.0, 0.0, 0.0, 0.0, 1.0);
     }
+    for (int s = 0; s <= big; s++) {
+        if (bd->n[s] == 0)
+            continue;
+        const int l = g->nlevels++;
+        hs_glevel *L = &g->lv[l];
+        g->slot_level[s] = (int8_t)l;
+        g->nsmall += s != big;
+        L->n = bd->n[s];
+        L->rmax = bd->r[s];
+        const double req = s < out ? (double)g->cell_size_req : 0.0;
+        if (!level_shape(L, bd->x0[s], bd->y0[s], bd->x1[s], bd->y1[s], req))
+            return HS_E_RANGE;
+    }
+    return HS_OK;
 }
 
 /* Whether the measured bounds prove every circle valid (finite, |coordinate| and radius at
@@ -291,10 +321,10 @@ static int bounds_valid(const bounds *bd, size_t n)
     const float M = HS_MAX_COORD;
     if (!(bd->finite == 0.0f) || !(bd->rmin >= 0.0f))
         return 0;
-    for (int l = 0; l < 2; l++) {
-        size_t nl = l == 0 ? n - bd->n1 : bd->n1;
-        if (nl > 0 && !(bd->x0[l] >= -M && bd->x1[l] <= M && bd->y0[l] >= -M && bd->y1[l] <= M &&
-                        bd->r[l] <= M))
+    (void)n;
+    for (int l = 0; l < HS_PART_SLOTS; l++) {
+        if (bd->n[l] > 0 && !(bd->x0[l] >= -M && bd->x1[l] <= M && bd->y0[l] >= -M &&
+                              bd->y1[l] <= M && bd->r[l] <= M))
             return 0;
     }
     return 1;
@@ -308,18 +338,31 @@ hs_status hs_grid_plan_levels(hs_grid *g, const hs_circles *cs, int threads, siz
     if (v != HS_OK)
         return v;
     const float split = n > 0 ? split_radius(cs, g->cell_size_req) : INFINITY;
+    hs_gpart P;
+    if (hs_gpart_plan(&P, cs, split) != HS_OK)
+        return HS_E_NOMEM;
     bounds bd;
-    measure_levels(cs, split, threads, &bd);
+    measure_levels(cs, &P, threads, &bd);
     if (n > 0 && !bounds_valid(&bd, n)) {
         v = hs_circles_check(cs, 0, n, bad_index);
         HS_ASSERT(v != HS_OK);
         return v != HS_OK ? v : HS_E_RANGE;
     }
-    memset(g->lv, 0, sizeof g->lv);
-    g->n = n;
-    g->nlevels = 0;
-    g->split_r = split;
-    shape_levels(g, &bd, n);
+    /* shaped on a copy: a cell size that cannot be honoured leaves g as it was */
+    hs_grid *shaped = malloc(sizeof *shaped);
+    if (shaped == NULL)
+        return HS_E_NOMEM;
+    *shaped = *g;
+    memset(shaped->lv, 0, sizeof shaped->lv);
+    shaped->n = n;
+    shaped->split_r = split;
+    shaped->part = P;
+    v = shape_levels(shaped, &bd, n);
+    if (v == HS_OK)
+        *g = *shaped;
+    free(shaped);
+    if (v != HS_OK)
+        return v;
     size_t ncells = 0;
     for (int l = 0; l < g->nlevels; l++) {
         g->lv[l].cell0 = (uint32_t)ncells;

@@ -144,7 +144,10 @@ int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stag
         (stage == HS_STAGE_GEOMETRY && geo == NULL))
         return -1; /* the workspace frees or keeps what it got */
     memset(hist, 0, (size_t)nthr * nb * sizeof *hist);
+    /* the Z-order of the most populous level of small circles: where most queries are */
     const hs_glevel *L = &g->lv[0];
+    for (int l = 1; l < g->nsmall; l++)
+        L = g->lv[l].n > L->n ? &g->lv[l] : L;
     const float sx = (float)((double)(1u << HS_SORT_BITS) / fmax(L->bx1 - L->ox, L->h));
     const float sy = (float)((double)(1u << HS_SORT_BITS) / fmax(L->by1 - L->oy, L->h));
     const float kp[5] = {(float)L->ox, (float)L->oy, sx, sy, (float)((1 << HS_SORT_BITS) - 1)};

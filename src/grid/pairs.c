@@ -223,18 +223,19 @@ HS_PAIRS_INLINE int cross_run(pair_scan *p, uint32_t b, uint32_t e)
     return 0;
 }
 
-/* The partners of the circle at storage position pos that it keeps (see the top): a small
- * circle searches its own level, a big one both; in a periodic box, across its edges too. */
-HS_PAIRS_INLINE void find_partners(const hs_pair_search *s, size_t pos, int big, hs_pair_list *B,
+/* The partners of the circle at storage position pos, on level `level`, that it keeps (see
+ * the top): it searches its own level and every level before it; in a periodic box, across
+ * its edges too. */
+HS_PAIRS_INLINE void find_partners(const hs_pair_search *s, size_t pos, int level, hs_pair_list *B,
                                    hs_pair_list *X)
 {
     const hs_grid *g = s->g;
     const uint32_t fast = s->fast ? s->fast[pos] : 0u;
     pair_scan ps = {s, (uint32_t)pos, g->id[pos], s->tx[pos], s->ty[pos], s->tr[pos], fast, B, X};
     int edge = 0;
-    for (int l = 0; l < (big ? g->nlevels : 1); l++) {
+    for (int l = 0; l <= level; l++) {
         const hs_glevel *L = &g->lv[l];
-        const int cross = big && l == 0;
+        const int cross = l != level;
         const double reach = hs_pair_reach(s, L, l, pos, cross);
         const double x0 = ps.x - reach, x1 = ps.x + reach, y1 = ps.y + reach;
         double y0 = ps.y - reach;
@@ -258,7 +259,7 @@ HS_PAIRS_INLINE void find_partners(const hs_pair_search *s, size_t pos, int big,
         }
     }
     if (edge)
-        hs_pair_images(s, pos, big, B);
+        hs_pair_images(s, pos, level, B);
 }
 
 static int count_run(void *st, uint32_t b, uint32_t e)
@@ -267,20 +268,21 @@ static int count_run(void *st, uint32_t b, uint32_t e)
     return 0;
 }
 
-/* Room in B and X for the pairs of the big circles [p0, p1) against level 0, so that their
- * thousands of partners do not grow the lists by copying: half the candidates each (a disc
- * fills about 3/4 of its box, split between the lists by index); short, the lists grow. */
+/* Room in B and X for the pairs of the big circles [p0, p1) against the small ones, so that
+ * their thousands of partners do not grow the lists by copying: half the candidates each (a
+ * disc fills about 3/4 of its box, split between the lists by index); short, the lists grow. */
 static void reserve_big(const hs_pair_search *s, size_t p0, size_t p1, hs_pair_list *B,
                         hs_pair_list *X)
 {
     const hs_grid *g = s->g;
-    const hs_glevel *L = &g->lv[0];
     size_t cand = 0;
-    for (size_t pos = p0; pos < p1; pos++) {
-        const double x = s->tx[pos], y = s->ty[pos];
-        const double reach = hs_pair_reach(s, L, 0, pos, 1);
-        hs_grid_box(g, L, x - reach, y - reach, x + reach, y + reach, count_run, &cand);
-    }
+    for (size_t pos = p0; pos < p1; pos++)
+        for (int l = 0; l < g->nsmall; l++) {
+            const hs_glevel *L = &g->lv[l];
+            const double x = s->tx[pos], y = s->ty[pos];
+            const double reach = hs_pair_reach(s, L, l, pos, 1);
+            hs_grid_box(g, L, x - reach, y - reach, x + reach, y + reach, count_run, &cand);
+        }
     if (hs_pair_list_reserve(B, cand / 2 + 64))
         hs_pair_list_reserve(X, cand / 2 + 64);
 }
@@ -303,11 +305,17 @@ static void block_span(const hs_grid *g, const pair_blocks *pb, size_t k, size_t
 }
 
 /* The partners of the circles at storage positions [p0, p1): one clone per instruction set. */
-HS_GRID_CLONES static void scan_block(const hs_pair_search *s, size_t p0, size_t p1, int big,
+HS_GRID_CLONES static void scan_block(const hs_pair_search *s, size_t p0, size_t p1,
                                       hs_pair_list *B, hs_pair_list *X)
 {
-    for (size_t pos = p0; pos < p1 && !B->oom && !X->oom; pos++)
-        find_partners(s, pos, big, B, X);
+    const hs_grid *g = s->g;
+    int level = 0;
+    size_t end = hs_grid_level_end(g, 0);
+    for (size_t pos = p0; pos < p1 && !B->oom && !X->oom; pos++) {
+        while (pos >= end)
+            end = hs_grid_level_end(g, ++level);
+        find_partners(s, pos, level, B, X);
+    }
 }
 
 /* Every block scanned on the team. Blocks are consecutive storage positions, so neighbours in
@@ -331,7 +339,7 @@ static int find_pairs(const hs_pair_search *s, const pair_blocks *pb, hs_pair_li
                 reserve_big(s, p0, p1, B, X);
             else if (s->dx) /* swept: room for a pair per circle to start with */
                 hs_pair_list_reserve(B, p1 - p0);
-            scan_block(s, p0, p1, big, B, X);
+            scan_block(s, p0, p1, B, X);
             oom |= B->oom | X->oom;
         }
     }
@@ -343,7 +351,7 @@ int hs_pair_search_run(const hs_pair_search *s, int threads, hs_pair_list **list
     const hs_grid *g = s->g;
     const size_t n = g->n;
     pair_blocks pb;
-    pb.n0 = g->nlevels > 1 ? g->lv[0].n : n;
+    pb.n0 = hs_grid_small_count(g);
     pb.nb0 = (pb.n0 + HS_PAIR_BLOCK - 1) / HS_PAIR_BLOCK;
     pb.nb = pb.nb0 + (n - pb.n0 + HS_PAIR_BIG_BLOCK - 1) / HS_PAIR_BIG_BLOCK;
     if (pb.nb < 2)

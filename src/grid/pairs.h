@@ -67,21 +67,21 @@ static inline hs_pair_contact hs_pair_contact_of(double ex, double ey, float ra,
  *   of a fast and a slow one, the fast one finds it, so no circle searches farther than its
  *   slow partners' displacements; of two slow ones, the one earlier in storage.
  * ext[l][c]: how far beyond the tested disc of a circle the circle of a partner on level l
- * may lie; c = 1 for a big circle searching level 0 (cross pairs), 0 within a level.
+ * may lie; c = 1 for a circle searching an earlier level (cross pairs), 0 within a level.
  * In a periodic box each circle also searches the images of its partners across the box's
  * edges (pairs_images.c), under the same rules of who keeps a pair. */
 typedef struct hs_pair_search {
     const hs_grid *g;
     const float *tx, *ty, *tr;
     double skin;
-    double ext[2][2];
+    double ext[HS_GRID_LEVELS][2];
     const uint8_t *fast;  /* NULL: no circle is fast */
     const float *dx, *dy; /* swept: the displacements; NULL for overlap pairs */
     int contacts;         /* overlap pairs: each carries its contact (hs_pair_contact) */
 } hs_pair_search;
 
 /* How far the circle at storage position pos searches level L (index l) around its tested
- * disc (cross: a big circle searching level 0). */
+ * disc (cross: a circle searching an earlier level). */
 static inline double hs_pair_reach(const hs_pair_search *s, const hs_glevel *L, int l, size_t pos,
                                    int cross)
 {
@@ -104,10 +104,10 @@ static inline void hs_pair_image_shifts(const hs_grid *g, const hs_glevel *L, do
     sh[3] = Ly > 0.0 && y1 - Ly >= L->oy;
 }
 
-/* The partners of the circle at storage position pos across the box's edges that it keeps,
- * into B (pairs_images.c): a small circle searches its own level, a big one (big) both.
- * Returns 1 when memory ran out. */
-int hs_pair_images(const hs_pair_search *s, size_t pos, int big, hs_pair_list *B);
+/* The partners of the circle at storage position pos, on level `level`, across the box's
+ * edges that it keeps, into B (pairs_images.c): it searches its own level and the levels
+ * before it. Returns 1 when memory ran out. */
+int hs_pair_images(const hs_pair_search *s, size_t pos, int level, hs_pair_list *B);
 
 /* Room for `need` more shifts in B's sh; 0 (and oom set) when memory ran out. */
 int hs_pair_shift_reserve(hs_pair_list *B, size_t need);

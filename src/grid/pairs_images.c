@@ -19,7 +19,7 @@ typedef struct image_scan {
     uint32_t pos;  /* the searching circle's storage position */
     float x, y, r; /* its tested disc */
     uint32_t fast;
-    int cross;  /* a big circle searching level 0: it alone finds those pairs */
+    int cross;  /* a circle searching an earlier level: it alone finds those pairs */
     int sx, sy; /* the partners' images: their centres plus (sx, sy) periods */
     hs_pair_list *B;
 } image_scan;
@@ -119,14 +119,14 @@ static int image_run(void *st, uint32_t b, uint32_t e)
     return 0;
 }
 
-int hs_pair_images(const hs_pair_search *s, size_t pos, int big, hs_pair_list *B)
+int hs_pair_images(const hs_pair_search *s, size_t pos, int level, hs_pair_list *B)
 {
     const hs_grid *g = s->g;
     const uint32_t fast = s->fast ? s->fast[pos] : 0u;
     image_scan p = {s, (uint32_t)pos, s->tx[pos], s->ty[pos], s->tr[pos], fast, 0, 0, 0, B};
-    for (int l = 0; l < (big ? g->nlevels : 1); l++) {
+    for (int l = 0; l <= level; l++) {
         const hs_glevel *L = &g->lv[l];
-        p.cross = big && l == 0;
+        p.cross = l != level;
         const double reach = hs_pair_reach(s, L, l, pos, p.cross);
         const double x0 = p.x - reach, x1 = p.x + reach, y0 = p.y - reach, y1 = p.y + reach;
         int sh[4];

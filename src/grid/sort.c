@@ -107,7 +107,6 @@ typedef struct band_sort {
     hs_grid *g;
     const hs_circles *cs;
     hs_cellfn F;
-    hs_cellfn F0; /* F for cells of level 0 alone: no radius to read */
     size_t n, ncells;
     size_t cap;             /* circles per band at most (and per thread buffer) */
     unsigned sh;            /* a sub-band is 2^sh consecutive cells */
@@ -137,8 +136,6 @@ static hs_status band_sort_init(band_sort *S, hs_grid *g, const hs_circles *cs, 
     S->g = g;
     S->cs = cs;
     hs_cellfn_init(&S->F, g);
-    S->F0 = S->F;
-    S->F0.two = 0;
     S->n = n;
     S->ncells = ncells;
     size_t cap = n / (6 * (size_t)T);
@@ -366,6 +363,17 @@ static HS_PASS void move_chunks(band_sort *S, uint32_t *blk, unsigned char *area
     simde_mm_sfence();
 }
 
+/* The cell function of band cells [c0, c1): a band of one level's cells holds that level's
+ * circles alone, whose cells need no radius or partition (*one holds it). */
+static const hs_cellfn *band_fn(const band_sort *S, size_t c0, size_t c1, hs_cellfn *one)
+{
+    const int l = hs_cellfn_level_of(&S->F, S->g->nlevels, c0, c1);
+    if (l < 0)
+        return &S->F;
+    hs_cellfn_one_level(one, &S->F, l);
+    return one;
+}
+
 /* Band [p0, p0 + m) (cells [c0, c1)) sorted inside the thread's buffer: cells from the band in
  * place, destinations first (so that the scatter can ask for its lines ahead: a store that
  * misses L1 holds up every later one), records scattered into the buffer in cell order (one
@@ -381,8 +389,8 @@ static HS_PASS void sort_band_in_buffer(const band_sort *S, size_t p0, size_t m,
     hs_grec *trec = (hs_grec *)(a + align64(cap * sizeof(uint32_t)));
     uint32_t *tm =
         (uint32_t *)(a + align64(cap * sizeof(uint32_t)) + align64(cap * sizeof(hs_grec)));
-    /* a band of level-0 cells holds level-0 circles alone */
-    const hs_cellfn *F = c1 <= S->F.cell0[1] ? &S->F0 : &S->F;
+    hs_cellfn one;
+    const hs_cellfn *F = band_fn(S, c0, c1, &one);
     for (size_t j = 0; j < m; j += HS_GRID_BLOCK)
         hs_cells_block(F, gx + p0 + j, gy + p0 + j, gr + p0 + j,
                        m - j < HS_GRID_BLOCK ? m - j : HS_GRID_BLOCK, cb + j);
@@ -449,9 +457,11 @@ static HS_PASS void sort_band_spill(const band_sort *S, size_t p0, size_t p1, si
     float *gx = g->x, *gy = g->y, *gr = g->r;
     uint32_t *gm = g->mask, *gid = g->id, *cs_ = g->cell_start;
     uint32_t *sp = g->spill;
+    hs_cellfn one;
+    const hs_cellfn *F = band_fn(S, c0, c1, &one);
     for (size_t j = p0; j < p1; j += HS_GRID_BLOCK) {
         size_t k = p1 - j < HS_GRID_BLOCK ? p1 - j : HS_GRID_BLOCK;
-        hs_cells_block(&S->F, gx + j, gy + j, gr + j, k, blk);
+        hs_cells_block(F, gx + j, gy + j, gr + j, k, blk);
         for (size_t u = 0; u < k; u++)
             cs_[blk[u]]++;
     }
@@ -459,7 +469,7 @@ static HS_PASS void sort_band_spill(const band_sort *S, size_t p0, size_t p1, si
     for (size_t j = p1; j > p0;) {
         size_t k = j - p0 < HS_GRID_BLOCK ? j - p0 : HS_GRID_BLOCK;
         j -= k;
-        hs_cells_block(&S->F, gx + j, gy + j, gr + j, k, blk);
+        hs_cells_block(F, gx + j, gy + j, gr + j, k, blk);
         for (size_t u = k; u-- > 0;)
             sp[--cs_[blk[u]]] = gid[j + u];
     }

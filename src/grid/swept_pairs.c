@@ -77,7 +77,7 @@ enum { AHEAD = 64 };
 typedef struct swept_arrays {
     float *dx, *dy, *mx, *my, *mr;
     uint8_t *fast;
-    double dmax[2][2]; /* level, then 0: the largest |d| of its slow circles, 1: of all */
+    double dmax[2][2]; /* small, big circles, then 0: the largest |d| of the slow ones, 1: of all */
     double mrmax;      /* the largest swept disc's radius */
 } swept_arrays;
 
@@ -88,7 +88,7 @@ typedef struct swept_arrays {
 static void make_discs(const hs_grid *g, const float *dx, const float *dy, float fast_from,
                        swept_arrays *a, int threads)
 {
-    const ptrdiff_t n = (ptrdiff_t)g->n, n0 = (ptrdiff_t)(g->nlevels > 1 ? g->lv[0].n : g->n);
+    const ptrdiff_t n = (ptrdiff_t)g->n, n0 = (ptrdiff_t)hs_grid_small_count(g);
     float *restrict sdx = a->dx, *restrict sdy = a->dy, *restrict mx_ = a->mx,
                     *restrict my_ = a->my, *restrict mr_ = a->mr;
     uint8_t *restrict fast_ = a->fast;
@@ -252,11 +252,12 @@ static hs_status search(const hs_grid *g, const float *dx, const float *dy,
             s = HS_E_BOX;
     }
     if (s == HS_OK) {
-        /* within a level: slow partners only; a big circle searching level 0: all */
+        /* within a level: slow partners only; searching an earlier level: all */
         hs_pair_search ps = {g, a.mx, a.my, a.mr, 0.0, {{0.0}}, a.fast, a.dx, a.dy, 0};
         for (int l = 0; l < g->nlevels; l++)
             for (int c = 0; c < 2; c++)
-                ps.ext[l][c] = ((double)g->lv[l].rmax + a.dmax[l][c]) * (1.0 + 0x1p-20);
+                ps.ext[l][c] =
+                    ((double)g->lv[l].rmax + a.dmax[l >= g->nsmall][c]) * (1.0 + 0x1p-20);
         hs_pair_list *more = NULL;
         if (hs_pair_search_run(&ps, threads, lists, nl) ||
             !(more = realloc(*lists, (*nl + 1) * sizeof *more))) {

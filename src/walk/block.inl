@@ -80,7 +80,7 @@ typedef struct hs_block {
     uint64_t best_key[HS_BLOCK_Q];
     uint32_t best_tbits[HS_BLOCK_Q], best_pos[HS_BLOCK_Q];
     uint32_t nhits[HS_BLOCK_Q]; /* count / any / all: hits */
-    hs_row_setup rows[2];
+    hs_row_setup rows[HS_GRID_LEVELS];
     hs_item items[HS_BLOCK_ITEMS + 1]; /* + 1: room for an item written, not counted */
     /* closest: the items with a hit and their hit lanes; all: each item's hit count */
     uint16_t hit_item[HS_BLOCK_ITEMS];
@@ -320,12 +320,37 @@ HS_INLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_row_setup *S)
             R0,
             hs_vf_mul(pad, hs_vf_add(hs_vf_add(mag2, hs_vf_mul(two, hs_vf_add(amag, R0))), R0)));
         reach = hs_vf_add(hs_vf_mul(reach, margin), hs_vf_add(cmargin, pabs));
-        const hs_vf x0 = hs_vf_fmadd(t0, dx, ax), x1 = hs_vf_fmadd(t1, dx, ax);
-        const hs_vf y0 = hs_vf_fmadd(t0, dy, ay), y1 = hs_vf_fmadd(t1, dy, ay);
+        /* the interval clipped to the bounds grown by reach (slabs), a little wider than
+         * rounding needs: a query that misses them has no rows on this level, and rays,
+         * lines and queries from far away keep only their stretch near its circles */
+        hs_vf lo = t0, hi = t1;
+        hs_vm meets = hs_vm_le(zero, zero);
+        {
+            const hs_vf g0[2] = {hs_vf_sub(ox, reach), hs_vf_sub(oy, reach)};
+            const hs_vf g1[2] = {hs_vf_add(hs_vf_set1((float)L->bx1), reach),
+                                 hs_vf_add(hs_vf_set1((float)L->by1), reach)};
+            const hs_vf a2[2] = {ax, ay}, d2[2] = {dx, dy};
+            for (int k = 0; k < 2; k++) {
+                const hs_vm moving = hs_vm_lt(zero, hs_vf_abs(d2[k]));
+                const hs_vf dk = hs_vf_select(moving, d2[k], one);
+                const hs_vf u = hs_vf_div(hs_vf_sub(g0[k], a2[k]), dk);
+                const hs_vf v = hs_vf_div(hs_vf_sub(g1[k], a2[k]), dk);
+                lo = hs_vf_select(moving, hs_vf_max(lo, hs_vf_min(u, v)), lo);
+                hi = hs_vf_select(moving, hs_vf_min(hi, hs_vf_max(u, v)), hi);
+                const hs_vm inside = hs_vm_and(hs_vm_le(g0[k], a2[k]), hs_vm_le(a2[k], g1[k]));
+                meets = hs_vm_and(meets, hs_vm_or(moving, inside));
+            }
+            const hs_vf slack = hs_vf_set1(0x1p-18f), tiny = hs_vf_set1(0x1p-100f);
+            meets = hs_vm_and(meets, hs_vm_le(lo, hi));
+            lo = hs_vf_max(t0, hs_vf_sub(lo, hs_vf_fmadd(hs_vf_abs(lo), slack, tiny)));
+            hi = hs_vf_min(t1, hs_vf_add(hi, hs_vf_fmadd(hs_vf_abs(hi), slack, tiny)));
+        }
+        const hs_vf x0 = hs_vf_fmadd(lo, dx, ax), x1 = hs_vf_fmadd(hi, dx, ax);
+        const hs_vf y0 = hs_vf_fmadd(lo, dy, ay), y1 = hs_vf_fmadd(hi, dy, ay);
         const hs_vf xmin = hs_vf_min(x0, x1), xmax = hs_vf_max(x0, x1);
         const hs_vf ymin = hs_vf_min(y0, y1), ymax = hs_vf_max(y0, y1);
         /* finite ends, non-zero length, both ends inside the grown bounds */
-        hs_vm ok = hs_vm_and(hs_vm_lt(hs_vf_abs(t0), inf), hs_vm_lt(hs_vf_abs(t1), inf));
+        hs_vm ok = hs_vm_and(hs_vm_lt(hs_vf_abs(lo), inf), hs_vm_lt(hs_vf_abs(hi), inf));
         ok = hs_vm_and(ok, hs_vm_lt(zero, hs_vf_loadu(B->inv_dd + j)));
         ok = hs_vm_and(ok, hs_vm_and(hs_vm_le(hs_vf_sub(ox, reach), xmin),
                                      hs_vm_le(xmax, hs_vf_add(hs_vf_set1((float)L->bx1), reach))));
@@ -354,7 +379,7 @@ HS_INLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_row_setup *S)
                     pmax = hs_vf_mul(hs_vf_sub(xmax, ox), ih);
         hs_vf_storeu(S->row0 + j, r0);
         hs_vf_storeu(S->reach + j, reach);
-        hs_vf_storeu(S->nrows + j, hs_vf_select(ok, nr, m1));
+        hs_vf_storeu(S->nrows + j, hs_vf_select(ok, nr, hs_vf_select(meets, m1, zero)));
         hs_vf_storeu(S->pos0 + j, hs_vf_select(clip, pos0, zero));
         hs_vf_storeu(S->pos_step + j, hs_vf_select(clip, hs_vf_mul(h, sh), zero));
         hs_vf_storeu(S->first_off + j, hs_vf_select(clip, hs_vf_sub(hs_vf_min(ea, eb), re), zero));

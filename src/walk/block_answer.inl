@@ -209,6 +209,10 @@ HS_INLINE void hs_block_plan_or_walk(const hs_bw W, size_t j)
  * the large). */
 HS_INLINE int hs_block_big_first(const hs_grid *g, const int mode)
 {
-    return g->nlevels > 1 &&
-           (mode == HS_WALK_CLOSEST || (mode == HS_WALK_ANY && g->lv[1].meet > g->lv[0].meet));
+    if (g->nlevels <= g->nsmall)
+        return 0;
+    float small = 0.0f;
+    for (int l = 0; l < g->nsmall; l++)
+        small += g->lv[l].meet;
+    return mode == HS_WALK_CLOSEST || (mode == HS_WALK_ANY && g->lv[g->nsmall].meet > small);
 }

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal: the spatial partition of the small circles into the grid's levels, so that the
+ * cells follow where the circles are rather than their bounding box.
+ *
+ * One uniform grid over the bounding box of every circle falls over on scenes users have: one
+ * circle parked far away, two clusters far apart, a dense crowd in a wide world. Each makes
+ * the cells as large as the box allows, and a query then tests thousands of circles. The
+ * partition is the top of a two-level structure in the spirit of Kalojanov, Billeter and
+ * Slusallek, "Two-Level Grids for Ray Tracing on GPUs" (2011): a small k-d tree, planned from a
+ * fixed-stride sample of the centres, cuts the world where the density changes; each of its
+ * leaves becomes a level with its own bounds and its own cell size, from its own count. A
+ * circle outside its leaf's box (grown by a margin: what the sample did not see, an outlier
+ * above all) goes to one more level, the outliers', which is sized by its own few circles. A
+ * uniform scene plans one leaf, and its grid is the single-level grid, cell for cell.
+ *
+ * The plan reads the sample only, so it costs the same for every N; every circle is then
+ * classified by at most HS_PART_DEPTH comparisons. Both are deterministic and independent of
+ * the team size. */
+#ifndef HITSCAN_GRID_PARTITION_H
+#define HITSCAN_GRID_PARTITION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "circles.h"
+
+#define HS_PART_DEPTH 4                     /* cuts on the way to any leaf */
+#define HS_PART_LEAVES (1 << HS_PART_DEPTH) /* at most */
+#define HS_PART_NODES (2 * HS_PART_LEAVES)
+
+/* The slots a circle is classified into: leaves 0 .. nleaves-1, then the outliers, then the
+ * big circles (radius above the split). Levels are made of the non-empty slots, in this order. */
+#define HS_PART_SLOTS (HS_PART_LEAVES + 2)
+
+typedef struct hs_gpart_node {
+    float cut;    /* internal: a point goes to child[1] when its coordinate >= cut */
+    int16_t axis; /* internal: 0 x, 1 y; a leaf: -1 */
+    int16_t leaf; /* a leaf: its index */
+    int16_t child[2];
+} hs_gpart_node;
+
+typedef struct hs_gpart {
+    int nleaves;
+    float split;                      /* radii above: the big circles' slot */
+    hs_gpart_node node[HS_PART_NODES]; /* node 0 is the root */
+    float box[HS_PART_LEAVES][4];     /* a leaf's accepted centres: x0, y0, x1, y1 */
+} hs_gpart;
+
+/* Plans P for the circles of cs whose radius is at most split, from a fixed-stride sample.
+ * HS_OK or HS_E_NOMEM (the sample's memory). */
+hs_status hs_gpart_plan(hs_gpart *P, const hs_circles *cs, float split);
+
+/* The slot of a circle (validated: finite, not NaN). */
+static inline int hs_gpart_slot(const hs_gpart *P, float x, float y, float r)
+{
+    if (r > P->split)
+        return P->nleaves + 1;
+    int k = 0;
+    while (P->node[k].axis >= 0) {
+        const float v = P->node[k].axis ? y : x;
+        k = P->node[k].child[v >= P->node[k].cut];
+    }
+    const int leaf = P->node[k].leaf;
+    const float *b = P->box[leaf];
+    return (x >= b[0] && y >= b[1] && x <= b[2] && y <= b[3]) ? leaf : P->nleaves;
+}
+
+#endif
