@@ -143,6 +143,18 @@ foreach(kind uniform clustered mixed)
          ARGS3 --circles sc_${kind}_circles.npy --queries sc_${kind}_queries.npy --mode all --brute --out sc_${kind}_files.npy
          SAME sc_${kind}_scene.npy sc_${kind}_files.npy)
 endforeach()
+# the distribution suite's scenes (smaller: point's segments hit every circle)
+foreach(kind outlier twoclusters twoclusters_near blob blob_alone filament filament_axis powerlaw point)
+  set(S --scene ${kind} --n 1000 --m 500 --seed 7)
+  hs_cli(scene_${kind}
+         ARGS1 ${S} --write-scene sc_${kind}
+         OUT1 "wrote sc_${kind}_circles.npy .1000, 3. float32\nhitscan: wrote sc_${kind}_queries.npy .500, 4."
+         ARGS2 ${S} --mode all --out sc_${kind}_scene.npy
+         OUT2 "${kind} scene .seed 7.: N = 1000 circles, M = 500 segments"
+         ARGS3 --circles sc_${kind}_circles.npy --queries sc_${kind}_queries.npy --mode all --brute --out sc_${kind}_files.npy
+         SAME sc_${kind}_scene.npy sc_${kind}_files.npy)
+endforeach()
+hs_cli(scene_unknown ARGS1 --scene galaxy RC1 2 ERR1 "--scene must be a scene of .*powerlaw or point .got 'galaxy'.")
 # --repeat: the same answers as one call (sorted scene batches through one workspace), the
 # summary line's two added fields, and the human summary's note
 hs_cli(repeat_closest
