@@ -15,6 +15,7 @@
 
 #include "hitscan/hitscan.h"
 #include "batch_check.h"
+#include "scene_suite.h"
 #include "test_util.h"
 
 #define FIRST_SUITE ((int)HS_SCENE_OUTLIER)
@@ -129,12 +130,30 @@ static void test_twins_share_draws(void **state)
     assert_memory_equal(s.dy, t.dy, m * 4);
     arrays_free(&s);
     arrays_free(&t);
-    /* powerlaw: clustered's segments and radii */
+    /* powerlaw: clustered's segments; cluster c drawn with probability 1 / ((c + 1)^2 S),
+     * S = 1 + 1/4 + ... + 1/64^2, its sigma clustered's times sqrt(64 p_c) */
     arrays_make(&s, HS_SCENE_POWERLAW, n, m, 5u);
     arrays_make(&t, HS_SCENE_CLUSTERED, n, m, 5u);
     assert_memory_equal(s.ax, t.ax, m * 4);
     assert_memory_equal(s.dx, t.dx, m * 4);
-    assert_memory_equal(s.r, t.r, n * 4);
+    double total = 0.0;
+    for (int c = 1; c <= HS_SUITE_CLUSTERS; c++)
+        total += 1.0 / ((double)c * c);
+    size_t count[HS_SUITE_CLUSTERS] = {0};
+    const size_t draws = 200000;
+    rng_state = 77;
+    for (size_t i = 0; i < draws; i++) {
+        double f;
+        const int c = hs_suite_powerlaw_cluster(rnd(), &f);
+        assert_true(c >= 0 && c < HS_SUITE_CLUSTERS);
+        const double p = 1.0 / ((double)(c + 1) * (c + 1)) / total;
+        assert_true(fabs(f - sqrt(64.0 * p)) < 1e-12);
+        count[c]++;
+    }
+    for (int c = 0; c < 4; c++) {
+        const double p = 1.0 / ((double)(c + 1) * (c + 1)) / total;
+        assert_true(fabs((double)count[c] / (double)draws - p) < 0.01);
+    }
     arrays_free(&s);
     arrays_free(&t);
     /* blob: blob_alone but the wide one in 200, the same radii there, blob-sized segments */
