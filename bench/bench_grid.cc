@@ -499,6 +499,35 @@ void RunScaling(benchmark::State &state, Scaled what, hs_scene_kind kind, size_t
 
 using PerCircle = std::pair<const char *, void (*)(benchmark::State &, hs_scene_kind, size_t, int)>;
 
+// BM_Grid<Mode>/<scene>/<N>/<N>: the bare name runs with OpenMP's default team, /threads:k
+// pins k threads.
+void RegisterQueries(Mode mode, hs_scene_kind kind, size_t n)
+{
+    std::string base = std::string("BM_Grid") + ModeName(mode) + "/" + hs_scene_kind_name(kind) +
+                       "/" + std::to_string(n) + "/" + std::to_string(n);
+    for (int k = 0; k <= 2; k++) {
+        std::string name = k ? base + "/threads:" + std::to_string(k) : base;
+        benchmark::RegisterBenchmark(
+            name.c_str(), [=](benchmark::State &st) { RunQueries(st, mode, kind, n, n, k, false); })
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
+    }
+}
+
+// <family>/<scene>/<N>/threads:k for k = 1, 2.
+void RegisterPerCircle(const PerCircle &bm, hs_scene_kind kind, size_t n)
+{
+    for (int k = 1; k <= 2; k++) {
+        std::string name = std::string(bm.first) + hs_scene_kind_name(kind) + "/" +
+                           std::to_string(n) + "/threads:" + std::to_string(k);
+        auto run = bm.second;
+        benchmark::RegisterBenchmark(name.c_str(),
+                                     [=](benchmark::State &st) { run(st, kind, n, k); })
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
+    }
+}
+
 // The distribution suite (scene.h, bench/suite.sh): every scene of the suite at N = M = 10^4
 // and 10^5, and the twins registered above at 10^4 and 10^6 (uniform, clustered) at 10^5 too;
 // the query modes, build, pairs and pairs within a skin. point only where its work
@@ -515,19 +544,8 @@ void RegisterSuite(const std::vector<Mode> &modes, const std::vector<PerCircle> 
         for (const auto &sn : suite) {
             const hs_scene_kind kind = sn.first;
             const size_t n = sn.second;
-            if (kind == HS_SCENE_POINT && mode != Mode::Closest && mode != Mode::Any)
-                continue;
-            std::string base = std::string("BM_Grid") + ModeName(mode) + "/" +
-                               hs_scene_kind_name(kind) + "/" + std::to_string(n) + "/" +
-                               std::to_string(n);
-            for (int k = 0; k <= 2; k++) {
-                std::string name = k ? base + "/threads:" + std::to_string(k) : base;
-                benchmark::RegisterBenchmark(
-                    name.c_str(),
-                    [=](benchmark::State &st) { RunQueries(st, mode, kind, n, n, k, false); })
-                    ->UseRealTime()
-                    ->Unit(benchmark::kMillisecond);
-            }
+            if (kind != HS_SCENE_POINT || mode == Mode::Closest || mode == Mode::Any)
+                RegisterQueries(mode, kind, n);
         }
     for (const auto &bm : per_circle)
         for (const auto &sn : suite) {
@@ -538,15 +556,7 @@ void RegisterSuite(const std::vector<Mode> &modes, const std::vector<PerCircle> 
             size_t n = sn.second;
             if (kind == HS_SCENE_POINT && bm.second != RunBuild)
                 n = n == 10000 ? 1000 : 4000;
-            for (int k = 1; k <= 2; k++) {
-                std::string name = std::string(bm.first) + hs_scene_kind_name(kind) + "/" +
-                                   std::to_string(n) + "/threads:" + std::to_string(k);
-                auto run = bm.second;
-                benchmark::RegisterBenchmark(name.c_str(),
-                                             [=](benchmark::State &st) { run(st, kind, n, k); })
-                    ->UseRealTime()
-                    ->Unit(benchmark::kMillisecond);
-            }
+            RegisterPerCircle(bm, kind, n);
         }
 }
 
@@ -560,20 +570,8 @@ int RegisterAll()
                                      Mode::AllInto};
     for (Mode mode : modes)
         for (hs_scene_kind kind : kinds)
-            for (size_t n : sizes) {
-                std::string base = std::string("BM_Grid") + ModeName(mode) + "/" +
-                                   hs_scene_kind_name(kind) + "/" + std::to_string(n) + "/" +
-                                   std::to_string(n);
-                // the bare name runs with OpenMP's default team; /threads:k pins k threads
-                for (int k = 0; k <= 2; k++) {
-                    std::string name = k ? base + "/threads:" + std::to_string(k) : base;
-                    benchmark::RegisterBenchmark(
-                        name.c_str(),
-                        [=](benchmark::State &st) { RunQueries(st, mode, kind, n, n, k, false); })
-                        ->UseRealTime()
-                        ->Unit(benchmark::kMillisecond);
-                }
-            }
+            for (size_t n : sizes)
+                RegisterQueries(mode, kind, n);
     for (Mode mode : modes)
         for (hs_scene_kind kind : kinds)
             for (size_t n : sizes)
@@ -613,15 +611,7 @@ int RegisterAll()
     for (const auto &bm : per_circle)
         for (hs_scene_kind kind : kinds)
             for (size_t n : sizes)
-                for (int k = 1; k <= 2; k++) {
-                    std::string name = std::string(bm.first) + hs_scene_kind_name(kind) + "/" +
-                                       std::to_string(n) + "/threads:" + std::to_string(k);
-                    auto run = bm.second;
-                    benchmark::RegisterBenchmark(name.c_str(),
-                                                 [=](benchmark::State &st) { run(st, kind, n, k); })
-                        ->UseRealTime()
-                        ->Unit(benchmark::kMillisecond);
-                }
+                RegisterPerCircle(bm, kind, n);
     RegisterSuite(modes, per_circle);
     const std::pair<const char *, Scaled> scaled[] = {
         {"Closest", Scaled::Closest}, {"Any", Scaled::Any},     {"All", Scaled::All},

@@ -21,18 +21,20 @@ N = 100000
 
 
 def times(doc):
-    """name -> wall time per iteration in ms (the grid benchmarks' unit), iterations only."""
-    out = {}
+    """name -> wall time per iteration in ms (the grid benchmarks' unit), and name -> the
+    benchmark's record; iterations only."""
+    out, rec = {}, {}
     for b in doc.get("benchmarks", []):
         if b.get("run_type", "iteration") != "iteration" or b.get("error_occurred"):
             continue
         name = b["name"].replace("/real_time", "")
         scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b.get("time_unit", "ms")]
         out[name] = b["real_time"] * scale
-    return out
+        rec[name] = b
+    return out, rec
 
 
-def suite_table(t):
+def suite_table(t, rec):
     rows = []
     for scene, twin in TWINS:
         def ms(mode, kind):
@@ -48,6 +50,12 @@ def suite_table(t):
         pb = [row["ms"]["pairs"], row["ms"]["build"], row["twin_ms"]["pairs"],
               row["twin_ms"]["build"]]
         row["pairs_build"] = (pb[0] + pb[1]) / (pb[2] + pb[3]) if None not in pb else None
+        # the work, which a twin should share: hits per segment, pairs per circle
+        for kind, key in ((scene, "work"), (twin, "twin_work")):
+            q = rec.get(f"BM_GridClosest/{kind}/{N}/{N}/threads:1", {})
+            p = rec.get(f"BM_GridPairs/{kind}/{N}/threads:1", {})
+            row[key] = {"hits_per_query": q.get("hits_per_query"),
+                        "pairs_per_circle": p.get("pairs_per_circle")}
         rows.append(row)
     point = {"ms": {}}
     for mode, small, big, growth in (("Closest", "10000/10000", "100000/100000", 10.0),
@@ -75,7 +83,7 @@ def main():
     args = ap.parse_args()
     with open(args.result) as f:
         doc = json.load(f)
-    rows, point = suite_table(times(doc))
+    rows, point = suite_table(*times(doc))
     ctx = doc.get("context", {})
     print(f"distribution suite, N = M = {N}, one thread; {ctx.get('cpu', '?')}, "
           f"commit {ctx.get('hitscan_commit', '?')}")
@@ -88,6 +96,12 @@ def main():
                  for m in ("closest", "all", "build", "pairs")]
         print(f"{r['scene']:<12} {r['twin']:<17} {cells[0]:>17} {cells[1]:>17} {cells[2]:>15} "
               f"{cells[3]:>17} {fmt(r['pairs_build'], '.2f'):>11}")
+    print("the work, scene / twin: hits per segment, pairs per circle")
+    for r in rows:
+        w, tw = r["work"], r["twin_work"]
+        print(f"{r['scene']:<12} {fmt(w['hits_per_query'], '.3f')} / "
+              f"{fmt(tw['hits_per_query'], '.3f')}, {fmt(w['pairs_per_circle'], '.4f')} / "
+              f"{fmt(tw['pairs_per_circle'], '.4f')}")
     print("point, growth over linear (1: linear in N + M, or in the pairs reported): "
           + ", ".join(f"{m} {fmt(point[m], '.2f')}" for m in ("closest", "any", "build", "pairs")))
     if args.command:

@@ -3,8 +3,8 @@
 // hitscan/scene.h (by name, so new scenes join), N = M = 10^4 and 10^6, in the order scene,
 // size, mode, library: each peer runs right after hitscan on the same work. The distribution
 // suite's scenes (from outlier on) run at 10^4 and 10^5 instead, as do uniform and clustered,
-// their twins, besides their own sizes; point only where its work is linear in N (closest and
-// build: its all hits and pairs grow as N^2).
+// their twins, besides their own sizes; point at 10^4 only and only closest and build (its all
+// hits and pairs grow as N^2, and so do the peers' closest: every circle's box holds the point).
 #include "peers.h"
 
 #include <cstdio>
@@ -47,7 +47,9 @@ int main(int argc, char **argv)
     for (int k = 0; k < (int)HS_SCENE_COUNT_; k++) {
         const hs_scene_kind kind = (hs_scene_kind)k;
         std::vector<size_t> sizes = {10000, 1000000};
-        if (k >= (int)HS_SCENE_OUTLIER)
+        if (kind == HS_SCENE_POINT)
+            sizes = {10000};
+        else if (k >= (int)HS_SCENE_OUTLIER)
             sizes = {10000, 100000};
         else if (kind == HS_SCENE_UNIFORM || kind == HS_SCENE_CLUSTERED)
             sizes.push_back(100000);

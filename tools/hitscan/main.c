@@ -37,7 +37,9 @@
 static const char usage_text[] =
     "usage: hitscan --circles FILE --queries FILE [options]\n"
     "       hitscan --circles FILE --mode pairs [--displacements FILE] [options]\n"
-    "       hitscan --scene KIND [--n N] [--m M] [--seed S] [options]\n"
+    "       hitscan --scene uniform|clustered|mixed|sparse|lasers|outlier|twoclusters|\n"
+    "               twoclusters_near|blob|blob_alone|filament|filament_axis|powerlaw|point\n"
+    "               [--n N] [--m M] [--seed S] [options]\n"
     "       hitscan --scene KIND [--n N] [--m M] [--seed S] --write-scene PREFIX\n"
     "\n"
     "Answers one batch of queries against a set of circles and prints a one-line timing\n"
