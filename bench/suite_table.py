@@ -9,10 +9,13 @@ time(10^5) / time(10^4) / 10 for closest, any and build, and time(4000) / time(1
 growth of the pairs reported (4000 * 3999 / (1000 * 999)) for pairs: 1 is linear, 10 (16 for
 pairs) is one order more. With --command / --load-*, the table is also written into the file
 under "suite", with the context's command replaced by the suite's.
-Usage: suite_table.py RESULT.json [--command CMD --load-start L --load-end L]
+With --peers PEERS.json (bench/peers/run.sh on the suite's scenes and twins at 10^5), the same
+ratios for every library of the peers comparison, from CPU time, medians over the rounds.
+Usage: suite_table.py RESULT.json [--command CMD --load-start L --load-end L] [--peers P.json]
 """
 import argparse
 import json
+import statistics
 import sys
 
 TWINS = [("outlier", "uniform"), ("twoclusters", "twoclusters_near"), ("blob", "blob_alone"),
@@ -70,6 +73,30 @@ def suite_table(t, rec):
     return rows, point
 
 
+def peers_table(path):
+    """(library, mode) -> [time(scene) / time(twin) per suite scene], from CPU time."""
+    with open(path) as f:
+        doc = json.load(f)
+    cpu = {}
+    for b in doc.get("benchmarks", []):
+        if b.get("run_type", "iteration") != "iteration" or b.get("error_occurred"):
+            continue
+        cpu.setdefault(b["name"].replace("/real_time", ""), []).append(b["cpu_time"])
+    med = {k: statistics.median(v) for k, v in cpu.items()}
+    out = {}
+    for lib in ("Hitscan", "Embree", "Box2d"):
+        for mode in ("Closest", "Closest16", "All", "Pairs", "Build"):
+            row = []
+            for scene, twin in TWINS:
+                tail = f"{N}/{N}" if mode in ("Closest", "Closest16", "All") else f"{N}"
+                a = med.get(f"BM_Peer{lib}{mode}/{scene}/{tail}")
+                b = med.get(f"BM_Peer{lib}{mode}/{twin}/{tail}")
+                row.append(a / b if a is not None and b else None)
+            if any(v is not None for v in row):
+                out[f"{lib} {mode}"] = row
+    return out
+
+
 def fmt(v, spec):
     return "-" if v is None else format(v, spec)
 
@@ -80,6 +107,7 @@ def main():
     ap.add_argument("--command")
     ap.add_argument("--load-start")
     ap.add_argument("--load-end")
+    ap.add_argument("--peers")
     args = ap.parse_args()
     with open(args.result) as f:
         doc = json.load(f)
@@ -104,6 +132,11 @@ def main():
               f"{fmt(tw['pairs_per_circle'], '.4f')}")
     print("point, growth over linear (1: linear in N + M, or in the pairs reported): "
           + ", ".join(f"{m} {fmt(point[m], '.2f')}" for m in ("closest", "any", "build", "pairs")))
+    if args.peers:
+        print("\npeers (" + args.peers + "): time(scene) / time(twin), CPU time")
+        print(f"{'library, mode':<18} " + " ".join(f"{s:>12}" for s, _ in TWINS))
+        for key, row in peers_table(args.peers).items():
+            print(f"{key:<18} " + " ".join(f"{fmt(v, '.2f'):>12}" for v in row))
     if args.command:
         doc["context"]["command"] = args.command
         doc["suite"] = {"n": N, "m": N, "threads": 1, "scenes": rows, "point": point,
