@@ -6,7 +6,8 @@
 // BM_GridSweptPairs[Fast]/<scene>/<N>/threads:<k> (moving circles; Fast: 1 % move 20 mean radii),
 // BM_Grid<Mode>Moving/<scene>/<N>/<M>/threads:<k> (queries against circles moving up to the
 // mean radius; Mode = Closest, All), and BM_GridScaling/<what>/<scene>/<N> (2 threads against 1,
-// call by call).
+// call by call). The distribution suite's scenes join the query, build and pair families at
+// 10^4 and 10^5 (RegisterSuite).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -55,13 +56,18 @@ struct GridScene {
             hs_grid_build(cs, nullptr, &g) != HS_OK)
             return;
         qs = hs_queries_segments(ax.data(), ay.data(), dx.data(), dy.data(), m);
-        std::vector<uint32_t> cnt(m);
-        if (hs_grid_count_hits(g, &qs, nullptr, cnt.data()) != HS_OK)
+        // the suite's scenes count their hits on the first 2000 segments: counting them all
+        // takes today's grid many seconds on some (point: every segment meets every circle)
+        const size_t mc = kind >= HS_SCENE_OUTLIER ? std::min(m, (size_t)2000) : m;
+        hs_queries qc = qs;
+        qc.count = mc;
+        std::vector<uint32_t> cnt(mc);
+        if (hs_grid_count_hits(g, &qc, nullptr, cnt.data()) != HS_OK)
             return;
         uint64_t hits = 0;
         for (uint32_t c : cnt)
             hits += c;
-        hits_per_query = m ? (double)hits / (double)m : 0.0;
+        hits_per_query = mc ? (double)hits / (double)mc : 0.0;
         ok = true;
     }
     // The periodic grid, built on first use (nullptr if that failed).
@@ -491,29 +497,81 @@ void RunScaling(benchmark::State &state, Scaled what, hs_scene_kind kind, size_t
     }
 }
 
+using PerCircle = std::pair<const char *, void (*)(benchmark::State &, hs_scene_kind, size_t, int)>;
+
+// BM_Grid<Mode>/<scene>/<N>/<N>: the bare name runs with OpenMP's default team, /threads:k
+// pins k threads.
+void RegisterQueries(Mode mode, hs_scene_kind kind, size_t n)
+{
+    std::string base = std::string("BM_Grid") + ModeName(mode) + "/" + hs_scene_kind_name(kind) +
+                       "/" + std::to_string(n) + "/" + std::to_string(n);
+    for (int k = 0; k <= 2; k++) {
+        std::string name = k ? base + "/threads:" + std::to_string(k) : base;
+        benchmark::RegisterBenchmark(
+            name.c_str(), [=](benchmark::State &st) { RunQueries(st, mode, kind, n, n, k, false); })
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
+    }
+}
+
+// <family>/<scene>/<N>/threads:k for k = 1, 2.
+void RegisterPerCircle(const PerCircle &bm, hs_scene_kind kind, size_t n)
+{
+    for (int k = 1; k <= 2; k++) {
+        std::string name = std::string(bm.first) + hs_scene_kind_name(kind) + "/" +
+                           std::to_string(n) + "/threads:" + std::to_string(k);
+        auto run = bm.second;
+        benchmark::RegisterBenchmark(name.c_str(),
+                                     [=](benchmark::State &st) { run(st, kind, n, k); })
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
+    }
+}
+
+// The distribution suite (scene.h, bench/suite.sh): every scene of the suite at N = M = 10^4
+// and 10^5, and the twins registered above at 10^4 and 10^6 (uniform, clustered) at 10^5 too;
+// the query modes, build, pairs and pairs within a skin. point only where its work
+// is not quadratic: closest and any, build, and pairs at 1000 and 4000 circles (N^2 / 2 pairs).
+void RegisterSuite(const std::vector<Mode> &modes, const std::vector<PerCircle> &per_circle)
+{
+    std::vector<std::pair<hs_scene_kind, size_t>> suite;
+    for (int k = HS_SCENE_OUTLIER; k < (int)HS_SCENE_COUNT_; k++)
+        for (size_t n : {size_t{10000}, size_t{100000}})
+            suite.emplace_back((hs_scene_kind)k, n);
+    suite.emplace_back(HS_SCENE_UNIFORM, 100000);
+    suite.emplace_back(HS_SCENE_CLUSTERED, 100000);
+    for (Mode mode : modes)
+        for (const auto &sn : suite) {
+            const hs_scene_kind kind = sn.first;
+            const size_t n = sn.second;
+            if (kind != HS_SCENE_POINT || mode == Mode::Closest || mode == Mode::Any)
+                RegisterQueries(mode, kind, n);
+        }
+    for (const auto &bm : per_circle)
+        for (const auto &sn : suite) {
+            // periodic boxes and moving circles stay with the first scenes
+            if (bm.second != RunBuild && bm.second != RunPairs && bm.second != RunPairsWithin)
+                continue;
+            const hs_scene_kind kind = sn.first;
+            size_t n = sn.second;
+            if (kind == HS_SCENE_POINT && bm.second != RunBuild)
+                n = n == 10000 ? 1000 : 4000;
+            RegisterPerCircle(bm, kind, n);
+        }
+}
+
 int RegisterAll()
 {
     const hs_scene_kind kinds[] = {HS_SCENE_UNIFORM, HS_SCENE_CLUSTERED, HS_SCENE_MIXED,
                                    HS_SCENE_SPARSE, HS_SCENE_LASERS};
     const hs_scene_kind scaled_kinds[] = {HS_SCENE_UNIFORM, HS_SCENE_CLUSTERED, HS_SCENE_MIXED};
     const size_t sizes[] = {10000, 1000000};
-    const Mode modes[] = {Mode::Closest, Mode::Any, Mode::All, Mode::Count, Mode::AllInto};
+    const std::vector<Mode> modes = {Mode::Closest, Mode::Any, Mode::All, Mode::Count,
+                                     Mode::AllInto};
     for (Mode mode : modes)
         for (hs_scene_kind kind : kinds)
-            for (size_t n : sizes) {
-                std::string base = std::string("BM_Grid") + ModeName(mode) + "/" +
-                                   hs_scene_kind_name(kind) + "/" + std::to_string(n) + "/" +
-                                   std::to_string(n);
-                // the bare name runs with OpenMP's default team; /threads:k pins k threads
-                for (int k = 0; k <= 2; k++) {
-                    std::string name = k ? base + "/threads:" + std::to_string(k) : base;
-                    benchmark::RegisterBenchmark(
-                        name.c_str(),
-                        [=](benchmark::State &st) { RunQueries(st, mode, kind, n, n, k, false); })
-                        ->UseRealTime()
-                        ->Unit(benchmark::kMillisecond);
-                }
-            }
+            for (size_t n : sizes)
+                RegisterQueries(mode, kind, n);
     for (Mode mode : modes)
         for (hs_scene_kind kind : kinds)
             for (size_t n : sizes)
@@ -542,26 +600,19 @@ int RegisterAll()
                         ->UseRealTime()
                         ->Unit(benchmark::kMillisecond);
                 }
-    const std::pair<const char *, void (*)(benchmark::State &, hs_scene_kind, size_t, int)>
-        per_circle[] = {{"BM_GridBuild/", RunBuild},
-                        {"BM_GridPairs/", RunPairs},
-                        {"BM_GridPairsWithin/", RunPairsWithin},
-                        {"BM_GridPairsPeriodic/", RunPairsPeriodic},
-                        {"BM_GridPairsWithinPeriodic/", RunPairsWithinPeriodic},
-                        {"BM_GridSweptPairs/", RunSwept},
-                        {"BM_GridSweptPairsFast/", RunSweptFast}};
+    const std::vector<PerCircle> per_circle = {
+        {"BM_GridBuild/", RunBuild},
+        {"BM_GridPairs/", RunPairs},
+        {"BM_GridPairsWithin/", RunPairsWithin},
+        {"BM_GridPairsPeriodic/", RunPairsPeriodic},
+        {"BM_GridPairsWithinPeriodic/", RunPairsWithinPeriodic},
+        {"BM_GridSweptPairs/", RunSwept},
+        {"BM_GridSweptPairsFast/", RunSweptFast}};
     for (const auto &bm : per_circle)
         for (hs_scene_kind kind : kinds)
             for (size_t n : sizes)
-                for (int k = 1; k <= 2; k++) {
-                    std::string name = std::string(bm.first) + hs_scene_kind_name(kind) + "/" +
-                                       std::to_string(n) + "/threads:" + std::to_string(k);
-                    auto run = bm.second;
-                    benchmark::RegisterBenchmark(name.c_str(),
-                                                 [=](benchmark::State &st) { run(st, kind, n, k); })
-                        ->UseRealTime()
-                        ->Unit(benchmark::kMillisecond);
-                }
+                RegisterPerCircle(bm, kind, n);
+    RegisterSuite(modes, per_circle);
     const std::pair<const char *, Scaled> scaled[] = {
         {"Closest", Scaled::Closest}, {"Any", Scaled::Any},     {"All", Scaled::All},
         {"Count", Scaled::Count},     {"Build", Scaled::Build}, {"Pairs", Scaled::Pairs}};

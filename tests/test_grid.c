@@ -242,7 +242,7 @@ static void check_against_brute(const hs_grid *g, const hs_circles *cs, const ba
 static void test_scenes_match_brute(void **state)
 {
     (void)state;
-    for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++) {
+    for (int kind = 0; kind < HS_TEST_SCENES_CLASSIC; kind++) {
         for (int masks = 0; masks <= 1; masks++) {
             rng_state = 1000u + (uint64_t)kind * 10u + (uint64_t)masks;
             size_t n = scale(6000);
@@ -264,7 +264,7 @@ static void test_scenes_match_brute(void **state)
         }
     }
     /* the benchmark's own segments on the benchmark's scenes, given cell sizes included */
-    for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++) {
+    for (int kind = 0; kind < HS_TEST_SCENES_CLASSIC; kind++) {
         size_t n = scale(10000), m = scale(1500);
         scene s;
         scene_kind(&s, (hs_scene_kind)kind, n, 99u, 0);
@@ -486,7 +486,7 @@ static void test_sorted_batches(void **state)
 {
     (void)state;
     rng_state = 2024;
-    for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++) {
+    for (int kind = 0; kind < HS_TEST_SCENES_CLASSIC; kind++) {
         const size_t n = 40000, m = 9000, piece = 1000; /* above / below the sorting limits */
         scene s;
         scene_kind(&s, (hs_scene_kind)kind, n, 17u, kind == HS_SCENE_MIXED);
@@ -854,7 +854,7 @@ static void test_pairs(void **state)
 {
     (void)state;
     size_t total = 0;
-    for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++)
+    for (int kind = 0; kind < HS_TEST_SCENES_CLASSIC; kind++)
         total += check_dense_pairs((hs_scene_kind)kind, scale(2500), 31u + (uint64_t)kind);
     /* more circles than one block of hs_grid_pairs (4096), whatever the test scale, so the
      * blocks are scanned by several threads and merged: mixed, for the two levels */
@@ -975,7 +975,7 @@ static void test_overlap_circle(void **state)
 {
     (void)state;
     rng_state = 404;
-    for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++) {
+    for (int kind = 0; kind < HS_TEST_SCENES_CLASSIC; kind++) {
         scene s;
         size_t n = scale(5000);
         scene_kind(&s, (hs_scene_kind)kind, n, 3u, 1);
@@ -1039,7 +1039,7 @@ static void assert_same_grid(const hs_grid *a, const hs_grid *b)
 static void test_build_deterministic(void **state)
 {
     (void)state;
-    for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++) {
+    for (int kind = 0; kind < HS_TEST_SCENES_CLASSIC; kind++) {
         scene s;
         /* more circles than HS_GRID_DIRECT even in a quick run (the band sort is what splits
          * work between threads); odd kinds with filter masks, which it moves with the circles */
@@ -1129,7 +1129,7 @@ static void test_rebuild(void **state)
 static void test_bytes_per_circle(void **state)
 {
     (void)state;
-    for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++) {
+    for (int kind = 0; kind < HS_TEST_SCENES_CLASSIC; kind++) {
         size_t n = scale(200000);
         scene s;
         scene_kind(&s, (hs_scene_kind)kind, n, 1u, 0);
@@ -1274,7 +1274,7 @@ static void test_scene_generators(void **state)
     float *x = xcalloc(n, 4), *y = xcalloc(n, 4), *r = xcalloc(n, 4);
     float *x2 = xcalloc(n, 4), *y2 = xcalloc(n, 4), *r2 = xcalloc(n, 4);
     assert_float_equal(hs_scene_world_side(HS_SCENE_SPARSE, n), 5.0f * hs_scene_side(n), 1e-3f);
-    for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++) {
+    for (int kind = 0; kind < HS_TEST_SCENES_CLASSIC; kind++) {
         const float side = hs_scene_world_side((hs_scene_kind)kind, n);
         assert_int_equal(hs_scene_circles((hs_scene_kind)kind, n, 42u, x, y, r), HS_OK);
         assert_int_equal(hs_scene_circles((hs_scene_kind)kind, n, 42u, x2, y2, r2), HS_OK);

@@ -251,7 +251,7 @@ static void report(const char *what, const swept_scene *w, const check_stats *st
 static void test_scenes_match_reference(void **state)
 {
     (void)state;
-    for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++) {
+    for (int kind = 0; kind < HS_TEST_SCENES_CLASSIC; kind++) {
         swept_scene w;
         sw_scene(&w, (hs_scene_kind)kind, scale(3000), 11u + (uint64_t)kind, 0.3f, 0.0);
         hs_swept_pairs p = sw_run(&w, 0, HS_ISA_AUTO);
@@ -299,7 +299,7 @@ static void test_fast_movers(void **state)
 static void test_zero_displacement(void **state)
 {
     (void)state;
-    for (int kind = 0; kind < (int)HS_SCENE_COUNT_; kind++) {
+    for (int kind = 0; kind < HS_TEST_SCENES_CLASSIC; kind++) {
         swept_scene w;
         sw_scene(&w, (hs_scene_kind)kind, scale(4000), 60u + (uint64_t)kind, 0.3f, 0.0);
         /* a few exact contacts and coincident centres */

@@ -11,6 +11,11 @@
 #include <string.h>
 
 #include "hitscan/batch.h"
+#include "hitscan/scene.h"
+
+/* The scene kinds before the distribution suite (uniform .. lasers): the tests that loop over
+ * scenes at benchmark-like sizes take these; tests/test_suite_scenes.c covers the suite. */
+#define HS_TEST_SCENES_CLASSIC ((int)HS_SCENE_LASERS + 1)
 
 #if defined(__SANITIZE_ADDRESS__)
 #define HS_SANITIZED 1

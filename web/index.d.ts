@@ -144,7 +144,9 @@ export class Brute extends Engine {
 
 /** The library's benchmark scene: n circles (x, y, r) and m segments (ax, ay, bx, by). */
 export function scene(
-  kind?: 'uniform' | 'clustered' | 'mixed' | 'sparse' | 'lasers',
+  kind?: 'uniform' | 'clustered' | 'mixed' | 'sparse' | 'lasers' | 'outlier' | 'twoclusters'
+    | 'twoclusters_near' | 'blob' | 'blob_alone' | 'filament' | 'filament_axis' | 'powerlaw'
+    | 'point',
   n?: number,
   m?: number,
   seed?: number | bigint,

@@ -24,7 +24,10 @@ const HS_E_INVALID_QUERY = -8;
 const MODE = { closest: 0, any: 1, count: 2, all: 3 };
 const KINDS = ['segment', 'ray', 'line'];
 const SEMANTICS = ['solid', 'boundary'];
-const SCENES = ['uniform', 'clustered', 'mixed', 'sparse', 'lasers'];
+// hitscan/scene.h's kinds in their order (the index is the kind): the first five, then the
+// distribution suite's
+const SCENES = ['uniform', 'clustered', 'mixed', 'sparse', 'lasers', 'outlier', 'twoclusters',
+  'twoclusters_near', 'blob', 'blob_alone', 'filament', 'filament_axis', 'powerlaw', 'point'];
 const HS_SKIP_START = 2;
 const HS_ISA_AUTO = 0;
 

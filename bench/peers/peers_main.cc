@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 // hitscan_peers entry point: registers BM_Peer<Lib><Mode>/<scene>/<N>[/<M>] for every scene of
 // hitscan/scene.h (by name, so new scenes join), N = M = 10^4 and 10^6, in the order scene,
-// size, mode, library: each peer runs right after hitscan on the same work.
+// size, mode, library: each peer runs right after hitscan on the same work. The distribution
+// suite's scenes (from outlier on) run at 10^4 and 10^5 instead, as do uniform and clustered,
+// their twins, besides their own sizes; point at 10^4 only and only closest and build (its all
+// hits and pairs grow as N^2, and so do the peers' closest: every circle's box holds the point).
 #include "peers.h"
 
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 int main(int argc, char **argv)
 {
@@ -40,13 +44,21 @@ int main(int argc, char **argv)
 #endif
     };
     const Mode modes[] = {Mode::Closest, Mode::Closest16, Mode::All, Mode::Pairs, Mode::Build};
-    const size_t sizes[] = {10000, 1000000};
     for (int k = 0; k < (int)HS_SCENE_COUNT_; k++) {
         const hs_scene_kind kind = (hs_scene_kind)k;
+        std::vector<size_t> sizes = {10000, 1000000};
+        if (kind == HS_SCENE_POINT)
+            sizes = {10000};
+        else if (k >= (int)HS_SCENE_OUTLIER)
+            sizes = {10000, 100000};
+        else if (kind == HS_SCENE_UNIFORM || kind == HS_SCENE_CLUSTERED)
+            sizes.push_back(100000);
         for (size_t n : sizes)
             for (Mode mode : modes)
                 for (const Library *lib : libs) {
                     if (!lib->has(mode))
+                        continue;
+                    if (kind == HS_SCENE_POINT && (mode == Mode::All || mode == Mode::Pairs))
                         continue;
                     const size_t m = ModeUsesQueries(mode) ? n : 0;
                     std::string name = std::string("BM_Peer") + lib->name + ModeName(mode) + "/" +

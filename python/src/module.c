@@ -217,7 +217,11 @@ static PyObject *scene(PyObject *mod, PyObject *args, PyObject *kwds)
         return NULL;
     const hs_scene_kind k = hs_scene_kind_from_name(kind);
     if (k == HS_SCENE_INVALID) {
-        PyErr_Format(PyExc_ValueError, "kind: '%s' is not 'uniform', 'clustered' or 'mixed'", kind);
+        PyErr_Format(PyExc_ValueError,
+                     "kind: '%s' is not a scene of hitscan/scene.h (uniform, clustered, mixed, "
+                     "sparse, lasers, outlier, twoclusters, twoclusters_near, blob, blob_alone, "
+                     "filament, filament_axis, powerlaw, point)",
+                     kind);
         return NULL;
     }
     if (n < 0 || m < 0) {
@@ -277,7 +281,8 @@ static PyMethodDef module_methods[] = {
      "normal, inside) or None for a miss. ValueError names an invalid query or circle."},
     {"scene", (PyCFunction)(void (*)(void))scene, METH_VARARGS | METH_KEYWORDS,
      "scene(kind='uniform', n=1000000, m=1000000, seed=1)\n--\n\n"
-     "The library's benchmark scene: (xyr, queries), float32 (n, 3) circles and (m, 4)\n"
+     "The library's benchmark scene (kind: a name of include/hitscan/scene.h, the\n"
+     "distribution suite's too): (xyr, queries), float32 (n, 3) circles and (m, 4)\n"
      "segments ax, ay, bx, by (B = A + D in float32), identical to the files the\n"
      "command-line tool writes with --write-scene."},
     {NULL, NULL, 0, NULL},

@@ -97,7 +97,8 @@ int main(int argc, char **argv)
                                  : (size_t)exp(urand() * log((double)nmax + 1));
         if (n > nmax)
             n = nmax;
-        hs_scene_kind kind = (hs_scene_kind)irand(HS_SCENE_COUNT_);
+        /* the first five kinds: the suite's (a point of 10^5 circles) would make pairs quadratic */
+        hs_scene_kind kind = (hs_scene_kind)irand((size_t)HS_SCENE_LASERS + 1);
         if (n && hs_scene_circles(kind, n, rnd(), x, y, r) != HS_OK)
             FAIL("scene");
         hs_circles *cs = NULL;

@@ -133,16 +133,25 @@ hs_cli(empty_queries ARGS1 --circles good_circles.csv --queries empty_queries.cs
 
 # ---- built-in scenes: --write-scene files give the same answers as the scene itself, and
 # the grid the same as brute force ------------------------------------------------------
-foreach(kind uniform clustered mixed)
-  set(S --scene ${kind} --n 3000 --m 2000 --seed 7)
+# (the distribution suite's smaller: point's segments hit every circle)
+foreach(kind uniform clustered mixed outlier twoclusters twoclusters_near blob blob_alone filament
+        filament_axis powerlaw point)
+  set(n 3000)
+  set(m 2000)
+  if(NOT kind MATCHES "^(uniform|clustered|mixed)$")
+    set(n 1000)
+    set(m 500)
+  endif()
+  set(S --scene ${kind} --n ${n} --m ${m} --seed 7)
   hs_cli(scene_${kind}
          ARGS1 ${S} --write-scene sc_${kind}
-         OUT1 "wrote sc_${kind}_circles.npy .3000, 3. float32\nhitscan: wrote sc_${kind}_queries.npy .2000, 4."
+         OUT1 "wrote sc_${kind}_circles.npy .${n}, 3. float32\nhitscan: wrote sc_${kind}_queries.npy .${m}, 4."
          ARGS2 ${S} --mode all --out sc_${kind}_scene.npy
-         OUT2 "${kind} scene .seed 7.: N = 3000 circles, M = 2000 segments"
+         OUT2 "${kind} scene .seed 7.: N = ${n} circles, M = ${m} segments"
          ARGS3 --circles sc_${kind}_circles.npy --queries sc_${kind}_queries.npy --mode all --brute --out sc_${kind}_files.npy
          SAME sc_${kind}_scene.npy sc_${kind}_files.npy)
 endforeach()
+hs_cli(scene_unknown ARGS1 --scene galaxy RC1 2 ERR1 "--scene must be a scene of .*powerlaw or point .got 'galaxy'.")
 # --repeat: the same answers as one call (sorted scene batches through one workspace), the
 # summary line's two added fields, and the human summary's note
 hs_cli(repeat_closest

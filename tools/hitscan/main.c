@@ -37,8 +37,9 @@
 static const char usage_text[] =
     "usage: hitscan --circles FILE --queries FILE [options]\n"
     "       hitscan --circles FILE --mode pairs [--displacements FILE] [options]\n"
-    "       hitscan --scene uniform|clustered|mixed|sparse|lasers [--n N] [--m M] [--seed S] "
-    "[options]\n"
+    "       hitscan --scene uniform|clustered|mixed|sparse|lasers|outlier|twoclusters|\n"
+    "               twoclusters_near|blob|blob_alone|filament|filament_axis|powerlaw|point\n"
+    "               [--n N] [--m M] [--seed S] [options]\n"
     "       hitscan --scene KIND [--n N] [--m M] [--seed S] --write-scene PREFIX\n"
     "\n"
     "Answers one batch of queries against a set of circles and prints a one-line timing\n"
@@ -53,7 +54,9 @@ static const char usage_text[] =
     "  --no-header        the first line of a CSV input is data (default: a header only if\n"
     "                     none of its fields is empty, a number or starts like one)\n"
     "  --scene KIND       built-in scene instead of files: uniform, clustered, mixed, sparse,\n"
-    "                     lasers\n"
+    "                     lasers; the distribution suite (each beside its twin): outlier,\n"
+    "                     twoclusters, twoclusters_near, blob, blob_alone, filament,\n"
+    "                     filament_axis, powerlaw, point (include/hitscan/scene.h)\n"
     "  --n N, --m M       scene circles and segments (default 1000000 each); counts may\n"
     "                     have an exponent when they are whole numbers: 1e6, 2.5e5\n"
     "  --seed S           scene seed (default 1)\n"
@@ -374,8 +377,11 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (strcmp(name, "--scene") == 0) {
             o->scene = hs_scene_kind_from_name(val);
             if (o->scene == HS_SCENE_INVALID)
-                return usage_error(
-                    "--scene must be uniform, clustered, mixed, sparse or lasers (got '%s')", val);
+                return usage_error("--scene must be a scene of include/hitscan/scene.h: uniform, "
+                                   "clustered, mixed, sparse, lasers, outlier, twoclusters, "
+                                   "twoclusters_near, blob, blob_alone, filament, filament_axis, "
+                                   "powerlaw or point (got '%s')",
+                                   val);
             o->have_scene = 1;
         } else if (strcmp(name, "--origin") == 0) {
             if (!hsio_parse_numbers(val, o->origin, 2))

@@ -66,7 +66,9 @@ readme)
   for opt in $(grep -oE -- '--[a-z][a-z-]*' <<<"$help" | sort -u); do
     grep -qF -- "\`$opt" "$readme" || fail "README.md does not describe $opt"
   done
-  scenes=$(sed -n 's/.*--scene \([a-z|]*\) .*/\1/p' <<<"$help" | head -n 1 | tr '|' ' ')
+  # the usage line's list, which may go on over indented lines of names and bars
+  scenes=$(sed -n '/--scene [a-z_]*|/{s/.*--scene //;:a;/|$/{N;s/\n *//;ba};s/ .*//;p;q}' <<<"$help" |
+    tr '|' ' ')
   [ -n "$scenes" ] || fail "no scene list in --help"
   row=$(grep -F -- '| `--scene KIND`' "$readme")
   for s in $scenes; do

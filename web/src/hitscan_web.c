@@ -288,7 +288,7 @@ int HS_WEB(hs_web_overlap)(const hs_grid *g, float x, float y, float r, uint32_t
     return st;
 }
 
-/* The library's benchmark scene kind (0 uniform, 1 clustered, 2 mixed, 3 sparse, 4 lasers):
+/* The library's benchmark scene kind (hs_scene_kind: 0 uniform, 1 clustered, ... 13 point):
  * n x, y, r triples into xyr and m ax, ay, bx, by quadruples into q4. */
 int HS_WEB(hs_web_scene)(int kind, size_t n, size_t m, uint32_t seed_lo, uint32_t seed_hi,
                          float *xyr, float *q4)
