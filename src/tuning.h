@@ -50,7 +50,7 @@
 /* The spatial partition (grid/partition.h): a node is cut when its sides' grids would cost at
  * most HS_PART_GAIN of its own, and only while it holds HS_PART_MIN_SAMPLE sampled centres;
  * a leaf accepts centres up to 1 / HS_PART_MARGIN of its box's longer side outside it. */
-#define HS_PART_GAIN 0.5
+#define HS_PART_GAIN 0.7
 #define HS_PART_MIN_SAMPLE 64
 #define HS_PART_MARGIN 16.0
 /* Build threads: at most this many (each keeps a band buffer) ... */

@@ -200,6 +200,7 @@ void hs_grid_destroy(hs_grid *g)
     free(g->scratch);
     free(g->spill);
     free(g->occ);
+    free(g->slot_of);
     free(g);
 }
 
@@ -212,7 +213,7 @@ size_t hs_grid_bytes(const hs_grid *g)
         return 0;
     return sizeof *g + g->cap * (3 * sizeof(float) + sizeof(uint32_t)) +
            g->mask_cap * sizeof(uint32_t) + g->cells_cap * sizeof(uint32_t) + g->scratch_bytes +
-           g->spill_cap * sizeof(uint32_t) + g->occ_cap;
+           g->spill_cap * sizeof(uint32_t) + g->occ_cap + g->slot_cap;
 }
 
 float hs_grid_cell_size(const hs_grid *g)

@@ -21,6 +21,7 @@ void hs_cellfn_init(hs_cellfn *F, const hs_grid *g)
     F->two = g->nsmall > 1 ? 2 : g->nlevels > 1;
     F->part = &g->part;
     F->slot_level = g->slot_level;
+    F->slot_of = g->part.nleaves > 1 ? g->slot_of : NULL;
 }
 
 int hs_cellfn_level_of(const hs_cellfn *F, int nlevels, size_t c0, size_t c1)
@@ -87,20 +88,31 @@ static void cells_block_mostly0(const hs_cellfn *Fp, const float *restrict x,
     }
 }
 
-/* A block of a grid partitioned into several leaves: each circle's level from its slot. */
+/* A block of a grid partitioned into several leaves: each circle's level from its slot, kept
+ * by the bounds pass (slot) or found again. */
 static void cells_block_part(const hs_cellfn *F, const float *restrict x, const float *restrict y,
-                             const float *restrict r, size_t k, uint32_t *restrict out)
+                             const float *restrict r, const uint8_t *restrict slot, size_t k,
+                             uint32_t *restrict out)
 {
-    for (size_t i = 0; i < k; i++)
-        out[i] = cell_bf(F, level_of(F, x[i], y[i], r[i]), x[i], y[i]);
+    if (slot == NULL) {
+        for (size_t i = 0; i < k; i++)
+            out[i] = cell_bf(F, level_of(F, x[i], y[i], r[i]), x[i], y[i]);
+        return;
+    }
+    for (size_t i = 0; i < k; i++) {
+        const int l = F->slot_level[slot[i]];
+        HS_ASSERT(l >= 0);
+        out[i] = cell_bf(F, l, x[i], y[i]);
+    }
 }
 
 HS_GRID_CLONES
 static void cells_block(const hs_cellfn *Fp, const float *restrict x, const float *restrict y,
-                        const float *restrict r, size_t k, uint32_t *restrict out)
+                        const float *restrict r, const uint8_t *restrict slot, size_t k,
+                        uint32_t *restrict out)
 {
     if (Fp->two == 2 && Fp->part->nleaves > 1) {
-        cells_block_part(Fp, x, y, r, k, out);
+        cells_block_part(Fp, x, y, r, slot, k, out);
         return;
     }
     const hs_cellfn Fl = *Fp, *F = &Fl; /* a local copy: nothing written below can alias it */
@@ -122,7 +134,8 @@ static void cells_block(const hs_cellfn *Fp, const float *restrict x, const floa
 /* Not multiversioned itself: a caller in another file sees a plain function (clang calls a
  * target_clones function only where its declaration carries the attribute too). */
 void hs_cells_block(const hs_cellfn *F, const float *restrict x, const float *restrict y,
-                    const float *restrict r, size_t k, uint32_t *restrict out)
+                    const float *restrict r, const uint8_t *restrict slot, size_t k,
+                    uint32_t *restrict out)
 {
-    cells_block(F, x, y, r, k, out);
+    cells_block(F, x, y, r, slot, k, out);
 }

@@ -28,6 +28,7 @@ typedef struct hs_cellfn {
     int two;     /* 0: one level; 1: small circles in level 0 but big ones; 2: a partition */
     const hs_gpart *part;
     const int8_t *slot_level;
+    const uint8_t *slot_of; /* hs_grid.slot_of of a partition of several leaves, else NULL */
 } hs_cellfn;
 
 /* F for the levels of g. */
@@ -39,8 +40,11 @@ int hs_cellfn_level_of(const hs_cellfn *F, int nlevels, size_t c0, size_t c1);
 /* F restricted to level l (its circles alone): no radius or partition to read. */
 void hs_cellfn_one_level(hs_cellfn *dst, const hs_cellfn *F, int l);
 
-/* The cells of circles x, y, r [0, k) into out (r is read only when F has two levels). */
+/* The cells of circles x, y, r [0, k) into out (r is read only when F has two levels). slot:
+ * the circles' slots (hs_grid.slot_of at their input index) when F has a partition of
+ * several leaves and they are the build's input; else NULL (they are classified again). */
 void hs_cells_block(const hs_cellfn *F, const float *restrict x, const float *restrict y,
-                    const float *restrict r, size_t k, uint32_t *restrict out);
+                    const float *restrict r, const uint8_t *restrict slot, size_t k,
+                    uint32_t *restrict out);
 
 #endif

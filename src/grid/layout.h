@@ -61,6 +61,10 @@ struct hs_grid {
     uint32_t *spill;
     size_t spill_cap;
     uint8_t *occ; /* the levels' occupancy bits (hs_glevel.occ) */
+    /* a partition of several leaves: each circle's slot (partition.h) by its index in the
+     * build's input, from the bounds pass, read by the sort's passes over the input */
+    uint8_t *slot_of;
+    size_t slot_cap;
     size_t occ_cap;
     float cell_size_req; /* 0: automatic */
     int threads;

@@ -13,6 +13,7 @@
 
 #include "invariant.h"
 #include "grid/build.h"
+#include "grid/storage.h"
 #include "grid/vectorize.h"
 #include "tuning.h"
 
@@ -164,7 +165,8 @@ static inline int off_slot0(const float *restrict X, const float *restrict Y,
  * not depend on how the range is split. */
 HS_GRID_CLONES
 static void bounds_range(const float *restrict X, const float *restrict Y, const float *restrict R,
-                         size_t i0, size_t i1, const hs_gpart *P, bounds *b)
+                         size_t i0, size_t i1, const hs_gpart *P, uint8_t *restrict slot_of,
+                         bounds *b)
 {
     enum { W = 8 };
     lanes m;
@@ -206,6 +208,8 @@ static void bounds_range(const float *restrict X, const float *restrict Y, const
             for (size_t v = u; v < ue; v++) {
                 float x = X[v], y = Y[v], r = R[v];
                 const int l = hs_gpart_slot(P, x, y, r);
+                if (slot_of)
+                    slot_of[v] = (uint8_t)l;
                 b->n[l]++;
                 b->x0[l] = x < b->x0[l] ? x : b->x0[l];
                 b->x1[l] = x > b->x1[l] ? x : b->x1[l];
@@ -262,12 +266,13 @@ static float split_radius(const hs_circles *cs, float cell_size_req)
 }
 
 /* Bounds, largest radius and count per level over all circles, on the team. */
-static void measure_levels(const hs_circles *cs, const hs_gpart *P, int T, bounds *bd)
+static void measure_levels(const hs_circles *cs, const hs_gpart *P, uint8_t *slot_of, int T,
+                           bounds *bd)
 {
     const size_t n = cs->n;
     bounds_init(bd);
     if (T == 1) {
-        bounds_range(cs->x, cs->y, cs->r, 0, n, P, bd);
+        bounds_range(cs->x, cs->y, cs->r, 0, n, P, slot_of, bd);
         return;
     }
     bounds part[HS_GRID_MAX_BUILD_THREADS];
@@ -276,7 +281,7 @@ static void measure_levels(const hs_circles *cs, const hs_gpart *P, int T, bound
 #pragma omp parallel num_threads(T)
     {
         const size_t nt = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
-        bounds_range(cs->x, cs->y, cs->r, n * t / nt, n * (t + 1) / nt, P, &part[t]);
+        bounds_range(cs->x, cs->y, cs->r, n * t / nt, n * (t + 1) / nt, P, slot_of, &part[t]);
     }
     for (int t = 0; t < T; t++)
         bounds_merge(bd, &part[t]);
@@ -341,8 +346,16 @@ hs_status hs_grid_plan_levels(hs_grid *g, const hs_circles *cs, int threads, siz
     hs_gpart P;
     if (hs_gpart_plan(&P, cs, split) != HS_OK)
         return HS_E_NOMEM;
+    /* several leaves: every circle is classified once, here, and its slot kept for the sort
+     * (scratch: a refused build leaves it changed, and nothing reads it then) */
+    uint8_t *slot_of = NULL;
+    if (P.nleaves > 1) {
+        if ((slot_of = hs_grid_grow(g->slot_of, &g->slot_cap, n, 1)) == NULL)
+            return HS_E_NOMEM;
+        g->slot_of = slot_of;
+    }
     bounds bd;
-    measure_levels(cs, &P, threads, &bd);
+    measure_levels(cs, &P, slot_of, threads, &bd);
     if (n > 0 && !bounds_valid(&bd, n)) {
         v = hs_circles_check(cs, 0, n, bad_index);
         HS_ASSERT(v != HS_OK);

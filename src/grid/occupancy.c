@@ -29,8 +29,8 @@ static int mostly_empty(const uint32_t *cs, size_t nc)
 
 hs_status hs_grid_occupancy(hs_grid *g)
 {
-    size_t off[2] = {0, 0}, total = 0;
-    int keep[2] = {0, 0};
+    size_t off[HS_GRID_LEVELS] = {0}, total = 0;
+    int keep[HS_GRID_LEVELS] = {0};
     for (int l = 0; l < g->nlevels; l++) {
         hs_glevel *L = &g->lv[l];
         L->occ = NULL;

@@ -81,13 +81,18 @@ typedef struct hs_pair_search {
 } hs_pair_search;
 
 /* How far the circle at storage position pos searches level L (index l) around its tested
- * disc (cross: a circle searching an earlier level). */
+ * disc (cross: a circle searching an earlier level). Overlap pairs are decided in double on
+ * the float circles, exactly but for a few double roundings, and the box's corners go through
+ * the same cell function as the centres: their pad covers double rounding alone (a float pad
+ * would add units of reach far from the origin). Swept discs are float roundings of the
+ * motion, whose error grows with the coordinates: they keep the grid's float pad. */
 static inline double hs_pair_reach(const hs_pair_search *s, const hs_glevel *L, int l, size_t pos,
                                    int cross)
 {
     const double x = s->tx[pos], y = s->ty[pos];
     const double reach = (double)s->tr[pos] + s->ext[l][cross];
-    return reach + hs_gpad(L->mag + fabs(x) + fabs(y), reach);
+    const double mag = L->mag + fabs(x) + fabs(y);
+    return reach + (s->dx ? hs_gpad(mag, reach) : (mag + reach) * 0x1p-40 + HS_GPAD_ABS);
 }
 
 /* The shifts of the partners' images (in periods; pairs_images.c) that a search box

@@ -19,11 +19,6 @@
 
 #define BINS 16
 
-typedef struct planner {
-    hs_gpart *P;
-    int nodes;
-} planner;
-
 typedef struct hist {
     uint32_t n[BINS][BINS]; /* [column][row] */
 } hist;
@@ -60,12 +55,22 @@ static int bin_of(float v, double lo, double w)
     return b < 0 ? 0 : (b >= BINS ? BINS - 1 : b);
 }
 
-static int make_leaf(planner *pl, int k, const float *x, const float *y, size_t m)
+/* Node k (at depth d) becomes a leaf over the sample points x, y [0, m). */
+static void make_leaf(hs_gpart *P, unsigned k, int d, const float *x, const float *y, size_t m)
 {
-    hs_gpart *P = pl->P;
     const int leaf = P->nleaves++;
-    P->node[k].axis = -1;
-    P->node[k].leaf = (int16_t)leaf;
+    /* every bottom position below k names the leaf; the cuts on the way pass through */
+    unsigned lo = k, hi = k;
+    for (int e = d; e < HS_PART_DEPTH; e++) {
+        for (unsigned j = lo; j <= hi; j++) {
+            P->cut[j] = INFINITY;
+            P->axis[j] = 0;
+        }
+        lo = 2u * lo + 1u;
+        hi = 2u * hi + 2u;
+    }
+    for (unsigned j = lo; j <= hi; j++)
+        P->leaf[j - HS_PART_INNER] = (uint8_t)leaf;
     float x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
     for (size_t i = 0; i < m; i++) {
         x0 = x[i] < x0 ? x[i] : x0;
@@ -81,16 +86,13 @@ static int make_leaf(planner *pl, int k, const float *x, const float *y, size_t 
     b[1] = m > 0 ? (float)((double)y0 - grow) : INFINITY;
     b[2] = m > 0 ? (float)((double)x1 + grow) : -INFINITY;
     b[3] = m > 0 ? (float)((double)y1 + grow) : -INFINITY;
-    return leaf;
 }
 
 /* Node k over the sample points x, y [0, m), at depth d. */
-static void plan_node(planner *pl, int k, float *x, float *y, size_t m, int d)
+static void plan_node(hs_gpart *P, unsigned k, float *x, float *y, size_t m, int d)
 {
-    hs_gpart *P = pl->P;
-    if (d >= HS_PART_DEPTH || m < HS_PART_MIN_SAMPLE || pl->nodes + 2 > HS_PART_NODES ||
-        P->nleaves + 2 > HS_PART_LEAVES) {
-        make_leaf(pl, k, x, y, m);
+    if (d >= HS_PART_DEPTH || m < HS_PART_MIN_SAMPLE) {
+        make_leaf(P, k, d, x, y, m);
         return;
     }
     double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
@@ -103,7 +105,7 @@ static void plan_node(planner *pl, int k, float *x, float *y, size_t m, int d)
     const double w[2] = {hi[0] - lo[0], hi[1] - lo[1]};
     hist *h = calloc(1, sizeof *h);
     if (h == NULL) { /* no cut: a valid, coarser plan */
-        make_leaf(pl, k, x, y, m);
+        make_leaf(P, k, d, x, y, m);
         return;
     }
     for (size_t i = 0; i < m; i++)
@@ -114,10 +116,9 @@ static void plan_node(planner *pl, int k, float *x, float *y, size_t m, int d)
     int best_axis = -1, best_b = 0;
     for (int a = 0; a < 2; a++)
         for (int b = 1; b < BINS; b++) {
-            const double c = a == 0 ? region_cost(h, 0, b, 0, BINS, &cl) +
-                                          region_cost(h, b, BINS, 0, BINS, &cr)
-                                    : region_cost(h, 0, BINS, 0, b, &cl) +
-                                          region_cost(h, 0, BINS, b, BINS, &cr);
+            const double c =
+                a == 0 ? region_cost(h, 0, b, 0, BINS, &cl) + region_cost(h, b, BINS, 0, BINS, &cr)
+                       : region_cost(h, 0, BINS, 0, b, &cl) + region_cost(h, 0, BINS, b, BINS, &cr);
             if (cl > 0 && cr > 0 && c < best) {
                 best = c;
                 best_axis = a;
@@ -126,7 +127,7 @@ static void plan_node(planner *pl, int k, float *x, float *y, size_t m, int d)
         }
     free(h);
     if (best_axis < 0) {
-        make_leaf(pl, k, x, y, m);
+        make_leaf(P, k, d, x, y, m);
         return;
     }
     const float cut = (float)(lo[best_axis] + w[best_axis] * best_b / BINS);
@@ -146,17 +147,13 @@ static void plan_node(planner *pl, int k, float *x, float *y, size_t m, int d)
         }
     }
     if (i == 0 || i == m) { /* rounding moved every point to one side */
-        make_leaf(pl, k, x, y, m);
+        make_leaf(P, k, d, x, y, m);
         return;
     }
-    const int c0 = pl->nodes, c1 = pl->nodes + 1;
-    pl->nodes += 2;
-    P->node[k].axis = (int16_t)best_axis;
-    P->node[k].cut = cut;
-    P->node[k].child[0] = (int16_t)c0;
-    P->node[k].child[1] = (int16_t)c1;
-    plan_node(pl, c0, x, y, i, d + 1);
-    plan_node(pl, c1, x + i, y + i, m - i, d + 1);
+    P->axis[k] = (uint8_t)best_axis;
+    P->cut[k] = cut;
+    plan_node(P, 2u * k + 1u, x, y, i, d + 1);
+    plan_node(P, 2u * k + 2u, x + i, y + i, m - i, d + 1);
 }
 
 hs_status hs_gpart_plan(hs_gpart *P, const hs_circles *cs, float split)
@@ -184,8 +181,7 @@ hs_status hs_gpart_plan(hs_gpart *P, const hs_circles *cs, float split)
             rem -= s;
         }
     }
-    planner pl = {P, 1};
-    plan_node(&pl, 0, x, y, m, 0);
+    plan_node(P, 0, x, y, m, 0);
     free(x);
     HS_ASSERT(P->nleaves >= 1 && P->nleaves <= HS_PART_LEAVES);
     return HS_OK;

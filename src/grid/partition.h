@@ -26,24 +26,23 @@
 
 #define HS_PART_DEPTH 4                     /* cuts on the way to any leaf */
 #define HS_PART_LEAVES (1 << HS_PART_DEPTH) /* at most */
-#define HS_PART_NODES (2 * HS_PART_LEAVES)
+#define HS_PART_INNER (HS_PART_LEAVES - 1)
 
 /* The slots a circle is classified into: leaves 0 .. nleaves-1, then the outliers, then the
  * big circles (radius above the split). Levels are made of the non-empty slots, in this order. */
 #define HS_PART_SLOTS (HS_PART_LEAVES + 2)
 
-typedef struct hs_gpart_node {
-    float cut;    /* internal: a point goes to child[1] when its coordinate >= cut */
-    int16_t axis; /* internal: 0 x, 1 y; a leaf: -1 */
-    int16_t leaf; /* a leaf: its index */
-    int16_t child[2];
-} hs_gpart_node;
-
+/* The tree is complete, HS_PART_DEPTH cuts deep, so that a circle's way down has no branch:
+ * node k's children are 2k + 1 and 2k + 2 (the second when the coordinate is >= the cut). A
+ * leaf planned higher up passes through cuts of +inf, and every bottom position below it
+ * names it. */
 typedef struct hs_gpart {
     int nleaves;
-    float split;                      /* radii above: the big circles' slot */
-    hs_gpart_node node[HS_PART_NODES]; /* node 0 is the root */
-    float box[HS_PART_LEAVES][4];     /* a leaf's accepted centres: x0, y0, x1, y1 */
+    float split;                  /* radii above: the big circles' slot */
+    float cut[HS_PART_INNER];     /* inner node k's cut ... */
+    uint8_t axis[HS_PART_INNER];  /* ... on x (0) or y (1) */
+    uint8_t leaf[HS_PART_LEAVES]; /* the leaf at each bottom position */
+    float box[HS_PART_LEAVES][4]; /* a leaf's accepted centres: x0, y0, x1, y1 */
 } hs_gpart;
 
 /* Plans P for the circles of cs whose radius is at most split, from a fixed-stride sample.
@@ -55,12 +54,10 @@ static inline int hs_gpart_slot(const hs_gpart *P, float x, float y, float r)
 {
     if (r > P->split)
         return P->nleaves + 1;
-    int k = 0;
-    while (P->node[k].axis >= 0) {
-        const float v = P->node[k].axis ? y : x;
-        k = P->node[k].child[v >= P->node[k].cut];
-    }
-    const int leaf = P->node[k].leaf;
+    unsigned k = 0;
+    for (int d = 0; d < HS_PART_DEPTH; d++)
+        k = 2u * k + 1u + (unsigned)((P->axis[k] ? y : x) >= P->cut[k]);
+    const int leaf = P->leaf[k - HS_PART_INNER];
     const float *b = P->box[leaf];
     return (x >= b[0] && y >= b[1] && x <= b[2] && y <= b[3]) ? leaf : P->nleaves;
 }

@@ -83,8 +83,8 @@ static hs_status sort_direct(hs_grid *g, const hs_circles *cs, const hs_cellfn *
     }
     uint32_t *cb = g->scratch;
     for (size_t i = 0; i < n; i += HS_GRID_BLOCK)
-        hs_cells_block(F, X + i, Y + i, Rr + i, n - i < HS_GRID_BLOCK ? n - i : HS_GRID_BLOCK,
-                       cb + i);
+        hs_cells_block(F, X + i, Y + i, Rr + i, F->slot_of ? F->slot_of + i : NULL,
+                       n - i < HS_GRID_BLOCK ? n - i : HS_GRID_BLOCK, cb + i);
     memset(cs_, 0, ncells * sizeof *cs_);
     for (size_t i = 0; i < n; i++)
         cs_[cb[i]]++;
@@ -189,7 +189,7 @@ static HS_PASS void count_chunks(band_sort *S, uint32_t *blk)
         memset(h, 0, nsb * sizeof *h);
         for (size_t i = i0; i < i1; i += HS_GRID_BLOCK) {
             size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
-            hs_cells_block(F, X + i, Y + i, Rr + i, k, blk);
+            hs_cells_block(F, X + i, Y + i, Rr + i, F->slot_of ? F->slot_of + i : NULL, k, blk);
             for (size_t j = 0; j < k; j++)
                 h[blk[j] >> sh]++;
         }
@@ -320,7 +320,7 @@ static HS_PASS void move_chunks(band_sort *S, uint32_t *blk, unsigned char *area
             memcpy(first, c, nb * sizeof *first);
             for (size_t i = i0; i < i1; i += HS_GRID_BLOCK) {
                 size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
-                hs_cells_block(F, X + i, Y + i, Rr + i, k, blk);
+                hs_cells_block(F, X + i, Y + i, Rr + i, F->slot_of ? F->slot_of + i : NULL, k, blk);
                 for (size_t j = 0; j < k; j++) {
                     const uint32_t b = sb2b[blk[j] >> sh];
                     const size_t d = c[b]++, p = d & 15;
@@ -344,7 +344,7 @@ static HS_PASS void move_chunks(band_sort *S, uint32_t *blk, unsigned char *area
         }
         for (size_t i = i0; i < i1; i += HS_GRID_BLOCK) {
             size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
-            hs_cells_block(F, X + i, Y + i, Rr + i, k, blk);
+            hs_cells_block(F, X + i, Y + i, Rr + i, F->slot_of ? F->slot_of + i : NULL, k, blk);
             for (size_t j = 0; j < k; j++)
                 blk[j] = c[sb2b[blk[j] >> sh]]++;
             const float *xi = X + i, *yi = Y + i, *ri = Rr + i;
@@ -392,7 +392,7 @@ static HS_PASS void sort_band_in_buffer(const band_sort *S, size_t p0, size_t m,
     hs_cellfn one;
     const hs_cellfn *F = band_fn(S, c0, c1, &one);
     for (size_t j = 0; j < m; j += HS_GRID_BLOCK)
-        hs_cells_block(F, gx + p0 + j, gy + p0 + j, gr + p0 + j,
+        hs_cells_block(F, gx + p0 + j, gy + p0 + j, gr + p0 + j, NULL,
                        m - j < HS_GRID_BLOCK ? m - j : HS_GRID_BLOCK, cb + j);
     for (size_t j = 0; j < m; j++)
         cs_[cb[j]]++;
@@ -461,7 +461,7 @@ static HS_PASS void sort_band_spill(const band_sort *S, size_t p0, size_t p1, si
     const hs_cellfn *F = band_fn(S, c0, c1, &one);
     for (size_t j = p0; j < p1; j += HS_GRID_BLOCK) {
         size_t k = p1 - j < HS_GRID_BLOCK ? p1 - j : HS_GRID_BLOCK;
-        hs_cells_block(F, gx + j, gy + j, gr + j, k, blk);
+        hs_cells_block(F, gx + j, gy + j, gr + j, NULL, k, blk);
         for (size_t u = 0; u < k; u++)
             cs_[blk[u]]++;
     }
@@ -469,7 +469,7 @@ static HS_PASS void sort_band_spill(const band_sort *S, size_t p0, size_t p1, si
     for (size_t j = p1; j > p0;) {
         size_t k = j - p0 < HS_GRID_BLOCK ? j - p0 : HS_GRID_BLOCK;
         j -= k;
-        hs_cells_block(F, gx + j, gy + j, gr + j, k, blk);
+        hs_cells_block(F, gx + j, gy + j, gr + j, NULL, k, blk);
         for (size_t u = k; u-- > 0;)
             sp[--cs_[blk[u]]] = gid[j + u];
     }
