@@ -22,7 +22,8 @@ static inline int hs_query_surely_valid(hs_query q)
     float dd = q.d.x * q.d.x + q.d.y * q.d.y;
     return fabsf(q.a.x) <= big && fabsf(q.a.y) <= big && q.q >= 0.0f && q.q <= big &&
            fabsf(q.d.x) <= big && fabsf(q.d.y) <= big && q.tmin <= q.tmax && q.tmin < INFINITY &&
-           q.tmax > -INFINITY && dd <= FLT_MAX && (dd == 0.0f || dd >= FLT_MIN);
+           q.tmax > -INFINITY && dd <= FLT_MAX &&
+           (dd >= FLT_MIN || (q.d.x == 0.0f && q.d.y == 0.0f));
 }
 
 /* Query i of a batch as an hs_query (NULL arrays replaced by the *_all fields). */
