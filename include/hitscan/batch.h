@@ -69,6 +69,11 @@ typedef struct hs_queries {
 /* Segments a -> a + d: tmin 0, tmax 1, q 0, all mask bits. */
 HS_API hs_queries hs_queries_segments(const float *ax, const float *ay, const float *dx,
                                       const float *dy, size_t count);
+/* Capsules a -> a + d of half-width q[i] (a circle of radius q[i] swept from a to a + d, as
+ * hs_capsule): hs_queries_segments with the per-query thickness array q (NULL: thickness 0).
+ * For one half-width for the whole batch, set q_all on hs_queries_segments' batch instead. */
+HS_API hs_queries hs_queries_capsules(const float *ax, const float *ay, const float *dx,
+                                      const float *dy, const float *q, size_t count);
 
 typedef struct hs_batch_stats {
     size_t invalid;       /* queries that failed hs_query_validate (answered as misses) */
