@@ -50,6 +50,11 @@ static inline int hs_prep_query_of(hs_query q, uint32_t mask, hs_semantics sem, 
     return 1;
 }
 
+/* Whether a query mask passes no circle: a circle set without masks counts as every bit set
+ * ((mask[i] & m) != 0 with mask[i] = ~0), so a query mask of 0 hits nothing, whatever the
+ * set. Every engine answers such a query as a miss (not an invalid one) without testing. */
+static inline int hs_query_mask_none(uint32_t mask) { return mask == 0u; }
+
 /* hs_prep_query_of for query i of qs. */
 static inline int hs_prep_query(const hs_queries *qs, size_t i, hs_semantics sem, hs_kq *kq)
 {

@@ -404,11 +404,16 @@ static void test_random_vs_reference(void **state)
                     if (!hs_isa_supported((hs_isa)isa))
                         continue;
                     results r2 = run_modes(s.cs, &b.qs, (hs_isa)isa, (hs_semantics)sem, 2);
+                    /* a query of mask 0 passes no circle: answered without a test */
+                    size_t tested = 0;
+                    for (size_t i = 0; i < m; i++)
+                        tested += !b.mask || b.mask[i] != 0;
                     for (int k = 0; k < 4; k++) {
                         assert_int_equal(r2.rc[k], HS_OK);
                         assert_int_equal(r2.st[k].invalid, 0);
                         assert_true(r2.st[k].first_invalid == (size_t)-1);
-                        assert_int_equal(r2.st[k].pair_tests, (uint64_t)m * lanes((hs_isa)isa, n));
+                        assert_int_equal(r2.st[k].pair_tests,
+                                         (uint64_t)tested * lanes((hs_isa)isa, n));
                     }
                     excused[isa] +=
                         check_vs_reference(&s, &b, (hs_semantics)sem, &r2, isa == HS_ISA_SCALAR);

@@ -857,7 +857,8 @@ static PyObject *engine_reduce(hspy_engine *self, PyObject *Py_UNUSED(ignored))
     "(rims only). skip_start=True: a query ignores a circle it starts in or on and heads out\n"    \
     "of (a reflected ray does not re-hit the circle it leaves). mask: None (every circle), an "    \
     "int, or one uint32 per query: circles with\n"                                                 \
-    "(circle mask & query mask) == 0 are skipped. threads: None or -1 for every core, or a\n"      \
+    "(circle mask & query mask) == 0 are skipped (circles without a mask have every bit: a\n"      \
+    "query of mask 0 hits nothing). threads: None or -1 for every core, or a\n"                    \
     "count; results never depend on it. isa: None / 'auto', or a level from isa_levels().\n"       \
     "The GIL is released while the library works. Invalid queries (NaN, B - A overflowing,\n"      \
     "a negative per-query thickness) are answered as misses and reported once per call by\n"       \
