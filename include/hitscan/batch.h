@@ -126,12 +126,14 @@ typedef struct hs_batch_opts {
      * hs_intersect_circle decides it, with the semantics and thickness asked for; closest's
      * point is the query's own P(t), its normal from the moving circle's centre at t. A query
      * needs a finite interval (rays with a finite tmax; lines and unbounded rays are invalid
-     * here). Both arrays, hs_grid_circle_count entries, finite, each displacement at most
-     * HS_MAX_COORD long (HS_E_NULL, HS_E_NONFINITE, HS_E_RANGE; nothing answered then); not in
-     * a periodic box yet (HS_E_UNSUPPORTED).
+     * here whatever the displacements, all 0 included: answered as misses and counted). Both
+     * arrays, hs_grid_circle_count entries, finite, each displacement at most HS_MAX_COORD
+     * long (HS_E_NULL, HS_E_NONFINITE, HS_E_RANGE; nothing answered then; with no query the
+     * outputs may be NULL, as without displacements); not in a periodic box yet
+     * (HS_E_UNSUPPORTED).
      * Answers do not depend on the ISA level or the thread count; with every displacement 0
-     * they are the circles' standing answers. Cost: a grid of each circle's swept disc is
-     * built per call (24 bytes per circle besides it), then each query's candidates there are
+     * the valid queries get the circles' standing answers. Cost: a grid of each circle's swept disc
+     * is built per call (24 bytes per circle besides it), then each query's candidates there are
      * tested exactly, in scalar arithmetic. */
     const float *disp_x, *disp_y;
 } hs_batch_opts;
