@@ -202,8 +202,10 @@ typedef struct hs_swept_pairs {
     uint8_t *overlapping;
     size_t count;
     /* On a periodic grid (NULL otherwise; appended in 0.4): the shift of the image of j that
-     * i meets, as hs_pairs' sx, sy; the pair is tested between i and that image, its centre
-     * rounded to float (the touch at t = 0 is decided in double, as hs_grid_pairs does). */
+     * i meets, as hs_pairs' sx, sy. A pair across an edge is tested in the image's frame: the
+     * separation ci - image of cj computed in double and rounded once to float (as contacts
+     * are), against the circle (0, 0, ri + rj); the touch at t = 0 is decided in double, as
+     * hs_grid_pairs does. */
     int8_t *sx, *sy;
 } hs_swept_pairs;
 HS_API hs_status hs_grid_swept_pairs(const hs_grid *g, const float *dx, const float *dy,

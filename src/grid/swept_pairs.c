@@ -164,10 +164,9 @@ static int fast_pair(const hs_grid *g, const swept_arrays *a, uint32_t p, uint32
     const double ey = hs_image_sep(g->y[p], g->y[q], s[1], g->period[1]);
     const double R = (double)g->r[p] + (double)g->r[q];
     const hs_moving cp = {g->x[p], g->y[p], g->r[p], a->dx[p], a->dy[p]};
-    const hs_moving cq = {(float)((double)g->x[q] + s[0] * g->period[0]),
-                          (float)((double)g->y[q] + s[1] * g->period[1]), g->r[q], a->dx[q],
-                          a->dy[q]};
-    if (!hs_swept_test_from(&cp, &cq, ex * ex + ey * ey <= R * R, &L->rec[L->len].swept))
+    const hs_moving cq = {g->x[q], g->y[q], g->r[q], a->dx[q], a->dy[q]};
+    if (!hs_swept_test_image(&cp, &cq, ex, ey, s[0] != 0 || s[1] != 0, ex * ex + ey * ey <= R * R,
+                             &L->rec[L->len].swept))
         return 0;
     L->i[L->len] = g->id[p];
     L->j[L->len] = g->id[q];
