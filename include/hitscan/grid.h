@@ -42,7 +42,12 @@ extern "C" {
  * copy them to the caller's index at the end of the call; all-hits writes each query's row
  * at the caller's index. The caller's order is kept and results do not depend on the thread
  * count. The walk's working state (about 60 KB per thread) comes from the workspace, not the
- * stack: a thread with a 64 KB stack runs every query. */
+ * stack.
+ *
+ * Stack: every call of this header (build, rebuilds, queries, pairs, swept pairs, overlaps)
+ * keeps at most 32 KB on the calling thread's stack (its samples and tables come from the
+ * heap), so each runs on a thread with a 64 KB stack (a job system's fiber, musl's default);
+ * the helpers of the library's own OpenMP team run on OpenMP's stacks (OMP_STACKSIZE). */
 typedef struct hs_grid hs_grid;
 
 /* Periodic boxes (hs_grid_opts.periodic): the world repeats with the box's periods, x1 - x0

@@ -56,17 +56,22 @@ hs_status hs_check_displacements(const float *dx, const float *dy, size_t n)
 }
 
 /* The displacement above which a circle is fast: HS_SWEPT_FAST times the median length of a
- * fixed-stride sample (deterministic), and at least half a cell of level 0. */
-static float fast_threshold(const hs_grid *g, const float *dx, const float *dy)
+ * fixed-stride sample (deterministic; on the heap, so the call fits a 64 KB thread stack),
+ * and at least half a cell of level 0. HS_E_NOMEM when the sample cannot be had. */
+static hs_status fast_threshold(const hs_grid *g, const float *dx, const float *dy, float *from)
 {
-    float sample[HS_GRID_SAMPLE];
     const size_t n = g->n, s = n < HS_GRID_SAMPLE ? n : HS_GRID_SAMPLE;
+    float *sample = malloc(s * sizeof *sample);
+    if (sample == NULL)
+        return HS_E_NOMEM;
     for (size_t k = 0; k < s; k++) {
         const size_t i = k * (n / s);
         sample[k] = (float)sqrt((double)dx[i] * dx[i] + (double)dy[i] * dy[i]);
     }
     const double median = hs_select_kth(sample, s, s / 2);
-    return (float)fmax(HS_SWEPT_FAST * median, 0.5 * g->lv[0].h);
+    free(sample);
+    *from = (float)fmax(HS_SWEPT_FAST * median, 0.5 * g->lv[0].h);
+    return HS_OK;
 }
 
 /* Storage positions ahead of the one read whose caller's index is prefetched. */
@@ -243,8 +248,11 @@ static hs_status search(const hs_grid *g, const float *dx, const float *dy,
                       {{0.0}},
                       0.0};
     hs_status s = a.dx && a.dy && a.mx && a.my && a.mr && a.fast ? HS_OK : HS_E_NOMEM;
+    float fast_from = 0.0f;
+    if (s == HS_OK)
+        s = fast_threshold(g, dx, dy, &fast_from);
     if (s == HS_OK) {
-        make_discs(g, dx, dy, fast_threshold(g, dx, dy), &a, pass_threads);
+        make_discs(g, dx, dy, fast_from, &a, pass_threads);
         /* one image per pair: the swept discs' diameters below half a period (the fast
          * circles' grid, of halved discs grown by 2^-20, then holds them too) */
         if (g->periodic && !hs_box_fits(g, 2.0 * a.mrmax * (1.0 + 0x1p-19) + 0x1p-140))
