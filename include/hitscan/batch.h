@@ -37,8 +37,8 @@ HS_API int hs_isa_width(hs_isa isa);        /* float lanes of that level's kerne
  * (mask[i] & m) != 0; a set without masks counts as every bit set, so a query of mask 0 hits
  * nothing, on every engine and path). hs_circles_create copies into arrays aligned and padded
  * to the widest vector; hs_circles_borrow keeps the caller's arrays (any alignment; they must
- * outlive the set and not change while queries run). Both validate every circle: on the first bad one they
- * return HS_E_NONFINITE or HS_E_NEG_RADIUS and, if bad_index != NULL, its index. */
+ * outlive the set and not change while queries run). Both validate every circle: on the first bad
+ * one they return HS_E_NONFINITE or HS_E_NEG_RADIUS and, if bad_index != NULL, its index. */
 typedef struct hs_circles hs_circles;
 
 HS_API hs_status hs_circles_create(const float *x, const float *y, const float *r,
