@@ -161,7 +161,7 @@ int main(int argc, char **argv)
     hs_queries qs = hs_queries_segments(ax, ay, dx, dy, M);
     hs_batch_opts o = hs_batch_opts_default();
     o.ws = ws; /* after the first frame, the queries allocate nothing */
-    hs_closest_out out = {idx, t, NULL, NULL, NULL, NULL};
+    const hs_closest_out out = {.idx = idx, .t = t}; /* no points, no normals */
     printf("frame_loop: %d particles, %d lasers per frame, %d threads\n", N, M,
            omp_get_max_threads());
     for (int f = 0; f < FRAMES; f++) {

@@ -45,9 +45,10 @@ hs_status hs_query_validate(hs_query q)
         q.q > HS_MAX_COORD)
         return HS_E_RANGE;
     /* |d|^2 must be representable: overflow would make every query a point query, and a
-     * subnormal |d|^2 would make 1/|d|^2 infinite. Such a d is rescaled by the caller. */
+     * subnormal |d|^2 would make 1/|d|^2 infinite; one that underflows to 0 from a d that is
+     * not 0 would make it a point query too. Such a d is rescaled by the caller. */
     float dd = q.d.x * q.d.x + q.d.y * q.d.y;
-    if (dd > FLT_MAX || (dd > 0.0f && dd < FLT_MIN))
+    if (dd > FLT_MAX || (dd < FLT_MIN && (q.d.x != 0.0f || q.d.y != 0.0f)))
         return HS_E_RANGE;
     return HS_OK;
 }

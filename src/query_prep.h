@@ -22,7 +22,8 @@ static inline int hs_query_surely_valid(hs_query q)
     float dd = q.d.x * q.d.x + q.d.y * q.d.y;
     return fabsf(q.a.x) <= big && fabsf(q.a.y) <= big && q.q >= 0.0f && q.q <= big &&
            fabsf(q.d.x) <= big && fabsf(q.d.y) <= big && q.tmin <= q.tmax && q.tmin < INFINITY &&
-           q.tmax > -INFINITY && dd <= FLT_MAX && (dd == 0.0f || dd >= FLT_MIN);
+           q.tmax > -INFINITY && dd <= FLT_MAX &&
+           (dd >= FLT_MIN || (q.d.x == 0.0f && q.d.y == 0.0f));
 }
 
 /* Query i of a batch as an hs_query (NULL arrays replaced by the *_all fields). */
@@ -48,6 +49,11 @@ static inline int hs_prep_query_of(hs_query q, uint32_t mask, hs_semantics sem, 
     *kq = hs_kq_make(q, sem, mask);
     return 1;
 }
+
+/* Whether a query mask passes no circle: a circle set without masks counts as every bit set
+ * ((mask[i] & m) != 0 with mask[i] = ~0), so a query mask of 0 hits nothing, whatever the
+ * set. Every engine answers such a query as a miss (not an invalid one) without testing. */
+static inline int hs_query_mask_none(uint32_t mask) { return mask == 0u; }
 
 /* hs_prep_query_of for query i of qs. */
 static inline int hs_prep_query(const hs_queries *qs, size_t i, hs_semantics sem, hs_kq *kq)

@@ -364,6 +364,55 @@ static void test_brute_all_on_an_empty_set(void **state)
     hs_circles_destroy(cs);
 }
 
+/* A query whose |d|^2 underflows is refused on every path, as one whose |d|^2 is subnormal
+ * (types.h: refused, never clamped to a point): brute force, the grid, a periodic box and
+ * moving circles count it invalid and answer it as a miss; d = 0 exactly is a point query. */
+static void test_tiny_direction_refused_everywhere(void **state)
+{
+    (void)state;
+    const float cx[2] = {0.0f, 5.0f}, cy[2] = {0.0f, 5.0f}, cr[2] = {1.0f, 1.0f};
+    hs_circles *cs;
+    assert_int_equal(hs_circles_create(cx, cy, cr, NULL, 2, &cs, NULL), HS_OK);
+    const float ax[4] = {0, 0, 0, 0}, ay[4] = {0, 0, 0, 0};
+    const float dx[4] = {1e-20f, 1e-30f, 0.0f, 1.0f}, dy[4] = {0, 0, 0, 0};
+    const hs_queries qs = hs_queries_segments(ax, ay, dx, dy, 4);
+    const float zx[2] = {0.0f, 0.5f}, zy[2] = {0.0f, 0.0f};
+    for (int path = 0; path < 4; path++) {
+        hs_grid *g = NULL;
+        hs_grid_opts go = {.cell_size = 0.0f, .threads = 1, .periodic = 0};
+        if (path == 2) {
+            go.periodic = HS_PERIODIC_XY;
+            go.box = (hs_aabb){{-10.0f, -10.0f}, {10.0f, 10.0f}};
+        }
+        if (path > 0)
+            assert_int_equal(hs_grid_build(cs, &go, &g), HS_OK);
+        hs_batch_stats st;
+        hs_batch_opts o = hs_batch_opts_default();
+        o.stats = &st;
+        if (path == 3) {
+            o.disp_x = zx;
+            o.disp_y = zy;
+        }
+        uint32_t idx[4], cnt[4];
+        float t[4];
+        const hs_closest_out co = {.idx = idx, .t = t};
+        const hs_status s = g ? hs_grid_closest(g, &qs, &o, co) : hs_brute_closest(cs, &qs, &o, co);
+        assert_int_equal(s, HS_E_INVALID_QUERY);
+        assert_int_equal(st.invalid, 2);
+        assert_int_equal(st.first_invalid, 0);
+        assert_int_equal(idx[0], HS_NONE);
+        assert_int_equal(idx[1], HS_NONE);
+        assert_int_equal(idx[2], 0); /* a point inside circle 0 */
+        assert_int_equal(idx[3], 0);
+        assert_int_equal(g ? hs_grid_count_hits(g, &qs, &o, cnt) : hs_brute_count(cs, &qs, &o, cnt),
+                         HS_E_INVALID_QUERY);
+        assert_int_equal(cnt[1], 0);
+        assert_int_equal(st.invalid, 2);
+        hs_grid_destroy(g);
+    }
+    hs_circles_destroy(cs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -373,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_overlap_probe_beyond_the_limit),
         cmocka_unit_test(test_tiny_separations_in_pairs_and_overlap),
         cmocka_unit_test(test_brute_all_on_an_empty_set),
+        cmocka_unit_test(test_tiny_direction_refused_everywhere),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -330,12 +330,96 @@ static void test_bad_input(void **state)
     ms_free(&w);
 }
 
+/* Rays and lines have no finite interval: invalid whatever the displacements, all 0
+ * included (a query's validity does not depend on their values); with every displacement 0
+ * the segments keep their standing answers. */
+static void test_unbounded_whatever_displacement(void **state)
+{
+    (void)state;
+    mscene w;
+    ms_make(&w, 200, 50, 30.0f, 1.0f, 0.0, 5.0f);
+    w.b.tmax[3] = INFINITY;  /* a ray */
+    w.b.tmin[9] = -INFINITY; /* a line */
+    w.b.tmax[9] = INFINITY;
+    w.b.qs.tmin = w.b.tmin;
+    w.b.qs.tmax = w.b.tmax;
+    float *zx = xcalloc(200, sizeof(float)), *zy = xcalloc(200, sizeof(float));
+    for (int zero = 0; zero <= 1; zero++) {
+        hs_batch_opts o = ms_opts(&w, 1, HS_ISA_AUTO);
+        if (zero) {
+            o.disp_x = zx;
+            o.disp_y = zy;
+        }
+        hs_batch_stats st;
+        o.stats = &st;
+        uint32_t cnt[50], idx[50];
+        float t[50];
+        uint8_t hit[50];
+        const hs_closest_out co = {.idx = idx, .t = t};
+        assert_int_equal(hs_grid_count_hits(w.g, &w.b.qs, &o, cnt), HS_E_INVALID_QUERY);
+        assert_int_equal(st.invalid, 2);
+        assert_int_equal(st.first_invalid, 3);
+        assert_int_equal(cnt[3], 0);
+        assert_int_equal(cnt[9], 0);
+        assert_int_equal(hs_grid_closest(w.g, &w.b.qs, &o, co), HS_E_INVALID_QUERY);
+        assert_int_equal(idx[3], HS_NONE);
+        assert_int_equal(idx[9], HS_NONE);
+        assert_int_equal(hs_grid_any(w.g, &w.b.qs, &o, hit), HS_E_INVALID_QUERY);
+        assert_int_equal(hit[3] | hit[9], 0);
+        hs_hits all;
+        assert_int_equal(hs_grid_all(w.g, &w.b.qs, &o, &all), HS_E_INVALID_QUERY);
+        assert_int_equal(all.offsets[4] - all.offsets[3], 0);
+        assert_int_equal(all.offsets[10] - all.offsets[9], 0);
+        if (zero) { /* the others: the standing answers */
+            hs_batch_opts still = ms_opts(&w, 1, HS_ISA_AUTO);
+            still.disp_x = still.disp_y = NULL;
+            uint32_t want[50];
+            (void)hs_grid_count_hits(w.g, &w.b.qs, &still, want);
+            want[3] = want[9] = 0;
+            assert_memory_equal(cnt, want, sizeof cnt);
+        }
+        hs_hits_free(&all);
+    }
+    free(zx);
+    free(zy);
+    ms_free(&w);
+}
+
+/* No query: HS_OK with NULL outputs, as the standing calls answer. */
+static void test_no_query_null_outputs(void **state)
+{
+    (void)state;
+    mscene w;
+    ms_make(&w, 50, 4, 30.0f, 1.0f, 0.0, 5.0f);
+    hs_queries none = w.b.qs;
+    none.count = 0;
+    const hs_closest_out nul = {.idx = NULL, .t = NULL};
+    for (int moving = 0; moving <= 1; moving++) {
+        hs_batch_opts o = ms_opts(&w, 1, HS_ISA_AUTO);
+        if (!moving)
+            o.disp_x = o.disp_y = NULL;
+        assert_int_equal(hs_grid_closest(w.g, &none, &o, nul), HS_OK);
+        assert_int_equal(hs_grid_any(w.g, &none, &o, NULL), HS_OK);
+        assert_int_equal(hs_grid_count_hits(w.g, &none, &o, NULL), HS_OK);
+        /* with queries, a NULL output is still refused */
+        assert_int_equal(hs_grid_closest(w.g, &w.b.qs, &o, nul), HS_E_NULL);
+        assert_int_equal(hs_grid_any(w.g, &w.b.qs, &o, NULL), HS_E_NULL);
+        assert_int_equal(hs_grid_count_hits(w.g, &w.b.qs, &o, NULL), HS_E_NULL);
+        assert_int_equal(hs_grid_all(w.g, &none, &o, NULL), HS_E_NULL);
+    }
+    ms_free(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_reference_segments), cmocka_unit_test(test_zero_displacement),
-        cmocka_unit_test(test_tunnelling),         cmocka_unit_test(test_levels_and_threads),
+        cmocka_unit_test(test_reference_segments),
+        cmocka_unit_test(test_zero_displacement),
+        cmocka_unit_test(test_tunnelling),
+        cmocka_unit_test(test_levels_and_threads),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_unbounded_whatever_displacement),
+        cmocka_unit_test(test_no_query_null_outputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -501,6 +501,11 @@ static void invalid_query_error_codes(void **state)
         {{v2(0, 0), v2(1, 0), 0, 1, -0.5f}, HS_E_NEG_RADIUS},
         {{v2(0, 0), v2(1, 0), 1, 0, 0}, HS_E_RANGE},
         {{v2(0, 0), v2(1, 0), 2, -3, 0}, HS_E_RANGE},
+        /* |d|^2 below FLT_MIN: subnormal, or 0 from a d that is not 0 (never a point) */
+        {{v2(0, 0), v2(1e-20f, 0), 0, 1, 0}, HS_E_RANGE},
+        {{v2(0, 0), v2(1e-30f, 0), 0, 1, 0}, HS_E_RANGE},
+        {{v2(0, 0), v2(0, -1e-30f), 0, 1, 0}, HS_E_RANGE},
+        {{v2(0, 0), v2(1e-45f, 1e-45f), 0, 1, 0}, HS_E_RANGE},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         assert_int_equal(hs_query_validate(cases[i].q), cases[i].want);

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* The grid's batch calls on threads the library does not own: a thread with a 64 KB stack (a
- * job system's fiber, musl's small default stacks) and the caller's own OpenMP team calling
- * with one thread each. Every mode at every ISA level must give the answers it gives on the
- * main thread, and not touch memory outside its own. */
+/* The grid's calls on threads the library does not own: a thread with a 64 KB stack (a job
+ * system's fiber, musl's small default stacks) and the caller's own OpenMP team calling with
+ * one thread each. Every mode at every ISA level, the build, the rebuilds and the pair and
+ * overlap calls must give the answers they give on the main thread, and not touch memory
+ * outside their own; each call's own stack use is measured against grid.h's bound. */
+#define _XOPEN_SOURCE 700 /* pthread_attr_setstack, posix_memalign */
 #include <pthread.h>
 #include <setjmp.h>
 #include <unistd.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <cmocka.h>
 #include <omp.h>
@@ -161,11 +164,188 @@ static void test_inside_callers_team(void **state)
     free(got);
 }
 
+/* ---- the build, the rebuilds, pairs and overlaps ---------------------------------------- */
+
+/* What the calls that build or search the grid give, on one thread (threads = 1). */
+typedef struct grid_job {
+    const fixture *f;
+    const float *mx, *my; /* per circle: the displacements for swept pairs */
+    hs_grid *g;
+    hs_pairs pairs;
+    hs_swept_pairs swept;
+    hs_overlaps ov;
+    answers *q; /* closest / any / count / all on the rebuilt grid (NULL: not asked) */
+    hs_status st[6];
+} grid_job;
+
+static void run_grid_calls(grid_job *j)
+{
+    const fixture *f = j->f;
+    hs_grid_opts go = {.cell_size = 0.0f, .threads = 1, .periodic = 0};
+    hs_batch_opts o = hs_batch_opts_default();
+    o.threads = 1;
+    j->st[0] = hs_grid_build(f->s.cs, &go, &j->g);
+    if (j->st[0] != HS_OK)
+        return;
+    j->st[1] = hs_grid_rebuild(j->g, f->s.cs);
+    j->st[2] = hs_grid_rebuild_from(j->g, f->s.x, f->s.y, f->s.r, NULL, NC, NULL);
+    j->st[3] = hs_grid_pairs(j->g, &o, &j->pairs);
+    j->st[4] = hs_grid_swept_pairs(j->g, j->mx, j->my, &o, &j->swept);
+    j->st[5] = hs_grid_overlap_discs(j->g, f->ax, f->ay, NULL, NULL, NQ, &o, &j->ov);
+    if (j->q) {
+        const job q = {j->g, &f->qs, HS_ISA_AUTO, j->q};
+        run_modes(&q);
+    }
+}
+
+static void *run_grid_job(void *arg)
+{
+    run_grid_calls(arg);
+    return NULL;
+}
+
+static void grid_job_free(grid_job *j)
+{
+    hs_pairs_free(&j->pairs);
+    hs_swept_pairs_free(&j->swept);
+    hs_overlaps_free(&j->ov);
+    if (j->q)
+        hs_hits_free(&j->q->all);
+    hs_grid_destroy(j->g);
+}
+
+/* Per circle, a displacement of about a radius, and a few fast ones. */
+static void displacements(float *mx, float *my)
+{
+    rng_state = 41;
+    for (size_t i = 0; i < NC; i++) {
+        const float s = i % 211 == 0 ? 50.0f : 1.0f;
+        mx[i] = s * unif(-1.0f, 1.0f);
+        my[i] = s * unif(-1.0f, 1.0f);
+    }
+}
+
+/* The build, both rebuilds, pairs, swept pairs, overlaps and every query mode on a thread
+ * whose whole stack is 64 KB equal the main thread's. */
+static void test_small_stack_build(void **state)
+{
+    fixture *f = *state;
+    float *mx = xcalloc(NC, sizeof *mx), *my = xcalloc(NC, sizeof *my);
+    displacements(mx, my);
+    answers *qa = xcalloc(1, sizeof *qa), *qb = xcalloc(1, sizeof *qb);
+    grid_job want = {.f = f, .mx = mx, .my = my, .q = qa},
+             got = {.f = f, .mx = mx, .my = my, .q = qb};
+    run_grid_calls(&want);
+    pthread_attr_t attr;
+    pthread_t th;
+    assert_int_equal(pthread_attr_init(&attr), 0);
+    assert_int_equal(pthread_attr_setstacksize(&attr, small_stack()), 0);
+    assert_int_equal(pthread_create(&th, &attr, run_grid_job, &got), 0);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    pthread_attr_destroy(&attr);
+    for (int k = 0; k < 6; k++)
+        assert_int_equal(got.st[k], HS_OK);
+    assert_true(want.pairs.count > 0 && want.swept.count > want.pairs.count);
+    assert_int_equal(got.pairs.count, want.pairs.count);
+    assert_memory_equal(got.pairs.i, want.pairs.i, want.pairs.count * sizeof(uint32_t));
+    assert_memory_equal(got.pairs.j, want.pairs.j, want.pairs.count * sizeof(uint32_t));
+    assert_int_equal(got.swept.count, want.swept.count);
+    assert_memory_equal(got.swept.j, want.swept.j, want.swept.count * sizeof(uint32_t));
+    assert_memory_equal(got.swept.t, want.swept.t, want.swept.count * sizeof(float));
+    assert_int_equal(got.ov.total, want.ov.total);
+    assert_memory_equal(got.ov.idx, want.ov.idx, want.ov.total * sizeof(uint32_t));
+    assert_same(qb, qa);
+    grid_job_free(&want);
+    grid_job_free(&got);
+    free(qa);
+    free(qb);
+    free(mx);
+    free(my);
+}
+
+/* ---- stack use, measured ------------------------------------------------------------------ */
+
+typedef struct stack_run {
+    void (*fn)(void *);
+    void *arg;
+} stack_run;
+
+static void *stack_tramp(void *arg)
+{
+    const stack_run *r = arg;
+    if (r->fn)
+        r->fn(r->arg);
+    return NULL;
+}
+
+/* The bytes of its stack a thread running fn(arg) touched: the thread gets a painted stack of
+ * its own, large enough for any call, and the deepest byte no longer painted tells. */
+static size_t stack_touched(void (*fn)(void *), void *arg)
+{
+    enum { SZ = 1024 * 1024, PAINT = 0xa5 };
+    unsigned char *mem = NULL;
+    assert_int_equal(posix_memalign((void **)&mem, 65536, SZ), 0);
+    memset(mem, PAINT, SZ);
+    pthread_attr_t attr;
+    pthread_t th;
+    stack_run r = {fn, arg};
+    assert_int_equal(pthread_attr_init(&attr), 0);
+    assert_int_equal(pthread_attr_setstack(&attr, mem, SZ), 0);
+    assert_int_equal(pthread_create(&th, &attr, stack_tramp, &r), 0);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    pthread_attr_destroy(&attr);
+    size_t k = 0;
+    while (k < SZ && mem[k] == PAINT)
+        k++;
+    free(mem);
+    return SZ - k;
+}
+
+static void grid_calls_fn(void *arg) { run_grid_calls(arg); }
+static void modes_fn(void *arg) { run_modes(arg); }
+
+/* Every call keeps at most HS_STACK_BOUND bytes on the caller's stack (grid.h): the build, the
+ * rebuilds, pairs, swept pairs, overlaps and every query mode at every ISA level. Measured
+ * above a thread that calls nothing (the C library's own frames and the thread's TLS). */
+#define HS_STACK_BOUND (32 * 1024)
+static void test_stack_bound(void **state)
+{
+    fixture *f = *state;
+    const size_t base = stack_touched(NULL, NULL);
+    float *mx = xcalloc(NC, sizeof *mx), *my = xcalloc(NC, sizeof *my);
+    displacements(mx, my);
+    answers *qa = xcalloc(1, sizeof *qa);
+    grid_job j = {.f = f, .mx = mx, .my = my, .q = NULL};
+    const size_t build = stack_touched(grid_calls_fn, &j) - base;
+    for (int k = 0; k < 6; k++)
+        assert_int_equal(j.st[k], HS_OK);
+    grid_job_free(&j);
+    size_t worst = build;
+    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
+        if (!hs_isa_supported((hs_isa)isa))
+            continue;
+        const job q = {f->g, &f->qs, (hs_isa)isa, qa};
+        const size_t used = stack_touched(modes_fn, (void *)&q) - base;
+        hs_hits_free(&qa->all);
+        worst = used > worst ? used : worst;
+    }
+    printf(
+        "stack: build, rebuilds, pairs and overlaps %zu bytes, worst call %zu bytes (bound %d)\n",
+        build, worst, HS_STACK_BOUND);
+    if (!HS_SANITIZED) /* redzones grow every frame */
+        assert_true(worst <= HS_STACK_BOUND);
+    free(qa);
+    free(mx);
+    free(my);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_small_stack_thread),
         cmocka_unit_test(test_inside_callers_team),
+        cmocka_unit_test(test_small_stack_build),
+        cmocka_unit_test(test_stack_bound),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -34,10 +34,11 @@ HS_API int hs_isa_width(hs_isa isa);        /* float lanes of that level's kerne
 
 /* ---- Circle sets ------------------------------------------------------------------------
  * SoA x[], y[], r[] and optional filter mask[] (a query with mask m tests only circles with
- * (mask[i] & m) != 0). hs_circles_create copies into arrays aligned and padded to the widest
- * vector; hs_circles_borrow keeps the caller's arrays (any alignment; they must outlive the set
- * and not change while queries run). Both validate every circle: on the first bad one they
- * return HS_E_NONFINITE or HS_E_NEG_RADIUS and, if bad_index != NULL, its index. */
+ * (mask[i] & m) != 0; a set without masks counts as every bit set, so a query of mask 0 hits
+ * nothing, on every engine and path). hs_circles_create copies into arrays aligned and padded
+ * to the widest vector; hs_circles_borrow keeps the caller's arrays (any alignment; they must
+ * outlive the set and not change while queries run). Both validate every circle: on the first bad
+ * one they return HS_E_NONFINITE or HS_E_NEG_RADIUS and, if bad_index != NULL, its index. */
 typedef struct hs_circles hs_circles;
 
 HS_API hs_status hs_circles_create(const float *x, const float *y, const float *r,
@@ -69,6 +70,11 @@ typedef struct hs_queries {
 /* Segments a -> a + d: tmin 0, tmax 1, q 0, all mask bits. */
 HS_API hs_queries hs_queries_segments(const float *ax, const float *ay, const float *dx,
                                       const float *dy, size_t count);
+/* Capsules a -> a + d of half-width q[i] (a circle of radius q[i] swept from a to a + d, as
+ * hs_capsule): hs_queries_segments with the per-query thickness array q (NULL: thickness 0).
+ * For one half-width for the whole batch, set q_all on hs_queries_segments' batch instead. */
+HS_API hs_queries hs_queries_capsules(const float *ax, const float *ay, const float *dx,
+                                      const float *dy, const float *q, size_t count);
 
 typedef struct hs_batch_stats {
     size_t invalid;       /* queries that failed hs_query_validate (answered as misses) */
@@ -120,12 +126,14 @@ typedef struct hs_batch_opts {
      * hs_intersect_circle decides it, with the semantics and thickness asked for; closest's
      * point is the query's own P(t), its normal from the moving circle's centre at t. A query
      * needs a finite interval (rays with a finite tmax; lines and unbounded rays are invalid
-     * here). Both arrays, hs_grid_circle_count entries, finite, each displacement at most
-     * HS_MAX_COORD long (HS_E_NULL, HS_E_NONFINITE, HS_E_RANGE; nothing answered then); not in
-     * a periodic box yet (HS_E_UNSUPPORTED).
+     * here whatever the displacements, all 0 included: answered as misses and counted). Both
+     * arrays, hs_grid_circle_count entries, finite, each displacement at most HS_MAX_COORD
+     * long (HS_E_NULL, HS_E_NONFINITE, HS_E_RANGE; nothing answered then; with no query the
+     * outputs may be NULL, as without displacements); not in a periodic box yet
+     * (HS_E_UNSUPPORTED).
      * Answers do not depend on the ISA level or the thread count; with every displacement 0
-     * they are the circles' standing answers. Cost: a grid of each circle's swept disc is
-     * built per call (24 bytes per circle besides it), then each query's candidates there are
+     * the valid queries get the circles' standing answers. Cost: a grid of each circle's swept disc
+     * is built per call (24 bytes per circle besides it), then each query's candidates there are
      * tested exactly, in scalar arithmetic. */
     const float *disp_x, *disp_y;
 } hs_batch_opts;

@@ -47,7 +47,12 @@ extern "C" {
  * copy them to the caller's index at the end of the call; all-hits writes each query's row
  * at the caller's index. The caller's order is kept and results do not depend on the thread
  * count. The walk's working state (about 60 KB per thread) comes from the workspace, not the
- * stack: a thread with a 64 KB stack runs every query. */
+ * stack.
+ *
+ * Stack: every call of this header (build, rebuilds, queries, pairs, swept pairs, overlaps)
+ * keeps at most 32 KB on the calling thread's stack (its samples and tables come from the
+ * heap), so each runs on a thread with a 64 KB stack (a job system's fiber, musl's default);
+ * the helpers of the library's own OpenMP team run on OpenMP's stacks (OMP_STACKSIZE). */
 typedef struct hs_grid hs_grid;
 
 /* Periodic boxes (hs_grid_opts.periodic): the world repeats with the box's periods, x1 - x0
@@ -209,8 +214,10 @@ typedef struct hs_swept_pairs {
     uint8_t *overlapping;
     size_t count;
     /* On a periodic grid (NULL otherwise; appended in 0.4): the shift of the image of j that
-     * i meets, as hs_pairs' sx, sy; the pair is tested between i and that image, its centre
-     * rounded to float (the touch at t = 0 is decided in double, as hs_grid_pairs does). */
+     * i meets, as hs_pairs' sx, sy. A pair across an edge is tested in the image's frame: the
+     * separation ci - image of cj computed in double and rounded once to float (as contacts
+     * are), against the circle (0, 0, ri + rj); the touch at t = 0 is decided in double, as
+     * hs_grid_pairs does. */
     int8_t *sx, *sy;
 } hs_swept_pairs;
 HS_API hs_status hs_grid_swept_pairs(const hs_grid *g, const float *dx, const float *dy,

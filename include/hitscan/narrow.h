@@ -25,8 +25,9 @@ HS_API hs_query hs_query_thick(hs_query query, float q);
 /* HS_OK, or why the query cannot be answered:
  * HS_E_NONFINITE  a, d or q not finite, or tmin / tmax NaN, or tmin = +inf, or tmax = -inf;
  * HS_E_NEG_RADIUS q < 0;
- * HS_E_RANGE      tmin > tmax; |a.x|, |a.y| or q above HS_MAX_COORD; |d|^2 overflows float or
- *                 is subnormal (rescale d and the interval). */
+ * HS_E_RANGE      tmin > tmax; |a.x|, |a.y| or q above HS_MAX_COORD; |d|^2 overflows float, or
+ *                 is below FLT_MIN (subnormal, or 0 from a d that is not 0) (rescale d and
+ *                 the interval); d = (0, 0) exactly is a point query. */
 HS_API hs_status hs_query_validate(hs_query query);
 
 /* HS_OK, or HS_E_NONFINITE (NaN / Inf), HS_E_NEG_RADIUS (r < 0), HS_E_RANGE (|x|, |y| or r

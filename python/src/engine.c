@@ -44,6 +44,13 @@ static int box_opts(PyObject *box, PyObject *periodic, hs_grid_opts *o)
         }
         return 0;
     }
+    if (axes == 0) { /* the library reads a box only with a periodic axis */
+        PyErr_Format(PyExc_ValueError,
+                     "box: a box needs a periodic axis (periodic=True, (True, False) or "
+                     "(False, True)); with periodic=%R it would play no part: drop the box",
+                     periodic);
+        return -1;
+    }
     double v[4];
     PyObject *seq = PySequence_Check(box) ? PySequence_Fast(box, "box") : NULL;
     int ok = seq && PySequence_Fast_GET_SIZE(seq) == 4;
@@ -118,7 +125,9 @@ static PyObject *grid_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     hs_grid_opts o;
     if (grid_opts(cell_size, threads, box, periodic, &o))
         return NULL;
-    hspy_circles *circles = hspy_as_circles(c, "circles");
+    PyObject *wrapped = hspy_wrap_xyr(c, o.periodic, &o.box);
+    hspy_circles *circles = hspy_as_circles(wrapped, "circles");
+    Py_DECREF(wrapped);
     if (!circles)
         return NULL;
     hspy_engine *self = (hspy_engine *)type->tp_alloc(type, 0);
@@ -396,9 +405,11 @@ float *hspy_displacement_columns(hspy_engine *self, PyObject *obj, const char *n
     return soa;
 }
 
-/* displacement= of a query method: the circles' columns into the batch's options. */
+/* displacement= of a query method: the circles' columns into the batch's options (and the
+ * grid's periodic axes, for the reason of an invalid query). */
 static int batch_displacement(hspy_engine *self, hspy_batch *b)
 {
+    b->periodic = self->grid ? hs_grid_periodic(self->grid, NULL) : 0u;
     if (b->displacement == NULL)
         return 0;
     if (!self->grid) {
@@ -721,13 +732,28 @@ static PyObject *grid_rebuild(hspy_engine *self, PyObject *args, PyObject *kwds)
         }
         arg = "circles";
         unit = "circle";
-    } else if (npos == 1) {
-        if (hspy_circles_like(first, "circles") || hspy_circle_columns(first, a))
-            return NULL;
-        arg = "xyr";
-        unit = "row";
-    } else if (hspy_circle_arrays(first, PyTuple_GET_ITEM(args, 1), PyTuple_GET_ITEM(args, 2), a)) {
-        return NULL;
+    } else {
+        hs_aabb box;
+        const unsigned axes = hs_grid_periodic(self->grid, &box);
+        if (npos == 1) {
+            if (hspy_circles_like(first, "circles"))
+                return NULL;
+            PyObject *w = hspy_wrap_xyr(first, axes, &box);
+            const int bad = hspy_circle_columns(w, a);
+            Py_DECREF(w);
+            if (bad)
+                return NULL;
+            arg = "xyr";
+            unit = "row";
+        } else {
+            PyObject *wx = hspy_wrap_coords(first, 0, axes, &box);
+            PyObject *wy = hspy_wrap_coords(PyTuple_GET_ITEM(args, 1), 1, axes, &box);
+            const int bad = hspy_circle_arrays(wx, wy, PyTuple_GET_ITEM(args, 2), a);
+            Py_DECREF(wx);
+            Py_DECREF(wy);
+            if (bad)
+                return NULL;
+        }
     }
     const npy_intp n = PyArray_DIM(a[0], 0);
     PyObject *res = NULL;
@@ -857,7 +883,8 @@ static PyObject *engine_reduce(hspy_engine *self, PyObject *Py_UNUSED(ignored))
     "(rims only). skip_start=True: a query ignores a circle it starts in or on and heads out\n"    \
     "of (a reflected ray does not re-hit the circle it leaves). mask: None (every circle), an "    \
     "int, or one uint32 per query: circles with\n"                                                 \
-    "(circle mask & query mask) == 0 are skipped. threads: None or -1 for every core, or a\n"      \
+    "(circle mask & query mask) == 0 are skipped (circles without a mask have every bit: a\n"      \
+    "query of mask 0 hits nothing). threads: None or -1 for every core, or a\n"                    \
     "count; results never depend on it. isa: None / 'auto', or a level from isa_levels().\n"       \
     "The GIL is released while the library works. Invalid queries (NaN, B - A overflowing,\n"      \
     "a negative per-query thickness) are answered as misses and reported once per call by\n"       \
@@ -954,7 +981,8 @@ static PyGetSetDef grid_getset[] = {
      "float32 C-contiguous ones, so it shows their values now).",
      NULL},
     {"cell_size", (getter)grid_cell_size, NULL, "Cell side of the main level.", NULL},
-    {"box", (getter)grid_box, NULL, "The periodic box (x0, y0, x1, y1), or None.", NULL},
+    {"box", (getter)grid_box, NULL,
+     "The periodic box (x0, y0, x1, y1) as held, in float32 values, or None.", NULL},
     {"periodic", (getter)grid_periodic, NULL, "The periodic axes: (x, y) bools.", NULL},
     {"nbytes", (getter)grid_nbytes, NULL, "Heap bytes the grid holds.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
@@ -979,7 +1007,10 @@ PyTypeObject hspy_GridType = {
               "periodic axis and must lie in it on the other; pairs, swept pairs and overlaps\n"
               "use the minimum image, and queries wrap around the box (a ray leaving on the\n"
               "right enters on the left; rays and lines across a periodic axis are invalid).\n"
-              "A circle's diameter must stay below half a period.",
+              "A circle's diameter must stay below half a period. The box is held in float32\n"
+              "(its values rounded to the nearest float32, as .box returns them); a box with\n"
+              "no periodic axis is refused (ValueError). Positions given in float64 are wrapped\n"
+              "into the box in float64, then rounded to float32.",
     .tp_methods = grid_methods,
     .tp_getset = grid_getset,
     .tp_new = grid_new,

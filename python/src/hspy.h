@@ -78,6 +78,16 @@ void hspy_raise_bad_circle(hs_status s, const char *reason, const char *arg, con
                            size_t i, const float *x, const float *y, const float *r,
                            const char *tail);
 
+/* ---- wrap.c: float64 centres wrapped into a periodic box before float32 ----------------- */
+/* An (N, 3) array of x, y, r (hspy_wrap_xyr) or a 1-D array of the coordinates on axis
+ * `axis` (0: x, 1: y; hspy_wrap_coords) with the coordinates on the periodic `axes`
+ * (HS_PERIODIC_*) of `box` wrapped into it as the library wraps them, in float64: a new
+ * float64 array when obj holds float64 or integers and there is something to wrap, else obj
+ * itself (a new reference; anything NumPy cannot take is left to the usual conversion, which
+ * names the problem). Never fails. */
+PyObject *hspy_wrap_xyr(PyObject *obj, unsigned axes, const hs_aabb *box);
+PyObject *hspy_wrap_coords(PyObject *obj, int axis, unsigned axes, const hs_aabb *box);
+
 /* ---- scratch.c: memory a batch call reuses between calls --------------------------------- */
 /* The query arrays in the library's SoA layout (ax, ay, dx, dy), the library's uint32 answers
  * (closest's indices, count's counts) before they are widened to int64, and the library's
@@ -124,6 +134,7 @@ typedef struct hspy_batch {
     PyObject *out;          /* borrowed: the caller's out= (closest: a tuple), or NULL */
     PyObject *displacement; /* borrowed: the caller's displacement=, or NULL */
     float *disp;            /* owned: its dx then dy columns (opts.disp_x, disp_y) */
+    unsigned periodic;      /* the grid's periodic axes (0: none, or a Brute) */
 } hspy_batch;
 
 /* Parses queries and keyword arguments of a query method (closest / any / count / all). */

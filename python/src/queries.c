@@ -239,6 +239,8 @@ hs_queries hspy_batch_soa(const hspy_batch *b, hspy_scratch *s)
     return qs;
 }
 
+_Static_assert(HS_PERIODIC_MAX_IMAGES == 64, "hspy_warn_invalid's reason names the limit");
+
 int hspy_warn_invalid(const hspy_batch *b)
 {
     const size_t i = b->stats.first_invalid;
@@ -253,9 +255,15 @@ int hspy_warn_invalid(const hspy_batch *b)
     interval(b->kind, &one.tmin, &one.tmax);
     one.q = b->thickness ? ((const float *)PyArray_DATA(b->thickness))[i] : b->thickness_all;
     const hs_status s = hs_query_validate(one);
-    const char *reason = s == HS_OK && b->disp != NULL
-                             ? "an unbounded ray or line: moving circles need a finite interval"
-                             : hspy_status_text(s);
+    const char *reason =
+        s != HS_OK ? hspy_status_text(s)
+        : b->disp != NULL
+            ? "an unbounded ray or line: moving circles need a finite interval, whatever the "
+              "displacements"
+        : b->periodic != 0
+            ? "it meets more than 64 images of the periodic box (a ray or line across a "
+              "periodic axis, or a segment wrapping around the box too often)"
+            : "invalid query";
 
     return hspy_warn_invalid_rows("queries", "were answered as misses", b->stats.invalid, b->m, i,
                                   reason);

@@ -166,6 +166,36 @@ def test_mask_per_circle_and_query(scene):
     assert same(hitscan.Grid(xyr).count(q, mask=5), hitscan.Grid(xyr).count(q))
 
 
+def test_mask_zero_without_circle_masks():
+    """A set without masks counts as every bit set: a query of mask 0 hits nothing, on every
+    engine and path, as with masks of all ones; it is a miss, not an invalid query."""
+    import warnings
+    xyr = np.array([[10, 0, 1], [20, 0, 2], [15, 4, 1]], np.float32)
+    q = np.array([[0, 0, 30, 0]], np.float32)
+    ones = np.full(3, 0xFFFFFFFF, np.uint32)
+    box = (-50.0, -50.0, 50.0, 50.0)
+    engines = []
+    for circles in (xyr, hitscan.Circles(xyr, mask=ones)):
+        engines += [hitscan.Brute(circles), hitscan.Grid(circles), hitscan.Grid(circles, box=box)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no InvalidQueryWarning
+        for e in engines:
+            assert e.closest(q, mask=0).index.tolist() == [-1]
+            assert e.count(q, mask=0).tolist() == [0]
+            assert e.any(q, mask=0).tolist() == [False]
+            assert len(e.all(q, mask=0).circle) == 0
+            assert e.closest(q, mask=np.zeros(1, np.uint32)).index.tolist() == [-1]
+            assert e.closest(q, mask=1).index.tolist() == [0]
+            assert e.count(q, mask=1).tolist() == [2]
+        for g in engines[1:3] + engines[4:6]:
+            moving = np.array([[0, 0], [0.5, 0], [0, -0.25]], np.float32)
+            if g.box is None:
+                assert g.count(q, mask=0, displacement=moving).tolist() == [0]
+                assert g.count(q, mask=1, displacement=moving).tolist() == [2]
+            assert len(g.overlap(np.array([15, 0, 10], np.float32), mask=0)) == 0
+            assert len(g.overlap(np.array([15, 0, 10], np.float32), mask=1)) == 3
+
+
 def test_thickness_per_query(scene):
     _, q, grid, _ = scene
     qs = np.array([0.0, 0.5, 2.0], np.float32)[np.arange(len(q)) % 3]

@@ -89,6 +89,14 @@ def test_errors():
     with pytest.warns(hitscan.InvalidQueryWarning, match="moving circles need a finite"):
         idx, _ = g.closest(q, kind="ray", displacement=dxy)
     assert (idx == -1).all()
+    # whatever the displacements: all zero too (a query's validity does not hang on them)
+    zero = np.zeros_like(dxy)
+    for kind in ("ray", "line"):
+        with pytest.warns(hitscan.InvalidQueryWarning, match="moving circles need a finite"):
+            idx, _ = g.closest(q, kind=kind, displacement=zero)
+        assert (idx == -1).all()
+        with pytest.warns(hitscan.InvalidQueryWarning, match="moving circles need a finite"):
+            assert (g.count(q, kind=kind, displacement=zero) == 0).all()
     box = hitscan.Grid(xyr, box=(-10.0, -10.0, 70.0, 70.0), periodic=(True, True))
     with pytest.raises(NotImplementedError, match="periodic box"):
         box.count(q, displacement=dxy)

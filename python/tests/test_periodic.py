@@ -217,6 +217,56 @@ def test_queries_agree():
     assert np.array_equal(idx, idx2) and np.array_equal(t, t2, equal_nan=True)
 
 
+@pytest.mark.parametrize("periods", [1000, -1000, 10**5, 10**7])
+def test_float64_positions_wrapped_before_float32(periods):
+    """Unwrapped trajectories: float64 centres many periods outside the box give the pairs of
+    the same centres inside it (wrapped in float64 before the rounding to float32)."""
+    L = 20.0
+    rng = np.random.default_rng(5)
+    # multiples of 2**-20: x + k L is exact in float64 for |k L| below 2**32
+    xy = np.floor(rng.uniform(0, L, (2000, 2)) * 2**20) / 2**20
+    r = np.full(2000, 0.1)
+    base = hitscan.Grid(np.column_stack([xy, r]), box=(0, 0, L, L))
+    want = base.pairs(skin=2.0)
+    assert len(want) > 50000
+    far = xy + periods * L
+    for grid in (hitscan.Grid(np.column_stack([far, r]), box=(0, 0, L, L)),
+                 hitscan.Grid(np.column_stack([far[:, 0], xy[:, 1], r]), box=(0, 0, L, L))):
+        assert np.array_equal(grid.pairs(skin=2.0), want)
+    # rebuild from an (N, 3) array and from x, y, r
+    grid = hitscan.Grid(np.column_stack([xy, r]), box=(0, 0, L, L))
+    grid.rebuild(np.column_stack([far, r]))
+    assert np.array_equal(grid.pairs(skin=2.0), want)
+    grid.rebuild(far[:, 0], far[:, 1], r)
+    assert np.array_equal(grid.pairs(skin=2.0), want)
+    # on one periodic axis only the other stays where it is, and must lie in the box
+    one = hitscan.Grid(np.column_stack([far[:, 0], xy[:, 1], r]), box=(0, 0, L, L),
+                       periodic=(True, False))
+    assert len(one.pairs(skin=2.0)) > 0
+    assert np.array_equal(one.circles.y, xy[:, 1].astype(np.float32))
+
+
+def test_box_without_periodic_axis_refused():
+    xyr = box_scene()
+    with pytest.raises(ValueError, match="box: a box needs a periodic axis"):
+        hitscan.Grid(xyr, box=BOX, periodic=(False, False))
+    with pytest.raises(ValueError, match="box: a box needs a periodic axis"):
+        hitscan.Grid(xyr, box=BOX, periodic=False)
+    # the box is held in float32, and given back so
+    grid = hitscan.Grid(xyr, box=(-20.1, 10.0, 60.0, 50.0))
+    assert grid.box[0] == float(np.float32(-20.1))
+
+
+def test_ray_across_periodic_axis_reason():
+    xyr = np.array([[55, 30, 1], [0, 12, 0.5]], np.float32)
+    grid = hitscan.Grid(xyr, box=BOX)
+    q = np.array([[-18, 30, -30, 30]], np.float32)
+    with pytest.warns(hitscan.InvalidQueryWarning) as w:
+        grid.any(q, kind="ray")
+    reason = w[0].message.reason
+    assert reason != "no error" and "64 images of the periodic box" in reason
+
+
 def test_pickle_and_rebuild_keep_the_box():
     xyr = box_scene(outside=0.0)
     xyr[:, :2] = np.round(xyr[:, :2] * 1024) / 1024  # moved by a period exactly

@@ -67,8 +67,8 @@ static inline void brute_closest_one(const hs_circles *cs, const hs_queries *qs,
     uint32_t id = HS_NONE, pos = HS_NONE;
     int hit = 0;
     if (hs_prep_query(qs, i, b->sem, &kq)) {
-        tally->tests += per_query;
-        if (cs->n > 0) {
+        if (cs->n > 0 && !hs_query_mask_none(kq.mask)) {
+            tally->tests += per_query;
             b->ks->closest(&kq, run, &t, &id, &pos);
             hit = id != HS_NONE;
         }
@@ -127,9 +127,10 @@ static inline void brute_any_or_count_one(const hs_circles *cs, const hs_queries
     hs_kq kq;
     uint32_t c = 0;
     if (hs_prep_query(qs, i, b->sem, &kq)) {
-        tally->tests += per_query;
-        if (cs->n > 0)
+        if (cs->n > 0 && !hs_query_mask_none(kq.mask)) {
+            tally->tests += per_query;
             c = counting ? (uint32_t)b->ks->count(&kq, run) : (uint32_t)(b->ks->any(&kq, run) != 0);
+        }
     } else {
         tally->invalid++;
         tally->first = i < tally->first ? i : tally->first;
@@ -205,9 +206,9 @@ typedef struct brute_call {
 static hs_status brute_hits(const brute_call *c, const hs_kq *kq, hs_hitbuf *buf, uint64_t *tests)
 {
     const hs_run run = whole_run(c->cs);
-    *tests += lanes(c->ks, c->cs->n);
-    if (c->cs->n == 0)
+    if (c->cs->n == 0 || hs_query_mask_none(kq->mask))
         return HS_OK;
+    *tests += lanes(c->ks, c->cs->n);
     if (buf->cap - buf->len < 64 && hs_hitbuf_reserve(buf, 64) != HS_OK)
         return HS_E_NOMEM;
     size_t room = buf->cap - buf->len;

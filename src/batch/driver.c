@@ -26,6 +26,14 @@ hs_queries hs_queries_segments(const float *ax, const float *ay, const float *dx
     return qs;
 }
 
+hs_queries hs_queries_capsules(const float *ax, const float *ay, const float *dx, const float *dy,
+                               const float *q, size_t count)
+{
+    hs_queries qs = hs_queries_segments(ax, ay, dx, dy, count);
+    qs.q = q;
+    return qs;
+}
+
 hs_batch_opts hs_batch_opts_default(void)
 {
     hs_batch_opts o;

@@ -236,13 +236,16 @@ static void bounds_range(const float *restrict X, const float *restrict Y, const
 
 /* The split radius from a fixed-stride sample (deterministic and O(1)): radii above
  * max(HS_GRID_SPLIT * p99, half the density cell of the sample's box) go to level 1.
- * Sample k is circle floor(k n / s), stepped in integers. */
-static float split_radius(const hs_circles *cs, float cell_size_req)
+ * Sample k is circle floor(k n / s), stepped in integers. The sample is on the heap (16 KB):
+ * a build runs on a 64 KB thread stack. HS_E_NOMEM when it cannot be had. */
+static hs_status split_radius(const hs_circles *cs, float cell_size_req, float *split)
 {
     const size_t n = cs->n;
     const float *X = cs->x, *Y = cs->y, *Rr = cs->r;
-    float sample[HS_GRID_SAMPLE];
     size_t s = n < HS_GRID_SAMPLE ? n : HS_GRID_SAMPLE;
+    float *sample = malloc(s * sizeof *sample);
+    if (sample == NULL)
+        return HS_E_NOMEM;
     float sx0 = INFINITY, sy0 = INFINITY, sx1 = -INFINITY, sy1 = -INFINITY;
     size_t i = 0, rem = 0;
     const size_t step = n / s, frac = n % s;
@@ -260,9 +263,11 @@ static float split_radius(const hs_circles *cs, float cell_size_req)
         }
     }
     double p99 = hs_select_kth(sample, s, (size_t)(0.99 * (double)(s - 1)));
+    free(sample);
     double hd = sqrt(HS_GRID_PER_CELL * ((double)sx1 - (double)sx0) * ((double)sy1 - (double)sy0) /
                      (double)n);
-    return (float)fmax(HS_GRID_SPLIT * p99, 0.5 * fmax(hd, (double)cell_size_req));
+    *split = (float)fmax(HS_GRID_SPLIT * p99, 0.5 * fmax(hd, (double)cell_size_req));
+    return HS_OK;
 }
 
 /* Bounds, largest radius and count per level over all circles, on the team. */
@@ -342,7 +347,9 @@ hs_status hs_grid_plan_levels(hs_grid *g, const hs_circles *cs, int threads, siz
     hs_status v = hs_circles_check(cs, 0, n < HS_GRID_SAMPLE ? n : HS_GRID_SAMPLE, bad_index);
     if (v != HS_OK)
         return v;
-    const float split = n > 0 ? split_radius(cs, g->cell_size_req) : INFINITY;
+    float split = INFINITY;
+    if (n > 0 && (v = split_radius(cs, g->cell_size_req, &split)) != HS_OK)
+        return v;
     hs_gpart P;
     if (hs_gpart_plan(&P, cs, split) != HS_OK)
         return HS_E_NOMEM;

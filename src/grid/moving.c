@@ -89,13 +89,17 @@ static hs_status moving_circles_make(const hs_grid *g, const float *dx, const fl
 }
 
 /* Each query's validity into ok (1: valid, with a finite interval, as moving circles need),
- * and the valid queries' times [*t0, *t1]; 0 when no query is valid. */
+ * the valid queries' times [*t0, *t1] (empty when none is valid), and whether some query
+ * valid for standing circles has an infinite interval (a ray or line: invalid here). */
 static int moving_times(const hs_queries *qs, uint8_t *ok, double *t0, double *t1)
 {
     double lo = INFINITY, hi = -INFINITY;
+    int unbounded = 0;
     for (size_t i = 0; i < qs->count; i++) {
         const hs_query q = hs_query_at(qs, i);
-        ok[i] = hs_query_validate(q) == HS_OK && isfinite(q.tmin) && isfinite(q.tmax);
+        const int valid = hs_query_validate(q) == HS_OK;
+        ok[i] = valid && isfinite(q.tmin) && isfinite(q.tmax);
+        unbounded |= valid && !ok[i];
         if (ok[i]) {
             lo = q.tmin < lo ? q.tmin : lo;
             hi = q.tmax > hi ? q.tmax : hi;
@@ -103,7 +107,7 @@ static int moving_times(const hs_queries *qs, uint8_t *ok, double *t0, double *t
     }
     *t0 = lo;
     *t1 = hi;
-    return lo <= hi;
+    return unbounded;
 }
 
 /* Whether query i can take moving circles; if not, it is counted invalid in tally. */
@@ -290,6 +294,18 @@ static hs_status moving_standing(const hs_grid *g, const hs_queries *qs, const h
     }
 }
 
+/* Whether o lacks an output the call needs: closest's idx and t, any's hit, count's count
+ * (none with no query, as the standing calls), all's out or place. */
+static int moving_out_missing(const hs_queries *qs, const moving_out *o)
+{
+    switch (o->mode) {
+    case HS_MOVING_CLOSEST: return qs->count > 0 && (o->co.idx == NULL || o->co.t == NULL);
+    case HS_MOVING_ANY: return qs->count > 0 && o->hit == NULL;
+    case HS_MOVING_COUNT: return qs->count > 0 && o->count == NULL;
+    default: return o->hits == NULL && o->place == NULL;
+    }
+}
+
 int hs_moving_asked(const hs_batch_opts *opts)
 {
     return opts != NULL && (opts->disp_x != NULL || opts->disp_y != NULL);
@@ -306,16 +322,23 @@ hs_status hs_moving_query(const hs_grid *g, const hs_queries *qs, const hs_batch
     hs_status s = hs_batch_begin(qs, opts, 64, &b);
     if (s != HS_OK)
         return s;
+    if (moving_out_missing(qs, o))
+        return HS_E_NULL;
     s = hs_check_displacements(opts->disp_x, opts->disp_y, g->n);
     if (s != HS_OK)
         return s;
-    if (moving_none(opts->disp_x, opts->disp_y, g->n))
-        return moving_standing(g, qs, opts, o);
     uint8_t *ok = malloc(qs->count ? qs->count : 1);
     if (ok == NULL)
         return HS_E_NOMEM;
     double t0, t1;
-    if (!moving_times(qs, ok, &t0, &t1))
+    const int unbounded = moving_times(qs, ok, &t0, &t1);
+    /* no displacement: the standing call itself, unless a ray or line must be refused (a
+     * query's validity does not depend on the displacements' values) */
+    if (!unbounded && moving_none(opts->disp_x, opts->disp_y, g->n)) {
+        free(ok);
+        return moving_standing(g, qs, opts, o);
+    }
+    if (!(t0 <= t1))
         t0 = t1 = 0.0; /* no valid query: every one is answered as a miss */
     moving_circles m;
     if (moving_circles_make(g, opts->disp_x, opts->disp_y, t0, t1, &m) != HS_OK) {

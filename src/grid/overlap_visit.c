@@ -70,6 +70,8 @@ void hs_grid_disc_visit(const hs_grid *g, hs_circle c, uint32_t mask, hs_disc_vi
 {
     const double Lx = g->period[0], Ly = g->period[1];
     visit_scan d = {g, c.x, c.y, c.r, mask, 0.0, 0.0, visit, st};
+    if (mask == 0u) /* passes no circle's filter, a set without masks included */
+        return;
     if (g->periodic) {
         d.x = wrap(d.x, g->box[0], Lx);
         d.y = wrap(d.y, g->box[1], Ly);

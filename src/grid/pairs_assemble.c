@@ -151,7 +151,7 @@ static void sort_partners(uint32_t *v, uint32_t *w, size_t n, uint32_t **tmp, si
         sort_insertion_u32(v, w, n);
 }
 
-enum { BUCKET_BITS = 12 };
+enum { BUCKET_BITS = 12, BUCKET_SIZE = 1 << BUCKET_BITS };
 
 /* The lists taken as one sequence of entries: list index and offset of entry e0. */
 static void seek(const hs_pair_list *lists, size_t nl, size_t e0, size_t *l, size_t *k)
@@ -199,10 +199,12 @@ static void scatter_share(const hs_pair_list *lists, size_t nl, size_t e0, size_
     }
 }
 
-/* A bucket's scratch: its pairs (and words) while they are placed by index. */
+/* A bucket's scratch: its pairs (and words) while they are placed by index, and the count
+ * per index (32 KB: on the heap, so the call fits a 64 KB thread stack). */
 typedef struct bucket_scratch {
     uint32_t *si, *sj, *sw, *tmp;
     size_t tmp_cap;
+    size_t *cnt; /* BUCKET_SIZE */
 } bucket_scratch;
 
 /* One bucket's slice [lo, hi) of the output, in any order, into (i, j) order (out_w moved
@@ -210,15 +212,15 @@ typedef struct bucket_scratch {
 static void sort_bucket(uint32_t *out_i, uint32_t *out_j, uint32_t *out_w, size_t lo, size_t hi,
                         uint32_t base, bucket_scratch *sc)
 {
-    enum { NB = 1 << BUCKET_BITS };
-    size_t cnt[NB];
+    enum { NB = BUCKET_SIZE };
+    size_t *cnt = sc->cnt;
     const size_t m = hi - lo;
     uint32_t *si = sc->si, *sj = sc->sj, *sw = sc->sw;
     memcpy(si, out_i + lo, m * sizeof *si);
     memcpy(sj, out_j + lo, m * sizeof *sj);
     if (out_w)
         memcpy(sw, out_w + lo, m * sizeof *sw);
-    memset(cnt, 0, sizeof cnt);
+    memset(cnt, 0, NB * sizeof *cnt);
     for (size_t q = 0; q < m; q++)
         cnt[si[q] - base]++;
     size_t at = 0;
@@ -281,14 +283,20 @@ int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, int thread
         size_t big = 0;
         for (size_t b = 0; b < nbk; b++)
             big = bstart[b + 1] - bstart[b] > big ? bstart[b + 1] - bstart[b] : big;
-        bucket_scratch sc = {malloc(big * sizeof *sc.si), malloc(big * sizeof *sc.sj),
-                             out_w ? malloc(big * sizeof *sc.sw) : NULL, NULL, 0};
-        oom = big > 0 && (sc.si == NULL || sc.sj == NULL || (out_w && sc.sw == NULL));
+        bucket_scratch sc = {malloc(big * sizeof *sc.si),
+                             malloc(big * sizeof *sc.sj),
+                             out_w ? malloc(big * sizeof *sc.sw) : NULL,
+                             NULL,
+                             0,
+                             malloc(BUCKET_SIZE * sizeof *sc.cnt)};
+        oom = sc.cnt == NULL ||
+              (big > 0 && (sc.si == NULL || sc.sj == NULL || (out_w && sc.sw == NULL)));
 #pragma omp for schedule(dynamic, 1)
         for (ptrdiff_t b = 0; b < (ptrdiff_t)nbk; b++)
             if (!oom)
                 sort_bucket(out_i, out_j, out_w, bstart[b], bstart[b + 1],
                             (uint32_t)b << BUCKET_BITS, &sc);
+        free(sc.cnt);
         free(sc.tmp);
         free(sc.sw);
         free(sc.sj);

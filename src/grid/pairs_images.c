@@ -60,10 +60,9 @@ static int test_pair(const hs_pair_search *s, uint32_t a, uint32_t b, int sx, in
     }
     const double R = (double)g->r[a] + (double)g->r[b];
     const hs_moving ca = {g->x[a], g->y[a], g->r[a], s->dx[a], s->dy[a]};
-    const hs_moving cb = {(float)((double)g->x[b] + sx * g->period[0]),
-                          (float)((double)g->y[b] + sy * g->period[1]), g->r[b], s->dx[b],
-                          s->dy[b]};
-    return hs_swept_test_from(&ca, &cb, ex * ex + ey * ey <= R * R, &rec->swept);
+    const hs_moving cb = {g->x[b], g->y[b], g->r[b], s->dx[b], s->dy[b]};
+    return hs_swept_test_image(&ca, &cb, ex, ey, sx != 0 || sy != 0, ex * ex + ey * ey <= R * R,
+                               &rec->swept);
 }
 
 /* The candidate at k, whose image (its disc's centre plus the shift) is at (ex, ey) from the

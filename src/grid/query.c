@@ -191,7 +191,7 @@ hs_status hs_grid_closest(const hs_grid *g, const hs_queries *qs, const hs_batch
 {
     if (hs_moving_asked(opts)) {
         const moving_out m = {HS_MOVING_CLOSEST, out, NULL, NULL, NULL, NULL};
-        return out.idx == NULL || out.t == NULL ? HS_E_NULL : hs_moving_query(g, qs, opts, &m);
+        return hs_moving_query(g, qs, opts, &m);
     }
     const hs_grid_out o = {HS_GRID_CLOSEST, out, NULL, NULL};
     return g && g->periodic ? hs_grid_periodic_walk(g, qs, opts, &o)
@@ -203,7 +203,7 @@ hs_status hs_grid_any(const hs_grid *g, const hs_queries *qs, const hs_batch_opt
 {
     if (hs_moving_asked(opts)) {
         const moving_out m = {HS_MOVING_ANY, {0}, hit, NULL, NULL, NULL};
-        return hit == NULL ? HS_E_NULL : hs_moving_query(g, qs, opts, &m);
+        return hs_moving_query(g, qs, opts, &m);
     }
     const hs_grid_out o = {HS_GRID_ANY, {0}, hit, NULL};
     return g && g->periodic ? hs_grid_periodic_walk(g, qs, opts, &o)
@@ -215,7 +215,7 @@ hs_status hs_grid_count_hits(const hs_grid *g, const hs_queries *qs, const hs_ba
 {
     if (hs_moving_asked(opts)) {
         const moving_out m = {HS_MOVING_COUNT, {0}, NULL, count, NULL, NULL};
-        return count == NULL ? HS_E_NULL : hs_moving_query(g, qs, opts, &m);
+        return hs_moving_query(g, qs, opts, &m);
     }
     const hs_grid_out o = {HS_GRID_COUNT, {0}, NULL, count};
     return g && g->periodic ? hs_grid_periodic_walk(g, qs, opts, &o)

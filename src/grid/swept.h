@@ -67,6 +67,22 @@ static inline int hs_swept_test_from(const hs_moving *a, const hs_moving *b, int
     return 1;
 }
 
+/* Circle a and the image of circle b shifted by whole periods (shifted: some shift is not 0),
+ * whose separation from a, image minus a, is (ex, ey) computed in double (hs_image_sep);
+ * overlapping as hs_swept_test_from. An image's centre would lose its fraction to float
+ * beside the period, so a shifted pair is tested in the image's frame: a at the separation's
+ * negation rounded once to float, the image at the origin (as contacts take the separation
+ * in double). An unshifted pair is the plain test. */
+static inline int hs_swept_test_image(const hs_moving *a, const hs_moving *b, double ex, double ey,
+                                      int shifted, int overlapping, hs_swept_hit *h)
+{
+    if (!shifted)
+        return hs_swept_test_from(a, b, overlapping, h);
+    const hs_moving ra = {(float)-ex, (float)-ey, a->r, a->dx, a->dy};
+    const hs_moving rb = {0.0f, 0.0f, b->r, b->dx, b->dy};
+    return hs_swept_test_from(&ra, &rb, overlapping, h);
+}
+
 /* The same with touching at t = 0 decided exactly, as hs_grid_pairs decides it. */
 static inline int hs_swept_test(const hs_moving *a, const hs_moving *b, hs_swept_hit *h)
 {

@@ -56,17 +56,22 @@ hs_status hs_check_displacements(const float *dx, const float *dy, size_t n)
 }
 
 /* The displacement above which a circle is fast: HS_SWEPT_FAST times the median length of a
- * fixed-stride sample (deterministic), and at least half a cell of level 0. */
-static float fast_threshold(const hs_grid *g, const float *dx, const float *dy)
+ * fixed-stride sample (deterministic; on the heap, so the call fits a 64 KB thread stack),
+ * and at least half a cell of level 0. HS_E_NOMEM when the sample cannot be had. */
+static hs_status fast_threshold(const hs_grid *g, const float *dx, const float *dy, float *from)
 {
-    float sample[HS_GRID_SAMPLE];
     const size_t n = g->n, s = n < HS_GRID_SAMPLE ? n : HS_GRID_SAMPLE;
+    float *sample = malloc(s * sizeof *sample);
+    if (sample == NULL)
+        return HS_E_NOMEM;
     for (size_t k = 0; k < s; k++) {
         const size_t i = k * (n / s);
         sample[k] = (float)sqrt((double)dx[i] * dx[i] + (double)dy[i] * dy[i]);
     }
     const double median = hs_select_kth(sample, s, s / 2);
-    return (float)fmax(HS_SWEPT_FAST * median, 0.5 * g->lv[0].h);
+    free(sample);
+    *from = (float)fmax(HS_SWEPT_FAST * median, 0.5 * g->lv[0].h);
+    return HS_OK;
 }
 
 /* Storage positions ahead of the one read whose caller's index is prefetched. */
@@ -164,10 +169,9 @@ static int fast_pair(const hs_grid *g, const swept_arrays *a, uint32_t p, uint32
     const double ey = hs_image_sep(g->y[p], g->y[q], s[1], g->period[1]);
     const double R = (double)g->r[p] + (double)g->r[q];
     const hs_moving cp = {g->x[p], g->y[p], g->r[p], a->dx[p], a->dy[p]};
-    const hs_moving cq = {(float)((double)g->x[q] + s[0] * g->period[0]),
-                          (float)((double)g->y[q] + s[1] * g->period[1]), g->r[q], a->dx[q],
-                          a->dy[q]};
-    if (!hs_swept_test_from(&cp, &cq, ex * ex + ey * ey <= R * R, &L->rec[L->len].swept))
+    const hs_moving cq = {g->x[q], g->y[q], g->r[q], a->dx[q], a->dy[q]};
+    if (!hs_swept_test_image(&cp, &cq, ex, ey, s[0] != 0 || s[1] != 0, ex * ex + ey * ey <= R * R,
+                             &L->rec[L->len].swept))
         return 0;
     L->i[L->len] = g->id[p];
     L->j[L->len] = g->id[q];
@@ -244,8 +248,11 @@ static hs_status search(const hs_grid *g, const float *dx, const float *dy,
                       {{0.0}},
                       0.0};
     hs_status s = a.dx && a.dy && a.mx && a.my && a.mr && a.fast ? HS_OK : HS_E_NOMEM;
+    float fast_from = 0.0f;
+    if (s == HS_OK)
+        s = fast_threshold(g, dx, dy, &fast_from);
     if (s == HS_OK) {
-        make_discs(g, dx, dy, fast_threshold(g, dx, dy), &a, pass_threads);
+        make_discs(g, dx, dy, fast_from, &a, pass_threads);
         /* one image per pair: the swept discs' diameters below half a period (the fast
          * circles' grid, of halved discs grown by 2^-20, then holds them too) */
         if (g->periodic && !hs_box_fits(g, 2.0 * a.mrmax * (1.0 + 0x1p-19) + 0x1p-140))

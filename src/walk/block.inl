@@ -49,7 +49,9 @@ _Static_assert(sizeof(hs_item) == 8 && offsetof(hs_item, slot) == 4 &&
 _Static_assert(HS_BLOCK_Q <= 1 << 16 && HS_W <= 16, "a slot and an item's lanes fit 16 bits");
 _Static_assert(HS_BLOCK_ITEMS < 1 << 16, "hit_item holds an item's index in 16 bits");
 
-enum { HS_SLOT_LIVE, HS_SLOT_INVALID, HS_SLOT_DONE /* answered by the per-query walk */ };
+/* INVALID: answered as a miss, untested (an invalid query, or one whose mask passes no
+ * circle); DONE: answered by the per-query walk. */
+enum { HS_SLOT_LIVE, HS_SLOT_INVALID, HS_SLOT_DONE };
 
 /* One level's rows for each slot (hs_block_setup): rows row0 .. row0 + nrows - 1, row k's
  * cells [first, last] with, at pos = pos0 + k pos_step (the query's x in cell units),
@@ -189,9 +191,10 @@ HS_INLINE void hs_block_gather(hs_block *B, const hs_queries *qs, const hs_qorde
 }
 
 /* Slots 0 .. n-1 from positions lo .. lo+n-1 (ord's queries, or lo ..): hs_prep_query's answer,
- * HS_W queries at a time. Lanes that hs_query_surely_valid would not pass, and zero-length
- * ones (their interval collapses), go through hs_prep_query_of itself. An invalid query's
- * index goes to acc->first unless the order has no perm (the caller then finds it). */
+ * HS_W queries at a time. Lanes that hs_query_surely_valid would not pass, zero-length ones
+ * (their interval collapses) and those of mask 0 go through hs_prep_query_of itself. An
+ * invalid query's index goes to acc->first unless the order has no perm (the caller then
+ * finds it); a valid one of mask 0 is a miss (hs_query_mask_none), not counted. */
 HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder *ord,
                              hs_semantics sem, size_t lo, size_t n, hs_tally *acc)
 {
@@ -242,11 +245,11 @@ HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder 
         hs_vf_storeu(B->dd + j, dd);
         hs_vf_storeu(B->inv_dd + j, inv);
         hs_vf_storeu(B->ninv + j, hs_vf_neg(inv));
-        if (pm)
-            hs_vi_storeu(B->kmask + j,
-                         k == (size_t)HS_W ? hs_vi_loadu(pm + i) : hs_vi_load_part_n(pm + i, k));
-        else
-            hs_vi_storeu(B->kmask + j, hs_vi_set1(qs->mask_all));
+        const hs_vi km = !pm                 ? hs_vi_set1(qs->mask_all)
+                         : k == (size_t)HS_W ? hs_vi_loadu(pm + i)
+                                             : hs_vi_load_part_n(pm + i, k);
+        hs_vi_storeu(B->kmask + j, km);
+        ok = hs_vm_and(ok, hs_vm_test_i(km, km));
         const unsigned all = hs_vm_bits(hs_vm_first(k)), okb = hs_vm_bits(ok) & all;
         /* whole chunks, past n too (HS_BLOCK_Q is a multiple of HS_W; slots past nq are
          * never read), so these are vector stores; best_tbits +inf: closest's early exit reads
@@ -266,6 +269,8 @@ HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder 
             hs_kq kq;
             if (hs_prep_query_of(qu, B->kmask[u], sem, &kq)) {
                 hs_block_put_kq(B, u, &kq);
+                if (hs_query_mask_none(kq.mask))
+                    B->state[u] = HS_SLOT_INVALID;
             } else {
                 B->state[u] = HS_SLOT_INVALID;
                 acc->invalid++;
