@@ -67,7 +67,7 @@ export class Circles extends Handle {
 export interface QueryOptions {
   /** 'segment' (default): t in [0, 1]; 'ray': t >= 0; 'line': every t. B - A is the direction. */
   kind?: 'segment' | 'ray' | 'line';
-  /** Half-width: a capsule / swept circle. A number >= 0 or one per query. */
+  /** Half-width: a capsule / swept circle. A number in [0, 1e18] or one per query. */
   thickness?: number | Float32Array;
   /** 'solid' (default): the closed disc counts; 'boundary': only the rim. */
   semantics?: 'solid' | 'boundary';

@@ -27,6 +27,10 @@ const SEMANTICS = ['solid', 'boundary'];
 const SCENES = ['uniform', 'clustered', 'mixed', 'sparse', 'lasers'];
 const HS_SKIP_START = 2;
 const HS_ISA_AUTO = 0;
+const MAX_COORD = Math.fround(1e18); // HS_MAX_COORD
+const FLT_MAX = 3.4028234663852886e38;
+const FLT_MIN = 1.1754943508222875e-38;
+const HS_E_RANGE = -4;
 
 /* ---- loading ------------------------------------------------------------------------- */
 
@@ -142,11 +146,11 @@ async function load(source) {
  */
 export async function init(options = {}) {
   checkOptions(options, ['simd', 'wasm'], 'init');
-  let simd = options.simd ?? true;
+  let simd = orDefault(options.simd, true);
   if (simd === 'auto') {
     simd = simdSupported();
   } else if (typeof simd !== 'boolean') {
-    throw new TypeError(`init: simd must be true, false or 'auto', got ${String(simd)}`);
+    throw new TypeError(`init: simd must be true, false or 'auto', got ${got(simd)}`);
   }
   if (simd && !simdSupported()) {
     throw new Error("init: this engine has no WebAssembly SIMD128; use init({ simd: false })" +
@@ -278,6 +282,9 @@ class Module {
     if (value === undefined) {
       return HS_ISA_AUTO;
     }
+    if (typeof value !== 'string') {
+      throw new TypeError(`${where}: isa must be a string, got ${got(value)}`);
+    }
     const id = this.isaIds.get(value);
     if (id === undefined) {
       throw new RangeError(`${where}: isa ${JSON.stringify(value)} is not a level of the ` +
@@ -313,7 +320,7 @@ function layout(...sizes) {
 
 function checkOptions(options, known, where) {
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`${where}: options must be an object, got ${options}`);
+    throw new TypeError(`${where}: options must be an object, got ${got(options)}`);
   }
   for (const k of Object.keys(options)) {
     if (!known.includes(k)) {
@@ -332,6 +339,81 @@ function describe(v) {
   return Array.isArray(v) ? 'Array' : typeof v;
 }
 
+// A value as a message shows it: a number as it is, anything else with its type, so that
+// the string '5' and the number 5 read differently.
+function got(v) {
+  switch (typeof v) {
+    case 'number':
+      return String(v);
+    case 'string':
+      return `${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v)} (a string)`;
+    case 'boolean':
+      return `${v} (a boolean)`;
+    case 'bigint':
+      return `${v}n (a bigint)`;
+    case 'undefined':
+      return 'undefined';
+    default:
+      return v === null ? 'null' : describe(v);
+  }
+}
+
+// An absent option (undefined; null is a value of the wrong type) as its default.
+function orDefault(v, d) {
+  return v === undefined ? d : v;
+}
+
+// An option that is true or false (absent: false).
+function boolOption(options, key, where) {
+  const v = options[key];
+  if (v === undefined) {
+    return false;
+  }
+  if (typeof v !== 'boolean') {
+    throw new TypeError(`${where}: ${key} must be true or false, got ${got(v)}`);
+  }
+  return v;
+}
+
+// An option that is one of a few strings (absent: the first): its index.
+function choiceOption(options, key, choices, where) {
+  const v = options[key];
+  if (v === undefined) {
+    return 0;
+  }
+  const list = choices.map((c) => `'${c}'`).join(', ');
+  if (typeof v !== 'string') {
+    throw new TypeError(`${where}: ${key} must be one of ${list}, got ${got(v)}`);
+  }
+  const k = choices.indexOf(v);
+  if (k < 0) {
+    throw new RangeError(`${where}: ${key} ${JSON.stringify(v)} is not one of ${list}`);
+  }
+  return k;
+}
+
+// A finite number in [0, HS_MAX_COORD] (a thickness, skin or cell side).
+function sizeNumber(v, what, where) {
+  if (typeof v !== 'number') {
+    throw new TypeError(`${where}: ${what} must be a number, got ${got(v)}`);
+  }
+  if (!(v >= 0) || !(v <= MAX_COORD)) {
+    throw new RangeError(`${where}: ${what} must be a finite number in [0, 1e18], got ${v}`);
+  }
+  return v;
+}
+
+// A 32-bit mask given as a number.
+function maskNumber(v, where) {
+  if (typeof v !== 'number') {
+    throw new TypeError(`${where}: mask must be a number, got ${got(v)}`);
+  }
+  if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) {
+    throw new RangeError(`${where}: mask must be an integer in [0, 2^32), got ${v}`);
+  }
+  return v;
+}
+
 function float32Rows(a, width, what, where) {
   if (!(a instanceof Float32Array)) {
     throw new TypeError(`${where}: ${what} must be a Float32Array, got ${describe(a)}` +
@@ -343,18 +425,52 @@ function float32Rows(a, width, what, where) {
   return a.length / width;
 }
 
-function perItem(v, Type, n, what, where) {
+// One value per item (`noun`: 'queries' or 'circles'); `alone` names the other type the
+// option takes, if any.
+function perItem(v, Type, n, what, where, noun, alone) {
   if (!(v instanceof Type)) {
-    throw new TypeError(`${where}: ${what} must be a number or a ${Type.name}, got ${describe(v)}`);
+    const types = alone ? `a ${alone} or a ${Type.name}` : `a ${Type.name}`;
+    throw new TypeError(`${where}: ${what} must be ${types}, got ${got(v)}`);
   }
   if (v.length !== n) {
-    throw new RangeError(`${where}: ${what} has ${v.length} values for ${n} queries`);
+    throw new RangeError(`${where}: ${what} has ${v.length} values for ${n} ${noun}`);
   }
   return v;
 }
 
 function fmt(values) {
   return values.map((v) => String(v)).join(', ');
+}
+
+// Why hs_query_validate refused a query, where the library's words for its status would
+// mislead (its float32 arithmetic, as src/narrow.c); null where they say it.
+function queryProblem(ax, ay, bx, by, thick) {
+  const f = Math.fround;
+  if (![ax, ay, bx, by, thick].every(Number.isFinite)) {
+    return null;
+  }
+  const dx = f(bx - ax);
+  const dy = f(by - ay);
+  if (!Number.isFinite(dx) || !Number.isFinite(dy)) {
+    return 'B - A overflows float32 (A and B are more than 3.4e38 apart on an axis)';
+  }
+  if (thick < 0) {
+    return null;
+  }
+  if (Math.abs(ax) > MAX_COORD || Math.abs(ay) > MAX_COORD) {
+    return 'A is out of range (|ax| or |ay| > 1e18)';
+  }
+  if (thick > MAX_COORD) {
+    return 'the thickness is out of range (> 1e18)';
+  }
+  const dd = f(f(dx * dx) + f(dy * dy));
+  if (dd > FLT_MAX) {
+    return '|B - A| is too large (|B - A|^2 overflows float32: |B - A| > 1.8e19)';
+  }
+  if (dd > 0 && dd < FLT_MIN) {
+    return '|B - A| is too small (|B - A|^2 underflows float32: 0 < |B - A| < 1.1e-19)';
+  }
+  return null;
 }
 
 /* ---- handles ------------------------------------------------------------------------- */
@@ -406,7 +522,7 @@ if (typeof Symbol.dispose === 'symbol') {
 // reads them. Returns the pointers.
 function writeCircles(m, xyr, mask, n, where) {
   if (mask !== undefined) {
-    perItem(mask, Uint32Array, n, 'mask', where);
+    perItem(mask, Uint32Array, n, 'mask', where, 'circles');
   }
   const L = layout(12 * n, mask === undefined ? 0 : 4 * n);
   const base = m.arena(L.end);
@@ -422,7 +538,9 @@ function circleError(m, st, xyr, where) {
   const e = m.fail(st, where);
   if (bad !== 0xffffffff && 3 * bad < xyr.length) {
     const [x, y, r] = xyr.subarray(3 * bad, 3 * bad + 3);
-    e.message = `${where}: circle ${bad} (x=${x}, y=${y}, r=${r}): ${m.statusString(st)}`;
+    const why = st === HS_E_RANGE ? 'a value is out of range (|x|, |y| or r > 1e18)'
+      : m.statusString(st);
+    e.message = `${where}: circle ${bad} (x=${x}, y=${y}, r=${r}): ${why}`;
     e.index = bad;
   }
   return e;
@@ -465,44 +583,33 @@ function runQueries(engine, mode, q, options, where) {
   const g = engine._grid(where);
   const cs = engine._circles(where);
   const n = float32Rows(q, 4, 'queries', where);
-  const kind = KINDS.indexOf(options.kind ?? 'segment');
-  if (kind < 0) {
-    throw new RangeError(`${where}: kind ${JSON.stringify(options.kind)} is not 'segment', 'ray' or 'line'`);
-  }
-  const sem0 = SEMANTICS.indexOf(options.semantics ?? 'solid');
-  if (sem0 < 0) {
-    throw new RangeError(`${where}: semantics ${JSON.stringify(options.semantics)} is not 'solid' or 'boundary'`);
-  }
-  const sem = sem0 | (options.skipStart ? HS_SKIP_START : 0);
+  const kind = choiceOption(options, 'kind', KINDS, where);
+  const sem = choiceOption(options, 'semantics', SEMANTICS, where) |
+    (boolOption(options, 'skipStart', where) ? HS_SKIP_START : 0);
   const isa = m.isa(options.isa, where);
-  const invalid = options.invalid ?? 'throw';
-  if (invalid !== 'throw' && invalid !== 'miss') {
-    throw new RangeError(`${where}: invalid must be 'throw' or 'miss', got ${JSON.stringify(invalid)}`);
-  }
-  let thick = options.thickness ?? 0;
+  const invalid = choiceOption(options, 'invalid', ['throw', 'miss'], where) === 0 ? 'throw'
+    : 'miss';
+  let thick = orDefault(options.thickness, 0);
   let thickAll = 0;
   if (typeof thick === 'number') {
-    if (!(thick >= 0) || !Number.isFinite(thick)) {
-      throw new RangeError(`${where}: thickness must be a finite number >= 0, got ${thick}`);
-    }
-    thickAll = thick;
+    thickAll = sizeNumber(thick, 'thickness', where);
     thick = undefined;
   } else {
-    perItem(thick, Float32Array, n, 'thickness', where);
+    perItem(thick, Float32Array, n, 'thickness', where, 'queries', 'number');
   }
-  let qmask = options.mask ?? 0xffffffff;
+  let qmask = orDefault(options.mask, 0xffffffff);
   let maskAll = 0xffffffff;
   if (typeof qmask === 'number') {
-    if (!Number.isInteger(qmask) || qmask < 0 || qmask > 0xffffffff) {
-      throw new RangeError(`${where}: mask must be an integer in [0, 2^32), got ${qmask}`);
-    }
-    maskAll = qmask;
+    maskAll = maskNumber(qmask, where);
     qmask = undefined;
   } else {
-    perItem(qmask, Uint32Array, n, 'mask', where);
+    perItem(qmask, Uint32Array, n, 'mask', where, 'queries', 'number');
   }
-  const details = mode === MODE.closest && options.details === true;
+  const details = mode === MODE.closest && boolOption(options, 'details', where);
   const out = options.out;
+  if (out !== undefined && (out === null || typeof out !== 'object')) {
+    throw new TypeError(`${where}: out must be a previous result, got ${got(out)}`);
+  }
 
   // inputs, then outputs: closest index, t, points, normals; any bytes; count words
   const outBytes = mode === MODE.closest ? [4 * n, 4 * n, details ? 8 * n : 0, details ? 8 * n : 0]
@@ -529,9 +636,12 @@ function runQueries(engine, mode, q, options, where) {
     const first = m.retWord(1);
     const reason = -m.retWord(2);
     const e = m.fail(reason === 0 ? HS_E_INVALID_QUERY : reason, where);
-    const row = fmt(Array.from(q.subarray(4 * first, 4 * first + 4)));
+    const [ax, ay, bx, by] = q.subarray(4 * first, 4 * first + 4);
+    const row = fmt([ax, ay, bx, by]);
     const t = thick ? `, thickness=${thick[first]}` : '';
-    e.message = `${where}: query ${first} (ax, ay, bx, by = ${row}${t}): ${m.statusString(reason)}` +
+    const why = queryProblem(ax, ay, bx, by, thick ? thick[first] : thickAll) ??
+      m.statusString(reason);
+    e.message = `${where}: query ${first} (ax, ay, bx, by = ${row}${t}): ${why}` +
       ` (${nInvalid} invalid ${nInvalid === 1 ? 'query' : 'queries'}; invalid: 'miss' answers` +
       ' them as misses)';
     e.index = first;
@@ -553,7 +663,7 @@ function runQueries(engine, mode, q, options, where) {
   };
   switch (mode) {
     case MODE.closest: {
-      if (out) {
+      if (out !== undefined) {
         into(out.index, Int32Array, 0, n, 'index');
         into(out.t, Float32Array, 1, n, 't');
         if (details) {
@@ -570,9 +680,9 @@ function runQueries(engine, mode, q, options, where) {
       return r;
     }
     case MODE.any:
-      return out ? into(out, Uint8Array, 0, n, null) : take(Uint8Array, 0, n);
+      return out !== undefined ? into(out, Uint8Array, 0, n, null) : take(Uint8Array, 0, n);
     case MODE.count:
-      return out ? into(out, Uint32Array, 0, n, null) : take(Uint32Array, 0, n);
+      return out !== undefined ? into(out, Uint32Array, 0, n, null) : take(Uint32Array, 0, n);
     default: {
       const total = m.retWord(3);
       return {
@@ -638,12 +748,14 @@ export class Grid extends Engine {
     checkOptions(options, ['cellSize'], where);
     const { cs, temporary } = asCircles(circles, where);
     const m = cs._m;
-    const cell = options.cellSize ?? 0;
-    if (typeof cell !== 'number' || !(cell >= 0) || !Number.isFinite(cell)) {
+    let cell;
+    try {
+      cell = sizeNumber(orDefault(options.cellSize, 0), 'cellSize', where);
+    } catch (e) {
       if (temporary) {
         cs.dispose();
       }
-      throw new RangeError(`${where}: cellSize must be a finite number >= 0, got ${cell}`);
+      throw e;
     }
     const st = m.x.hs_web_grid_build(cs._ptr, cell);
     const ptr = m.retWord(0);
@@ -720,10 +832,7 @@ export class Grid extends Engine {
     const where = 'Grid.pairs';
     checkOptions(options, ['skin'], where);
     const g = this._live(where);
-    const skin = options.skin ?? 0;
-    if (typeof skin !== 'number' || !(skin >= 0) || !Number.isFinite(skin)) {
-      throw new RangeError(`${where}: skin must be a finite number >= 0, got ${skin}`);
-    }
+    const skin = sizeNumber(orDefault(options.skin, 0), 'skin', where);
     const m = this._m;
     const st = m.x.hs_web_pairs(g, skin);
     try {
@@ -750,13 +859,10 @@ export class Grid extends Engine {
     const g = this._live(where);
     for (const [v, what] of [[x, 'x'], [y, 'y'], [r, 'r']]) {
       if (typeof v !== 'number') {
-        throw new TypeError(`${where}: ${what} must be a number, got ${describe(v)}`);
+        throw new TypeError(`${where}: ${what} must be a number, got ${got(v)}`);
       }
     }
-    const mask = options.mask ?? 0xffffffff;
-    if (!Number.isInteger(mask) || mask < 0 || mask > 0xffffffff) {
-      throw new RangeError(`${where}: mask must be an integer in [0, 2^32), got ${mask}`);
-    }
+    const mask = maskNumber(orDefault(options.mask, 0xffffffff), where);
     const m = this._m;
     let cap = 256;
     for (;;) {
@@ -807,19 +913,22 @@ export class Brute extends Engine {
  */
 export function scene(kind = 'uniform', n = 1000000, m = n, seed = 1) {
   const where = 'scene';
-  const k = SCENES.indexOf(kind);
-  if (k < 0) {
-    throw new RangeError(`${where}: kind ${JSON.stringify(kind)} is not one of ${SCENES.join(', ')}`);
-  }
+  const k = choiceOption({ kind }, 'kind', SCENES, where);
   for (const [v, what] of [[n, 'n'], [m, 'm']]) {
+    if (typeof v !== 'number') {
+      throw new TypeError(`${where}: ${what} must be a number, got ${got(v)}`);
+    }
     if (!Number.isInteger(v) || v < 0 || v > 0xfffffffe) {
       throw new RangeError(`${where}: ${what} must be an integer in [0, 2^32 - 1), got ${v}`);
     }
   }
-  const s = BigInt(seed);
-  if (s < 0n || s >= 1n << 64n) {
-    throw new RangeError(`${where}: seed must be in [0, 2^64), got ${seed}`);
+  if (typeof seed !== 'number' && typeof seed !== 'bigint') {
+    throw new TypeError(`${where}: seed must be a number or a bigint, got ${got(seed)}`);
   }
+  if ((typeof seed === 'number' && !Number.isInteger(seed)) || seed < 0 || seed >= 2 ** 64) {
+    throw new RangeError(`${where}: seed must be an integer in [0, 2^64), got ${got(seed)}`);
+  }
+  const s = BigInt(seed);
   const mod = module();
   const L = layout(12 * n, 16 * m);
   const base = mod.arena(L.end);

@@ -209,7 +209,7 @@ for (const build of ['wasm128', 'scalar']) {
     negThick[3] = -1;
     throwsWith(() => grid.any(q, { thickness: negThick }), RangeError, /query 3 .*thickness=-1.*negative/,
       'HS_E_NEG_RADIUS');
-    throwsWith(() => grid.any(q, { thickness: -1 }), RangeError, /thickness must be a finite number >= 0/);
+    throwsWith(() => grid.any(q, { thickness: -1 }), RangeError, /thickness must be a finite number in \[0, 1e18\], got -1$/);
     throwsWith(() => grid.any(q, { thickness: NaN }), RangeError, /thickness/);
     throwsWith(() => grid.any(q, { thickness: new Float32Array(3) }), RangeError, /thickness has 3 values for 100 queries/);
     throwsWith(() => grid.any(q, { thickness: '1' }), TypeError, /thickness must be a number or a Float32Array/);
@@ -218,7 +218,7 @@ for (const build of ['wasm128', 'scalar']) {
     throwsWith(() => grid.any(q, { mask: -1 }), RangeError, /mask must be an integer/);
     throwsWith(() => grid.any(q, { mask: new Int32Array(100) }), TypeError, /mask must be a number or a Uint32Array/);
     throwsWith(() => grid.any(q, { isa: 'avx2' }), RangeError, /isa "avx2" is not a level of the/);
-    throwsWith(() => grid.any(q, { invalid: 'ignore' }), RangeError, /invalid must be/);
+    throwsWith(() => grid.any(q, { invalid: 'ignore' }), RangeError, /invalid "ignore" is not one of 'throw', 'miss'$/);
     throwsWith(() => grid.any(q, { details: true }), TypeError, /unknown option "details"/);
     throwsWith(() => grid.all(q, { out: {} }), TypeError, /unknown option "out"/);
     throwsWith(() => grid.pairs({ skin: -1 }), RangeError, /skin/);
@@ -227,6 +227,69 @@ for (const build of ['wasm128', 'scalar']) {
     throwsWith(() => grid.overlap('0', 0, 1), TypeError, /x must be a number/);
     throwsWith(() => scene('forest'), RangeError, /kind "forest"/);
     throwsWith(() => scene('uniform', -1), RangeError, /n must be an integer/);
+    grid.dispose();
+  });
+
+  test(`${build}: a wrong type is a TypeError that says what it got`, async () => {
+    await init({ simd });
+    const { xyr, q } = randomScene(200, 20);
+    const grid = new Grid(xyr);
+    for (const [options, pattern] of [
+      [{ skipStart: 'false' }, /^Grid\.any: skipStart must be true or false, got "false" \(a string\)$/],
+      [{ skipStart: 1 }, /skipStart must be true or false, got 1$/],
+      [{ kind: 2 }, /kind must be one of 'segment', 'ray', 'line', got 2$/],
+      [{ semantics: true }, /semantics must be .*, got true \(a boolean\)$/],
+      [{ invalid: null }, /invalid must be .*, got null$/],
+      [{ isa: 1 }, /isa must be a string, got 1$/],
+      [{ thickness: '1' }, /thickness must be a number or a Float32Array, got "1" \(a string\)$/],
+      [{ thickness: null }, /thickness must be a number or a Float32Array, got null$/],
+      [{ mask: '1' }, /mask must be a number or a Uint32Array, got "1" \(a string\)$/],
+      [{ mask: 1n }, /mask must be a number or a Uint32Array, got 1n \(a bigint\)$/],
+      [{ out: 0 }, /out must be a previous result, got 0$/],
+    ]) {
+      throwsWith(() => grid.any(q, options), TypeError, pattern);
+    }
+    throwsWith(() => grid.closest(q, { details: 1 }), TypeError, /details must be true or false, got 1$/);
+    throwsWith(() => grid.closest(q, { details: 'yes' }), TypeError, /details must be true or false/);
+    throwsWith(() => new Grid(xyr, { cellSize: '5' }), TypeError, /^Grid: cellSize must be a number, got "5" \(a string\)$/);
+    throwsWith(() => grid.pairs({ skin: '0.5' }), TypeError, /skin must be a number, got "0\.5" \(a string\)$/);
+    throwsWith(() => grid.overlap(0, 0, 1, { mask: '3' }), TypeError, /mask must be a number, got "3" \(a string\)$/);
+    throwsWith(() => grid.overlap(0, 0, '1'), TypeError, /r must be a number, got "1" \(a string\)$/);
+    throwsWith(() => new Circles(xyr, { mask: 1 }), TypeError, /^Circles: mask must be a Uint32Array, got 1$/);
+    throwsWith(() => new Circles(xyr, { mask: new Uint32Array(3) }), RangeError, /^Circles: mask has 3 values for 200 circles$/);
+    throwsWith(() => grid.rebuild(xyr, { mask: new Uint32Array(3) }), RangeError, /mask has 3 values for 200 circles$/);
+    throwsWith(() => grid.any(q, { mask: new Uint32Array(3) }), RangeError, /mask has 3 values for 20 queries$/);
+    throwsWith(() => scene('uniform', 10, 10, 1.5), RangeError, /^scene: seed must be an integer in \[0, 2\^64\), got 1\.5$/);
+    throwsWith(() => scene('uniform', 10, 10, '7'), TypeError, /seed must be a number or a bigint, got "7" \(a string\)$/);
+    throwsWith(() => scene('uniform', 10, 10, -1n), RangeError, /seed must be an integer .* got -1n/);
+    throwsWith(() => scene('uniform', '10'), TypeError, /n must be a number, got "10" \(a string\)$/);
+    throwsWith(() => scene(3), TypeError, /kind must be one of .*, got 3$/);
+    assert.equal(scene('uniform', 10, 10, 2n ** 64n - 1n).xyr.length, 30);
+    await assert.rejects(init({ simd: null }), /^TypeError: init: simd must be true, false or 'auto', got null$/);
+    grid.dispose();
+  });
+
+  test(`${build}: an invalid value's message names the real problem`, async () => {
+    await init({ simd });
+    const grid = new Grid(new Float32Array([10, 0, 1]));
+    const q = new Float32Array([0, 0, 20, 0]);
+    throwsWith(() => grid.any(q, { thickness: 1e30 }), RangeError,
+      /^Grid\.any: thickness must be a finite number in \[0, 1e18\], got 1e\+30$/);
+    throwsWith(() => grid.any(q, { thickness: Infinity }), RangeError, /thickness must be a finite number/);
+    throwsWith(() => grid.any(q, { thickness: new Float32Array([1e30]) }), RangeError,
+      /query 0 .*thickness=1\.0000000150474662e\+30\): the thickness is out of range \(> 1e18\)/, 'HS_E_RANGE');
+    throwsWith(() => grid.any(new Float32Array([-3e38, 0, 3e38, 0])), RangeError,
+      /query 0 \(.*\): B - A overflows float32/, 'HS_E_NONFINITE');
+    throwsWith(() => grid.any(new Float32Array([0, 0, 3e19, 0])), RangeError,
+      /query 0 .*: \|B - A\| is too large/, 'HS_E_RANGE');
+    throwsWith(() => grid.any(new Float32Array([0, 0, 1e-20, 0])), RangeError,
+      /query 0 .*: \|B - A\| is too small/, 'HS_E_RANGE');
+    throwsWith(() => grid.any(new Float32Array([2e18, 0, 0, 0])), RangeError,
+      /query 0 .*: A is out of range/, 'HS_E_RANGE');
+    throwsWith(() => grid.any(new Float32Array([0, NaN, 1, 0])), RangeError,
+      /query 0 .*: a value is NaN or infinite/, 'HS_E_NONFINITE');
+    throwsWith(() => new Circles(new Float32Array([0, 2e18, 1])), RangeError,
+      /^Circles: circle 0 \(x=0, y=1999999968613499000, r=1\): a value is out of range \(\|x\|, \|y\| or r > 1e18\)$/, 'HS_E_RANGE');
     grid.dispose();
   });
 
