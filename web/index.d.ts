@@ -18,7 +18,9 @@ export interface BuildInfo {
 export interface InitOptions {
   /** true (default): the SIMD128 build; false: the scalar one; 'auto': SIMD128 where the engine has it. */
   simd?: boolean | 'auto';
-  /** Where the module comes from, instead of the package's dist/ folder. */
+  /** Where the module comes from, instead of the package's dist/ folder: a URL; a string, an
+   * absolute URL or else a path against the working directory (Node.js) or a URL relative to
+   * the document (browsers); bytes; a Response; a compiled module. */
   wasm?: URL | string | BufferSource | Response | WebAssembly.Module;
 }
 
@@ -45,9 +47,19 @@ export interface HitscanError extends Error {
   invalid?: number;
 }
 
+declare global {
+  // The symbol `using` calls (TypeScript's lib esnext.disposable declares it too); declared
+  // here as well so that this file checks with older libs.
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+
 declare class Handle {
   /** Frees the object's WebAssembly memory now; further use throws a TypeError. Idempotent. */
   dispose(): void;
+  /** dispose(), for `using x = new Grid(...)`. */
+  [Symbol.dispose](): void;
   /** Whether dispose() was called. */
   readonly disposed: boolean;
 }
@@ -125,8 +137,12 @@ export interface GridOptions {
 /** The uniform grid: its own copy of the circles. */
 export class Grid extends Engine {
   constructor(circles: Circles | Float32Array, options?: GridOptions);
-  /** Rebuilds in place from new circles, reusing the grid's memory. */
-  rebuild(circles: Circles | Float32Array, options?: CirclesOptions): this;
+  /** Rebuilds in place from a Circles (with its masks, if it has them), reusing the grid's
+   * memory. */
+  rebuild(circles: Circles, options?: { mask?: undefined }): this;
+  /** Rebuilds in place from x, y, r triples, reusing the grid's memory. The circles replace
+   * the old ones, masks included: without `mask` they have none (as all bits set). */
+  rebuild(xyr: Float32Array, options?: CirclesOptions): this;
   /** Pairs of circles whose gap is at most skin (0: overlapping), i < j, by i then j. */
   pairs(options?: { skin?: number }): { i: Int32Array; j: Int32Array };
   /** Circles overlapping the closed disc (x, y, r) (r = 0: a point), ascending. */

@@ -52,6 +52,23 @@ export function simdSupported() {
   return WebAssembly.validate(SIMD_PROBE);
 }
 
+const IN_NODE = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+
+// Where a string names the module: an absolute URL (with a scheme of two or more letters, so
+// that C:\x.wasm is a Windows path), else a path or relative URL, against the working
+// directory in Node.js and the document's (or worker's) URL in a browser, as fetch() does.
+async function urlOf(source) {
+  if (/^[a-z][a-z\d+.-]+:/i.test(source)) {
+    return new URL(source);
+  }
+  if (IN_NODE) {
+    const { pathToFileURL } = await import('node:url');
+    const { resolve } = await import('node:path');
+    return pathToFileURL(resolve(source));
+  }
+  return new URL(source, globalThis.document?.baseURI ?? globalThis.location?.href);
+}
+
 async function bytesOf(source) {
   if (source instanceof WebAssembly.Module || ArrayBuffer.isView(source) ||
       source instanceof ArrayBuffer) {
@@ -60,7 +77,11 @@ async function bytesOf(source) {
   if (typeof Response !== 'undefined' && source instanceof Response) {
     return source.arrayBuffer();
   }
-  const url = source instanceof URL ? source : new URL(String(source), import.meta.url);
+  if (!(source instanceof URL) && typeof source !== 'string') {
+    throw new TypeError('init: wasm must be a URL, a path or URL string, bytes, a Response or a ' +
+                        `WebAssembly.Module, got ${got(source)}`);
+  }
+  const url = source instanceof URL ? source : await urlOf(source);
   if (url.protocol === 'file:') {
     const { readFile } = await import('node:fs/promises');
     return readFile(url);

@@ -3,7 +3,8 @@
 // FinalizationRegistry, for both builds.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
@@ -48,6 +49,49 @@ test('init loads each build, and objects keep theirs', async () => {
   await assert.rejects(init({ simd: true, threads: 2 }), /unknown option "threads"/);
   gs.dispose();
   gv.dispose();
+});
+
+test('init({ wasm }) reads a relative path against the working directory', () => {
+  // A child in a folder of its own, holding a copy of the scalar build as x.wasm.
+  const dir = mkdtempSync(join(tmpdir(), 'hitscan-init-'));
+  try {
+    copyFileSync(join(webDir, 'dist', 'hitscan-scalar.wasm'), join(dir, 'x.wasm'));
+    mkdirSync(join(dir, 'sub'));
+    const script = `
+      import { init } from ${JSON.stringify(join(webDir, 'index.js'))};
+      const builds = [];
+      for (const wasm of ['./x.wasm', 'x.wasm', 'sub/../x.wasm', ${JSON.stringify(join(dir, 'x.wasm'))},
+        new URL('./x.wasm', 'file://' + process.cwd() + '/')]) {
+        builds.push((await init({ wasm })).build);
+      }
+      for (const wasm of [12345, null, { href: './x.wasm' }]) {
+        try {
+          await init({ wasm });
+          builds.push('loaded');
+        } catch (e) {
+          builds.push(e.constructor.name + ': ' + e.message);
+        }
+      }
+      console.log(JSON.stringify(builds));
+    `;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script],
+      { cwd: dir, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const wanted = 'must be a URL, a path or URL string, bytes, a Response or a WebAssembly.Module';
+    assert.deepEqual(JSON.parse(r.stdout), ['scalar', 'scalar', 'scalar', 'scalar', 'scalar',
+      `TypeError: init: wasm ${wanted}, got 12345`, `TypeError: init: wasm ${wanted}, got null`,
+      `TypeError: init: wasm ${wanted}, got object`]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('Circles and Grid are disposable (Symbol.dispose)', async () => {
+  await init();
+  assert.equal(typeof Symbol.dispose, 'symbol', 'Node.js 18.18 / 20.4 onwards have it');
+  const grid = new Grid(new Float32Array([0, 0, 1]));
+  grid[Symbol.dispose]();
+  assert.ok(grid.disposed);
 });
 
 for (const build of ['wasm128', 'scalar']) {
