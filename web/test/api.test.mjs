@@ -207,6 +207,20 @@ for (const build of ['wasm128', 'scalar']) {
         }
       });
     }
+    // A rebuild replaces the circles, masks included: without mask they have none, as if
+    // every bit were set, so every nonzero query mask sees every circle.
+    masked.rebuild(xyr);
+    const plain = new Grid(xyr);
+    for (const bit of [1, 2, 4, 0x80000000]) {
+      sameBytes(masked.count(q, { mask: bit }), plain.count(q), `mask ${bit} after a rebuild without masks`);
+    }
+    const cs = new Circles(xyr, { mask });
+    masked.rebuild(cs);
+    const subset = masked.count(q, { mask: 2 });
+    masked.rebuild(xyr, { mask });
+    sameBytes(subset, masked.count(q, { mask: 2 }), 'a Circles brings its masks');
+    cs.dispose();
+    plain.dispose();
     masked.dispose();
   });
 
