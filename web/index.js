@@ -650,7 +650,13 @@ function runQueries(engine, mode, q, options, where) {
                               thickAll, qmask ? base + L.at[2] : 0, maskAll, o(0), o(1), o(2),
                               o(3));
   if (st !== HS_OK && st !== HS_E_INVALID_QUERY) {
-    throw m.fail(st, where);
+    const e = m.fail(st, where);
+    if (mode === MODE.all && m.retWord(7) === 1) {
+      const hits = m.retWord(3) + 2 ** 32 * m.retWord(4);
+      e.message = `${where}: out of memory: the queries have ${hits} hits, more than ` +
+        "WebAssembly's 4 GB of memory holds (refused before answering them)";
+    }
+    throw e;
   }
   const nInvalid = m.retWord(0);
   if (nInvalid > 0 && invalid === 'throw') {
