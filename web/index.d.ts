@@ -112,6 +112,29 @@ export interface ClosestOptions extends QueryOptions {
   out?: Closest;
 }
 
+/** What closestOne writes into `out`. */
+export interface ClosestOneHit {
+  /** The entry parameter, NaN on a miss. */
+  t?: number;
+  /** With details: the hit point P(t). */
+  x?: number;
+  y?: number;
+  /** With details: the unit normal. */
+  nx?: number;
+  ny?: number;
+}
+
+export interface ClosestOneOptions extends Omit<QueryOptions, 'thickness' | 'mask'> {
+  /** Half-width: a number in [0, 1e18]. */
+  thickness?: number;
+  /** Only circles with (circle mask & mask) != 0. */
+  mask?: number;
+  /** Also the hit point and normal, into out. */
+  details?: boolean;
+  /** Gets t, and with details x, y, nx, ny. */
+  out?: ClosestOneHit;
+}
+
 export interface Hits {
   /** The query of each hit (ascending). */
   query: Int32Array;
@@ -143,6 +166,10 @@ export class Grid extends Engine {
   /** Rebuilds in place from x, y, r triples, reusing the grid's memory. The circles replace
    * the old ones, masks included: without `mask` they have none (as all bits set). */
   rebuild(xyr: Float32Array, options?: CirclesOptions): this;
+  /** The closest hit of one query A -> B, as closest() answers a batch of one, allocating
+   * nothing: for code that casts one query at a time. Returns the circle's index, -1 on a miss;
+   * `out` gets `t` (NaN on a miss) and, with `details: true`, the point and normal. */
+  closestOne(ax: number, ay: number, bx: number, by: number, options?: ClosestOneOptions): number;
   /** Pairs of circles whose gap is at most skin (0: overlapping), i < j, by i then j. */
   pairs(options?: { skin?: number }): { i: Int32Array; j: Int32Array };
   /** Circles overlapping the closed disc (x, y, r) (r = 0: a point), ascending. */

@@ -277,6 +277,17 @@ class Module {
     return this.u32(this.ret, 8)[k];
   }
 
+  // Views of hs_web_closest_one's answer (index, then t, px, py, nx, ny), made again only when
+  // the memory has grown (which detaches the old ones).
+  oneViews() {
+    if (this.oneF32 === undefined || this.oneF32.buffer !== this.x.memory.buffer) {
+      const p = this.x.hs_web_one();
+      this.oneI32 = new Int32Array(this.x.memory.buffer, p, 1);
+      this.oneF32 = new Float32Array(this.x.memory.buffer, p, 6);
+    }
+    return this;
+  }
+
   // At least `bytes` of the module's memory for a call's inputs and outputs, reused by the
   // next call. Views into it must be made after the last call that may grow the memory.
   arena(bytes) {
@@ -343,8 +354,8 @@ function checkOptions(options, known, where) {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`${where}: options must be an object, got ${got(options)}`);
   }
-  for (const k of Object.keys(options)) {
-    if (!known.includes(k)) {
+  for (const k in options) { // no array made: closestOne calls this per query
+    if (Object.prototype.hasOwnProperty.call(options, k) && !known.includes(k)) {
       throw new TypeError(`${where}: unknown option ${JSON.stringify(k)} (options: ${known.join(', ')})`);
     }
   }
@@ -593,6 +604,7 @@ export class Circles extends Handle {
 }
 
 const QUERY_OPTIONS = ['kind', 'thickness', 'semantics', 'skipStart', 'mask', 'isa', 'invalid'];
+const ONE_OPTIONS = [...QUERY_OPTIONS, 'details', 'out'];
 
 // The queries and their options in the module's memory, the output arrays after them, one
 // call of hs_web_query, and the results copied out.
@@ -834,6 +846,71 @@ export class Grid extends Engine {
       throw circleError(m, st, circles, where);
     }
     return this;
+  }
+
+  /**
+   * The closest hit of one query A -> B, as closest() answers a batch of one, for code that
+   * casts one query at a time: nothing is allocated per call. Returns the circle's index (-1 on
+   * a miss); `out`, when given, gets `t` (NaN on a miss) and, with `details: true`, the point
+   * `x`, `y` and the normal `nx`, `ny`.
+   */
+  closestOne(ax, ay, bx, by, options) {
+    const where = 'Grid.closestOne';
+    const g = this._live(where);
+    const m = this._m;
+    if (typeof ax !== 'number' || typeof ay !== 'number' || typeof bx !== 'number' ||
+        typeof by !== 'number') {
+      const [v, what] = [[ax, 'ax'], [ay, 'ay'], [bx, 'bx'], [by, 'by']]
+        .find(([x]) => typeof x !== 'number');
+      throw new TypeError(`${where}: ${what} must be a number, got ${got(v)}`);
+    }
+    let kind = 0;
+    let sem = 0;
+    let isa = HS_ISA_AUTO;
+    let thick = 0;
+    let mask = 0xffffffff;
+    let details = false;
+    let miss = false;
+    let out;
+    if (options !== undefined) {
+      checkOptions(options, ONE_OPTIONS, where);
+      kind = choiceOption(options, 'kind', KINDS, where);
+      sem = choiceOption(options, 'semantics', SEMANTICS, where) |
+        (boolOption(options, 'skipStart', where) ? HS_SKIP_START : 0);
+      isa = m.isa(options.isa, where);
+      thick = sizeNumber(orDefault(options.thickness, 0), 'thickness', where);
+      mask = maskNumber(orDefault(options.mask, 0xffffffff), where);
+      details = boolOption(options, 'details', where);
+      miss = choiceOption(options, 'invalid', ['throw', 'miss'], where) === 1;
+      out = options.out;
+      if (out !== undefined && (out === null || typeof out !== 'object')) {
+        throw new TypeError(`${where}: out must be an object, got ${got(out)}`);
+      }
+    }
+    const st = m.x.hs_web_closest_one(g, ax, ay, bx, by, kind, sem, isa, thick, mask,
+                                      details ? 1 : 0);
+    if (st !== HS_OK && (st !== HS_E_INVALID_QUERY || !miss)) {
+      if (st !== HS_E_INVALID_QUERY) {
+        throw m.fail(st, where);
+      }
+      const reason = m.x.hs_web_one_reason();
+      const f = Math.fround;
+      const why = queryProblem(f(ax), f(ay), f(bx), f(by), thick) ?? m.statusString(reason);
+      const e = m.fail(reason, where);
+      e.message = `${where}: query (ax, ay, bx, by = ${fmt([ax, ay, bx, by])}): ${why}`;
+      throw e;
+    }
+    const v = m.oneViews();
+    if (out !== undefined) {
+      out.t = v.oneF32[1];
+      if (details) {
+        out.x = v.oneF32[2];
+        out.y = v.oneF32[3];
+        out.nx = v.oneF32[4];
+        out.ny = v.oneF32[5];
+      }
+    }
+    return v.oneI32[0];
   }
 
   /** The number of circles. */

@@ -335,6 +335,60 @@ int HS_WEB(hs_web_query)(int mode, const hs_grid *g, const hs_circles *cs, const
     return st;
 }
 
+/* One closest query's arguments and answer, for scripts that cast one at a time: kept here
+ * so that a call allocates nothing (the batch call runs on the module's workspace). */
+static struct {
+    float ax, ay, dx, dy;
+    uint32_t idx;
+    float t, px, py, nx, ny;
+    int32_t reason; /* an invalid query's hs_query_validate status */
+} one;
+
+/* Where the answer of hs_web_closest_one is: idx (UINT32_MAX on a miss), then t, px, py, nx,
+ * ny (floats). */
+void *HS_WEB(hs_web_one)(void) { return &one.idx; }
+
+int HS_WEB(hs_web_one_reason)(void) { return one.reason; }
+
+/* The closest circle to one query A -> B of kind 0..2 against g, as hs_web_query does it for a
+ * batch of one (details: the hit point and normal too). An invalid query is answered as a miss
+ * with HS_E_INVALID_QUERY, its reason in one.reason. */
+int HS_WEB(hs_web_closest_one)(const hs_grid *g, float ax, float ay, float bx, float by, int kind,
+                               int sem, int isa, float thick, uint32_t mask, int details)
+{
+    if (kind < 0 || kind > 2)
+        return HS_E_RANGE;
+    if (!ws && hs_workspace_create(&ws) != HS_OK)
+        return HS_E_NOMEM;
+    one.ax = ax;
+    one.ay = ay;
+    one.dx = bx - ax;
+    one.dy = by - ay;
+    hs_queries qs = hs_queries_segments(&one.ax, &one.ay, &one.dx, &one.dy, 1);
+    qs.tmin_all = kind_tmin(kind);
+    qs.tmax_all = kind_tmax(kind);
+    qs.q_all = thick;
+    qs.mask_all = mask;
+    hs_batch_opts o = hs_batch_opts_default();
+    o.sem = (hs_semantics)sem;
+    o.isa = (hs_isa)isa;
+    o.threads = 1;
+    o.ws = ws;
+    hs_closest_out out = {&one.idx, &one.t, NULL, NULL, NULL, NULL};
+    if (details) {
+        out.px = &one.px;
+        out.py = &one.py;
+        out.nx = &one.nx;
+        out.ny = &one.ny;
+    }
+    hs_status st = hs_grid_closest(g, &qs, &o, out);
+    if (st == HS_E_INVALID_QUERY) {
+        float q4[4] = {ax, ay, bx, by};
+        one.reason = hs_query_validate(query_of(q4, 0, kind, NULL, thick));
+    }
+    return st;
+}
+
 /* Every pair of circles of g whose gap is at most skin (0: overlapping pairs), i < j, by i
  * then j. ret[0]: the count, ret[1] / ret[2]: i and j, valid until hs_web_pairs_free. */
 int HS_WEB(hs_web_pairs)(const hs_grid *g, float skin)

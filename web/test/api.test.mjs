@@ -351,6 +351,55 @@ for (const build of ['wasm128', 'scalar']) {
     grid.dispose();
   });
 
+  test(`${build}: closestOne answers as closest() does for a batch`, async () => {
+    await init({ simd });
+    const { xyr, q } = randomScene(3000, 400, 4);
+    const mask = new Uint32Array(3000).map((_, i) => 1 << (i % 3));
+    const grid = new Grid(xyr);
+    grid.rebuild(xyr, { mask });
+    const hit = {};
+    for (const options of [{}, { kind: 'ray' }, { kind: 'line', semantics: 'boundary' },
+      { skipStart: true, thickness: 0.3 }, { mask: 2, isa: 'scalar' }, { mask: 5, thickness: 1 }]) {
+      const batch = grid.closest(q, { ...options, details: true });
+      const one = { ...options, details: true, out: hit };
+      for (let i = 0; i < 400; i++) {
+        const [ax, ay, bx, by] = q.subarray(4 * i, 4 * i + 4);
+        const index = grid.closestOne(ax, ay, bx, by, one);
+        assert.equal(index, batch.index[i], `${JSON.stringify(options)} query ${i}`);
+        assert.ok(Object.is(hit.t, batch.t[i]), `t of query ${i}`);
+        if (index >= 0) {
+          assert.deepEqual([hit.x, hit.y, hit.nx, hit.ny], Array.from(batch.point.subarray(2 * i, 2 * i + 2))
+            .concat(Array.from(batch.normal.subarray(2 * i, 2 * i + 2))), `details of query ${i}`);
+        }
+        if (Object.keys(options).length === 0 && i < 50) {
+          assert.equal(grid.closestOne(ax, ay, bx, by), index, 'without options');
+        }
+      }
+    }
+    // memory grown between calls (views made again) and a miss
+    const before = hs.memoryBytes();
+    const big = new Grid(new Float32Array(3 * 400000).map((_, i) => (i % 3 === 2 ? 0.1 : (i * 7919) % 5000)));
+    assert.ok(hs.memoryBytes() > before, 'the memory grew');
+    const miss = {};
+    assert.equal(grid.closestOne(-500, -500, -400, -500, { out: miss }), -1);
+    assert.ok(Number.isNaN(miss.t));
+    big.dispose();
+    assert.equal(grid.closestOne(q[0], q[1], q[2], q[3]), grid.closest(q.subarray(0, 4)).index[0]);
+    // errors, as closest's
+    throwsWith(() => grid.closestOne(0, 0, '1', 0), TypeError, /^Grid\.closestOne: bx must be a number, got "1" \(a string\)$/);
+    throwsWith(() => grid.closestOne(0, 0, 1, 0, { thickness: new Float32Array(1) }), TypeError, /thickness must be a number, got Float32Array/);
+    throwsWith(() => grid.closestOne(0, 0, 1, 0, { skipStart: 'true' }), TypeError, /skipStart must be true or false/);
+    throwsWith(() => grid.closestOne(0, 0, 1, 0, { out: 3 }), TypeError, /out must be an object, got 3/);
+    throwsWith(() => grid.closestOne(0, 0, 1, 0, { count: 1 }), TypeError, /unknown option "count"/);
+    throwsWith(() => grid.closestOne(0, NaN, 1, 0), RangeError,
+      /^Grid\.closestOne: query \(ax, ay, bx, by = 0, NaN, 1, 0\): a value is NaN or infinite$/, 'HS_E_NONFINITE');
+    throwsWith(() => grid.closestOne(-3e38, 0, 3e38, 0), RangeError, /B - A overflows float32/, 'HS_E_NONFINITE');
+    assert.equal(grid.closestOne(0, NaN, 1, 0, { invalid: 'miss', out: miss }), -1);
+    assert.ok(Number.isNaN(miss.t));
+    grid.dispose();
+    throwsWith(() => grid.closestOne(0, 0, 1, 0), TypeError, /this Grid was disposed/);
+  });
+
   test(`${build}: rebuild reuses the grid; a bad circle leaves it as it was`, async () => {
     await init({ simd });
     const a = randomScene(3000, 1000, 1);

@@ -14,5 +14,12 @@ export async function frame(xyr: Float32Array, q: Float32Array): Promise<Closest
   grid.rebuild(circles, { mask: new Uint32Array(xyr.length / 3) });
   // @ts-expect-error skipStart is a boolean
   grid.any(q, { skipStart: 'false' });
+  const hit: { t?: number; x?: number } = {};
+  const opts = { kind: 'ray', details: true, out: hit } as const;
+  if (grid.closestOne(0, 0, 1, 0, opts) >= 0 && hit.t !== undefined && hit.x !== undefined) {
+    grid.closestOne(0, 0, 1, 0);
+  }
+  // @ts-expect-error closestOne takes one thickness, not one per query
+  grid.closestOne(0, 0, 1, 0, { thickness: new Float32Array(1) });
   return grid.closest(q, { details: true });
 }
