@@ -153,7 +153,8 @@ declare class Engine extends Handle {
 }
 
 export interface GridOptions {
-  /** The cell side; 0 or absent: chosen from the radii. */
+  /** The cell side; 0 or absent: chosen from the radii. One that would make more cells than
+   * the grid takes (about one per two circles over their extent) throws a RangeError. */
   cellSize?: number;
 }
 

@@ -779,7 +779,8 @@ function asCircles(circles, where) {
 /**
  * The uniform grid over a set of circles (a Circles, or a Float32Array of x, y, r triples).
  * It holds its own copy: the Circles may be disposed after. `cellSize` (0 or absent: chosen
- * from the radii) sets the cell side.
+ * from the radii) sets the cell side; one that would make more than N / 2 + 64 cells over
+ * the circles' extent is refused (RangeError).
  */
 export class Grid extends Engine {
   constructor(circles, options = {}) {
@@ -803,6 +804,16 @@ export class Grid extends Engine {
     }
     if (st !== HS_OK) {
       throw m.fail(st, where);
+    }
+    // The library grows a cell side that would make more than N / 2 + 64 cells over the
+    // circles' extent (or one far below float resolution there): refused here, not changed.
+    const used = m.x.hs_web_grid_cell_size(ptr);
+    if (cell > 0 && used !== 0 && used !== Math.fround(cell)) {
+      m.x.hs_web_grid_destroy(ptr);
+      throw rangeError(`${where}: cellSize ${cell} is too small for these circles: it makes ` +
+                       'more cells over their extent than the grid takes (about one per two ' +
+                       `circles), and the library would have grown it to ${used} (0 lets it ` +
+                       'choose)', 'HS_E_RANGE');
     }
     super(m, ptr, 'hs_web_grid_destroy');
   }

@@ -400,6 +400,29 @@ for (const build of ['wasm128', 'scalar']) {
     throwsWith(() => grid.closestOne(0, 0, 1, 0), TypeError, /this Grid was disposed/);
   });
 
+  test(`${build}: a cell size the grid cannot honour is refused, not grown`, async () => {
+    await init({ simd });
+    const { xyr, q } = randomScene(4000, 200, 5, 100, 3);
+    const grid = new Grid(xyr, { cellSize: 4 });
+    assert.equal(grid.cellSize, 4, 'honoured');
+    const auto = new Grid(xyr);
+    sameBytes(grid.closest(q).t, auto.closest(q).t, 'the same answers');
+    // 4000 circles over 100 x 100: cells of 1 would be 10^4, more than 2064
+    throwsWith(() => new Grid(xyr, { cellSize: 1 }), RangeError,
+      /^Grid: cellSize 1 is too small for these circles: it makes more cells over their extent than the grid takes \(about one per two circles\), and the library would have grown it to 2\.44140625 \(0 lets it choose\)$/,
+      'HS_E_RANGE');
+    const cs = new Circles(xyr);
+    throwsWith(() => new Grid(cs, { cellSize: 0.01 }), RangeError, /cellSize 0\.01 is too small/);
+    assert.ok(!cs.disposed, 'the caller\'s Circles stay');
+    cs.dispose();
+    const one = new Grid(new Float32Array([0, 0, 1]), { cellSize: 0.25 });
+    assert.equal(one.cellSize, 0.25);
+    assert.equal(new Grid(new Float32Array(0), { cellSize: 0.25 }).length, 0);
+    one.dispose();
+    auto.dispose();
+    grid.dispose();
+  });
+
   test(`${build}: rebuild reuses the grid; a bad circle leaves it as it was`, async () => {
     await init({ simd });
     const a = randomScene(3000, 1000, 1);
