@@ -1586,21 +1586,111 @@ static void test_all_large_batch(void **state)
     scene_free(&s);
 }
 
+/* A batch of one query is answered by the per-query walk (no block set-up): every mode, with
+ * the hit geometry, semantics and skip-start, at every level, equal to the same query's
+ * answer inside a whole batch. */
+static void test_batches_of_one(void **state)
+{
+    (void)state;
+    rng_state = 123;
+    const size_t n = scale(6000), m = 300;
+    scene s;
+    scene_kind(&s, HS_SCENE_MIXED, n, 5u, 1);
+    hs_grid *g = NULL;
+    assert_int_equal(hs_grid_build(s.cs, NULL, &g), HS_OK);
+    batch b;
+    batch_mixed(&b, m, 0.0f, hs_scene_side(n), g, 1);
+    uint32_t *idx = xcalloc(m, sizeof *idx), *cnt = xcalloc(m, sizeof *cnt);
+    float *t = xcalloc(4 * m, sizeof *t), *px = t + m, *py = px + m, *nx = py + m;
+    float *ny = xcalloc(m, sizeof *ny);
+    uint8_t *hit = xcalloc(m, 1);
+    const hs_semantics sems[] = {HS_SOLID, HS_BOUNDARY, HS_SOLID | HS_SKIP_START};
+    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
+        if (!hs_isa_supported((hs_isa)isa))
+            continue;
+        for (size_t k = 0; k < sizeof sems / sizeof sems[0]; k++) {
+            hs_batch_opts o = hs_batch_opts_default();
+            o.isa = (hs_isa)isa;
+            o.sem = sems[k];
+            o.threads = 1;
+            hs_closest_out whole = {idx, t, px, py, nx, ny};
+            hs_status st = hs_grid_closest(g, &b.qs, &o, whole);
+            assert_true(st == HS_OK || st == HS_E_INVALID_QUERY);
+            (void)hs_grid_any(g, &b.qs, &o, hit);
+            (void)hs_grid_count_hits(g, &b.qs, &o, cnt);
+            hs_hits all;
+            st = hs_grid_all(g, &b.qs, &o, &all);
+            assert_true(st == HS_OK || st == HS_E_INVALID_QUERY);
+            for (size_t i = 0; i < m; i++) {
+                hs_queries q = b.qs;
+                q.ax += i, q.ay += i, q.dx += i, q.dy += i;
+                q.tmin += i, q.tmax += i, q.q += i, q.mask += i;
+                q.count = 1;
+                uint32_t i1, c1;
+                float t1, p1[2], n1[2];
+                uint8_t h1;
+                (void)hs_grid_closest(g, &q, &o,
+                                      (hs_closest_out){&i1, &t1, p1, p1 + 1, n1, n1 + 1});
+                assert_int_equal(i1, idx[i]);
+                assert_memory_equal(&t1, &t[i], sizeof t1);
+                if (i1 != HS_NONE) {
+                    const float g1[4] = {p1[0], p1[1], n1[0], n1[1]};
+                    const float gw[4] = {px[i], py[i], nx[i], ny[i]};
+                    assert_memory_equal(g1, gw, sizeof g1);
+                }
+                (void)hs_grid_any(g, &q, &o, &h1);
+                (void)hs_grid_count_hits(g, &q, &o, &c1);
+                assert_int_equal(h1, hit[i]);
+                assert_int_equal(c1, cnt[i]);
+                hs_hits one;
+                (void)hs_grid_all(g, &q, &o, &one);
+                const size_t at = all.offsets[i], len = all.offsets[i + 1] - at;
+                assert_int_equal(one.total, len);
+                if (len) {
+                    assert_memory_equal(one.idx, all.idx + at, len * sizeof(uint32_t));
+                    assert_memory_equal(one.t, all.t + at, len * sizeof(float));
+                }
+                hs_hits_free(&one);
+            }
+            hs_hits_free(&all);
+        }
+    }
+    free(idx);
+    free(cnt);
+    free(t);
+    free(ny);
+    free(hit);
+    batch_free(&b);
+    hs_grid_destroy(g);
+    scene_free(&s);
+}
+
 int main(void)
 {
     quick = test_quick();
     printf("test_grid: %s scale\n", quick ? "quick (HS_TEST_QUICK or sanitizers)" : "full");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_scene_generators), cmocka_unit_test(test_empty_and_single),
-        cmocka_unit_test(test_bad_input),        cmocka_unit_test(test_build_deterministic),
-        cmocka_unit_test(test_bytes_per_circle), cmocka_unit_test(test_awkward_geometry),
-        cmocka_unit_test(test_far_from_origin),  cmocka_unit_test(test_scenes_match_brute),
-        cmocka_unit_test(test_sorted_batches),   cmocka_unit_test(test_sorted_segments),
-        cmocka_unit_test(test_level_meet),       cmocka_unit_test(test_workspace),
-        cmocka_unit_test(test_all_large_batch),  cmocka_unit_test(test_closest_signed_zero_tie),
-        cmocka_unit_test(test_dense_cells),      cmocka_unit_test(test_pairs),
-        cmocka_unit_test(test_pairs_within),     cmocka_unit_test(test_overlap_circle),
-        cmocka_unit_test(test_rebuild),          cmocka_unit_test(test_rebuild_bad_values),
+        cmocka_unit_test(test_scene_generators),
+        cmocka_unit_test(test_empty_and_single),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_build_deterministic),
+        cmocka_unit_test(test_bytes_per_circle),
+        cmocka_unit_test(test_awkward_geometry),
+        cmocka_unit_test(test_far_from_origin),
+        cmocka_unit_test(test_scenes_match_brute),
+        cmocka_unit_test(test_sorted_batches),
+        cmocka_unit_test(test_sorted_segments),
+        cmocka_unit_test(test_level_meet),
+        cmocka_unit_test(test_workspace),
+        cmocka_unit_test(test_all_large_batch),
+        cmocka_unit_test(test_closest_signed_zero_tie),
+        cmocka_unit_test(test_batches_of_one),
+        cmocka_unit_test(test_dense_cells),
+        cmocka_unit_test(test_pairs),
+        cmocka_unit_test(test_pairs_within),
+        cmocka_unit_test(test_overlap_circle),
+        cmocka_unit_test(test_rebuild),
+        cmocka_unit_test(test_rebuild_bad_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

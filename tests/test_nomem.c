@@ -11,11 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
+#include "batch/all_hits.h"
 #include "hitscan/hitscan.h"
 #include "test_util.h"
+#include "tuning.h"
 
 #include "nomem_util.h"
 
@@ -619,12 +622,122 @@ static void test_swept_pairs(void **state)
     world_free(&w);
 }
 
+/* ---- a failure stops the walk at once ------------------------------------------------------ */
+
+/* The pair search, one thread, with the allocation numbered k failing: the allocations made
+ * after it when the call gave up (HS_E_NOMEM; a failure it works around, as a sort's scratch,
+ * is not one). A search that stops at once makes at most one (the other of two arrays
+ * allocated together): the failing block's lists are freed, the others never start; one that
+ * went on would grow the lists of every block after. */
+static long pairs_after_failure(const hs_grid *g, long k, int *failed)
+{
+    hs_batch_opts o = hs_batch_opts_default();
+    o.threads = 1;
+    hs_pairs out;
+    arm(k);
+    hs_status s = hs_grid_pairs(g, &o, &out);
+    const long made = atomic_load(&calls);
+    *failed = disarm();
+    if (s == HS_OK)
+        hs_pairs_free(&out);
+    return s == HS_E_NOMEM ? made - (k + 1) : 0;
+}
+
+static void test_pairs_stop_at_once(void **state)
+{
+    (void)state;
+    world w;
+    world_make(&w, 60000, 1, 9);
+    hs_grid *g;
+    assert_int_equal(hs_grid_build(w.s.cs, NULL, &g), HS_OK);
+    int failed = 1;
+    long points = 0;
+    for (long k = 0; failed; k++, points++) {
+        const long after = pairs_after_failure(g, k, &failed);
+        if (after > 1) {
+            fprintf(stderr, "pairs: allocation %ld failed, %ld made after it\n", k, after);
+            fail();
+        }
+    }
+    assert_true(points > 8); /* lists of several blocks grew */
+    hs_grid_destroy(g);
+    world_free(&w);
+}
+
+/* All hits on a team through hs_all_hits with an answer function of the test's: the first
+ * call waits (up to a second) until another thread is in a call too, then fails as out of
+ * memory; any other call waits for that failure, then answers no hits. Each thread may finish
+ * the block it is in, then must stop: one call per thread, where a thread going on would
+ * answer block after block of its share while the other runs through the rest. */
+typedef struct stop_state {
+    atomic_int first, failed, calls;
+    int threads;
+} stop_state;
+
+typedef struct stop_ref {
+    stop_state *st;
+} stop_ref;
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static hs_status stop_answer(const void *ctx, size_t lo, size_t hi, int tid, hs_hitbuf *buf,
+                             uint32_t *count, hs_tally *tally)
+{
+    stop_state *st = ((const stop_ref *)ctx)->st;
+    (void)tid;
+    (void)buf;
+    (void)tally;
+    atomic_fetch_add(&st->calls, 1);
+    if (atomic_exchange(&st->first, 1) == 0) {
+        const double until = seconds_now() + 1.0;
+        while (atomic_load(&st->calls) < st->threads && seconds_now() < until)
+            ;
+        atomic_store(&st->failed, 1);
+        return HS_E_NOMEM;
+    }
+    while (!atomic_load(&st->failed))
+        ;
+    for (size_t k = lo; k < hi; k++)
+        count[k] = 0;
+    return HS_OK;
+}
+
+static void test_all_hits_stop_at_once(void **state)
+{
+    (void)state;
+    enum { N = 1024 * HS_ALL_BLOCK };
+    for (int threads = 1; threads <= 2; threads++) {
+        stop_state st;
+        atomic_init(&st.first, 0);
+        atomic_init(&st.failed, 0);
+        atomic_init(&st.calls, 0);
+        st.threads = threads;
+        const stop_ref ref = {&st};
+        hs_batch_opts o = hs_batch_opts_default();
+        o.threads = threads;
+        hs_wsref w;
+        assert_int_equal(hs_ws_open(&o, &w), HS_OK);
+        const hs_batch_setup b = {NULL, HS_SOLID, threads, HS_ALL_BLOCK, NULL};
+        hs_hits out;
+        memset(&out, 0, sizeof out);
+        assert_int_equal(hs_all_hits(&b, N, stop_answer, &ref, w.ws, NULL, &out, NULL), HS_E_NOMEM);
+        hs_ws_close(&w);
+        assert_true(atomic_load(&st.calls) <= threads);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_circles_and_workspace), cmocka_unit_test(test_grid_build_and_rebuild),
         cmocka_unit_test(test_batch_calls),           cmocka_unit_test(test_pairs_and_overlap),
-        cmocka_unit_test(test_swept_pairs),
+        cmocka_unit_test(test_swept_pairs),           cmocka_unit_test(test_pairs_stop_at_once),
+        cmocka_unit_test(test_all_hits_stop_at_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,7 +18,9 @@ export interface BuildInfo {
 export interface InitOptions {
   /** true (default): the SIMD128 build; false: the scalar one; 'auto': SIMD128 where the engine has it. */
   simd?: boolean | 'auto';
-  /** Where the module comes from, instead of the package's dist/ folder. */
+  /** Where the module comes from, instead of the package's dist/ folder: a URL; a string, an
+   * absolute URL or else a path against the working directory (Node.js) or a URL relative to
+   * the document (browsers); bytes; a Response; a compiled module. */
   wasm?: URL | string | BufferSource | Response | WebAssembly.Module;
 }
 
@@ -45,9 +47,19 @@ export interface HitscanError extends Error {
   invalid?: number;
 }
 
+declare global {
+  // The symbol `using` calls (TypeScript's lib esnext.disposable declares it too); declared
+  // here as well so that this file checks with older libs.
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+
 declare class Handle {
   /** Frees the object's WebAssembly memory now; further use throws a TypeError. Idempotent. */
   dispose(): void;
+  /** dispose(), for `using x = new Grid(...)`. */
+  [Symbol.dispose](): void;
   /** Whether dispose() was called. */
   readonly disposed: boolean;
 }
@@ -67,7 +79,7 @@ export class Circles extends Handle {
 export interface QueryOptions {
   /** 'segment' (default): t in [0, 1]; 'ray': t >= 0; 'line': every t. B - A is the direction. */
   kind?: 'segment' | 'ray' | 'line';
-  /** Half-width: a capsule / swept circle. A number >= 0 or one per query. */
+  /** Half-width: a capsule / swept circle. A number in [0, 1e18] or one per query. */
   thickness?: number | Float32Array;
   /** 'solid' (default): the closed disc counts; 'boundary': only the rim. */
   semantics?: 'solid' | 'boundary';
@@ -100,6 +112,29 @@ export interface ClosestOptions extends QueryOptions {
   out?: Closest;
 }
 
+/** What closestOne writes into `out`. */
+export interface ClosestOneHit {
+  /** The entry parameter, NaN on a miss. */
+  t?: number;
+  /** With details: the hit point P(t). */
+  x?: number;
+  y?: number;
+  /** With details: the unit normal. */
+  nx?: number;
+  ny?: number;
+}
+
+export interface ClosestOneOptions extends Omit<QueryOptions, 'thickness' | 'mask'> {
+  /** Half-width: a number in [0, 1e18]. */
+  thickness?: number;
+  /** Only circles with (circle mask & mask) != 0. */
+  mask?: number;
+  /** Also the hit point and normal, into out. */
+  details?: boolean;
+  /** Gets t, and with details x, y, nx, ny. */
+  out?: ClosestOneHit;
+}
+
 export interface Hits {
   /** The query of each hit (ascending). */
   query: Int32Array;
@@ -118,15 +153,24 @@ declare class Engine extends Handle {
 }
 
 export interface GridOptions {
-  /** The cell side; 0 or absent: chosen from the radii. */
+  /** The cell side; 0 or absent: chosen from the radii. One that would make more cells than
+   * the grid takes (about one per two circles over their extent) throws a RangeError. */
   cellSize?: number;
 }
 
 /** The uniform grid: its own copy of the circles. */
 export class Grid extends Engine {
   constructor(circles: Circles | Float32Array, options?: GridOptions);
-  /** Rebuilds in place from new circles, reusing the grid's memory. */
-  rebuild(circles: Circles | Float32Array, options?: CirclesOptions): this;
+  /** Rebuilds in place from a Circles (with its masks, if it has them), reusing the grid's
+   * memory. */
+  rebuild(circles: Circles, options?: { mask?: undefined }): this;
+  /** Rebuilds in place from x, y, r triples, reusing the grid's memory. The circles replace
+   * the old ones, masks included: without `mask` they have none (as all bits set). */
+  rebuild(xyr: Float32Array, options?: CirclesOptions): this;
+  /** The closest hit of one query A -> B, as closest() answers a batch of one, allocating
+   * nothing: for code that casts one query at a time. Returns the circle's index, -1 on a miss;
+   * `out` gets `t` (NaN on a miss) and, with `details: true`, the point and normal. */
+  closestOne(ax: number, ay: number, bx: number, by: number, options?: ClosestOneOptions): number;
   /** Pairs of circles whose gap is at most skin (0: overlapping), i < j, by i then j. */
   pairs(options?: { skin?: number }): { i: Int32Array; j: Int32Array };
   /** Circles overlapping the closed disc (x, y, r) (r = 0: a point), ascending. */

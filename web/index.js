@@ -30,6 +30,10 @@ const SCENES = ['uniform', 'clustered', 'mixed', 'sparse', 'lasers', 'outlier', 
   'twoclusters_near', 'blob', 'blob_alone', 'filament', 'filament_axis', 'powerlaw', 'point'];
 const HS_SKIP_START = 2;
 const HS_ISA_AUTO = 0;
+const MAX_COORD = Math.fround(1e18); // HS_MAX_COORD
+const FLT_MAX = 3.4028234663852886e38;
+const FLT_MIN = 1.1754943508222875e-38;
+const HS_E_RANGE = -4;
 
 /* ---- loading ------------------------------------------------------------------------- */
 
@@ -51,6 +55,23 @@ export function simdSupported() {
   return WebAssembly.validate(SIMD_PROBE);
 }
 
+const IN_NODE = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+
+// Where a string names the module: an absolute URL (with a scheme of two or more letters, so
+// that C:\x.wasm is a Windows path), else a path or relative URL, against the working
+// directory in Node.js and the document's (or worker's) URL in a browser, as fetch() does.
+async function urlOf(source) {
+  if (/^[a-z][a-z\d+.-]+:/i.test(source)) {
+    return new URL(source);
+  }
+  if (IN_NODE) {
+    const { pathToFileURL } = await import('node:url');
+    const { resolve } = await import('node:path');
+    return pathToFileURL(resolve(source));
+  }
+  return new URL(source, globalThis.document?.baseURI ?? globalThis.location?.href);
+}
+
 async function bytesOf(source) {
   if (source instanceof WebAssembly.Module || ArrayBuffer.isView(source) ||
       source instanceof ArrayBuffer) {
@@ -59,7 +80,11 @@ async function bytesOf(source) {
   if (typeof Response !== 'undefined' && source instanceof Response) {
     return source.arrayBuffer();
   }
-  const url = source instanceof URL ? source : new URL(String(source), import.meta.url);
+  if (!(source instanceof URL) && typeof source !== 'string') {
+    throw new TypeError('init: wasm must be a URL, a path or URL string, bytes, a Response or a ' +
+                        `WebAssembly.Module, got ${got(source)}`);
+  }
+  const url = source instanceof URL ? source : await urlOf(source);
   if (url.protocol === 'file:') {
     const { readFile } = await import('node:fs/promises');
     return readFile(url);
@@ -145,11 +170,11 @@ async function load(source) {
  */
 export async function init(options = {}) {
   checkOptions(options, ['simd', 'wasm'], 'init');
-  let simd = options.simd ?? true;
+  let simd = orDefault(options.simd, true);
   if (simd === 'auto') {
     simd = simdSupported();
   } else if (typeof simd !== 'boolean') {
-    throw new TypeError(`init: simd must be true, false or 'auto', got ${String(simd)}`);
+    throw new TypeError(`init: simd must be true, false or 'auto', got ${got(simd)}`);
   }
   if (simd && !simdSupported()) {
     throw new Error("init: this engine has no WebAssembly SIMD128; use init({ simd: false })" +
@@ -255,6 +280,17 @@ class Module {
     return this.u32(this.ret, 8)[k];
   }
 
+  // Views of hs_web_closest_one's answer (index, then t, px, py, nx, ny), made again only when
+  // the memory has grown (which detaches the old ones).
+  oneViews() {
+    if (this.oneF32 === undefined || this.oneF32.buffer !== this.x.memory.buffer) {
+      const p = this.x.hs_web_one();
+      this.oneI32 = new Int32Array(this.x.memory.buffer, p, 1);
+      this.oneF32 = new Float32Array(this.x.memory.buffer, p, 6);
+    }
+    return this;
+  }
+
   // At least `bytes` of the module's memory for a call's inputs and outputs, reused by the
   // next call. Views into it must be made after the last call that may grow the memory.
   arena(bytes) {
@@ -280,6 +316,9 @@ class Module {
   isa(value, where) {
     if (value === undefined) {
       return HS_ISA_AUTO;
+    }
+    if (typeof value !== 'string') {
+      throw new TypeError(`${where}: isa must be a string, got ${got(value)}`);
     }
     const id = this.isaIds.get(value);
     if (id === undefined) {
@@ -316,10 +355,10 @@ function layout(...sizes) {
 
 function checkOptions(options, known, where) {
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`${where}: options must be an object, got ${options}`);
+    throw new TypeError(`${where}: options must be an object, got ${got(options)}`);
   }
-  for (const k of Object.keys(options)) {
-    if (!known.includes(k)) {
+  for (const k in options) { // no array made: closestOne calls this per query
+    if (Object.prototype.hasOwnProperty.call(options, k) && !known.includes(k)) {
       throw new TypeError(`${where}: unknown option ${JSON.stringify(k)} (options: ${known.join(', ')})`);
     }
   }
@@ -335,6 +374,81 @@ function describe(v) {
   return Array.isArray(v) ? 'Array' : typeof v;
 }
 
+// A value as a message shows it: a number as it is, anything else with its type, so that
+// the string '5' and the number 5 read differently.
+function got(v) {
+  switch (typeof v) {
+    case 'number':
+      return String(v);
+    case 'string':
+      return `${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v)} (a string)`;
+    case 'boolean':
+      return `${v} (a boolean)`;
+    case 'bigint':
+      return `${v}n (a bigint)`;
+    case 'undefined':
+      return 'undefined';
+    default:
+      return v === null ? 'null' : describe(v);
+  }
+}
+
+// An absent option (undefined; null is a value of the wrong type) as its default.
+function orDefault(v, d) {
+  return v === undefined ? d : v;
+}
+
+// An option that is true or false (absent: false).
+function boolOption(options, key, where) {
+  const v = options[key];
+  if (v === undefined) {
+    return false;
+  }
+  if (typeof v !== 'boolean') {
+    throw new TypeError(`${where}: ${key} must be true or false, got ${got(v)}`);
+  }
+  return v;
+}
+
+// An option that is one of a few strings (absent: the first): its index.
+function choiceOption(options, key, choices, where) {
+  const v = options[key];
+  if (v === undefined) {
+    return 0;
+  }
+  const list = choices.map((c) => `'${c}'`).join(', ');
+  if (typeof v !== 'string') {
+    throw new TypeError(`${where}: ${key} must be one of ${list}, got ${got(v)}`);
+  }
+  const k = choices.indexOf(v);
+  if (k < 0) {
+    throw new RangeError(`${where}: ${key} ${JSON.stringify(v)} is not one of ${list}`);
+  }
+  return k;
+}
+
+// A finite number in [0, HS_MAX_COORD] (a thickness, skin or cell side).
+function sizeNumber(v, what, where) {
+  if (typeof v !== 'number') {
+    throw new TypeError(`${where}: ${what} must be a number, got ${got(v)}`);
+  }
+  if (!(v >= 0) || !(v <= MAX_COORD)) {
+    throw new RangeError(`${where}: ${what} must be a finite number in [0, 1e18], got ${v}`);
+  }
+  return v;
+}
+
+// A 32-bit mask given as a number.
+function maskNumber(v, where) {
+  if (typeof v !== 'number') {
+    throw new TypeError(`${where}: mask must be a number, got ${got(v)}`);
+  }
+  if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) {
+    throw new RangeError(`${where}: mask must be an integer in [0, 2^32), got ${v}`);
+  }
+  return v;
+}
+
 function float32Rows(a, width, what, where) {
   if (!(a instanceof Float32Array)) {
     throw new TypeError(`${where}: ${what} must be a Float32Array, got ${describe(a)}` +
@@ -346,18 +460,52 @@ function float32Rows(a, width, what, where) {
   return a.length / width;
 }
 
-function perItem(v, Type, n, what, where) {
+// One value per item (`noun`: 'queries' or 'circles'); `alone` names the other type the
+// option takes, if any.
+function perItem(v, Type, n, what, where, noun, alone) {
   if (!(v instanceof Type)) {
-    throw new TypeError(`${where}: ${what} must be a number or a ${Type.name}, got ${describe(v)}`);
+    const types = alone ? `a ${alone} or a ${Type.name}` : `a ${Type.name}`;
+    throw new TypeError(`${where}: ${what} must be ${types}, got ${got(v)}`);
   }
   if (v.length !== n) {
-    throw new RangeError(`${where}: ${what} has ${v.length} values for ${n} queries`);
+    throw new RangeError(`${where}: ${what} has ${v.length} values for ${n} ${noun}`);
   }
   return v;
 }
 
 function fmt(values) {
   return values.map((v) => String(v)).join(', ');
+}
+
+// Why hs_query_validate refused a query, where the library's words for its status would
+// mislead (its float32 arithmetic, as src/narrow.c); null where they say it.
+function queryProblem(ax, ay, bx, by, thick) {
+  const f = Math.fround;
+  if (![ax, ay, bx, by, thick].every(Number.isFinite)) {
+    return null;
+  }
+  const dx = f(bx - ax);
+  const dy = f(by - ay);
+  if (!Number.isFinite(dx) || !Number.isFinite(dy)) {
+    return 'B - A overflows float32 (A and B are more than 3.4e38 apart on an axis)';
+  }
+  if (thick < 0) {
+    return null;
+  }
+  if (Math.abs(ax) > MAX_COORD || Math.abs(ay) > MAX_COORD) {
+    return 'A is out of range (|ax| or |ay| > 1e18)';
+  }
+  if (thick > MAX_COORD) {
+    return 'the thickness is out of range (> 1e18)';
+  }
+  const dd = f(f(dx * dx) + f(dy * dy));
+  if (dd > FLT_MAX) {
+    return '|B - A| is too large (|B - A|^2 overflows float32: |B - A| > 1.8e19)';
+  }
+  if (dd > 0 && dd < FLT_MIN) {
+    return '|B - A| is too small (|B - A|^2 underflows float32: 0 < |B - A| < 1.1e-19)';
+  }
+  return null;
 }
 
 /* ---- handles ------------------------------------------------------------------------- */
@@ -409,7 +557,7 @@ if (typeof Symbol.dispose === 'symbol') {
 // reads them. Returns the pointers.
 function writeCircles(m, xyr, mask, n, where) {
   if (mask !== undefined) {
-    perItem(mask, Uint32Array, n, 'mask', where);
+    perItem(mask, Uint32Array, n, 'mask', where, 'circles');
   }
   const L = layout(12 * n, mask === undefined ? 0 : 4 * n);
   const base = m.arena(L.end);
@@ -425,7 +573,9 @@ function circleError(m, st, xyr, where) {
   const e = m.fail(st, where);
   if (bad !== 0xffffffff && 3 * bad < xyr.length) {
     const [x, y, r] = xyr.subarray(3 * bad, 3 * bad + 3);
-    e.message = `${where}: circle ${bad} (x=${x}, y=${y}, r=${r}): ${m.statusString(st)}`;
+    const why = st === HS_E_RANGE ? 'a value is out of range (|x|, |y| or r > 1e18)'
+      : m.statusString(st);
+    e.message = `${where}: circle ${bad} (x=${x}, y=${y}, r=${r}): ${why}`;
     e.index = bad;
   }
   return e;
@@ -457,6 +607,7 @@ export class Circles extends Handle {
 }
 
 const QUERY_OPTIONS = ['kind', 'thickness', 'semantics', 'skipStart', 'mask', 'isa', 'invalid'];
+const ONE_OPTIONS = [...QUERY_OPTIONS, 'details', 'out'];
 
 // The queries and their options in the module's memory, the output arrays after them, one
 // call of hs_web_query, and the results copied out.
@@ -468,44 +619,33 @@ function runQueries(engine, mode, q, options, where) {
   const g = engine._grid(where);
   const cs = engine._circles(where);
   const n = float32Rows(q, 4, 'queries', where);
-  const kind = KINDS.indexOf(options.kind ?? 'segment');
-  if (kind < 0) {
-    throw new RangeError(`${where}: kind ${JSON.stringify(options.kind)} is not 'segment', 'ray' or 'line'`);
-  }
-  const sem0 = SEMANTICS.indexOf(options.semantics ?? 'solid');
-  if (sem0 < 0) {
-    throw new RangeError(`${where}: semantics ${JSON.stringify(options.semantics)} is not 'solid' or 'boundary'`);
-  }
-  const sem = sem0 | (options.skipStart ? HS_SKIP_START : 0);
+  const kind = choiceOption(options, 'kind', KINDS, where);
+  const sem = choiceOption(options, 'semantics', SEMANTICS, where) |
+    (boolOption(options, 'skipStart', where) ? HS_SKIP_START : 0);
   const isa = m.isa(options.isa, where);
-  const invalid = options.invalid ?? 'throw';
-  if (invalid !== 'throw' && invalid !== 'miss') {
-    throw new RangeError(`${where}: invalid must be 'throw' or 'miss', got ${JSON.stringify(invalid)}`);
-  }
-  let thick = options.thickness ?? 0;
+  const invalid = choiceOption(options, 'invalid', ['throw', 'miss'], where) === 0 ? 'throw'
+    : 'miss';
+  let thick = orDefault(options.thickness, 0);
   let thickAll = 0;
   if (typeof thick === 'number') {
-    if (!(thick >= 0) || !Number.isFinite(thick)) {
-      throw new RangeError(`${where}: thickness must be a finite number >= 0, got ${thick}`);
-    }
-    thickAll = thick;
+    thickAll = sizeNumber(thick, 'thickness', where);
     thick = undefined;
   } else {
-    perItem(thick, Float32Array, n, 'thickness', where);
+    perItem(thick, Float32Array, n, 'thickness', where, 'queries', 'number');
   }
-  let qmask = options.mask ?? 0xffffffff;
+  let qmask = orDefault(options.mask, 0xffffffff);
   let maskAll = 0xffffffff;
   if (typeof qmask === 'number') {
-    if (!Number.isInteger(qmask) || qmask < 0 || qmask > 0xffffffff) {
-      throw new RangeError(`${where}: mask must be an integer in [0, 2^32), got ${qmask}`);
-    }
-    maskAll = qmask;
+    maskAll = maskNumber(qmask, where);
     qmask = undefined;
   } else {
-    perItem(qmask, Uint32Array, n, 'mask', where);
+    perItem(qmask, Uint32Array, n, 'mask', where, 'queries', 'number');
   }
-  const details = mode === MODE.closest && options.details === true;
+  const details = mode === MODE.closest && boolOption(options, 'details', where);
   const out = options.out;
+  if (out !== undefined && (out === null || typeof out !== 'object')) {
+    throw new TypeError(`${where}: out must be a previous result, got ${got(out)}`);
+  }
 
   // inputs, then outputs: closest index, t, points, normals; any bytes; count words
   const outBytes = mode === MODE.closest ? [4 * n, 4 * n, details ? 8 * n : 0, details ? 8 * n : 0]
@@ -525,16 +665,25 @@ function runQueries(engine, mode, q, options, where) {
                               thickAll, qmask ? base + L.at[2] : 0, maskAll, o(0), o(1), o(2),
                               o(3));
   if (st !== HS_OK && st !== HS_E_INVALID_QUERY) {
-    throw m.fail(st, where);
+    const e = m.fail(st, where);
+    if (mode === MODE.all && m.retWord(7) === 1) {
+      const hits = m.retWord(3) + 2 ** 32 * m.retWord(4);
+      e.message = `${where}: out of memory: the queries have ${hits} hits, more than ` +
+        "WebAssembly's 4 GB of memory holds (refused before answering them)";
+    }
+    throw e;
   }
   const nInvalid = m.retWord(0);
   if (nInvalid > 0 && invalid === 'throw') {
     const first = m.retWord(1);
     const reason = -m.retWord(2);
     const e = m.fail(reason === 0 ? HS_E_INVALID_QUERY : reason, where);
-    const row = fmt(Array.from(q.subarray(4 * first, 4 * first + 4)));
+    const [ax, ay, bx, by] = q.subarray(4 * first, 4 * first + 4);
+    const row = fmt([ax, ay, bx, by]);
     const t = thick ? `, thickness=${thick[first]}` : '';
-    e.message = `${where}: query ${first} (ax, ay, bx, by = ${row}${t}): ${m.statusString(reason)}` +
+    const why = queryProblem(ax, ay, bx, by, thick ? thick[first] : thickAll) ??
+      m.statusString(reason);
+    e.message = `${where}: query ${first} (ax, ay, bx, by = ${row}${t}): ${why}` +
       ` (${nInvalid} invalid ${nInvalid === 1 ? 'query' : 'queries'}; invalid: 'miss' answers` +
       ' them as misses)';
     e.index = first;
@@ -556,7 +705,7 @@ function runQueries(engine, mode, q, options, where) {
   };
   switch (mode) {
     case MODE.closest: {
-      if (out) {
+      if (out !== undefined) {
         into(out.index, Int32Array, 0, n, 'index');
         into(out.t, Float32Array, 1, n, 't');
         if (details) {
@@ -573,9 +722,9 @@ function runQueries(engine, mode, q, options, where) {
       return r;
     }
     case MODE.any:
-      return out ? into(out, Uint8Array, 0, n, null) : take(Uint8Array, 0, n);
+      return out !== undefined ? into(out, Uint8Array, 0, n, null) : take(Uint8Array, 0, n);
     case MODE.count:
-      return out ? into(out, Uint32Array, 0, n, null) : take(Uint32Array, 0, n);
+      return out !== undefined ? into(out, Uint32Array, 0, n, null) : take(Uint32Array, 0, n);
     default: {
       const total = m.retWord(3);
       return {
@@ -633,7 +782,8 @@ function asCircles(circles, where) {
 /**
  * The uniform grid over a set of circles (a Circles, or a Float32Array of x, y, r triples).
  * It holds its own copy: the Circles may be disposed after. `cellSize` (0 or absent: chosen
- * from the radii) sets the cell side.
+ * from the radii) sets the cell side; one that would make more than N / 2 + 64 cells over
+ * the circles' extent is refused (RangeError).
  */
 export class Grid extends Engine {
   constructor(circles, options = {}) {
@@ -641,17 +791,24 @@ export class Grid extends Engine {
     checkOptions(options, ['cellSize'], where);
     const { cs, temporary } = asCircles(circles, where);
     const m = cs._m;
-    const cell = options.cellSize ?? 0;
-    if (typeof cell !== 'number' || !(cell >= 0) || !Number.isFinite(cell)) {
+    let cell;
+    try {
+      cell = sizeNumber(orDefault(options.cellSize, 0), 'cellSize', where);
+    } catch (e) {
       if (temporary) {
         cs.dispose();
       }
-      throw new RangeError(`${where}: cellSize must be a finite number >= 0, got ${cell}`);
+      throw e;
     }
     const st = m.x.hs_web_grid_build(cs._ptr, cell);
     const ptr = m.retWord(0);
     if (temporary) {
       cs.dispose();
+    }
+    if (st === HS_E_RANGE && cell > 0) { // the circles were checked by Circles already
+      throw rangeError(`${where}: cellSize ${cell} is too small for these circles: it makes ` +
+                       'more than 16 cells per circle (+ 65536) over their extent (0 lets the ' +
+                       'grid choose)', 'HS_E_RANGE');
     }
     if (st !== HS_OK) {
       throw m.fail(st, where);
@@ -700,6 +857,71 @@ export class Grid extends Engine {
     return this;
   }
 
+  /**
+   * The closest hit of one query A -> B, as closest() answers a batch of one, for code that
+   * casts one query at a time: nothing is allocated per call. Returns the circle's index (-1 on
+   * a miss); `out`, when given, gets `t` (NaN on a miss) and, with `details: true`, the point
+   * `x`, `y` and the normal `nx`, `ny`.
+   */
+  closestOne(ax, ay, bx, by, options) {
+    const where = 'Grid.closestOne';
+    const g = this._live(where);
+    const m = this._m;
+    if (typeof ax !== 'number' || typeof ay !== 'number' || typeof bx !== 'number' ||
+        typeof by !== 'number') {
+      const [v, what] = [[ax, 'ax'], [ay, 'ay'], [bx, 'bx'], [by, 'by']]
+        .find(([x]) => typeof x !== 'number');
+      throw new TypeError(`${where}: ${what} must be a number, got ${got(v)}`);
+    }
+    let kind = 0;
+    let sem = 0;
+    let isa = HS_ISA_AUTO;
+    let thick = 0;
+    let mask = 0xffffffff;
+    let details = false;
+    let miss = false;
+    let out;
+    if (options !== undefined) {
+      checkOptions(options, ONE_OPTIONS, where);
+      kind = choiceOption(options, 'kind', KINDS, where);
+      sem = choiceOption(options, 'semantics', SEMANTICS, where) |
+        (boolOption(options, 'skipStart', where) ? HS_SKIP_START : 0);
+      isa = m.isa(options.isa, where);
+      thick = sizeNumber(orDefault(options.thickness, 0), 'thickness', where);
+      mask = maskNumber(orDefault(options.mask, 0xffffffff), where);
+      details = boolOption(options, 'details', where);
+      miss = choiceOption(options, 'invalid', ['throw', 'miss'], where) === 1;
+      out = options.out;
+      if (out !== undefined && (out === null || typeof out !== 'object')) {
+        throw new TypeError(`${where}: out must be an object, got ${got(out)}`);
+      }
+    }
+    const st = m.x.hs_web_closest_one(g, ax, ay, bx, by, kind, sem, isa, thick, mask,
+                                      details ? 1 : 0);
+    if (st !== HS_OK && (st !== HS_E_INVALID_QUERY || !miss)) {
+      if (st !== HS_E_INVALID_QUERY) {
+        throw m.fail(st, where);
+      }
+      const reason = m.x.hs_web_one_reason();
+      const f = Math.fround;
+      const why = queryProblem(f(ax), f(ay), f(bx), f(by), thick) ?? m.statusString(reason);
+      const e = m.fail(reason, where);
+      e.message = `${where}: query (ax, ay, bx, by = ${fmt([ax, ay, bx, by])}): ${why}`;
+      throw e;
+    }
+    const v = m.oneViews();
+    if (out !== undefined) {
+      out.t = v.oneF32[1];
+      if (details) {
+        out.x = v.oneF32[2];
+        out.y = v.oneF32[3];
+        out.nx = v.oneF32[4];
+        out.ny = v.oneF32[5];
+      }
+    }
+    return v.oneI32[0];
+  }
+
   /** The number of circles. */
   get length() {
     return this._m.x.hs_web_grid_circle_count(this._live('Grid.length')) >>> 0;
@@ -723,10 +945,7 @@ export class Grid extends Engine {
     const where = 'Grid.pairs';
     checkOptions(options, ['skin'], where);
     const g = this._live(where);
-    const skin = options.skin ?? 0;
-    if (typeof skin !== 'number' || !(skin >= 0) || !Number.isFinite(skin)) {
-      throw new RangeError(`${where}: skin must be a finite number >= 0, got ${skin}`);
-    }
+    const skin = sizeNumber(orDefault(options.skin, 0), 'skin', where);
     const m = this._m;
     const st = m.x.hs_web_pairs(g, skin);
     try {
@@ -753,13 +972,10 @@ export class Grid extends Engine {
     const g = this._live(where);
     for (const [v, what] of [[x, 'x'], [y, 'y'], [r, 'r']]) {
       if (typeof v !== 'number') {
-        throw new TypeError(`${where}: ${what} must be a number, got ${describe(v)}`);
+        throw new TypeError(`${where}: ${what} must be a number, got ${got(v)}`);
       }
     }
-    const mask = options.mask ?? 0xffffffff;
-    if (!Number.isInteger(mask) || mask < 0 || mask > 0xffffffff) {
-      throw new RangeError(`${where}: mask must be an integer in [0, 2^32), got ${mask}`);
-    }
+    const mask = maskNumber(orDefault(options.mask, 0xffffffff), where);
     const m = this._m;
     let cap = 256;
     for (;;) {
@@ -810,19 +1026,22 @@ export class Brute extends Engine {
  */
 export function scene(kind = 'uniform', n = 1000000, m = n, seed = 1) {
   const where = 'scene';
-  const k = SCENES.indexOf(kind);
-  if (k < 0) {
-    throw new RangeError(`${where}: kind ${JSON.stringify(kind)} is not one of ${SCENES.join(', ')}`);
-  }
+  const k = choiceOption({ kind }, 'kind', SCENES, where);
   for (const [v, what] of [[n, 'n'], [m, 'm']]) {
+    if (typeof v !== 'number') {
+      throw new TypeError(`${where}: ${what} must be a number, got ${got(v)}`);
+    }
     if (!Number.isInteger(v) || v < 0 || v > 0xfffffffe) {
       throw new RangeError(`${where}: ${what} must be an integer in [0, 2^32 - 1), got ${v}`);
     }
   }
-  const s = BigInt(seed);
-  if (s < 0n || s >= 1n << 64n) {
-    throw new RangeError(`${where}: seed must be in [0, 2^64), got ${seed}`);
+  if (typeof seed !== 'number' && typeof seed !== 'bigint') {
+    throw new TypeError(`${where}: seed must be a number or a bigint, got ${got(seed)}`);
   }
+  if ((typeof seed === 'number' && !Number.isInteger(seed)) || seed < 0 || seed >= 2 ** 64) {
+    throw new RangeError(`${where}: seed must be an integer in [0, 2^64), got ${got(seed)}`);
+  }
+  const s = BigInt(seed);
   const mod = module();
   const L = layout(12 * n, 16 * m);
   const base = mod.arena(L.end);

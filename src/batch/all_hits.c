@@ -3,6 +3,7 @@
  * hit buffers, each query's hits sorted, then the CSR laid out by a prefix sum and a copy. */
 #include "batch/all_hits.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +173,7 @@ typedef struct all_call {
      * hs_src_make(thread, start in its buffer); then each output row's, with its count */
     uint64_t *src;
     struct all_row *row;
+    atomic_int nomem; /* an allocation failed: every thread stops at its next block */
 } all_call;
 
 /* An output row of the hits into the caller's arrays: written once per row in a random order
@@ -193,7 +195,7 @@ static inline uint64_t hs_src_make(int tid, size_t start)
  * doubling from empty, which copies every hit about once and touches twice the memory.
  * Small batches and workspaces (whose buffers keep their size between calls) keep plain
  * doubling. Only an allocation size: the output does not depend on it. */
-static void size_hint(const all_call *c, hs_hitbuf *buf, int tid, size_t before, int nomem)
+static void size_hint(const all_call *c, hs_hitbuf *buf, int tid, size_t before)
 {
     const size_t share = c->n / (size_t)c->b->threads + 1;
     const size_t done = c->done[tid];
@@ -202,36 +204,38 @@ static void size_hint(const all_call *c, hs_hitbuf *buf, int tid, size_t before,
         return;
     const double rate = (double)buf->len / (double)done;
     const double want = rate * (double)(share - done) * 1.25 + 64.0;
-    if (!nomem && want < (double)(SIZE_MAX / 16))
+    if (want < (double)(SIZE_MAX / 16))
         (void)hs_hitbuf_reserve(buf, (size_t)want); /* a hint: growth still works */
 }
 
 /* The blocks one thread takes from the schedule: answered, each query's hits sorted in the
- * thread's buffer and counted. Returns 1 if an allocation failed (its counts are then 0). */
+ * thread's buffer and counted. Returns 1 if an allocation failed, on this thread or another:
+ * the result is lost then, and the thread stops at once. */
 static int answer_share(all_call *c, hs_sched *sc, hs_hits_range_fn answer, const void *ctx,
                         int tid, hs_tally *sum)
 {
     const size_t n = c->n, bs = c->bs;
-    int nomem = 0;
     const unsigned home = hs_sched_home(sc);
     for (ptrdiff_t k; (k = hs_sched_next(sc, home)) >= 0;) {
+        if (atomic_load_explicit(&c->nomem, memory_order_relaxed))
+            return 1;
         hs_hitbuf *buf = hs_ws_hitbuf(c->ws, tid);
         c->blocks[k].tid = tid;
         c->blocks[k].start = buf->len;
         const size_t lo = (size_t)k * bs, hi = n - lo > bs ? lo + bs : n;
         hs_tally t = HS_TALLY_INIT;
-        if (!nomem && answer(ctx, lo, hi, tid, buf, c->count, &t) != HS_OK)
-            nomem = 1; /* the result is discarded */
+        if (answer(ctx, lo, hi, tid, buf, c->count, &t) != HS_OK) {
+            atomic_store_explicit(&c->nomem, 1, memory_order_relaxed);
+            return 1;
+        }
         hs_tally_add(sum, &t);
         const size_t before = c->done[tid];
         c->done[tid] += hi - lo;
-        size_hint(c, buf, tid, before, nomem);
+        size_hint(c, buf, tid, before);
         size_t at = c->blocks[k].start;
         for (size_t i = lo; i < hi; i++) {
             if (c->src)
                 c->src[i] = hs_src_make(tid, at);
-            if (nomem)
-                c->count[i] = 0;
             if (c->count[i] > 1) /* buf->id is NULL until the first hit: no offset on it */
                 sort_hits(buf->id + at, buf->t + at, c->count[i]);
             at += c->count[i];
@@ -239,13 +243,13 @@ static int answer_share(all_call *c, hs_sched *sc, hs_hits_range_fn answer, cons
                 c->offsets[i + 1] = c->count[i];
         }
     }
-    return nomem;
+    return 0;
 }
 
 /* Every block answered on the team (blocks handed out by the work-stealing schedule, which
  * keeps each thread on a contiguous stretch of the batch); one thread never enters a parallel
  * region (even an inactive one makes and frees a team). Returns 1 if an allocation failed
- * (the counts are then all 0). */
+ * (the result is lost). */
 static int answer_blocks(all_call *c, hs_hits_range_fn answer, const void *ctx, hs_tally *total)
 {
     const hs_batch_setup *b = c->b;
@@ -518,6 +522,7 @@ hs_status hs_all_hits(const hs_batch_setup *b, size_t n, hs_hits_range_fn answer
     if (c.offsets)
         c.offsets[0] = 0;
     memset(c.done, 0, (size_t)b->threads * sizeof *c.done);
+    atomic_init(&c.nomem, 0);
 
     hs_tally total;
     int nomem = answer_blocks(&c, answer, ctx, &total);

@@ -10,13 +10,15 @@
  * - two circles of one level: both find the pair (each one's search box is grown by its
  *   level's largest radius, so it holds every partner), the one with the smaller caller index
  *   keeps it;
- * - a small circle (level 0) and a big one (level 1): only the big circle looks, with one box
- *   grown by level 0's largest radius. A small circle searching level 1 would test each of
- *   the dozens of big circles near it, mostly in vain; the big circle's box holds exactly the
- *   small circles within reach. The pair is kept by its smaller index: (big, small) in the
- *   block's list, or (small, big) in the block's cross list.
+ * - circles of two levels: only the one on the later level looks, with one box grown by the
+ *   earlier level's largest radius (levels of small circles meet only along their edges; for
+ *   a small circle and a big one, the big circle looks: a small circle searching the big
+ *   circles' level would test each of the dozens near it, mostly in vain, while the big
+ *   circle's box holds exactly the small circles within reach). The pair is kept by its
+ *   smaller index: (later, earlier) in the block's list, or (earlier, later) in its cross list.
  * The assembly (grid/pairs_assemble.c) puts them in order, wherever they were found. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -320,17 +322,19 @@ HS_GRID_CLONES static void scan_block(const hs_pair_search *s, size_t p0, size_t
 
 /* Every block scanned on the team. Blocks are consecutive storage positions, so neighbours in
  * space: each thread keeps a contiguous share of them (batch/worksteal.h). Returns 1 if an
- * allocation failed. */
+ * allocation failed: then every thread stops at its next block, the search being lost. */
 static int find_pairs(const hs_pair_search *s, const pair_blocks *pb, hs_pair_list *lists,
                       hs_pair_list *cross, int threads)
 {
-    int oom = 0;
+    atomic_int oom = 0;
     hs_sched sc;
     hs_sched_init(&sc, pb->nb, threads);
-#pragma omp parallel num_threads(threads) reduction(| : oom)
+#pragma omp parallel num_threads(threads)
     {
         const unsigned home = hs_sched_home(&sc);
         for (ptrdiff_t k; (k = hs_sched_next(&sc, home)) >= 0;) {
+            if (atomic_load_explicit(&oom, memory_order_relaxed))
+                break;
             hs_pair_list *B = &lists[k], *X = &cross[k];
             size_t p0, p1;
             block_span(s->g, pb, (size_t)k, &p0, &p1);
@@ -340,10 +344,11 @@ static int find_pairs(const hs_pair_search *s, const pair_blocks *pb, hs_pair_li
             else if (s->dx) /* swept: room for a pair per circle to start with */
                 hs_pair_list_reserve(B, p1 - p0);
             scan_block(s, p0, p1, B, X);
-            oom |= B->oom | X->oom;
+            if (B->oom | X->oom)
+                atomic_store_explicit(&oom, 1, memory_order_relaxed);
         }
     }
-    return oom;
+    return atomic_load(&oom);
 }
 
 int hs_pair_search_run(const hs_pair_search *s, int threads, hs_pair_list **lists, size_t *nl)
@@ -436,7 +441,7 @@ static int assemble(hs_pair_list *lists, size_t nl, size_t total, size_t n, unsi
     uint32_t *word = NULL;
     out->count = total;
     out->i = hs_pairs_alloc_out(total);
-    out->j = hs_pairs_alloc_out(total);
+    out->j = out->i ? hs_pairs_alloc_out(total) : NULL;
     int oom = out->i == NULL || out->j == NULL;
     if (!oom)
         oom = want & HS_PAIRS_CONTACTS

@@ -8,6 +8,7 @@
  * copied to the thread's scratch, counted and placed back by index, and each index's partners
  * sorted. One counting sort over all n indices would read, increment and write a random
  * counter and a random output slot per pair, out of cache at 10^6 circles. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,12 @@ int hs_pair_list_reserve(hs_pair_list *B, size_t need)
 {
     if (B->cap - B->len >= need)
         return 1;
+    /* no size in bytes may wrap, doubled (size_t is 32 bits in WebAssembly) */
+    const size_t most = SIZE_MAX / (B->carry ? sizeof(hs_pair_rec) : sizeof(uint32_t)) / 2;
+    if (need > most - B->len) {
+        B->oom = 1;
+        return 0;
+    }
     size_t c = B->cap ? B->cap * 2 : 1024;
     while (c - B->len < need)
         c *= 2;

@@ -52,6 +52,15 @@ HS_INLINE hs_status hs_block_range(const hs_bw W, const hs_walk_range *r)
     for (size_t base = r->lo; base < r->hi; base += HS_BLOCK_Q) {
         const size_t nq = r->hi - base < HS_BLOCK_Q ? r->hi - base : HS_BLOCK_Q;
         hs_block_prep(B, r->qs, r->ord, W.sem, base, nq, W.acc);
+        if (nq == 1) { /* a batch of one: the per-query walk, without the block's set-up */
+            if (B->state[0] == HS_SLOT_LIVE &&
+                HS_FN(block_walk_query)(B, W.g, 0, W.sem, W.mode, W.o, W.acc) != HS_OK)
+                return HS_E_NOMEM;
+            B->answered = B->state[0] == HS_SLOT_LIVE;
+            if (hs_block_flush(W, 1) != HS_OK)
+                return HS_E_NOMEM;
+            continue;
+        }
         for (int l = 0; l < W.g->nlevels; l++)
             hs_block_setup(B, &W.g->lv[l], &B->rows[l]);
         if (by_slots == 0 &&

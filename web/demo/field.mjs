@@ -12,9 +12,10 @@ export const FPS = 60;
 export const LASER_LENGTH = 1800;
 /**
  * The grid's cell side. The asteroids crowd into clusters, where a cell sized for the field's
- * average density (and for its few big rocks) would hold dozens of them.
+ * average density (and for its few big rocks) would hold dozens of them. Finer cells would
+ * make more than N / 2 + 64 over the world, which the grid refuses.
  */
-export const CELL_SIZE = 4;
+export const CELL_SIZE = 7.8125;
 const CLUSTERS = 24;
 const BACKGROUND = 0.01; // the share of asteroids outside the clusters
 const SPREAD = 0.095; // the fan's half-angle, in turns (about 34 degrees)

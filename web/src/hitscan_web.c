@@ -157,6 +157,68 @@ static void interleave(float *out, const float *x, const float *y, size_t m)
     }
 }
 
+/* What all-hits needs of this module's memory for `hits` hits of m queries: the hit buffer
+ * (grown by doubling from 64), the result (index and t), its offsets and hit_query. */
+static double all_bytes(double hits, size_t m)
+{
+    double cap = 64.0;
+    while (cap < hits)
+        cap *= 2.0;
+    return 8.0 * cap + 12.0 * hits + 8.0 * (double)m;
+}
+
+static hs_status count_hits(const hs_grid *g, const hs_circles *cs, const hs_queries *qs,
+                            const hs_batch_opts *o, uint32_t *count, double *total)
+{
+    hs_status st = g ? hs_grid_count_hits(g, qs, o, count) : hs_brute_count(cs, qs, o, count);
+    *total = 0.0;
+    for (size_t i = 0; i < qs->count; i++)
+        *total += count[i];
+    return st;
+}
+
+/* Whether an all-hits batch cannot fit the module's 4 GiB, found before it is answered (the
+ * walk would fill the memory first, then fail). Up to 1024 evenly spaced queries are counted
+ * (spare: m + 7168 floats); when their rate puts the result past a quarter of the memory, the
+ * whole batch is counted, which costs less than the walk, and refused if its hits cannot fit.
+ * *hits: the hits counted, 0 when not counted. */
+static int all_too_big(const hs_grid *g, const hs_circles *cs, const hs_queries *qs,
+                       const hs_batch_opts *o, float *spare, double *hits)
+{
+    const size_t m = qs->count, n = g ? hs_grid_circle_count(g) : hs_circles_count(cs);
+    const double space = 4294967296.0;
+    *hits = 0.0;
+    if (m == 0 || all_bytes((double)m * (double)n, m) <= space / 4)
+        return 0;
+    const size_t k = m < 1024 ? m : 1024;
+    float *ax = spare, *ay = ax + k, *dx = ay + k, *dy = dx + k, *q = dy + k;
+    uint32_t *mask = (uint32_t *)(q + k), *count = mask + k;
+    for (size_t j = 0; j < k; j++) {
+        const size_t i = j * m / k;
+        ax[j] = qs->ax[i];
+        ay[j] = qs->ay[i];
+        dx[j] = qs->dx[i];
+        dy[j] = qs->dy[i];
+        q[j] = qs->q ? qs->q[i] : 0.0f;
+        mask[j] = qs->mask ? qs->mask[i] : 0u;
+    }
+    hs_queries sample = *qs;
+    sample.ax = ax;
+    sample.ay = ay;
+    sample.dx = dx;
+    sample.dy = dy;
+    sample.q = qs->q ? q : NULL;
+    sample.mask = qs->mask ? mask : NULL;
+    sample.count = k;
+    double seen;
+    hs_status st = count_hits(g, cs, &sample, o, count, &seen);
+    if ((st != HS_OK && st != HS_E_INVALID_QUERY) ||
+        all_bytes(seen * (double)m / (double)k, m) <= space / 4)
+        return 0;
+    st = count_hits(g, cs, qs, o, (uint32_t *)spare, hits);
+    return (st == HS_OK || st == HS_E_INVALID_QUERY) && all_bytes(*hits, m) > space;
+}
+
 /* One batch of m quadruples q4 against a grid g (or by brute force over cs when g is NULL).
  * kind 0..2 (segment, ray, line); sem an hs_semantics; thick / qmask: per-query arrays or
  * NULL for thick_all / mask_all. Outputs by mode:
@@ -165,7 +227,9 @@ static void interleave(float *out, const float *x, const float *y, size_t m)
  *   any: out0 m bytes; count: out0 m words;
  *   all: ret[3] hits, ret[4] their queries, ret[5] circles, ret[6] entry times (valid until
  *        the next call).
- * ret[0]: the invalid queries (answered as misses), ret[1]: the first, ret[2]: its status. */
+ * ret[0]: the invalid queries (answered as misses), ret[1]: the first, ret[2]: its status.
+ * All-hits refused before it is answered (HS_E_NOMEM): ret[7] 1, ret[3] / ret[4] the hits
+ * (low and high words). */
 int HS_WEB(hs_web_query)(int mode, const hs_grid *g, const hs_circles *cs, const float *q4,
                          size_t m, int kind, int sem, int isa, const float *thick, float thick_all,
                          const uint32_t *qmask, uint32_t mask_all, void *out0, void *out1,
@@ -176,7 +240,9 @@ int HS_WEB(hs_web_query)(int mode, const hs_grid *g, const hs_circles *cs, const
     if (!ws && hs_workspace_create(&ws) != HS_OK)
         return HS_E_NOMEM;
     const size_t k = mode == HS_WEB_CLOSEST && (out2 || out3) ? 8 : 4;
-    float *s = scratch(m, k);
+    /* all: room for all_too_big's sample and counts after the queries */
+    float *s = mode == HS_WEB_ALL ? scratch(m + 2048, 5) : scratch(m, k);
+    ret[7] = 0;
     if (!s)
         return HS_E_NOMEM;
     float *ax = s, *ay = s + m, *dx = s + 2 * m, *dy = s + 3 * m;
@@ -227,6 +293,15 @@ int HS_WEB(hs_web_query)(int mode, const hs_grid *g, const hs_circles *cs, const
         st = g ? hs_grid_count_hits(g, &qs, &o, out0) : hs_brute_count(cs, &qs, &o, out0);
         break;
     default: {
+        double hits;
+        o.stats = NULL;
+        if (all_too_big(g, cs, &qs, &o, s + 4 * m, &hits)) {
+            ret[3] = (uint32_t)fmod(hits, 4294967296.0);
+            ret[4] = (uint32_t)(hits / 4294967296.0);
+            ret[7] = 1;
+            return HS_E_NOMEM;
+        }
+        o.stats = &stats;
         hs_hits h;
         st = g ? hs_grid_all(g, &qs, &o, &h) : hs_brute_all(cs, &qs, &o, &h);
         if (st != HS_OK && st != HS_E_INVALID_QUERY)
@@ -257,6 +332,60 @@ int HS_WEB(hs_web_query)(int mode, const hs_grid *g, const hs_circles *cs, const
     ret[2] = stats.invalid ? (uint32_t)-hs_query_validate(
                                  query_of(q4, stats.first_invalid, kind, thick, thick_all))
                            : 0;
+    return st;
+}
+
+/* One closest query's arguments and answer, for scripts that cast one at a time: kept here
+ * so that a call allocates nothing (the batch call runs on the module's workspace). */
+static struct {
+    float ax, ay, dx, dy;
+    uint32_t idx;
+    float t, px, py, nx, ny;
+    int32_t reason; /* an invalid query's hs_query_validate status */
+} one;
+
+/* Where the answer of hs_web_closest_one is: idx (UINT32_MAX on a miss), then t, px, py, nx,
+ * ny (floats). */
+void *HS_WEB(hs_web_one)(void) { return &one.idx; }
+
+int HS_WEB(hs_web_one_reason)(void) { return one.reason; }
+
+/* The closest circle to one query A -> B of kind 0..2 against g, as hs_web_query does it for a
+ * batch of one (details: the hit point and normal too). An invalid query is answered as a miss
+ * with HS_E_INVALID_QUERY, its reason in one.reason. */
+int HS_WEB(hs_web_closest_one)(const hs_grid *g, float ax, float ay, float bx, float by, int kind,
+                               int sem, int isa, float thick, uint32_t mask, int details)
+{
+    if (kind < 0 || kind > 2)
+        return HS_E_RANGE;
+    if (!ws && hs_workspace_create(&ws) != HS_OK)
+        return HS_E_NOMEM;
+    one.ax = ax;
+    one.ay = ay;
+    one.dx = bx - ax;
+    one.dy = by - ay;
+    hs_queries qs = hs_queries_segments(&one.ax, &one.ay, &one.dx, &one.dy, 1);
+    qs.tmin_all = kind_tmin(kind);
+    qs.tmax_all = kind_tmax(kind);
+    qs.q_all = thick;
+    qs.mask_all = mask;
+    hs_batch_opts o = hs_batch_opts_default();
+    o.sem = (hs_semantics)sem;
+    o.isa = (hs_isa)isa;
+    o.threads = 1;
+    o.ws = ws;
+    hs_closest_out out = {&one.idx, &one.t, NULL, NULL, NULL, NULL};
+    if (details) {
+        out.px = &one.px;
+        out.py = &one.py;
+        out.nx = &one.nx;
+        out.ny = &one.ny;
+    }
+    hs_status st = hs_grid_closest(g, &qs, &o, out);
+    if (st == HS_E_INVALID_QUERY) {
+        float q4[4] = {ax, ay, bx, by};
+        one.reason = hs_query_validate(query_of(q4, 0, kind, NULL, thick));
+    }
     return st;
 }
 

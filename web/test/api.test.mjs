@@ -3,7 +3,8 @@
 // FinalizationRegistry, for both builds.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
@@ -48,6 +49,49 @@ test('init loads each build, and objects keep theirs', async () => {
   await assert.rejects(init({ simd: true, threads: 2 }), /unknown option "threads"/);
   gs.dispose();
   gv.dispose();
+});
+
+test('init({ wasm }) reads a relative path against the working directory', () => {
+  // A child in a folder of its own, holding a copy of the scalar build as x.wasm.
+  const dir = mkdtempSync(join(tmpdir(), 'hitscan-init-'));
+  try {
+    copyFileSync(join(webDir, 'dist', 'hitscan-scalar.wasm'), join(dir, 'x.wasm'));
+    mkdirSync(join(dir, 'sub'));
+    const script = `
+      import { init } from ${JSON.stringify(join(webDir, 'index.js'))};
+      const builds = [];
+      for (const wasm of ['./x.wasm', 'x.wasm', 'sub/../x.wasm', ${JSON.stringify(join(dir, 'x.wasm'))},
+        new URL('./x.wasm', 'file://' + process.cwd() + '/')]) {
+        builds.push((await init({ wasm })).build);
+      }
+      for (const wasm of [12345, null, { href: './x.wasm' }]) {
+        try {
+          await init({ wasm });
+          builds.push('loaded');
+        } catch (e) {
+          builds.push(e.constructor.name + ': ' + e.message);
+        }
+      }
+      console.log(JSON.stringify(builds));
+    `;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script],
+      { cwd: dir, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const wanted = 'must be a URL, a path or URL string, bytes, a Response or a WebAssembly.Module';
+    assert.deepEqual(JSON.parse(r.stdout), ['scalar', 'scalar', 'scalar', 'scalar', 'scalar',
+      `TypeError: init: wasm ${wanted}, got 12345`, `TypeError: init: wasm ${wanted}, got null`,
+      `TypeError: init: wasm ${wanted}, got object`]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('Circles and Grid are disposable (Symbol.dispose)', async () => {
+  await init();
+  assert.equal(typeof Symbol.dispose, 'symbol', 'Node.js 18.18 / 20.4 onwards have it');
+  const grid = new Grid(new Float32Array([0, 0, 1]));
+  grid[Symbol.dispose]();
+  assert.ok(grid.disposed);
 });
 
 for (const build of ['wasm128', 'scalar']) {
@@ -163,6 +207,20 @@ for (const build of ['wasm128', 'scalar']) {
         }
       });
     }
+    // A rebuild replaces the circles, masks included: without mask they have none, as if
+    // every bit were set, so every nonzero query mask sees every circle.
+    masked.rebuild(xyr);
+    const plain = new Grid(xyr);
+    for (const bit of [1, 2, 4, 0x80000000]) {
+      sameBytes(masked.count(q, { mask: bit }), plain.count(q), `mask ${bit} after a rebuild without masks`);
+    }
+    const cs = new Circles(xyr, { mask });
+    masked.rebuild(cs);
+    const subset = masked.count(q, { mask: 2 });
+    masked.rebuild(xyr, { mask });
+    sameBytes(subset, masked.count(q, { mask: 2 }), 'a Circles brings its masks');
+    cs.dispose();
+    plain.dispose();
     masked.dispose();
   });
 
@@ -209,7 +267,7 @@ for (const build of ['wasm128', 'scalar']) {
     negThick[3] = -1;
     throwsWith(() => grid.any(q, { thickness: negThick }), RangeError, /query 3 .*thickness=-1.*negative/,
       'HS_E_NEG_RADIUS');
-    throwsWith(() => grid.any(q, { thickness: -1 }), RangeError, /thickness must be a finite number >= 0/);
+    throwsWith(() => grid.any(q, { thickness: -1 }), RangeError, /thickness must be a finite number in \[0, 1e18\], got -1$/);
     throwsWith(() => grid.any(q, { thickness: NaN }), RangeError, /thickness/);
     throwsWith(() => grid.any(q, { thickness: new Float32Array(3) }), RangeError, /thickness has 3 values for 100 queries/);
     throwsWith(() => grid.any(q, { thickness: '1' }), TypeError, /thickness must be a number or a Float32Array/);
@@ -218,7 +276,7 @@ for (const build of ['wasm128', 'scalar']) {
     throwsWith(() => grid.any(q, { mask: -1 }), RangeError, /mask must be an integer/);
     throwsWith(() => grid.any(q, { mask: new Int32Array(100) }), TypeError, /mask must be a number or a Uint32Array/);
     throwsWith(() => grid.any(q, { isa: 'avx2' }), RangeError, /isa "avx2" is not a level of the/);
-    throwsWith(() => grid.any(q, { invalid: 'ignore' }), RangeError, /invalid must be/);
+    throwsWith(() => grid.any(q, { invalid: 'ignore' }), RangeError, /invalid "ignore" is not one of 'throw', 'miss'$/);
     throwsWith(() => grid.any(q, { details: true }), TypeError, /unknown option "details"/);
     throwsWith(() => grid.all(q, { out: {} }), TypeError, /unknown option "out"/);
     throwsWith(() => grid.pairs({ skin: -1 }), RangeError, /skin/);
@@ -227,6 +285,142 @@ for (const build of ['wasm128', 'scalar']) {
     throwsWith(() => grid.overlap('0', 0, 1), TypeError, /x must be a number/);
     throwsWith(() => scene('forest'), RangeError, /kind "forest"/);
     throwsWith(() => scene('uniform', -1), RangeError, /n must be an integer/);
+    grid.dispose();
+  });
+
+  test(`${build}: a wrong type is a TypeError that says what it got`, async () => {
+    await init({ simd });
+    const { xyr, q } = randomScene(200, 20);
+    const grid = new Grid(xyr);
+    for (const [options, pattern] of [
+      [{ skipStart: 'false' }, /^Grid\.any: skipStart must be true or false, got "false" \(a string\)$/],
+      [{ skipStart: 1 }, /skipStart must be true or false, got 1$/],
+      [{ kind: 2 }, /kind must be one of 'segment', 'ray', 'line', got 2$/],
+      [{ semantics: true }, /semantics must be .*, got true \(a boolean\)$/],
+      [{ invalid: null }, /invalid must be .*, got null$/],
+      [{ isa: 1 }, /isa must be a string, got 1$/],
+      [{ thickness: '1' }, /thickness must be a number or a Float32Array, got "1" \(a string\)$/],
+      [{ thickness: null }, /thickness must be a number or a Float32Array, got null$/],
+      [{ mask: '1' }, /mask must be a number or a Uint32Array, got "1" \(a string\)$/],
+      [{ mask: 1n }, /mask must be a number or a Uint32Array, got 1n \(a bigint\)$/],
+      [{ out: 0 }, /out must be a previous result, got 0$/],
+    ]) {
+      throwsWith(() => grid.any(q, options), TypeError, pattern);
+    }
+    throwsWith(() => grid.closest(q, { details: 1 }), TypeError, /details must be true or false, got 1$/);
+    throwsWith(() => grid.closest(q, { details: 'yes' }), TypeError, /details must be true or false/);
+    throwsWith(() => new Grid(xyr, { cellSize: '5' }), TypeError, /^Grid: cellSize must be a number, got "5" \(a string\)$/);
+    throwsWith(() => grid.pairs({ skin: '0.5' }), TypeError, /skin must be a number, got "0\.5" \(a string\)$/);
+    throwsWith(() => grid.overlap(0, 0, 1, { mask: '3' }), TypeError, /mask must be a number, got "3" \(a string\)$/);
+    throwsWith(() => grid.overlap(0, 0, '1'), TypeError, /r must be a number, got "1" \(a string\)$/);
+    throwsWith(() => new Circles(xyr, { mask: 1 }), TypeError, /^Circles: mask must be a Uint32Array, got 1$/);
+    throwsWith(() => new Circles(xyr, { mask: new Uint32Array(3) }), RangeError, /^Circles: mask has 3 values for 200 circles$/);
+    throwsWith(() => grid.rebuild(xyr, { mask: new Uint32Array(3) }), RangeError, /mask has 3 values for 200 circles$/);
+    throwsWith(() => grid.any(q, { mask: new Uint32Array(3) }), RangeError, /mask has 3 values for 20 queries$/);
+    throwsWith(() => scene('uniform', 10, 10, 1.5), RangeError, /^scene: seed must be an integer in \[0, 2\^64\), got 1\.5$/);
+    throwsWith(() => scene('uniform', 10, 10, '7'), TypeError, /seed must be a number or a bigint, got "7" \(a string\)$/);
+    throwsWith(() => scene('uniform', 10, 10, -1n), RangeError, /seed must be an integer .* got -1n/);
+    throwsWith(() => scene('uniform', '10'), TypeError, /n must be a number, got "10" \(a string\)$/);
+    throwsWith(() => scene(3), TypeError, /kind must be one of .*, got 3$/);
+    assert.equal(scene('uniform', 10, 10, 2n ** 64n - 1n).xyr.length, 30);
+    await assert.rejects(init({ simd: null }), /^TypeError: init: simd must be true, false or 'auto', got null$/);
+    grid.dispose();
+  });
+
+  test(`${build}: an invalid value's message names the real problem`, async () => {
+    await init({ simd });
+    const grid = new Grid(new Float32Array([10, 0, 1]));
+    const q = new Float32Array([0, 0, 20, 0]);
+    throwsWith(() => grid.any(q, { thickness: 1e30 }), RangeError,
+      /^Grid\.any: thickness must be a finite number in \[0, 1e18\], got 1e\+30$/);
+    throwsWith(() => grid.any(q, { thickness: Infinity }), RangeError, /thickness must be a finite number/);
+    throwsWith(() => grid.any(q, { thickness: new Float32Array([1e30]) }), RangeError,
+      /query 0 .*thickness=1\.0000000150474662e\+30\): the thickness is out of range \(> 1e18\)/, 'HS_E_RANGE');
+    throwsWith(() => grid.any(new Float32Array([-3e38, 0, 3e38, 0])), RangeError,
+      /query 0 \(.*\): B - A overflows float32/, 'HS_E_NONFINITE');
+    throwsWith(() => grid.any(new Float32Array([0, 0, 3e19, 0])), RangeError,
+      /query 0 .*: \|B - A\| is too large/, 'HS_E_RANGE');
+    throwsWith(() => grid.any(new Float32Array([0, 0, 1e-20, 0])), RangeError,
+      /query 0 .*: \|B - A\| is too small/, 'HS_E_RANGE');
+    throwsWith(() => grid.any(new Float32Array([2e18, 0, 0, 0])), RangeError,
+      /query 0 .*: A is out of range/, 'HS_E_RANGE');
+    throwsWith(() => grid.any(new Float32Array([0, NaN, 1, 0])), RangeError,
+      /query 0 .*: a value is NaN or infinite/, 'HS_E_NONFINITE');
+    throwsWith(() => new Circles(new Float32Array([0, 2e18, 1])), RangeError,
+      /^Circles: circle 0 \(x=0, y=1999999968613499000, r=1\): a value is out of range \(\|x\|, \|y\| or r > 1e18\)$/, 'HS_E_RANGE');
+    grid.dispose();
+  });
+
+  test(`${build}: closestOne answers as closest() does for a batch`, async () => {
+    await init({ simd });
+    const { xyr, q } = randomScene(3000, 400, 4);
+    const mask = new Uint32Array(3000).map((_, i) => 1 << (i % 3));
+    const grid = new Grid(xyr);
+    grid.rebuild(xyr, { mask });
+    const hit = {};
+    for (const options of [{}, { kind: 'ray' }, { kind: 'line', semantics: 'boundary' },
+      { skipStart: true, thickness: 0.3 }, { mask: 2, isa: 'scalar' }, { mask: 5, thickness: 1 }]) {
+      const batch = grid.closest(q, { ...options, details: true });
+      const one = { ...options, details: true, out: hit };
+      for (let i = 0; i < 400; i++) {
+        const [ax, ay, bx, by] = q.subarray(4 * i, 4 * i + 4);
+        const index = grid.closestOne(ax, ay, bx, by, one);
+        assert.equal(index, batch.index[i], `${JSON.stringify(options)} query ${i}`);
+        assert.ok(Object.is(hit.t, batch.t[i]), `t of query ${i}`);
+        if (index >= 0) {
+          assert.deepEqual([hit.x, hit.y, hit.nx, hit.ny], Array.from(batch.point.subarray(2 * i, 2 * i + 2))
+            .concat(Array.from(batch.normal.subarray(2 * i, 2 * i + 2))), `details of query ${i}`);
+        }
+        if (Object.keys(options).length === 0 && i < 50) {
+          assert.equal(grid.closestOne(ax, ay, bx, by), index, 'without options');
+        }
+      }
+    }
+    // memory grown between calls (views made again) and a miss
+    const before = hs.memoryBytes();
+    const big = new Grid(new Float32Array(3 * 400000).map((_, i) => (i % 3 === 2 ? 0.1 : (i * 7919) % 5000)));
+    assert.ok(hs.memoryBytes() > before, 'the memory grew');
+    const miss = {};
+    assert.equal(grid.closestOne(-500, -500, -400, -500, { out: miss }), -1);
+    assert.ok(Number.isNaN(miss.t));
+    big.dispose();
+    assert.equal(grid.closestOne(q[0], q[1], q[2], q[3]), grid.closest(q.subarray(0, 4)).index[0]);
+    // errors, as closest's
+    throwsWith(() => grid.closestOne(0, 0, '1', 0), TypeError, /^Grid\.closestOne: bx must be a number, got "1" \(a string\)$/);
+    throwsWith(() => grid.closestOne(0, 0, 1, 0, { thickness: new Float32Array(1) }), TypeError, /thickness must be a number, got Float32Array/);
+    throwsWith(() => grid.closestOne(0, 0, 1, 0, { skipStart: 'true' }), TypeError, /skipStart must be true or false/);
+    throwsWith(() => grid.closestOne(0, 0, 1, 0, { out: 3 }), TypeError, /out must be an object, got 3/);
+    throwsWith(() => grid.closestOne(0, 0, 1, 0, { count: 1 }), TypeError, /unknown option "count"/);
+    throwsWith(() => grid.closestOne(0, NaN, 1, 0), RangeError,
+      /^Grid\.closestOne: query \(ax, ay, bx, by = 0, NaN, 1, 0\): a value is NaN or infinite$/, 'HS_E_NONFINITE');
+    throwsWith(() => grid.closestOne(-3e38, 0, 3e38, 0), RangeError, /B - A overflows float32/, 'HS_E_NONFINITE');
+    assert.equal(grid.closestOne(0, NaN, 1, 0, { invalid: 'miss', out: miss }), -1);
+    assert.ok(Number.isNaN(miss.t));
+    grid.dispose();
+    throwsWith(() => grid.closestOne(0, 0, 1, 0), TypeError, /this Grid was disposed/);
+  });
+
+  test(`${build}: a cell size the grid cannot honour is refused, not grown`, async () => {
+    await init({ simd });
+    const { xyr, q } = randomScene(4000, 200, 5, 100, 3);
+    const grid = new Grid(xyr, { cellSize: 4 });
+    assert.equal(grid.cellSize, 4, 'honoured');
+    const auto = new Grid(xyr);
+    sameBytes(grid.closest(q).t, auto.closest(q).t, 'the same answers');
+    assert.equal(new Grid(xyr, { cellSize: 1 }).cellSize, 1, 'a fine size honoured too');
+    // 4000 circles over 100 x 100: cells of 0.1 would be 10^6, more than 16 x 4000 + 65536
+    throwsWith(() => new Grid(xyr, { cellSize: 0.1 }), RangeError,
+      /^Grid: cellSize 0\.1 is too small for these circles: it makes more than 16 cells per circle \(\+ 65536\) over their extent \(0 lets the grid choose\)$/,
+      'HS_E_RANGE');
+    const cs = new Circles(xyr);
+    throwsWith(() => new Grid(cs, { cellSize: 0.01 }), RangeError, /cellSize 0\.01 is too small/);
+    assert.ok(!cs.disposed, 'the caller\'s Circles stay');
+    cs.dispose();
+    const one = new Grid(new Float32Array([0, 0, 1]), { cellSize: 0.25 });
+    assert.equal(one.cellSize, 0.25);
+    assert.equal(new Grid(new Float32Array(0), { cellSize: 0.25 }).length, 0);
+    one.dispose();
+    auto.dispose();
     grid.dispose();
   });
 

@@ -2,8 +2,9 @@
 // The package as a user gets it: `npm pack`, the tarball installed into an empty folder, and
 // the README's example run there, printing what the README says it prints.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync,
+  writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -42,5 +43,50 @@ test('the tarball installs into an empty folder and runs the README example', ()
     assert.equal(out, block(readme, 'Example', 'text'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// The package folder without dist/ in a tree of its own (the library's sources linked), with
+// or without the objects of the last build (timestamps kept: make only links).
+function treeWithoutDist(objects) {
+  const root = mkdtempSync(join(tmpdir(), 'hitscan-prepack-'));
+  const repo = join(webDir, '..');
+  for (const f of ['src', 'include', 'cmake', 'CMakeLists.txt']) {
+    symlinkSync(join(repo, f), join(root, f));
+  }
+  const web = join(root, 'web');
+  mkdirSync(web);
+  const copied = ['package.json', 'Makefile', 'index.js', 'index.d.ts', 'README.md', 'src'];
+  for (const f of objects ? [...copied, 'build'] : copied) {
+    cpSync(join(webDir, f), join(web, f), { recursive: true, preserveTimestamps: true });
+  }
+  return { root, web };
+}
+
+test('npm pack builds dist/ first (prepack), or says why it cannot', () => {
+  const run = (web, env) => spawnSync('npm', ['pack', '--no-audit', '--no-fund', '--offline'],
+    { cwd: web, encoding: 'utf8', env: { ...process.env, ...env } });
+  const good = treeWithoutDist(true);
+  try {
+    const r = run(good.web, {});
+    assert.equal(r.status, 0, r.stderr);
+    const name = r.stdout.trim().split('\n').pop();
+    const listing = execFileSync('tar', ['-tzf', join(good.web, name)], { encoding: 'utf8' });
+    for (const f of ['dist/hitscan-wasm128.wasm', 'dist/hitscan-scalar.wasm']) {
+      assert.ok(listing.includes(`package/${f}\n`), `the tarball holds ${f}`);
+    }
+  } finally {
+    rmSync(good.root, { recursive: true, force: true });
+  }
+  const bad = treeWithoutDist(false);
+  try {
+    // A compiler that fails stands for one that is missing.
+    const r = run(bad.web, { MAKEFLAGS: 'CC=false' });
+    assert.notEqual(r.status, 0, 'npm pack must fail without dist/');
+    assert.match(r.stderr, /npm pack needs dist\/\*\.wasm and could not build them: install clang 14/);
+    const { version } = JSON.parse(readFileSync(join(webDir, 'package.json'), 'utf8'));
+    assert.ok(!existsSync(join(bad.web, `hitscan-${version}.tgz`)), 'no tarball');
+  } finally {
+    rmSync(bad.root, { recursive: true, force: true });
   }
 });
