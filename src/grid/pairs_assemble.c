@@ -290,12 +290,11 @@ int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, int thread
         size_t big = 0;
         for (size_t b = 0; b < nbk; b++)
             big = bstart[b + 1] - bstart[b] > big ? bstart[b + 1] - bstart[b] : big;
-        bucket_scratch sc = {malloc(big * sizeof *sc.si),
-                             malloc(big * sizeof *sc.sj),
-                             out_w ? malloc(big * sizeof *sc.sw) : NULL,
-                             NULL,
-                             0,
-                             malloc(BUCKET_SIZE * sizeof *sc.cnt)};
+        /* one after the other, none after a failure (out of memory arrives at once) */
+        bucket_scratch sc = {NULL, NULL, NULL, NULL, 0, malloc(BUCKET_SIZE * sizeof *sc.cnt)};
+        sc.si = sc.cnt && big > 0 ? malloc(big * sizeof *sc.si) : NULL;
+        sc.sj = sc.si ? malloc(big * sizeof *sc.sj) : NULL;
+        sc.sw = sc.sj && out_w ? malloc(big * sizeof *sc.sw) : NULL;
         oom = sc.cnt == NULL ||
               (big > 0 && (sc.si == NULL || sc.sj == NULL || (out_w && sc.sw == NULL)));
 #pragma omp for schedule(dynamic, 1)

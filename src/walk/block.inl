@@ -327,14 +327,21 @@ HS_INLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_row_setup *S)
         reach = hs_vf_add(hs_vf_mul(reach, margin), hs_vf_add(cmargin, pabs));
         /* the interval clipped to the bounds grown by reach (slabs), a little wider than
          * rounding needs: a query that misses them has no rows on this level, and rays,
-         * lines and queries from far away keep only their stretch near its circles */
+         * lines and queries from far away keep only their stretch near its circles; a vector
+         * whose ends all lie inside (the common case) keeps its intervals */
+        const hs_vf g0[2] = {hs_vf_sub(ox, reach), hs_vf_sub(oy, reach)};
+        const hs_vf g1[2] = {hs_vf_add(hs_vf_set1((float)L->bx1), reach),
+                             hs_vf_add(hs_vf_set1((float)L->by1), reach)};
+        const hs_vf a2[2] = {ax, ay}, d2[2] = {dx, dy};
         hs_vf lo = t0, hi = t1;
-        hs_vm meets = hs_vm_le(zero, zero);
-        {
-            const hs_vf g0[2] = {hs_vf_sub(ox, reach), hs_vf_sub(oy, reach)};
-            const hs_vf g1[2] = {hs_vf_add(hs_vf_set1((float)L->bx1), reach),
-                                 hs_vf_add(hs_vf_set1((float)L->by1), reach)};
-            const hs_vf a2[2] = {ax, ay}, d2[2] = {dx, dy};
+        hs_vm meets = hs_vm_and(hs_vm_lt(hs_vf_abs(t0), inf), hs_vm_lt(hs_vf_abs(t1), inf));
+        for (int k = 0; k < 2; k++) {
+            const hs_vf e0 = hs_vf_fmadd(t0, d2[k], a2[k]), e1 = hs_vf_fmadd(t1, d2[k], a2[k]);
+            meets = hs_vm_and(meets, hs_vm_and(hs_vm_le(g0[k], hs_vf_min(e0, e1)),
+                                               hs_vm_le(hs_vf_max(e0, e1), g1[k])));
+        }
+        if (hs_vm_bits(meets) != (1u << HS_W) - 1u) {
+            meets = hs_vm_le(zero, zero);
             for (int k = 0; k < 2; k++) {
                 const hs_vm moving = hs_vm_lt(zero, hs_vf_abs(d2[k]));
                 const hs_vf dk = hs_vf_select(moving, d2[k], one);
