@@ -7,7 +7,11 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "batch/parallel.h"
+
 #define HS_SCENE_CLUSTERS 64
+/* circles or segments per range handed to a slot */
+#define HS_SCENE_GRAIN 4096
 /* sparse: circles per cluster, the clusters' sigma and the world's side over hs_scene_side's */
 #define HS_SPARSE_PER_CLUSTER 1000
 #define HS_SPARSE_SIGMA 40.0
@@ -144,27 +148,23 @@ static void gauss_inside(rng *g, double ccx, double ccy, double sigma, double si
     } while (!(*cx >= 0.0 && *cx <= side && *cy >= 0.0 && *cy <= side));
 }
 
-hs_status hs_scene_circles(hs_scene_kind kind, size_t n, uint64_t seed, float *x, float *y,
-                           float *r)
+typedef struct circles_call {
+    hs_scene_kind kind;
+    uint64_t seed, nsparse;
+    const double *ccx, *ccy;
+    double side, sigma;
+    float *x, *y, *r;
+} circles_call;
+
+static void circles_range(void *ctx, size_t lo, size_t hi, int slot)
 {
-    if ((int)kind < 0 || (int)kind >= (int)HS_SCENE_COUNT_)
-        return HS_E_RANGE;
-    if (n > HS_MAX_COUNT)
-        return HS_E_TOO_MANY;
-    if (n > 0 && (x == NULL || y == NULL || r == NULL))
-        return HS_E_NULL;
-    const double side = world_side(kind, n);
-    /* sparse: the cluster centres are drawn from their own stream, one per cluster index */
-    const uint64_t nsparse = n / HS_SPARSE_PER_CLUSTER > 0 ? n / HS_SPARSE_PER_CLUSTER : 1;
-    double ccx[HS_SCENE_CLUSTERS], ccy[HS_SCENE_CLUSTERS];
-    for (int c = 0; c < HS_SCENE_CLUSTERS; c++) {
-        rng g = rng_at(seed, STREAM_CLUSTERS, (uint64_t)c);
-        ccx[c] = unif(&g) * side;
-        ccy[c] = unif(&g) * side;
-    }
-    const double sigma = side / 40.0;
-#pragma omp parallel for schedule(static)
-    for (ptrdiff_t ii = 0; ii < (ptrdiff_t)n; ii++) {
+    const circles_call *c = (const circles_call *)ctx;
+    const hs_scene_kind kind = c->kind;
+    const uint64_t seed = c->seed, nsparse = c->nsparse;
+    const double *ccx = c->ccx, *ccy = c->ccy, side = c->side, sigma = c->sigma;
+    float *x = c->x, *y = c->y, *r = c->r;
+    (void)slot;
+    for (size_t ii = lo; ii < hi; ii++) {
         rng g = rng_at(seed, STREAM_CIRCLES, (uint64_t)ii);
         double cx, cy;
         if (kind == HS_SCENE_CLUSTERED) {
@@ -187,7 +187,57 @@ hs_status hs_scene_circles(hs_scene_kind kind, size_t n, uint64_t seed, float *x
         y[ii] = (float)cy;
         r[ii] = (float)rad;
     }
+}
+
+hs_status hs_scene_circles(hs_scene_kind kind, size_t n, uint64_t seed, float *x, float *y,
+                           float *r)
+{
+    if ((int)kind < 0 || (int)kind >= (int)HS_SCENE_COUNT_)
+        return HS_E_RANGE;
+    if (n > HS_MAX_COUNT)
+        return HS_E_TOO_MANY;
+    if (n > 0 && (x == NULL || y == NULL || r == NULL))
+        return HS_E_NULL;
+    const double side = world_side(kind, n);
+    /* sparse: the cluster centres are drawn from their own stream, one per cluster index */
+    const uint64_t nsparse = n / HS_SPARSE_PER_CLUSTER > 0 ? n / HS_SPARSE_PER_CLUSTER : 1;
+    double ccx[HS_SCENE_CLUSTERS], ccy[HS_SCENE_CLUSTERS];
+    for (int c = 0; c < HS_SCENE_CLUSTERS; c++) {
+        rng g = rng_at(seed, STREAM_CLUSTERS, (uint64_t)c);
+        ccx[c] = unif(&g) * side;
+        ccy[c] = unif(&g) * side;
+    }
+    const double sigma = side / 40.0;
+    const circles_call c = {kind, seed, nsparse, ccx, ccy, side, sigma, x, y, r};
+    const hs_par par = hs_par_make(0, NULL);
+    hs_par_range(&par, n, HS_SCENE_GRAIN, circles_range, (void *)&c);
     return HS_OK;
+}
+
+typedef struct segments_call {
+    uint64_t seed;
+    double side, len0, len_span;
+    float *ax, *ay, *dx, *dy;
+} segments_call;
+
+static void segments_range(void *ctx, size_t lo, size_t hi, int slot)
+{
+    const segments_call *c = (const segments_call *)ctx;
+    const uint64_t seed = c->seed;
+    const double side = c->side, len0 = c->len0, len_span = c->len_span;
+    float *ax = c->ax, *ay = c->ay, *dx = c->dx, *dy = c->dy;
+    (void)slot;
+    for (size_t ii = lo; ii < hi; ii++) {
+        rng g = rng_at(seed, STREAM_SEGMENTS, (uint64_t)ii);
+        double sx = unif(&g) * side, sy = unif(&g) * side;
+        double sn, cs;
+        scene_sincos_turn(unif(&g), &sn, &cs);
+        double len = len0 + len_span * unif(&g);
+        ax[ii] = (float)sx;
+        ay[ii] = (float)sy;
+        dx[ii] = (float)(len * cs);
+        dy[ii] = (float)(len * sn);
+    }
 }
 
 hs_status hs_scene_segments(hs_scene_kind kind, size_t n, size_t m, uint64_t seed, float *ax,
@@ -205,17 +255,8 @@ hs_status hs_scene_segments(hs_scene_kind kind, size_t n, size_t m, uint64_t see
     const double len_span = kind == HS_SCENE_SPARSE   ? 1000.0
                             : kind == HS_SCENE_LASERS ? 72.0
                                                       : 45.0;
-#pragma omp parallel for schedule(static)
-    for (ptrdiff_t ii = 0; ii < (ptrdiff_t)m; ii++) {
-        rng g = rng_at(seed, STREAM_SEGMENTS, (uint64_t)ii);
-        double sx = unif(&g) * side, sy = unif(&g) * side;
-        double sn, cs;
-        scene_sincos_turn(unif(&g), &sn, &cs);
-        double len = len0 + len_span * unif(&g);
-        ax[ii] = (float)sx;
-        ay[ii] = (float)sy;
-        dx[ii] = (float)(len * cs);
-        dy[ii] = (float)(len * sn);
-    }
+    const segments_call c = {seed, side, len0, len_span, ax, ay, dx, dy};
+    const hs_par par = hs_par_make(0, NULL);
+    hs_par_range(&par, m, HS_SCENE_GRAIN, segments_range, (void *)&c);
     return HS_OK;
 }

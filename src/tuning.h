@@ -29,6 +29,15 @@
  * cache (a smaller one stays in the cache the caller reads it from): 1.25 MB at 20 bytes. */
 #define HS_STREAM_MIN_HITS ((size_t)1 << 16)
 
+/* Moving circles' exact pass: queries per block handed to a slot. */
+#define HS_MOVING_BLOCK 256
+
+/* Pairs' per-pair outputs copied in order: pairs per range at least. */
+#define HS_PAIR_COPY_GRAIN 4096
+
+/* Periodic queries' pieces made and merged: queries per range at least. */
+#define HS_PERIODIC_GRAIN 1024
+
 /* ---- Grid build (src/grid/) ---------------------------------------------------------------- */
 
 /* Automatic cell size: circles per cell on average over a level's bounding box. */
@@ -81,6 +90,11 @@
 #define HS_SORT_BITS 4
 /* Locality order: floats the scatter and the unstaging request ahead in a bucket's stream. */
 #define HS_ORD_AHEAD 64
+/* The order's counting sort: slices per slot of the team (more slices, more bucket counts to
+ * sum; fewer, more of the sort waits on a slice a late helper took). */
+#define HS_ORD_SLICES_PER_SLOT 4
+/* Answers copied back to the caller's order: positions per range at least. */
+#define HS_ORD_UNSTAGE_GRAIN 4096
 /* Queries whose inflated box spans at most this many cells are walked row by row (and
  * planned in blocks, 16 queries a vector on AVX-512); longer ones take the per-query slab walk
  * with its earlier exit for closest. Large enough that long segments through mostly empty

@@ -85,11 +85,14 @@ typedef struct hs_grid hs_grid;
 typedef struct hs_grid_opts {
     float cell_size;   /* 0: chosen from the radius distribution; else the cell side of the
                         * main level (grown if it would make more than N / 2 + 64 cells) */
-    int threads;       /* 0: OpenMP's default; the grid is identical for every thread count */
+    int threads;       /* 0: the default team; the grid is identical for every thread count */
     unsigned periodic; /* 0 (none, box unused), or HS_PERIODIC_X / _Y / _XY */
     hs_aabb box;       /* with periodic: [min.x, max.x) x [min.y, max.y), finite, within
                         * HS_MAX_COORD, min < max on a periodic axis and min <= max on the
                         * other (HS_E_RANGE otherwise) */
+    /* Optional: the caller's task system (hitscan/batch.h) for the build and every rebuild;
+     * the grid keeps the pointer, which must stay valid while it may rebuild. */
+    const hs_task_system *tasks;
 } hs_grid_opts;
 
 HS_API hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, hs_grid **out);
@@ -110,6 +113,9 @@ HS_API hs_status hs_grid_rebuild(hs_grid *g, const hs_circles *cs);
 HS_API hs_status hs_grid_rebuild_from(hs_grid *g, const float *x, const float *y, const float *r,
                                       const uint32_t *mask, size_t n, size_t *bad_index);
 HS_API void hs_grid_destroy(hs_grid *g);
+/* The task system the grid's rebuilds run on from now on (NULL: the library's own helper
+ * threads); replaces hs_grid_opts.tasks of its build. */
+HS_API void hs_grid_set_tasks(hs_grid *g, const hs_task_system *tasks);
 
 HS_API size_t hs_grid_circle_count(const hs_grid *g); /* circles held */
 /* Deprecated (removed in 0.4): the old name of hs_grid_circle_count. */

@@ -58,7 +58,8 @@ struct hs_grid {
     size_t occ_cap;
     float cell_size_req; /* 0: automatic */
     int threads;
-    float split_r; /* radii above go to level 1 (INFINITY: one level) */
+    const hs_task_system *tasks; /* hs_grid_opts.tasks, or hs_grid_set_tasks's */
+    float split_r;               /* radii above go to level 1 (INFINITY: one level) */
     int nlevels;
     hs_glevel lv[2];
     /* the periodic box (grid.h): its axes (HS_PERIODIC_*; 0: none), x0, y0, x1, y1 and the
