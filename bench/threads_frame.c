@@ -5,7 +5,7 @@
  * processor (threads of this program at normal priority, started and stopped here). Then,
  * quiet, the scaling at 10^6 circles x 10^6 segments (closest, all hits, pairs).
  * Prints one JSON object: per condition and call, the median time of each configuration in ms
- * and its ratio to one thread. Usage: hitscan_threads_bench [calls per configuration (30)]
+ * and its ratio to one thread. Usage: hitscan_threads_bench [calls per configuration (60)]
  * [rounds at 10^6 (5); 0 skips]. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdatomic.h>
@@ -19,7 +19,6 @@
 #include "task_pool.h"
 
 enum { ONE, DEFAULT, POOL, CONFIGS };
-static const char *const config_names[CONFIGS] = {"one_thread", "default", "task_pool"};
 
 static double now_ms(void)
 {
@@ -162,7 +161,7 @@ static void scaling(int rounds, tp_pool *pool)
 
 int main(int argc, char **argv)
 {
-    int calls = argc > 1 ? atoi(argv[1]) : 30;
+    int calls = argc > 1 ? atoi(argv[1]) : 60;
     const int rounds = argc > 2 ? atoi(argv[2]) : 5;
     calls = calls < 1 ? 1 : calls > 1000 ? 1000 : calls;
     tp_pool pool;

@@ -78,8 +78,12 @@ static void gf_step(gf_world *w)
     for (int i = 0; i < GF_ASTEROIDS; i++) {
         w->x[i] += w->vx[i];
         w->y[i] += w->vy[i];
-        w->x[i] = w->x[i] < 0.0f ? w->x[i] + GF_SIDE : w->x[i] >= GF_SIDE ? w->x[i] - GF_SIDE : w->x[i];
-        w->y[i] = w->y[i] < 0.0f ? w->y[i] + GF_SIDE : w->y[i] >= GF_SIDE ? w->y[i] - GF_SIDE : w->y[i];
+        w->x[i] = w->x[i] < 0.0f       ? w->x[i] + GF_SIDE
+                  : w->x[i] >= GF_SIDE ? w->x[i] - GF_SIDE
+                                       : w->x[i];
+        w->y[i] = w->y[i] < 0.0f       ? w->y[i] + GF_SIDE
+                  : w->y[i] >= GF_SIDE ? w->y[i] - GF_SIDE
+                                       : w->y[i];
     }
     for (int i = 0; i < GF_BULLETS; i++) { /* a bullet flies 20 units a frame */
         w->bx[i] = gf_unif(w, 0.0f, GF_SIDE);

@@ -10,6 +10,9 @@
 /* Batches with less work (queries x rough circle tests per query) run on the calling thread:
  * starting a team costs more than a small batch gains from it. */
 #define HS_PAR_MIN_WORK (2048u * 64u)
+/* A light step (a copy, a count, a prefix sum: a few nanoseconds an item) over fewer than twice
+ * this many items runs on the calling thread: waking a helper costs more than it saves. */
+#define HS_PAR_LIGHT_STEP 16384u
 /* Scheduling chunks per thread: query costs vary and threads share the machine, so several
  * chunks each balance the load while keeping the schedule's atomics rare. */
 #define HS_CHUNKS_PER_THREAD 16u
@@ -33,10 +36,18 @@
 #define HS_MOVING_BLOCK 256
 
 /* Pairs' per-pair outputs copied in order: pairs per range at least. */
-#define HS_PAIR_COPY_GRAIN 4096
+#define HS_PAIR_COPY_GRAIN HS_PAR_LIGHT_STEP
 
 /* Periodic queries' pieces made and merged: queries per range at least. */
 #define HS_PERIODIC_GRAIN 1024
+
+/* The library's helper threads (src/batch/parallel.c): a parallel step whose wall time exceeds
+ * the calling thread's CPU time by this ratio plus this many microseconds waited for a helper
+ * the OS did not run (the machine is oversubscribed) ... */
+#define HS_PAR_STALL_RATIO 1.25
+#define HS_PAR_STALL_US 50.0
+/* ... and the next steps, up to this many in a row, run on the calling thread alone. */
+#define HS_PAR_BACKOFF_MAX 1024u
 
 /* ---- Grid build (src/grid/) ---------------------------------------------------------------- */
 
@@ -94,7 +105,7 @@
  * sum; fewer, more of the sort waits on a slice a late helper took). */
 #define HS_ORD_SLICES_PER_SLOT 4
 /* Answers copied back to the caller's order: positions per range at least. */
-#define HS_ORD_UNSTAGE_GRAIN 4096
+#define HS_ORD_UNSTAGE_GRAIN HS_PAR_LIGHT_STEP
 /* Queries whose inflated box spans at most this many cells are walked row by row (and
  * planned in blocks, 16 queries a vector on AVX-512); longer ones take the per-query slab walk
  * with its earlier exit for closest. Large enough that long segments through mostly empty

@@ -305,8 +305,8 @@ static bytes periodic_answers(const world *w, const hs_batch_opts *o, const hs_g
     return b;
 }
 
-static void check_system(int kind, bytes (*run)(const world *, const hs_batch_opts *,
-                                                const hs_grid_opts *))
+static void check_system(int kind,
+                         bytes (*run)(const world *, const hs_batch_opts *, const hs_grid_opts *))
 {
     world w;
     const size_t n = test_quick() ? 40000 : 70000;
@@ -402,8 +402,8 @@ static void test_one_worker(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_inline),     cmocka_unit_test(test_deferred),
-        cmocka_unit_test(test_reverse),    cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_inline),           cmocka_unit_test(test_deferred),
+        cmocka_unit_test(test_reverse),          cmocka_unit_test(test_threads),
         cmocka_unit_test(test_periodic_reverse), cmocka_unit_test(test_one_worker),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

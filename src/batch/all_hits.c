@@ -342,7 +342,9 @@ static void copy_one(void *ctx, size_t k, int slot)
 static void copy_blocks(const all_call *c, uint32_t *oid, float *ot)
 {
     const copy_call cc = {c, oid, ot};
-    hs_par_for(&c->b->par, c->nblocks, copy_one, (void *)&cc);
+    const hs_par alone = hs_par_cap(c->b->par, 1);
+    hs_par_for(c->n < 2 * HS_PAR_LIGHT_STEP ? &alone : &c->b->par, c->nblocks, copy_one,
+               (void *)&cc);
 }
 
 /* With stream (a large output), stores go past the cache where the CPU has them: the caller's
@@ -473,7 +475,7 @@ static void copy_into(const all_call *c, const hs_hits_into *d, size_t hits)
     const size_t n = c->n;
     const hs_par *par = &c->b->par;
     const size_t parts = hs_par_parts(par);
-    if (par->threads <= 1 || n < parts * HS_ALL_BLOCK) {
+    if (par->threads <= 1 || n < parts * HS_ALL_BLOCK || n < 2 * HS_PAR_LIGHT_STEP) {
         rows_into(c, 0, n, 0, d, stream);
         return;
     }
@@ -518,7 +520,7 @@ static hs_status into_place(all_call *c, const hs_batch_setup *b, const hs_tally
     const uint32_t *rows = c->rows;
     row_call rc = {c, rows, 0};
     atomic_init(&rc.hits, 0);
-    hs_par_range(&b->par, n, HS_ALL_BLOCK, row_range, &rc);
+    hs_par_range(&b->par, n, HS_PAR_LIGHT_STEP, row_range, &rc);
     const size_t hits = atomic_load(&rc.hits);
     hs_hits_into d = {NULL, NULL, NULL, NULL};
     if (place->fn(place->ctx, n, hits, &d) != 0)
@@ -578,7 +580,7 @@ hs_status hs_all_hits(const hs_batch_setup *b, size_t n, hs_hits_range_fn answer
     uint32_t *oid = NULL;
     float *ot = NULL;
     if (rows)
-        hs_par_range(&b->par, n, HS_ALL_BLOCK, offset_range, &c);
+        hs_par_range(&b->par, n, HS_PAR_LIGHT_STEP, offset_range, &c);
     hs_prefix_sums(c.offsets, n, &b->par, c.part);
     const size_t total_hits = c.offsets[n];
     /* at least one element so a successful result never has NULL arrays */

@@ -9,6 +9,9 @@
  * follows Box2D v3's default scheduler instead: a helper joins a call only while the call
  * still has work to claim, and the calling thread waits only for helpers that joined, never
  * for one that has not started. Helpers sleep on a condition variable between calls. */
+#if !defined(_POSIX_C_SOURCE) && !defined(__wasm__)
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_THREAD_CPUTIME_ID */
+#endif
 #include "batch/parallel.h"
 
 #include "invariant.h"
@@ -16,7 +19,29 @@
 #if !defined(__wasm__) && !defined(HS_NO_THREADS)
 #define HS_PAR_POOL 1
 #include <pthread.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include <unistd.h>
+
+#include "tuning.h"
+#endif
+
+#ifdef HS_PAR_POOL
+/* The default team, found once: OpenMP's default where the library is built with it (so that
+ * OMP_NUM_THREADS still governs it), else the processors online. */
+static int default_threads;
+static pthread_once_t default_once = PTHREAD_ONCE_INIT;
+static void find_default(void)
+{
+#ifdef _OPENMP
+    const long n = omp_get_max_threads();
+#else
+    const long n = sysconf(_SC_NPROCESSORS_ONLN);
+#endif
+    default_threads = n < 1 ? 1 : (n > HS_PAR_MAX_SLOTS ? HS_PAR_MAX_SLOTS : (int)n);
+}
 #endif
 
 int hs_par_threads(int threads, const hs_task_system *tasks)
@@ -26,8 +51,8 @@ int hs_par_threads(int threads, const hs_task_system *tasks)
         t = tasks->workers;
 #ifdef HS_PAR_POOL
     if (t <= 0 && !tasks) {
-        const long n = sysconf(_SC_NPROCESSORS_ONLN);
-        t = n > 0 && n < HS_PAR_MAX_SLOTS ? (int)n : (n > 0 ? HS_PAR_MAX_SLOTS : 1);
+        pthread_once(&default_once, find_default);
+        t = default_threads;
     }
 #endif
     return t < 1 ? 1 : (t > HS_PAR_MAX_SLOTS ? HS_PAR_MAX_SLOTS : t);
@@ -84,8 +109,8 @@ static struct {
     pthread_cond_t work, done;
     pool_job *open;
     int helpers, idle;
-} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0,
-          0};
+} pool = {
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0};
 
 static pool_job *pool_find(void)
 {
@@ -136,8 +161,50 @@ static void pool_grow(int want)
     }
 }
 
+/* Oversubscription. A helper that joined a call and was then preempted holds the call up
+ * until the OS runs it again, a time slice when the program's own threads hold every core;
+ * so does a helper whose wake-up preempted the calling thread. Neither can be seen coming, but
+ * both show after the fact: the call took longer on the wall clock than the calling thread ran.
+ * Then the next calls run on the calling thread alone (one thread's cost, never worse), a run
+ * that doubles with each such call and halves with each good one, up to HS_PAR_BACKOFF_MAX.
+ * A hint only: which calls have helpers changes no answer. */
+static _Atomic unsigned pool_skip, pool_backoff;
+
+static double clock_us(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec * 1e-3;
+}
+
+static int pool_skipping(void)
+{
+    unsigned k = atomic_load_explicit(&pool_skip, memory_order_relaxed);
+    while (k > 0 && !atomic_compare_exchange_weak_explicit(
+                        &pool_skip, &k, k - 1, memory_order_relaxed, memory_order_relaxed))
+        ;
+    return k > 0;
+}
+
+static void pool_judge(double wall_us, double cpu_us)
+{
+    unsigned b = atomic_load_explicit(&pool_backoff, memory_order_relaxed);
+    if (wall_us > HS_PAR_STALL_RATIO * cpu_us + HS_PAR_STALL_US) {
+        b = b == 0 ? 1 : (b < HS_PAR_BACKOFF_MAX ? 2 * b : b);
+        atomic_store_explicit(&pool_skip, b, memory_order_relaxed);
+    } else {
+        b /= 2;
+    }
+    atomic_store_explicit(&pool_backoff, b, memory_order_relaxed);
+}
+
 static void team_pool(const hs_par *p, hs_par_team_fn *fn, void *ctx)
 {
+    if (pool_skipping()) {
+        fn(ctx, 0);
+        return;
+    }
+    const double w0 = clock_us(CLOCK_MONOTONIC), c0 = clock_us(CLOCK_THREAD_CPUTIME_ID);
     pool_job j = {fn, ctx, p->threads - 1, 0, 0, NULL};
     pthread_mutex_lock(&pool.mu);
     pool_grow(j.want);
@@ -160,11 +227,11 @@ static void team_pool(const hs_par *p, hs_par_team_fn *fn, void *ctx)
     while (j.active > 0)
         pthread_cond_wait(&pool.done, &pool.mu);
     pthread_mutex_unlock(&pool.mu);
+    pool_judge(clock_us(CLOCK_MONOTONIC) - w0, clock_us(CLOCK_THREAD_CPUTIME_ID) - c0);
 }
 #endif
 
 #if defined(_OPENMP) && defined(HS_PAR_POOL)
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 /* MEASUREMENT ONLY: HS_PAR_ENGINE=openmp runs the team as one OpenMP region */

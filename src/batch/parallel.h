@@ -116,8 +116,8 @@ static inline void hs_par_max_nonneg(_Atomic uint64_t *m, double v)
     uint64_t b;
     memcpy(&b, &v, sizeof b);
     uint64_t c = atomic_load_explicit(m, memory_order_relaxed);
-    while (b > c &&
-           !atomic_compare_exchange_weak_explicit(m, &c, b, memory_order_relaxed, memory_order_relaxed))
+    while (b > c && !atomic_compare_exchange_weak_explicit(m, &c, b, memory_order_relaxed,
+                                                           memory_order_relaxed))
         ;
 }
 static inline double hs_par_max_get(_Atomic uint64_t *m)

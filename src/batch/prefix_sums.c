@@ -4,6 +4,8 @@
  * or on which slot did what. */
 #include "batch/prefix_sums.h"
 
+#include "tuning.h"
+
 typedef struct psum_call {
     size_t *offsets, *part;
     size_t n, parts;
@@ -42,7 +44,7 @@ static void scan_part(void *ctx, size_t t, int slot)
 void hs_prefix_sums(size_t *offsets, size_t n, const hs_par *par, size_t *part)
 {
     offsets[0] = 0;
-    if (par->threads <= 1) {
+    if (par->threads <= 1 || n < 2 * HS_PAR_LIGHT_STEP) {
         for (size_t i = 0; i < n; i++)
             offsets[i + 1] += offsets[i];
         return;

@@ -170,7 +170,9 @@ int hs_qorder_make(const hs_grid *g, const hs_queries *qs, const hs_par *par, in
     const size_t m = qs->count;
     const size_t nb = (size_t)1 << (2 * HS_SORT_BITS);
     /* a few slices per slot: one a late helper claims holds up the others less */
-    const size_t parts = par->threads > 1 ? (size_t)par->threads * HS_ORD_SLICES_PER_SLOT : 1;
+    const size_t parts = par->threads > 1 && m >= 2 * HS_PAR_LIGHT_STEP
+                             ? (size_t)par->threads * HS_ORD_SLICES_PER_SLOT
+                             : 1;
     /* perm is one more write stream per bucket: only made when something reads it */
     const int want_perm = stage == HS_STAGE_NONE || qs->tmin || qs->tmax || qs->q || qs->mask;
     uint32_t *key = hs_ws_get(ws, HS_WS_ORD_KEY, m * sizeof *key);

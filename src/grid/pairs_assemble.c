@@ -14,6 +14,7 @@
 #include "grid/overlap.h"
 #include "grid/pairs.h"
 #include "grid/storage.h"
+#include "tuning.h"
 
 int hs_pair_list_reserve(hs_pair_list *B, size_t need)
 {
@@ -310,7 +311,8 @@ int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, const hs_p
     assemble_call a = {lists, nl, total, nbk, T, 0, hist, bstart, out_i, out_j, out_w, 0, 0};
     atomic_init(&a.next, 0);
     atomic_init(&a.oom, 0);
-    hs_par_for(par, T, count_one, &a);
+    const hs_par alone = hs_par_cap(*par, 1), *light = total < 2 * HS_PAR_LIGHT_STEP ? &alone : par;
+    hs_par_for(light, T, count_one, &a);
     size_t at = 0;
     for (size_t b = 0; b < nbk; b++) {
         bstart[b] = at;
@@ -321,10 +323,10 @@ int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, const hs_p
         }
     }
     bstart[nbk] = at;
-    hs_par_for(par, T, scatter_one, &a);
+    hs_par_for(light, T, scatter_one, &a);
     for (size_t b = 0; b < nbk; b++)
         a.big = bstart[b + 1] - bstart[b] > a.big ? bstart[b + 1] - bstart[b] : a.big;
-    hs_par_team(par, sort_buckets, &a);
+    hs_par_team(light, sort_buckets, &a);
     oom = atomic_load(&a.oom);
 done:
     free(bstart);
@@ -361,7 +363,8 @@ int hs_pairs_assemble_carried(const hs_pair_list *lists, size_t nl, size_t total
         for (size_t b = 0; b < nl; b++)
             base[b + 1] = base[b] + lists[b].len;
         const copy_lists c = {lists, base, *ans};
-        hs_par_for(par, nl, copy_list, (void *)&c);
+        const hs_par alone = hs_par_cap(*par, 1);
+        hs_par_for(total < 2 * HS_PAR_LIGHT_STEP ? &alone : par, nl, copy_list, (void *)&c);
         oom = hs_pairs_assemble(lists, nl, n, par, out_i, out_j, *word);
     }
     free(base);
@@ -427,6 +430,7 @@ int hs_pairs_shifts(const hs_pair_list *lists, size_t nl, const uint32_t *out_i,
     if (sx == NULL || sy == NULL)
         return 1;
     const shifts_call c = {lists, out_i, out_j, total, sx, sy};
-    hs_par_for(par, nl, list_shifts, (void *)&c);
+    const hs_par alone = hs_par_cap(*par, 1);
+    hs_par_for(total < 2 * HS_PAR_LIGHT_STEP ? &alone : par, nl, list_shifts, (void *)&c);
     return 0;
 }
