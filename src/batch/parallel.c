@@ -164,7 +164,8 @@ static void pool_grow(int want)
 /* Oversubscription. A helper that joined a call and was then preempted holds the call up
  * until the OS runs it again, a time slice when the program's own threads hold every core;
  * so does a helper whose wake-up preempted the calling thread. Neither can be seen coming, but
- * both show after the fact: the call took longer on the wall clock than the calling thread ran.
+ * both show after the fact: a helper joined and the call took longer on the wall clock than the
+ * calling thread ran.
  * Then the next calls run on the calling thread alone (one thread's cost, never worse), a run
  * that doubles with each such call and halves with each good one, up to HS_PAR_BACKOFF_MAX.
  * A hint only: which calls have helpers changes no answer. */
@@ -227,7 +228,8 @@ static void team_pool(const hs_par *p, hs_par_team_fn *fn, void *ctx)
     while (j.active > 0)
         pthread_cond_wait(&pool.done, &pool.mu);
     pthread_mutex_unlock(&pool.mu);
-    pool_judge(clock_us(CLOCK_MONOTONIC) - w0, clock_us(CLOCK_THREAD_CPUTIME_ID) - c0);
+    if (j.joined > 0) /* else the calling thread worked alone: nobody held it up */
+        pool_judge(clock_us(CLOCK_MONOTONIC) - w0, clock_us(CLOCK_THREAD_CPUTIME_ID) - c0);
 }
 #endif
 
