@@ -260,20 +260,13 @@ static void answer_slot(void *ctx, int slot)
 }
 
 /* Every block answered on the team (blocks handed out by the work-stealing schedule, which
- * keeps each thread on a contiguous stretch of the batch); one thread never enters a parallel
- * region (even an inactive one makes and frees a team). Returns 1 if an allocation failed
+ * keeps each thread on a contiguous stretch of the batch). Returns 1 if an allocation failed
  * (the counts are then all 0). */
 static int answer_blocks(all_call *c, hs_hits_range_fn answer, const void *ctx, hs_tally *total)
 {
     const hs_batch_setup *b = c->b;
     hs_sched sc;
     hs_sched_init(&sc, c->nblocks, b->threads);
-    if (b->threads <= 1) {
-        hs_tally t = HS_TALLY_INIT;
-        const int nomem = answer_share(c, &sc, answer, ctx, 0, &t);
-        *total = t;
-        return nomem;
-    }
     answer_team t = {c, &sc, answer, ctx, 0, {0, 0, 0}};
     atomic_init(&t.nomem, 0);
     hs_par_tally_init(&t.sum);

@@ -162,13 +162,14 @@ static void pool_grow(int want)
 }
 
 /* Oversubscription. A helper that joined a call and was then preempted holds the call up
- * until the OS runs it again, a time slice when the program's own threads hold every core;
- * so does a helper whose wake-up preempted the calling thread. Neither can be seen coming, but
- * both show after the fact: a helper joined and the call took longer on the wall clock than the
- * calling thread ran.
- * Then the next calls run on the calling thread alone (one thread's cost, never worse), a run
- * that doubles with each such call and halves with each good one, up to HS_PAR_BACKOFF_MAX.
- * A hint only: which calls have helpers changes no answer. */
+ * until the OS runs it again, a time slice when the program's own threads hold every core.
+ * So does a helper whose wake-up preempts the calling thread. Neither can be seen coming, but
+ * both show after the fact: the calling thread, out of work, waited for
+ * it longer than a block takes, or the step took longer on the wall clock than the calling
+ * thread ran (each by HS_PAR_STALL_RATIO plus HS_PAR_STALL_US). Then the next steps run on the
+ * calling thread alone (one thread's cost, never worse), a run that doubles with each such
+ * step and shrinks by a quarter with each good one, up to HS_PAR_BACKOFF_MAX. A hint only: which
+ * steps have helpers changes no answer. */
 static _Atomic unsigned pool_skip, pool_backoff;
 
 static double clock_us(clockid_t id)
@@ -187,14 +188,16 @@ static int pool_skipping(void)
     return k > 0;
 }
 
-static void pool_judge(double wall_us, double cpu_us)
+static void pool_judge(double work_us, double wait_us, double cpu_us)
 {
     unsigned b = atomic_load_explicit(&pool_backoff, memory_order_relaxed);
-    if (wall_us > HS_PAR_STALL_RATIO * cpu_us + HS_PAR_STALL_US) {
+    const double wall_us = work_us + wait_us;
+    if (wait_us > HS_PAR_STALL_RATIO * work_us + HS_PAR_STALL_US ||
+        wall_us > (1.0 + HS_PAR_STALL_RATIO) * cpu_us + HS_PAR_STALL_US) {
         b = b == 0 ? 1 : (b < HS_PAR_BACKOFF_MAX ? 2 * b : b);
         atomic_store_explicit(&pool_skip, b, memory_order_relaxed);
     } else {
-        b /= 2;
+        b = b * 3 / 4;
     }
     atomic_store_explicit(&pool_backoff, b, memory_order_relaxed);
 }
@@ -205,7 +208,7 @@ static void team_pool(const hs_par *p, hs_par_team_fn *fn, void *ctx)
         fn(ctx, 0);
         return;
     }
-    const double w0 = clock_us(CLOCK_MONOTONIC), c0 = clock_us(CLOCK_THREAD_CPUTIME_ID);
+    const double t0 = clock_us(CLOCK_MONOTONIC), c0 = clock_us(CLOCK_THREAD_CPUTIME_ID);
     pool_job j = {fn, ctx, p->threads - 1, 0, 0, NULL};
     pthread_mutex_lock(&pool.mu);
     pool_grow(j.want);
@@ -219,6 +222,7 @@ static void team_pool(const hs_par *p, hs_par_team_fn *fn, void *ctx)
     pthread_mutex_unlock(&pool.mu);
 
     fn(ctx, 0); /* returns when no work is left to claim */
+    const double t1 = clock_us(CLOCK_MONOTONIC);
 
     pthread_mutex_lock(&pool.mu);
     pool_job **at = &pool.open; /* close the call: no helper joins it from now on */
@@ -228,8 +232,7 @@ static void team_pool(const hs_par *p, hs_par_team_fn *fn, void *ctx)
     while (j.active > 0)
         pthread_cond_wait(&pool.done, &pool.mu);
     pthread_mutex_unlock(&pool.mu);
-    if (j.joined > 0) /* else the calling thread worked alone: nobody held it up */
-        pool_judge(clock_us(CLOCK_MONOTONIC) - w0, clock_us(CLOCK_THREAD_CPUTIME_ID) - c0);
+    pool_judge(t1 - t0, clock_us(CLOCK_MONOTONIC) - t1, clock_us(CLOCK_THREAD_CPUTIME_ID) - c0);
 }
 #endif
 

@@ -21,8 +21,8 @@
  * never take the same chunk (compare-exchange on both).
  *
  * Which thread answers which chunk changes from run to run; callers write each chunk's
- * results by its index, so nothing else does. A team smaller than the slots (OpenMP may give
- * fewer threads than asked) is fine: unowned shares are taken by stealing. */
+ * results by its index, so nothing else does. A team smaller than the slots (helpers that never
+ * join) is fine: unowned shares are taken by stealing. */
 #define HS_SCHED_SLOTS 64
 
 typedef struct hs_sched_slot {

@@ -80,8 +80,7 @@ static void walk_slot(void *ctx, int slot)
     hs_par_tally_add(&c->sum, &t);
 }
 
-/* One thread never enters a parallel region: even an inactive one (if (0)) makes and frees a
- * team, which is most of the cost of a batch of a few queries. */
+/* One thread walks its ranges straight: no team, no atomics. */
 static hs_tally walk_ranges(const hs_grid *g, const hs_grid_walkers *gw, const hs_queries *qs,
                             const hs_qorder *ord, const hs_batch_setup *b, const hs_grid_out *o,
                             unsigned char *state)

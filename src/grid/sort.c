@@ -37,7 +37,7 @@
 #include "prefetch.h"
 #include "tuning.h"
 
-/* The passes stay separate functions: inlined into the one parallel region that runs them,
+/* The passes stay separate functions: inlined into the team function that runs them,
  * their loops would share one register allocation and spill their pointers. */
 #if defined(__GNUC__) || defined(__clang__)
 #define HS_PASS __attribute__((noinline))
