@@ -236,29 +236,6 @@ static void team_pool(const hs_par *p, hs_par_team_fn *fn, void *ctx)
 }
 #endif
 
-#if defined(_OPENMP) && defined(HS_PAR_POOL)
-#include <stdlib.h>
-#include <string.h>
-/* MEASUREMENT ONLY: HS_PAR_ENGINE=openmp runs the team as one OpenMP region */
-static int omp_engine;
-static pthread_once_t omp_once = PTHREAD_ONCE_INIT;
-static void omp_read(void)
-{
-    const char *e = getenv("HS_PAR_ENGINE");
-    omp_engine = e && strcmp(e, "openmp") == 0;
-}
-static int use_omp(void)
-{
-    pthread_once(&omp_once, omp_read);
-    return omp_engine;
-}
-static void team_omp(const hs_par *p, hs_par_team_fn *fn, void *ctx)
-{
-#pragma omp parallel num_threads(p->threads)
-    fn(ctx, omp_get_thread_num());
-}
-#endif
-
 void hs_par_team(const hs_par *p, hs_par_team_fn *fn, void *ctx)
 {
     HS_ASSERT(p->threads >= 1 && p->threads <= HS_PAR_MAX_SLOTS);
@@ -271,12 +248,6 @@ void hs_par_team(const hs_par *p, hs_par_team_fn *fn, void *ctx)
         return;
     }
 #ifdef HS_PAR_POOL
-#ifdef _OPENMP
-    if (use_omp()) {
-        team_omp(p, fn, ctx);
-        return;
-    }
-#endif
     team_pool(p, fn, ctx);
 #else
     fn(ctx, 0);
