@@ -41,11 +41,10 @@
 /* Periodic queries' pieces made and merged: queries per range at least. */
 #define HS_PERIODIC_GRAIN 1024
 
-/* The library's helper threads (src/batch/parallel.c): a step whose calling thread waited for a
- * helper longer than this share of its own working time, or ran this share less than the
- * step's wall time (plus this many microseconds either way), was held up by a helper the OS did
- * not run: the machine's cores are taken ... */
-#define HS_PAR_STALL_RATIO 0.25
+/* The library's helper threads (src/batch/parallel.c): a step whose wall time exceeds this many
+ * times the CPU time all its threads spent on it (what one thread alone would take), plus this
+ * many microseconds, was held up by a helper the OS did not run: the cores are taken ... */
+#define HS_PAR_STALL_RATIO 1.25
 #define HS_PAR_STALL_US 50.0
 /* ... and the next steps, up to this many in a row, run on the calling thread alone. */
 #define HS_PAR_BACKOFF_MAX 1024u

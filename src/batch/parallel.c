@@ -96,9 +96,10 @@ static void team_tasks(const hs_par *p, hs_par_team_fn *fn, void *ctx)
 typedef struct pool_job {
     hs_par_team_fn *fn;
     void *ctx;
-    int want;   /* helpers it may take */
-    int joined; /* helpers that joined (their slots: 1 .. joined) */
-    int active; /* helpers still in fn */
+    int want;         /* helpers it may take */
+    int joined;       /* helpers that joined (their slots: 1 .. joined) */
+    int active;       /* helpers still in fn */
+    double helper_us; /* CPU time the helpers spent in fn */
     struct pool_job *next;
 } pool_job;
 
@@ -111,6 +112,25 @@ static struct {
     int helpers, idle;
 } pool = {
     PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0};
+
+/* Oversubscription. A helper that joined a call and was then preempted holds the call up
+ * until the OS runs it again, a time slice when the program's own threads hold every core.
+ * So does a helper whose wake-up preempts the calling thread. Neither can be seen coming, but
+ * both show after the fact: the step took longer on the wall clock than all its threads
+ * together ran (the CPU time of one thread doing it alone), by HS_PAR_STALL_RATIO plus
+ * HS_PAR_STALL_US (while one thread of a step waits for a core, the others work on, so the
+ * load of other programs seldom counts). Then the next steps run on the calling thread alone
+ * (one thread's cost, never worse), a run that doubles with each such step and shrinks by a
+ * quarter with each good one, up to HS_PAR_BACKOFF_MAX. A hint only: which steps have helpers
+ * changes no answer. */
+static _Atomic unsigned pool_skip, pool_backoff;
+
+static double clock_us(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec * 1e-3;
+}
 
 static pool_job *pool_find(void)
 {
@@ -135,8 +155,11 @@ static void *pool_helper(void *unused)
         const int slot = ++j->joined;
         j->active++;
         pthread_mutex_unlock(&pool.mu);
+        const double c0 = clock_us(CLOCK_THREAD_CPUTIME_ID);
         j->fn(j->ctx, slot);
+        const double c1 = clock_us(CLOCK_THREAD_CPUTIME_ID);
         pthread_mutex_lock(&pool.mu);
+        j->helper_us += c1 - c0;
         if (--j->active == 0)
             pthread_cond_broadcast(&pool.done);
     }
@@ -161,24 +184,6 @@ static void pool_grow(int want)
     }
 }
 
-/* Oversubscription. A helper that joined a call and was then preempted holds the call up
- * until the OS runs it again, a time slice when the program's own threads hold every core.
- * So does a helper whose wake-up preempts the calling thread. Neither can be seen coming, but
- * both show after the fact: the calling thread, out of work, waited for
- * it longer than a block takes, or the step took longer on the wall clock than the calling
- * thread ran (each by HS_PAR_STALL_RATIO plus HS_PAR_STALL_US). Then the next steps run on the
- * calling thread alone (one thread's cost, never worse), a run that doubles with each such
- * step and shrinks by a quarter with each good one, up to HS_PAR_BACKOFF_MAX. A hint only: which
- * steps have helpers changes no answer. */
-static _Atomic unsigned pool_skip, pool_backoff;
-
-static double clock_us(clockid_t id)
-{
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec * 1e-3;
-}
-
 static int pool_skipping(void)
 {
     unsigned k = atomic_load_explicit(&pool_skip, memory_order_relaxed);
@@ -188,12 +193,10 @@ static int pool_skipping(void)
     return k > 0;
 }
 
-static void pool_judge(double work_us, double wait_us, double cpu_us)
+static void pool_judge(double wall_us, double cpu_us)
 {
     unsigned b = atomic_load_explicit(&pool_backoff, memory_order_relaxed);
-    const double wall_us = work_us + wait_us;
-    if (wait_us > HS_PAR_STALL_RATIO * work_us + HS_PAR_STALL_US ||
-        wall_us > (1.0 + HS_PAR_STALL_RATIO) * cpu_us + HS_PAR_STALL_US) {
+    if (wall_us > HS_PAR_STALL_RATIO * cpu_us + HS_PAR_STALL_US) {
         b = b == 0 ? 1 : (b < HS_PAR_BACKOFF_MAX ? 2 * b : b);
         atomic_store_explicit(&pool_skip, b, memory_order_relaxed);
     } else {
@@ -209,7 +212,7 @@ static void team_pool(const hs_par *p, hs_par_team_fn *fn, void *ctx)
         return;
     }
     const double t0 = clock_us(CLOCK_MONOTONIC), c0 = clock_us(CLOCK_THREAD_CPUTIME_ID);
-    pool_job j = {fn, ctx, p->threads - 1, 0, 0, NULL};
+    pool_job j = {fn, ctx, p->threads - 1, 0, 0, 0.0, NULL};
     pthread_mutex_lock(&pool.mu);
     pool_grow(j.want);
     j.next = pool.open;
@@ -222,7 +225,6 @@ static void team_pool(const hs_par *p, hs_par_team_fn *fn, void *ctx)
     pthread_mutex_unlock(&pool.mu);
 
     fn(ctx, 0); /* returns when no work is left to claim */
-    const double t1 = clock_us(CLOCK_MONOTONIC);
 
     pthread_mutex_lock(&pool.mu);
     pool_job **at = &pool.open; /* close the call: no helper joins it from now on */
@@ -232,7 +234,8 @@ static void team_pool(const hs_par *p, hs_par_team_fn *fn, void *ctx)
     while (j.active > 0)
         pthread_cond_wait(&pool.done, &pool.mu);
     pthread_mutex_unlock(&pool.mu);
-    pool_judge(t1 - t0, clock_us(CLOCK_MONOTONIC) - t1, clock_us(CLOCK_THREAD_CPUTIME_ID) - c0);
+    pool_judge(clock_us(CLOCK_MONOTONIC) - t0,
+               clock_us(CLOCK_THREAD_CPUTIME_ID) - c0 + j.helper_us);
 }
 #endif
 
