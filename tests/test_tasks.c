@@ -3,14 +3,18 @@
  * gives the same bytes as one thread when its tasks run inline in enqueue, later in finish,
  * in reverse order, or each on a thread of its own; and the work really goes through the
  * task system (tasks were enqueued). HITSCAN_ISA picks the level, as in the other tests. */
+#define _POSIX_C_SOURCE 200809L /* fork, waitpid */
 #include <math.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -399,12 +403,46 @@ static void test_one_worker(void **state)
     world_free(&w);
 }
 
+/* A child of fork() gets helpers of its own and the same answers (the parent's helpers were
+ * started before the fork). */
+static void test_after_fork(void **state)
+{
+    (void)state;
+    world w;
+    world_make(&w, 20000, 40000, 11);
+    hs_circles *cs = NULL;
+    hs_grid *g = NULL;
+    assert_int_equal(hs_circles_borrow(w.x, w.y, w.r, NULL, w.n, &cs, NULL), HS_OK);
+    assert_int_equal(hs_grid_build(cs, NULL, &g), HS_OK);
+    hs_batch_opts two = hs_batch_opts_default();
+    two.threads = 2;
+    bytes want = {NULL, 0};
+    put_closest(&want, g, &w.qs, &two);
+    fflush(NULL);
+    const pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        bytes got = {NULL, 0};
+        put_closest(&got, g, &w.qs, &two);
+        _exit(got.len == want.len && memcmp(got.p, want.p, want.len) == 0 ? 0 : 1);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    free(want.p);
+    hs_grid_destroy(g);
+    hs_circles_destroy(cs);
+    world_free(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_inline),           cmocka_unit_test(test_deferred),
         cmocka_unit_test(test_reverse),          cmocka_unit_test(test_threads),
         cmocka_unit_test(test_periodic_reverse), cmocka_unit_test(test_one_worker),
+        cmocka_unit_test(test_after_fork),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -166,6 +166,21 @@ static void *pool_helper(void *unused)
     return NULL;
 }
 
+/* A child of fork() has none of the parent's helpers: it starts its own. (The parent's calls
+ * are the parent's: a fork during a call gives the child a pool in whatever state the call
+ * left it, so the child forgets it.) */
+static void pool_forget(void)
+{
+    pthread_mutex_init(&pool.mu, NULL);
+    pthread_cond_init(&pool.work, NULL);
+    pthread_cond_init(&pool.done, NULL);
+    pool.open = NULL;
+    pool.helpers = pool.idle = 0;
+}
+
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+static void pool_at_fork(void) { pthread_atfork(NULL, NULL, pool_forget); }
+
 /* Helpers are started as calls first ask for them, never more than HS_PAR_MAX_SLOTS - 1;
  * one that cannot be started leaves the team smaller, not the answers different. */
 static void pool_grow(int want)
@@ -207,6 +222,7 @@ static void pool_judge(double wall_us, double cpu_us)
 
 static void team_pool(const hs_par *p, hs_par_team_fn *fn, void *ctx)
 {
+    pthread_once(&pool_once, pool_at_fork);
     if (pool_skipping()) {
         fn(ctx, 0);
         return;
