@@ -10,6 +10,9 @@
 /* Batches with less work (queries x rough circle tests per query) run on the calling thread:
  * starting a team costs more than a small batch gains from it. */
 #define HS_PAR_MIN_WORK (2048u * 64u)
+/* A light step (a copy, a count, a prefix sum: a few nanoseconds an item) over fewer than twice
+ * this many items runs on the calling thread: waking a helper costs more than it saves. */
+#define HS_PAR_LIGHT_STEP 16384u
 /* Scheduling chunks per thread: query costs vary and threads share the machine, so several
  * chunks each balance the load while keeping the schedule's atomics rare. */
 #define HS_CHUNKS_PER_THREAD 16u
@@ -28,6 +31,23 @@
 /* All-hits into the caller's arrays: an output of at least this many hits is stored past the
  * cache (a smaller one stays in the cache the caller reads it from): 1.25 MB at 20 bytes. */
 #define HS_STREAM_MIN_HITS ((size_t)1 << 16)
+
+/* Moving circles' exact pass: queries per block handed to a slot. */
+#define HS_MOVING_BLOCK 256
+
+/* Pairs' per-pair outputs copied in order: pairs per range at least. */
+#define HS_PAIR_COPY_GRAIN HS_PAR_LIGHT_STEP
+
+/* Periodic queries' pieces made and merged: queries per range at least. */
+#define HS_PERIODIC_GRAIN 1024
+
+/* The library's helper threads (src/batch/parallel.c): a step whose wall time exceeds this many
+ * times the CPU time all its threads spent on it (what one thread alone would take), plus this
+ * many microseconds, was held up by a helper the OS did not run: the cores are taken ... */
+#define HS_PAR_STALL_RATIO 1.25
+#define HS_PAR_STALL_US 50.0
+/* ... and the next steps, up to this many in a row, run on the calling thread alone. */
+#define HS_PAR_BACKOFF_MAX 1024u
 
 /* ---- Grid build (src/grid/) ---------------------------------------------------------------- */
 
@@ -90,6 +110,11 @@
 #define HS_SORT_BITS 4
 /* Locality order: floats the scatter and the unstaging request ahead in a bucket's stream. */
 #define HS_ORD_AHEAD 64
+/* The order's counting sort: slices per slot of the team (more slices, more bucket counts to
+ * sum; fewer, more of the sort waits on a slice a late helper took). */
+#define HS_ORD_SLICES_PER_SLOT 4
+/* Answers copied back to the caller's order: positions per range at least. */
+#define HS_ORD_UNSTAGE_GRAIN HS_PAR_LIGHT_STEP
 /* Queries whose inflated box spans at most this many cells are walked row by row (and
  * planned in blocks, 16 queries a vector on AVX-512); longer ones take the per-query slab walk
  * with its earlier exit for closest. Large enough that long segments through mostly empty

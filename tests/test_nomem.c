@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "batch/all_hits.h"
+#include "batch/parallel.h"
 #include "hitscan/hitscan.h"
 #include "test_util.h"
 #include "tuning.h"
@@ -722,7 +723,12 @@ static void test_all_hits_stop_at_once(void **state)
         o.threads = threads;
         hs_wsref w;
         assert_int_equal(hs_ws_open(&o, &w), HS_OK);
-        const hs_batch_setup b = {NULL, HS_SOLID, threads, HS_ALL_BLOCK, NULL};
+        const hs_batch_setup b = {.ks = NULL,
+                                  .sem = HS_SOLID,
+                                  .threads = threads,
+                                  .par = hs_par_make(threads, NULL),
+                                  .chunk = HS_ALL_BLOCK,
+                                  .stats = NULL};
         hs_hits out;
         memset(&out, 0, sizeof out);
         assert_int_equal(hs_all_hits(&b, N, stop_answer, &ref, w.ws, NULL, &out, NULL), HS_E_NOMEM);

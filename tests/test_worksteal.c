@@ -24,7 +24,7 @@ static void run_once(size_t chunks, int slots, int team)
     int bad_order = 0;
 #pragma omp parallel num_threads(team) reduction(+ : bad_order)
     {
-        const unsigned home = hs_sched_home(&sc);
+        const unsigned home = hs_sched_home(&sc, omp_get_thread_num());
         ptrdiff_t last_own = -1;
         const size_t lo = chunks * home / sc.n, hi = chunks * (home + 1) / sc.n;
         for (ptrdiff_t c; (c = hs_sched_next(&sc, home)) >= 0;) {
@@ -75,7 +75,7 @@ static void test_steals_from_the_back(void **state)
     ptrdiff_t first0 = 0;
 #pragma omp parallel num_threads(2)
     {
-        const unsigned home = hs_sched_home(&sc);
+        const unsigned home = hs_sched_home(&sc, omp_get_thread_num());
         if (omp_get_thread_num() == 1) {
             team = omp_get_num_threads();
             for (ptrdiff_t c; (c = hs_sched_next(&sc, home)) >= 0;)

@@ -112,10 +112,42 @@ HS_API void hs_workspace_destroy(hs_workspace *ws);   /* NULL is a no-op */
 HS_API hs_status hs_workspace_trim(hs_workspace *ws); /* frees its memory; HS_E_BUSY while in use */
 HS_API size_t hs_workspace_bytes(const hs_workspace *ws); /* memory held (not during a call) */
 
+/* The caller's task system (a game engine's job system, enkiTS, a thread pool): hand it to
+ * a call in hs_batch_opts.tasks or hs_grid_opts.tasks and the call runs its parallel work as
+ * tasks of yours instead of on the library's own helper threads (after Box2D v3's
+ * b2WorldDef.enqueueTask / finishTask). docs/threads.md shows it wired to a pool.
+ *   - A call splits its work into at most `workers` tasks (workers <= 1, or threads = 1 in
+ *     the options: no task at all, the calling thread does everything). It runs one task
+ *     itself and hands the others to enqueue, each task once, then calls finish on every
+ *     handle enqueue returned (not NULL) before it returns. enqueue and finish are called
+ *     only from the thread that called hitscan, only during that call.
+ *   - enqueue(fn, task_context, user_context) must see that fn(task_context) runs exactly
+ *     once, on any thread (the calling one included, even inside enqueue or finish): return
+ *     a handle for finish, or NULL when fn has already run. finish(task, user_context) returns
+ *     when that task has run; it may run the task itself if no worker has started it.
+ *   - A task never waits for another task, for a lock of yours or for the calling thread:
+ *     the work it has not claimed is done by the others, so tasks run late, in any order, or
+ *     one after the other on one thread all give the same answers, the same bytes as one
+ *     thread's. Tasks of one call may be run while other calls' tasks run.
+ *   - Several threads may call hitscan at once with the same task system when its enqueue
+ *     and finish may be called from several threads at once.
+ *   - The struct is read during the call only (a grid keeps the pointer: see
+ *     hs_grid_set_tasks). */
+typedef void hs_task_fn(void *task_context);
+typedef struct hs_task_system {
+    /* run fn(task_context) once, on any thread; return a handle for finish, or NULL when it
+     * ran already */
+    void *(*enqueue)(hs_task_fn *fn, void *task_context, void *user_context);
+    void (*finish)(void *task, void *user_context); /* return when that task has run */
+    int workers;                                    /* tasks one call may split into */
+    void *user_context;
+} hs_task_system;
+
 typedef struct hs_batch_opts {
     hs_semantics sem;      /* HS_SOLID by default (zero-initialised); | HS_SKIP_START allowed */
     hs_isa isa;            /* HS_ISA_AUTO (0) or a level; unsupported -> HS_E_UNSUPPORTED */
-    int threads;           /* 0: OpenMP's default; results never depend on it */
+    int threads;           /* 0: the default team (tasks->workers with tasks, else every processor);
+                            * 1: the calling thread alone; results never depend on it */
     hs_batch_stats *stats; /* optional, filled on return */
     hs_workspace *ws;      /* optional (see above); results never depend on it */
     /* Moving circles (grid calls only; NULL for circles standing still): circle i, by the
@@ -136,6 +168,8 @@ typedef struct hs_batch_opts {
      * is built per call (24 bytes per circle besides it), then each query's candidates there are
      * tested exactly, in scalar arithmetic. */
     const float *disp_x, *disp_y;
+    /* Optional: the caller's task system (above); NULL: the library's own helper threads. */
+    const hs_task_system *tasks;
 } hs_batch_opts;
 
 /* Defaults: solid, auto ISA, default threads, no stats (the same as a zeroed struct). */

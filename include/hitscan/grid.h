@@ -97,11 +97,14 @@ typedef struct hs_grid_opts {
                         * levels of small circles but the outliers', as given: a build or
                         * rebuild refuses it (HS_E_RANGE, the grid unchanged) when a level
                         * would get more than 16 cells per circle + 65536 */
-    int threads;       /* 0: OpenMP's default; the grid is identical for every thread count */
+    int threads;       /* 0: the default team; the grid is identical for every thread count */
     unsigned periodic; /* 0 (none, box unused), or HS_PERIODIC_X / _Y / _XY */
     hs_aabb box;       /* with periodic: [min.x, max.x) x [min.y, max.y), finite, within
                         * HS_MAX_COORD, min < max on a periodic axis and min <= max on the
                         * other (HS_E_RANGE otherwise) */
+    /* Optional: the caller's task system (hitscan/batch.h) for the build and every rebuild;
+     * the grid keeps the pointer, which must stay valid while it may rebuild. */
+    const hs_task_system *tasks;
 } hs_grid_opts;
 
 HS_API hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, hs_grid **out);
@@ -122,6 +125,9 @@ HS_API hs_status hs_grid_rebuild(hs_grid *g, const hs_circles *cs);
 HS_API hs_status hs_grid_rebuild_from(hs_grid *g, const float *x, const float *y, const float *r,
                                       const uint32_t *mask, size_t n, size_t *bad_index);
 HS_API void hs_grid_destroy(hs_grid *g);
+/* The task system the grid's rebuilds run on from now on (NULL: the library's own helper
+ * threads); replaces hs_grid_opts.tasks of its build. */
+HS_API void hs_grid_set_tasks(hs_grid *g, const hs_task_system *tasks);
 
 HS_API size_t hs_grid_circle_count(const hs_grid *g); /* circles held */
 /* Deprecated (removed in 0.4): the old name of hs_grid_circle_count. */

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "openmp.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -215,7 +214,7 @@ static int answer_share(all_call *c, hs_sched *sc, hs_hits_range_fn answer, cons
                         int tid, hs_tally *sum)
 {
     const size_t n = c->n, bs = c->bs;
-    const unsigned home = hs_sched_home(sc);
+    const unsigned home = hs_sched_home(sc, tid);
     for (ptrdiff_t k; (k = hs_sched_next(sc, home)) >= 0;) {
         if (atomic_load_explicit(&c->nomem, memory_order_relaxed))
             return 1;
@@ -246,37 +245,38 @@ static int answer_share(all_call *c, hs_sched *sc, hs_hits_range_fn answer, cons
     return 0;
 }
 
+typedef struct answer_team {
+    all_call *c;
+    hs_sched *sc;
+    hs_hits_range_fn answer;
+    const void *ctx;
+    atomic_int nomem;
+    hs_par_tally sum;
+} answer_team;
+
+static void answer_slot(void *ctx, int slot)
+{
+    answer_team *a = (answer_team *)ctx;
+    hs_tally t = HS_TALLY_INIT;
+    if (answer_share(a->c, a->sc, a->answer, a->ctx, slot, &t))
+        atomic_store(&a->nomem, 1);
+    hs_par_tally_add(&a->sum, &t);
+}
+
 /* Every block answered on the team (blocks handed out by the work-stealing schedule, which
- * keeps each thread on a contiguous stretch of the batch); one thread never enters a parallel
- * region (even an inactive one makes and frees a team). Returns 1 if an allocation failed
+ * keeps each thread on a contiguous stretch of the batch). Returns 1 if an allocation failed
  * (the result is lost). */
 static int answer_blocks(all_call *c, hs_hits_range_fn answer, const void *ctx, hs_tally *total)
 {
     const hs_batch_setup *b = c->b;
     hs_sched sc;
     hs_sched_init(&sc, c->nblocks, b->threads);
-    if (b->threads <= 1) {
-        hs_tally t = HS_TALLY_INIT;
-        const int nomem = answer_share(c, &sc, answer, ctx, 0, &t);
-        *total = t;
-        return nomem;
-    }
-    uint64_t tests = 0;
-    size_t invalid = 0, first = SIZE_MAX;
-    int nomem = 0;
-#pragma omp parallel num_threads(b->threads) reduction(+ : tests, invalid) reduction(min : first) \
-    reduction(| : nomem)
-    {
-        hs_tally t = HS_TALLY_INIT;
-        nomem |= answer_share(c, &sc, answer, ctx, omp_get_thread_num(), &t);
-        tests += t.tests;
-        invalid += t.invalid;
-        first = t.first < first ? t.first : first;
-    }
-    total->tests = tests;
-    total->invalid = invalid;
-    total->first = first;
-    return nomem;
+    answer_team t = {c, &sc, answer, ctx, 0, {0, 0, 0}};
+    atomic_init(&t.nomem, 0);
+    hs_par_tally_init(&t.sum);
+    hs_par_team(&b->par, answer_slot, &t);
+    *total = hs_par_tally_get(&t.sum);
+    return atomic_load(&t.nomem);
 }
 
 /* Block k's hits to their rows: rows are a few hits each, so a plain loop beats two memcpy
@@ -322,18 +322,26 @@ static void copy_block(const all_call *c, size_t k, uint32_t *oid, float *ot)
     }
 }
 
+typedef struct copy_call {
+    const all_call *c;
+    uint32_t *oid;
+    float *ot;
+} copy_call;
+
+static void copy_one(void *ctx, size_t k, int slot)
+{
+    const copy_call *cc = (const copy_call *)ctx;
+    (void)slot;
+    copy_block(cc->c, k, cc->oid, cc->ot);
+}
+
 /* Every block's hits moved to their place in the output, on the team. */
 static void copy_blocks(const all_call *c, uint32_t *oid, float *ot)
 {
-    const int threads = c->b->threads;
-    if (threads <= 1) {
-        for (size_t k = 0; k < c->nblocks; k++)
-            copy_block(c, k, oid, ot);
-        return;
-    }
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (ptrdiff_t k = 0; k < (ptrdiff_t)c->nblocks; k++)
-        copy_block(c, (size_t)k, oid, ot);
+    const copy_call cc = {c, oid, ot};
+    const hs_par alone = hs_par_cap(c->b->par, 1);
+    hs_par_for(c->n < 2 * HS_PAR_LIGHT_STEP ? &alone : &c->b->par, c->nblocks, copy_one,
+               (void *)&cc);
 }
 
 /* With stream (a large output), stores go past the cache where the CPU has them: the caller's
@@ -430,32 +438,74 @@ static void rows_into(const all_call *c, size_t lo, size_t hi, size_t to, const 
         rows_into_with(c, lo, hi, to, d, 0);
 }
 
-/* Every row to the caller's arrays, split evenly over the team; each part's first entry is
- * the sum of the counts before it (c->part holds the parts' sums). */
+/* Every row to the caller's arrays in parts (hs_par_parts); each part's first entry is the
+ * sum of the counts before it (c->part holds the parts' sums, then their starts). */
+typedef struct into_call {
+    const all_call *c;
+    const hs_hits_into *d;
+    size_t parts;
+    int stream;
+} into_call;
+
+static void count_part(void *ctx, size_t k, int slot)
+{
+    const into_call *ic = (const into_call *)ctx;
+    const size_t n = ic->c->n, lo = n * k / ic->parts, hi = n * (k + 1) / ic->parts;
+    size_t sum = 0;
+    (void)slot;
+    for (size_t i = lo; i < hi; i++)
+        sum += (size_t)ic->c->row[i].count;
+    ic->c->part[k] = sum;
+}
+
+static void into_part(void *ctx, size_t k, int slot)
+{
+    const into_call *ic = (const into_call *)ctx;
+    const size_t n = ic->c->n, lo = n * k / ic->parts, hi = n * (k + 1) / ic->parts;
+    (void)slot;
+    rows_into(ic->c, lo, hi, ic->c->part[k], ic->d, ic->stream);
+}
+
 static void copy_into(const all_call *c, const hs_hits_into *d, size_t hits)
 {
     const int stream = hits >= HS_STREAM_MIN_HITS;
     const size_t n = c->n;
-    const int threads = c->b->threads;
-    if (threads <= 1 || n < (size_t)threads * HS_ALL_BLOCK) {
+    const hs_par *par = &c->b->par;
+    const size_t parts = hs_par_parts(par);
+    if (par->threads <= 1 || n < parts * HS_ALL_BLOCK || n < 2 * HS_PAR_LIGHT_STEP) {
         rows_into(c, 0, n, 0, d, stream);
         return;
     }
-    size_t *part = c->part;
-#pragma omp parallel num_threads(threads)
-    {
-        const size_t k = (size_t)omp_get_thread_num(), t = (size_t)omp_get_num_threads();
-        const size_t lo = n * k / t, hi = n * (k + 1) / t;
-        size_t sum = 0;
-        for (size_t i = lo; i < hi; i++)
-            sum += (size_t)c->row[i].count;
-        part[k] = sum;
-#pragma omp barrier
-        size_t to = 0;
-        for (size_t j = 0; j < k; j++)
-            to += part[j];
-        rows_into(c, lo, hi, to, d, stream);
+    const into_call ic = {c, d, parts, stream};
+    hs_par_for(par, parts, count_part, (void *)&ic);
+    size_t to = 0;
+    for (size_t k = 0; k < parts; k++) {
+        const size_t s = c->part[k];
+        c->part[k] = to;
+        to += s;
     }
+    hs_par_for(par, parts, into_part, (void *)&ic);
+}
+
+typedef struct row_call {
+    all_call *c;
+    const uint32_t *rows;
+    _Atomic size_t hits;
+} row_call;
+
+static void row_range(void *ctx, size_t lo, size_t hi, int slot)
+{
+    row_call *rc = (row_call *)ctx;
+    all_call *c = rc->c;
+    size_t hits = 0;
+    (void)slot;
+    for (size_t i = lo; i < hi; i++) {
+        const size_t r = rc->rows ? rc->rows[i] : i;
+        c->row[r].src = c->src[i];
+        c->row[r].count = c->count[i];
+        hits += c->count[i];
+    }
+    atomic_fetch_add_explicit(&rc->hits, hits, memory_order_relaxed);
 }
 
 /* The answered hits into the caller's arrays: each row's record (in the output's order), the
@@ -465,29 +515,24 @@ static hs_status into_place(all_call *c, const hs_batch_setup *b, const hs_tally
 {
     const size_t n = c->n;
     const uint32_t *rows = c->rows;
-    size_t hits = 0;
-    if (b->threads <= 1) {
-        for (size_t i = 0; i < n; i++) {
-            const size_t r = rows ? rows[i] : i;
-            c->row[r].src = c->src[i];
-            c->row[r].count = c->count[i];
-            hits += c->count[i];
-        }
-    } else {
-#pragma omp parallel for num_threads(b->threads) schedule(static) reduction(+ : hits)
-        for (ptrdiff_t i = 0; i < (ptrdiff_t)n; i++) {
-            const size_t r = rows ? rows[i] : (size_t)i;
-            c->row[r].src = c->src[i];
-            c->row[r].count = c->count[i];
-            hits += c->count[i];
-        }
-    }
+    row_call rc = {c, rows, 0};
+    atomic_init(&rc.hits, 0);
+    hs_par_range(&b->par, n, HS_PAR_LIGHT_STEP, row_range, &rc);
+    const size_t hits = atomic_load(&rc.hits);
     hs_hits_into d = {NULL, NULL, NULL, NULL};
     if (place->fn(place->ctx, n, hits, &d) != 0)
         return HS_E_NOMEM;
     if (d.offsets || d.query || d.idx || d.t)
         copy_into(c, &d, hits);
     return hs_batch_end(b, total);
+}
+
+static void offset_range(void *ctx, size_t lo, size_t hi, int slot)
+{
+    const all_call *c = (const all_call *)ctx;
+    (void)slot;
+    for (size_t i = lo; i < hi; i++)
+        c->offsets[c->rows[i] + 1] = c->count[i];
 }
 
 hs_status hs_all_hits(const hs_batch_setup *b, size_t n, hs_hits_range_fn answer, const void *ctx,
@@ -504,7 +549,7 @@ hs_status hs_all_hits(const hs_batch_setup *b, size_t n, hs_hits_range_fn answer
     /* the CSR's offsets; the caller's arrays take the rows' records instead */
     c.offsets = place ? NULL : hs_ws_get(ws, HS_WS_OFFSETS, (n + 1) * sizeof *c.offsets);
     c.blocks = hs_ws_get(ws, HS_WS_BLOCKS, c.nblocks * sizeof *c.blocks);
-    c.part = hs_ws_get(ws, HS_WS_PART, (size_t)b->threads * sizeof *c.part);
+    c.part = hs_ws_get(ws, HS_WS_PART, hs_par_parts(&b->par) * sizeof *c.part);
     /* counts in the batch's order: with rows, a random store per query in the walk would slow
      * it down; a tight parallel loop moves them to their rows */
     c.count = hs_ws_get(ws, HS_WS_SCNT, n * sizeof *c.count);
@@ -532,15 +577,9 @@ hs_status hs_all_hits(const hs_batch_setup *b, size_t n, hs_hits_range_fn answer
         return into_place(&c, b, &total, place);
     uint32_t *oid = NULL;
     float *ot = NULL;
-    if (rows && b->threads <= 1) {
-        for (size_t i = 0; i < n; i++)
-            c.offsets[rows[i] + 1] = c.count[i];
-    } else if (rows) {
-#pragma omp parallel for num_threads(b->threads) schedule(static)
-        for (ptrdiff_t i = 0; i < (ptrdiff_t)n; i++)
-            c.offsets[rows[i] + 1] = c.count[i];
-    }
-    hs_prefix_sums(c.offsets, n, b->threads, c.part);
+    if (rows)
+        hs_par_range(&b->par, n, HS_PAR_LIGHT_STEP, offset_range, &c);
+    hs_prefix_sums(c.offsets, n, &b->par, c.part);
     const size_t total_hits = c.offsets[n];
     /* at least one element so a successful result never has NULL arrays */
     oid = hs_ws_get(ws, HS_WS_OUT_ID, total_hits * sizeof *oid);

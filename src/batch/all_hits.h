@@ -12,8 +12,8 @@
 #include "batch/tally.h"
 #include "batch/workspace.h"
 
-/* Answers batch positions lo .. hi-1 on thread tid of the team (0 .. threads-1; 0 without a
- * parallel region, whatever team the caller runs in): appends each position's hits (caller's index,
+/* Answers batch positions lo .. hi-1 on slot tid of the team (0 .. threads-1; 0 for the
+ * calling thread, batch/parallel.h): appends each position's hits (caller's index,
  * entry t; any order within a position), position after position, to buf, writes their number to
  * count[k] for k = lo .. hi-1, and adds its tests and invalid queries to *tally. HS_OK, or
  * HS_E_NOMEM (the whole result is then discarded). Runs on several threads at once with the

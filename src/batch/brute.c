@@ -79,8 +79,52 @@ static inline void brute_closest_one(const hs_circles *cs, const hs_queries *qs,
     put_closest(out, i, &kq, hit, id, t, cs, pos);
 }
 
-/* One thread never enters a parallel region: even an inactive one (if (0)) makes and frees a
- * team, which is most of the cost of a batch of a few queries. */
+/* Query i's any (hit[i]) or count (count[i]); its tests and invalidity added to tally. */
+static inline void brute_any_or_count_one(const hs_circles *cs, const hs_queries *qs,
+                                          const hs_batch_setup *b, const hs_run *run,
+                                          uint64_t per_query, int counting, uint8_t *hit,
+                                          uint32_t *count, size_t i, hs_tally *tally);
+
+/* A batch's chunks of b->chunk queries on the team: closest (out set, counting -1) or any /
+ * count. */
+typedef struct brute_job {
+    const hs_circles *cs;
+    const hs_queries *qs;
+    const hs_batch_setup *b;
+    const hs_run *run;
+    uint64_t per_query;
+    const hs_closest_out *out;
+    int counting;
+    uint8_t *hit;
+    uint32_t *count;
+    hs_par_tally sum;
+} brute_job;
+
+static void brute_chunk(void *ctx, size_t k, int slot)
+{
+    brute_job *j = (brute_job *)ctx;
+    const size_t n = j->qs->count, lo = k * j->b->chunk;
+    const size_t hi = n - lo > j->b->chunk ? lo + j->b->chunk : n;
+    hs_tally t = HS_TALLY_INIT;
+    (void)slot;
+    for (size_t i = lo; i < hi; i++)
+        if (j->out)
+            brute_closest_one(j->cs, j->qs, j->b, j->run, j->per_query, j->out, i, &t);
+        else
+            brute_any_or_count_one(j->cs, j->qs, j->b, j->run, j->per_query, j->counting, j->hit,
+                                   j->count, i, &t);
+    hs_par_tally_add(&j->sum, &t);
+}
+
+static hs_status brute_team(brute_job *j)
+{
+    hs_par_tally_init(&j->sum);
+    hs_par_for(&j->b->par, (j->qs->count + j->b->chunk - 1) / j->b->chunk, brute_chunk, j);
+    const hs_tally total = hs_par_tally_get(&j->sum);
+    return hs_batch_end(j->b, &total);
+}
+
+/* One thread never synchronises: the batch is answered in one loop. */
 hs_status hs_brute_closest(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,
                            hs_closest_out out)
 {
@@ -100,22 +144,8 @@ hs_status hs_brute_closest(const hs_circles *cs, const hs_queries *qs, const hs_
             brute_closest_one(cs, qs, &b, &run, per_query, &out, i, &total);
         return hs_batch_end(&b, &total);
     }
-    uint64_t tests = 0;
-    size_t invalid = 0, first = SIZE_MAX;
-    /* OpenMP wants a signed loop variable in older versions; ptrdiff_t holds HS_MAX_COUNT */
-#pragma omp parallel for num_threads(b.threads) schedule(dynamic, b.chunk) \
-    reduction(+ : tests, invalid) reduction(min : first)
-    for (ptrdiff_t ii = 0; ii < (ptrdiff_t)qs->count; ii++) {
-        hs_tally t = HS_TALLY_INIT;
-        brute_closest_one(cs, qs, &b, &run, per_query, &out, (size_t)ii, &t);
-        tests += t.tests;
-        invalid += t.invalid;
-        first = t.first < first ? t.first : first;
-    }
-    total.tests = tests;
-    total.invalid = invalid;
-    total.first = first;
-    return hs_batch_end(&b, &total);
+    brute_job j = {cs, qs, &b, &run, per_query, &out, -1, NULL, NULL, {0, 0, 0}};
+    return brute_team(&j);
 }
 
 /* Query i's any (hit[i]) or count (count[i]); its tests and invalidity added to tally. */
@@ -162,21 +192,8 @@ static hs_status brute_any_or_count(const hs_circles *cs, const hs_queries *qs,
             brute_any_or_count_one(cs, qs, &b, &run, per_query, counting, hit, count, i, &total);
         return hs_batch_end(&b, &total);
     }
-    uint64_t tests = 0;
-    size_t invalid = 0, first = SIZE_MAX;
-#pragma omp parallel for num_threads(b.threads) schedule(dynamic, b.chunk) \
-    reduction(+ : tests, invalid) reduction(min : first)
-    for (ptrdiff_t ii = 0; ii < (ptrdiff_t)qs->count; ii++) {
-        hs_tally t = HS_TALLY_INIT;
-        brute_any_or_count_one(cs, qs, &b, &run, per_query, counting, hit, count, (size_t)ii, &t);
-        tests += t.tests;
-        invalid += t.invalid;
-        first = t.first < first ? t.first : first;
-    }
-    total.tests = tests;
-    total.invalid = invalid;
-    total.first = first;
-    return hs_batch_end(&b, &total);
+    brute_job j = {cs, qs, &b, &run, per_query, NULL, counting, hit, count, {0, 0, 0}};
+    return brute_team(&j);
 }
 
 hs_status hs_brute_any(const hs_circles *cs, const hs_queries *qs, const hs_batch_opts *opts,

@@ -5,8 +5,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "openmp.h"
-
 #include "tuning.h"
 
 hs_queries hs_queries_segments(const float *ax, const float *ay, const float *dx, const float *dy,
@@ -63,11 +61,12 @@ hs_status hs_batch_begin(const hs_queries *qs, const hs_batch_opts *opts, size_t
     if (b->ks == NULL)
         return HS_E_UNSUPPORTED;
     b->sem = o.sem;
-    b->threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+    b->par = hs_par_make(o.threads, o.tasks);
     /* starting a team costs more than a small batch gains from it */
     double work = (double)qs->count * (double)(cost > 0 ? cost : 1);
-    if (b->threads < 1 || work < (double)HS_PAR_MIN_WORK)
-        b->threads = 1;
+    if (work < (double)HS_PAR_MIN_WORK)
+        b->par.threads = 1;
+    b->threads = b->par.threads;
     size_t c = qs->count / ((size_t)b->threads * HS_CHUNKS_PER_THREAD);
     b->chunk = c < 1 ? 1 : (c > HS_CHUNK_MAX ? HS_CHUNK_MAX : c);
     b->stats = o.stats;

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 
+#include "batch/parallel.h"
 #include "batch/tally.h"
 #include "hitscan/batch.h"
 #include "kernels/kernels.h"
@@ -24,7 +25,8 @@
 typedef struct hs_batch_setup {
     const hs_kernel_set *ks; /* the resolved level's pair kernels (ks->isa: the level) */
     hs_semantics sem;
-    int threads;  /* team size to request (1: the calling thread alone) */
+    int threads;  /* team size to request (1: the calling thread alone): par.threads */
+    hs_par par;   /* the team (batch/parallel.h) */
     size_t chunk; /* queries per scheduling chunk */
     hs_batch_stats *stats;
 } hs_batch_setup;

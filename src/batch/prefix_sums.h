@@ -5,8 +5,10 @@
 
 #include <stddef.h>
 
-/* Counts in offsets[1..n] become starts in offsets[0..n] (offsets[0] = 0), on a team of
- * `threads`; part holds one entry per thread. */
-void hs_prefix_sums(size_t *offsets, size_t n, int threads, size_t *part);
+#include "batch/parallel.h"
+
+/* Counts in offsets[1..n] become starts in offsets[0..n] (offsets[0] = 0), on the team par;
+ * part holds hs_par_parts(par) entries. */
+void hs_prefix_sums(size_t *offsets, size_t n, const hs_par *par, size_t *part);
 
 #endif

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Internal: a locality-keeping work-stealing schedule for the chunks of a parallel loop (each
  * thread sweeps its own contiguous share, then takes from the far end of others'). Every
- * thread of an `omp parallel` region runs
- *     const unsigned home = hs_sched_home(&sc);
+ * slot of a team (batch/parallel.h) runs
+ *     const unsigned home = hs_sched_home(&sc, slot);
  *     for (ptrdiff_t k; (k = hs_sched_next(&sc, home)) >= 0;) { chunk k }  */
 #ifndef HS_WORKSTEAL_H
 #define HS_WORKSTEAL_H
@@ -10,8 +10,6 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include "openmp.h"
 
 /* Why not schedule(dynamic): the grid answers queries in a locality order, so consecutive
  * chunks read the same cells. Dealt out one at a time, two threads would each get every other
@@ -23,8 +21,8 @@
  * never take the same chunk (compare-exchange on both).
  *
  * Which thread answers which chunk changes from run to run; callers write each chunk's
- * results by its index, so nothing else does. A team smaller than the slots (OpenMP may give
- * fewer threads than asked) is fine: unowned shares are taken by stealing. */
+ * results by its index, so nothing else does. A team smaller than the slots (helpers that never
+ * join) is fine: unowned shares are taken by stealing. */
 #define HS_SCHED_SLOTS 64
 
 typedef struct hs_sched_slot {
@@ -47,15 +45,16 @@ static inline void hs_sched_init(hs_sched *sc, size_t nchunks, int threads)
     }
 }
 
-/* The calling thread's slot (teams larger than the slots share them). */
-static inline unsigned hs_sched_home(const hs_sched *sc)
+/* The home share of a team's slot (batch/parallel.h; teams larger than the shares share
+ * them). */
+static inline unsigned hs_sched_home(const hs_sched *sc, int slot)
 {
-    return (unsigned)omp_get_thread_num() % sc->n;
+    return (unsigned)slot % sc->n;
 }
 
 /* The next chunk for a thread whose home slot is `home`, or -1 when every chunk is taken.
- * Relaxed order: the chunks are independent and the parallel region's end is the barrier
- * that publishes their results. */
+ * Relaxed order: the chunks are independent and the team's end (batch/parallel.h) publishes
+ * their results. */
 static inline ptrdiff_t hs_sched_next(hs_sched *sc, unsigned home)
 {
     _Atomic uint64_t *own = &sc->s[home].span;

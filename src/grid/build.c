@@ -5,25 +5,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "openmp.h"
-
 #include "grid/build.h"
 #include "grid/periodic.h"
 #include "grid/storage.h"
 #include "tuning.h"
 
-/* The build's team: g->threads (0: OpenMP's default), at most HS_GRID_MAX_BUILD_THREADS and
- * one per HS_GRID_MIN_PER_THREAD circles. */
-static int hs_grid_build_threads(const hs_grid *g, size_t n)
+/* The build's team: g->threads (0: the default team) on g->tasks, at most
+ * HS_GRID_MAX_BUILD_THREADS and one per HS_GRID_MIN_PER_THREAD circles. */
+static hs_par hs_grid_build_team(const hs_grid *g, size_t n)
 {
-    int T = g->threads > 0 ? g->threads : omp_get_max_threads();
-    if (T < 1)
-        T = 1;
+    const hs_par p = hs_par_make(g->threads, g->tasks);
+    int T = p.threads;
     if (T > HS_GRID_MAX_BUILD_THREADS)
         T = HS_GRID_MAX_BUILD_THREADS;
     if ((size_t)T > n / HS_GRID_MIN_PER_THREAD)
         T = n / HS_GRID_MIN_PER_THREAD > 1 ? (int)(n / HS_GRID_MIN_PER_THREAD) : 1;
-    return T;
+    return hs_par_cap(p, T);
 }
 
 /* The storage for g->n circles and g->ncells cells. The circle arrays start on a cache line
@@ -99,14 +96,14 @@ static void make_empty(hs_grid *g)
  * masked off, but they must be defined values). */
 static hs_status grid_passes(hs_grid *g, const hs_circles *cs, size_t *bad_index)
 {
-    const int threads = hs_grid_build_threads(g, cs->n);
-    hs_status s = hs_grid_plan_levels(g, cs, threads, bad_index);
+    const hs_par team = hs_grid_build_team(g, cs->n);
+    hs_status s = hs_grid_plan_levels(g, cs, &team, bad_index);
     if (refused(s))
         return s;
     if (s == HS_OK)
         s = alloc_storage(g, cs->mask != NULL);
     if (s == HS_OK)
-        s = hs_grid_sort(g, cs, threads);
+        s = hs_grid_sort(g, cs, &team);
     if (s == HS_OK)
         s = hs_grid_occupancy(g);
     if (s == HS_OK)
@@ -135,6 +132,12 @@ static hs_status grid_fill(hs_grid *g, const hs_circles *given, size_t *bad_inde
     return s;
 }
 
+void hs_grid_set_tasks(hs_grid *g, const hs_task_system *tasks)
+{
+    if (g)
+        g->tasks = tasks;
+}
+
 hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, hs_grid **out)
 {
     if (cs == NULL || out == NULL)
@@ -149,6 +152,7 @@ hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, hs_grid 
         return HS_E_NOMEM;
     g->cell_size_req = cell;
     g->threads = threads;
+    g->tasks = opts ? opts->tasks : NULL;
     hs_status s = hs_grid_set_box(g, opts);
     if (s == HS_OK)
         s = grid_fill(g, cs, NULL);

@@ -13,17 +13,19 @@
 #include <stddef.h>
 
 #include "circles.h"
+#include "batch/parallel.h"
 #include "grid/layout.h"
 
 /* Sets g->n, the levels (g->lv, g->nlevels, g->split_r) and g->ncells from cs; HS_OK or
  * HS_E_TOO_MANY (more cells than 32-bit indices address). The circles are validated as
  * hs_circles_create does (their arrays may be borrowed and changed since): on a bad one it
  * returns that code with *bad_index (if not NULL) set, and g is left unchanged. */
-hs_status hs_grid_plan_levels(hs_grid *g, const hs_circles *cs, int threads, size_t *bad_index);
+hs_status hs_grid_plan_levels(hs_grid *g, const hs_circles *cs, const hs_par *par,
+                              size_t *bad_index);
 
 /* Sorts cs into g's storage (allocated for g->n circles) and fills cell_start; HS_OK or
  * HS_E_NOMEM (the build's scratch). */
-hs_status hs_grid_sort(hs_grid *g, const hs_circles *cs, int threads);
+hs_status hs_grid_sort(hs_grid *g, const hs_circles *cs, const hs_par *par);
 
 /* The k-th smallest of a[0 .. n) (a is permuted): the value a sort would put at a[k]. The
  * values must be free of NaN, so that < is a total order. */

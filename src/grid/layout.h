@@ -68,7 +68,8 @@ struct hs_grid {
     size_t occ_cap;
     float cell_size_req; /* 0: automatic */
     int threads;
-    float split_r; /* radii above go to the big circles' level (INFINITY: none) */
+    const hs_task_system *tasks; /* hs_grid_opts.tasks, or hs_grid_set_tasks's */
+    float split_r;               /* radii above go to the big circles' level (INFINITY: none) */
     int nlevels;
     int nsmall; /* levels of small circles; level nsmall holds the big ones when < nlevels */
     hs_glevel lv[HS_GRID_LEVELS];

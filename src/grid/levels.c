@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "openmp.h"
-
 #include "invariant.h"
 #include "grid/build.h"
 #include "grid/storage.h"
@@ -270,24 +268,41 @@ static hs_status split_radius(const hs_circles *cs, float cell_size_req, float *
     return HS_OK;
 }
 
-/* Bounds, largest radius and count per level over all circles, on the team. */
-static void measure_levels(const hs_circles *cs, const hs_gpart *P, uint8_t *slot_of, int T,
-                           bounds *bd)
+/* Bounds, largest radius and count per slot over all circles, on the team: one part per
+ * slot, merged in order; the slots kept in slot_of when it is not NULL. */
+typedef struct measure_call {
+    const hs_circles *cs;
+    const hs_gpart *P;
+    uint8_t *slot_of;
+    size_t parts;
+    bounds *part;
+} measure_call;
+
+static void measure_part(void *ctx, size_t t, int slot)
+{
+    const measure_call *m = (const measure_call *)ctx;
+    const size_t n = m->cs->n, nt = m->parts;
+    (void)slot;
+    bounds_range(m->cs->x, m->cs->y, m->cs->r, n * t / nt, n * (t + 1) / nt, m->P, m->slot_of,
+                 &m->part[t]);
+}
+
+static void measure_levels(const hs_circles *cs, const hs_gpart *P, uint8_t *slot_of,
+                           const hs_par *par, bounds *bd)
 {
     const size_t n = cs->n;
+    const int T = par->threads;
     bounds_init(bd);
     if (T == 1) {
         bounds_range(cs->x, cs->y, cs->r, 0, n, P, slot_of, bd);
         return;
     }
     bounds part[HS_GRID_MAX_BUILD_THREADS];
+    HS_ASSERT(T <= HS_GRID_MAX_BUILD_THREADS);
     for (int t = 0; t < T; t++)
         bounds_init(&part[t]);
-#pragma omp parallel num_threads(T)
-    {
-        const size_t nt = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
-        bounds_range(cs->x, cs->y, cs->r, n * t / nt, n * (t + 1) / nt, P, slot_of, &part[t]);
-    }
+    const measure_call m = {cs, P, slot_of, (size_t)T, part};
+    hs_par_for(par, (size_t)T, measure_part, (void *)&m);
     for (int t = 0; t < T; t++)
         bounds_merge(bd, &part[t]);
 }
@@ -340,7 +355,8 @@ static int bounds_valid(const bounds *bd, size_t n)
     return 1;
 }
 
-hs_status hs_grid_plan_levels(hs_grid *g, const hs_circles *cs, int threads, size_t *bad_index)
+hs_status hs_grid_plan_levels(hs_grid *g, const hs_circles *cs, const hs_par *par,
+                              size_t *bad_index)
 {
     const size_t n = cs->n;
     /* validate before anything of g changes: a refused rebuild leaves the grid as it was */
@@ -362,7 +378,7 @@ hs_status hs_grid_plan_levels(hs_grid *g, const hs_circles *cs, int threads, siz
         g->slot_of = slot_of;
     }
     bounds bd;
-    measure_levels(cs, &P, slot_of, threads, &bd);
+    measure_levels(cs, &P, slot_of, par, &bd);
     if (n > 0 && !bounds_valid(&bd, n)) {
         v = hs_circles_check(cs, 0, n, bad_index);
         HS_ASSERT(v != HS_OK);

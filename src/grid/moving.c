@@ -18,8 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "openmp.h"
-
 #include "batch/all_hits.h"
 #include "batch/driver.h"
 #include "batch/workspace.h"
@@ -28,6 +26,7 @@
 #include "core.h"
 #include "grid/swept.h"
 #include "query_prep.h"
+#include "tuning.h"
 
 /* The circles in the caller's order, as they stand with their displacements (one record
  * each: a candidate's test reads one line, in whatever order the candidates come) and as
@@ -231,41 +230,55 @@ static hs_status moving_all_range(const void *ctx, size_t lo, size_t hi, int tid
     return HS_OK;
 }
 
-/* Closest, any or count of every query, on the team. */
+/* Closest, any or count of every query, on the team, in blocks of HS_MOVING_BLOCK queries. */
+typedef struct moving_team {
+    const moving_call *c;
+    const moving_out *o;
+    size_t n;
+    hs_par_tally sum;
+} moving_team;
+
+static void moving_block(void *ctx, size_t k, int slot)
+{
+    moving_team *mt = (moving_team *)ctx;
+    const moving_call *c = mt->c;
+    const moving_out *o = mt->o;
+    const size_t lo = k * HS_MOVING_BLOCK;
+    const size_t hi = mt->n - lo > HS_MOVING_BLOCK ? lo + HS_MOVING_BLOCK : mt->n;
+    hs_tally t = HS_TALLY_INIT;
+    (void)slot;
+    for (size_t i = lo; i < hi; i++) {
+        if (o->mode == HS_MOVING_COUNT) {
+            o->count[i] = moving_count(c, i, &t);
+            continue;
+        }
+        hs_hit h = {0};
+        const uint32_t j = moving_closest(c, i, o->mode == HS_MOVING_ANY, &h, &t);
+        const int hit = j != HS_NONE;
+        if (o->mode == HS_MOVING_ANY) {
+            o->hit[i] = (uint8_t)hit;
+            continue;
+        }
+        o->co.idx[i] = j;
+        o->co.t[i] = hit ? h.t : NAN;
+        if (o->co.px)
+            o->co.px[i] = hit ? h.point.x : NAN;
+        if (o->co.py)
+            o->co.py[i] = hit ? h.point.y : NAN;
+        if (o->co.nx)
+            o->co.nx[i] = hit ? h.normal.x : NAN;
+        if (o->co.ny)
+            o->co.ny[i] = hit ? h.normal.y : NAN;
+    }
+    hs_par_tally_add(&mt->sum, &t);
+}
+
 static hs_status moving_answer(const moving_call *c, const hs_batch_setup *b, const moving_out *o)
 {
-    const size_t n = c->qs->count;
-    hs_tally sum = HS_TALLY_INIT;
-#pragma omp parallel num_threads(b->threads) if (b->threads > 1)
-    {
-        hs_tally t = HS_TALLY_INIT;
-#pragma omp for schedule(dynamic, 256) nowait
-        for (size_t i = 0; i < n; i++) {
-            if (o->mode == HS_MOVING_COUNT) {
-                o->count[i] = moving_count(c, i, &t);
-                continue;
-            }
-            hs_hit h = {0};
-            const uint32_t j = moving_closest(c, i, o->mode == HS_MOVING_ANY, &h, &t);
-            const int hit = j != HS_NONE;
-            if (o->mode == HS_MOVING_ANY) {
-                o->hit[i] = (uint8_t)hit;
-                continue;
-            }
-            o->co.idx[i] = j;
-            o->co.t[i] = hit ? h.t : NAN;
-            if (o->co.px)
-                o->co.px[i] = hit ? h.point.x : NAN;
-            if (o->co.py)
-                o->co.py[i] = hit ? h.point.y : NAN;
-            if (o->co.nx)
-                o->co.nx[i] = hit ? h.normal.x : NAN;
-            if (o->co.ny)
-                o->co.ny[i] = hit ? h.normal.y : NAN;
-        }
-#pragma omp critical(hs_moving_tally)
-        hs_tally_add(&sum, &t);
-    }
+    moving_team mt = {c, o, c->qs->count, {0, 0, 0}};
+    hs_par_tally_init(&mt.sum);
+    hs_par_for(&b->par, (mt.n + HS_MOVING_BLOCK - 1) / HS_MOVING_BLOCK, moving_block, &mt);
+    const hs_tally sum = hs_par_tally_get(&mt.sum);
     return hs_batch_end(b, &sum);
 }
 
@@ -350,8 +363,13 @@ hs_status hs_moving_query(const hs_grid *g, const hs_queries *qs, const hs_batch
     hs_grid *dg = NULL;
     hs_hits cand = {0};
     s = hs_circles_borrow(m.cx, m.cy, m.cr, m.mask, g->n, &cs, NULL);
-    if (s == HS_OK)
-        s = hs_grid_build(cs, NULL, &dg);
+    if (s == HS_OK) {
+        hs_grid_opts go;
+        memset(&go, 0, sizeof go);
+        go.threads = opts->threads;
+        go.tasks = opts->tasks;
+        s = hs_grid_build(cs, &go, &dg);
+    }
     if (s == HS_OK) {
         hs_batch_opts co = *opts;
         co.sem = HS_SOLID;

@@ -12,8 +12,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "openmp.h"
-
 #include "grid/vectorize.h"
 #include "prefetch.h"
 #include "tuning.h"
@@ -114,14 +112,54 @@ static void scatter_slice(const hs_queries *qs, size_t lo, size_t hi, size_t *h,
     }
 }
 
-/* A stable counting sort run by the whole team: each thread keys and counts a contiguous
- * slice of the batch, the (bucket, thread) counts are summed bucket-major, and each thread
- * scatters its slice into its own run of every bucket. Slices are in order and a thread keeps
- * its slice's order inside a bucket, so the permutation is the serial stable sort's whatever
- * the team size. What moves is one 16-byte record (a, d) per query, and the index when perm is
- * made: one or two write streams per bucket, and the walk then reads a and d in order. */
-int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stage, hs_workspace *ws,
-                   hs_qorder *o)
+/* A stable counting sort run by the team in two steps over a fixed number of slices (not
+ * threads: a slice may be done by any slot): each slice of the batch is keyed and counted,
+ * the (bucket, slice) counts are summed bucket-major, and each slice is scattered into its own
+ * run of every bucket. Slices are in order and a slice keeps its order inside a bucket, so the
+ * permutation is the serial stable sort's whatever the team. What moves is one 16-byte record
+ * (a, d) per query, and the index when perm is made: one or two write streams per bucket, and
+ * the walk then reads a and d in order. */
+typedef struct order_call {
+    const hs_queries *qs;
+    size_t m, nb, parts;
+    const float *kp;
+    uint32_t *key, *perm;
+    size_t *hist;
+    float *rec;
+    int stage;
+} order_call;
+
+static void slice_of(const order_call *c, size_t t, size_t *lo, size_t *hi)
+{
+    const size_t m = c->m, nt = c->parts;
+    *lo = m / nt * t + (t < m % nt ? t : m % nt);
+    *hi = *lo + m / nt + (t < m % nt ? 1 : 0);
+}
+
+static void count_slice(void *ctx, size_t t, int slot)
+{
+    const order_call *c = (const order_call *)ctx;
+    const hs_queries *qs = c->qs;
+    size_t lo, hi, *h = c->hist + t * c->nb;
+    (void)slot;
+    slice_of(c, t, &lo, &hi);
+    order_keys(qs->ax, qs->ay, qs->dx, qs->dy, qs->tmin, qs->tmin_all, c->kp, lo, hi, c->key);
+    for (size_t i = lo; i < hi; i++)
+        h[c->key[i]]++;
+}
+
+static void scatter_part(void *ctx, size_t t, int slot)
+{
+    const order_call *c = (const order_call *)ctx;
+    size_t lo, hi;
+    (void)slot;
+    slice_of(c, t, &lo, &hi);
+    scatter_slice(c->qs, lo, hi, c->hist + t * c->nb, c->key, c->perm, c->rec,
+                  c->stage != HS_STAGE_NONE);
+}
+
+int hs_qorder_make(const hs_grid *g, const hs_queries *qs, const hs_par *par, int stage,
+                   hs_workspace *ws, hs_qorder *o)
 {
     o->perm = NULL;
     o->rec = NULL;
@@ -131,11 +169,14 @@ int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stag
         return 0;
     const size_t m = qs->count;
     const size_t nb = (size_t)1 << (2 * HS_SORT_BITS);
-    const int nthr = threads < 1 ? 1 : threads;
+    /* a few slices per slot: one a late helper claims holds up the others less */
+    const size_t parts = par->threads > 1 && m >= 2 * HS_PAR_LIGHT_STEP
+                             ? (size_t)par->threads * HS_ORD_SLICES_PER_SLOT
+                             : 1;
     /* perm is one more write stream per bucket: only made when something reads it */
     const int want_perm = stage == HS_STAGE_NONE || qs->tmin || qs->tmax || qs->q || qs->mask;
     uint32_t *key = hs_ws_get(ws, HS_WS_ORD_KEY, m * sizeof *key);
-    size_t *hist = hs_ws_get(ws, HS_WS_ORD_HIST, (size_t)nthr * nb * sizeof *hist);
+    size_t *hist = hs_ws_get(ws, HS_WS_ORD_HIST, parts * nb * sizeof *hist);
     uint32_t *perm = want_perm ? hs_ws_get(ws, HS_WS_ORD_PERM, m * sizeof *perm) : NULL;
     float *rec = hs_ws_get(ws, HS_WS_ORD_REC, m * 4 * sizeof *rec);
     float *geo =
@@ -143,7 +184,7 @@ int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stag
     if (key == NULL || hist == NULL || (want_perm && perm == NULL) || rec == NULL ||
         (stage == HS_STAGE_GEOMETRY && geo == NULL))
         return -1; /* the workspace frees or keeps what it got */
-    memset(hist, 0, (size_t)nthr * nb * sizeof *hist);
+    memset(hist, 0, parts * nb * sizeof *hist);
     /* the Z-order of the most populous level of small circles: where most queries are */
     const hs_glevel *L = &g->lv[0];
     for (int l = 1; l < g->nsmall; l++)
@@ -151,21 +192,10 @@ int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stag
     const float sx = (float)((double)(1u << HS_SORT_BITS) / fmax(L->bx1 - L->ox, L->h));
     const float sy = (float)((double)(1u << HS_SORT_BITS) / fmax(L->by1 - L->oy, L->h));
     const float kp[5] = {(float)L->ox, (float)L->oy, sx, sy, (float)((1 << HS_SORT_BITS) - 1)};
-#pragma omp parallel num_threads(nthr)
-    {
-        /* the team may be smaller than asked for: slice by its actual size */
-        const size_t tid = (size_t)omp_get_thread_num(), nt = (size_t)omp_get_num_threads();
-        const size_t lo = m / nt * tid + (tid < m % nt ? tid : m % nt);
-        const size_t hi = lo + m / nt + (tid < m % nt ? 1 : 0);
-        size_t *h = hist + tid * nb;
-        order_keys(qs->ax, qs->ay, qs->dx, qs->dy, qs->tmin, qs->tmin_all, kp, lo, hi, key);
-        for (size_t i = lo; i < hi; i++)
-            h[key[i]]++;
-#pragma omp barrier
-#pragma omp single
-        bucket_starts(hist, nb, (size_t)nthr);
-        scatter_slice(qs, lo, hi, h, key, perm, rec, stage != HS_STAGE_NONE);
-    }
+    const order_call c = {qs, m, nb, parts, kp, key, perm, hist, rec, stage};
+    hs_par_for(par, parts, count_slice, (void *)&c);
+    bucket_starts(hist, nb, parts);
+    hs_par_for(par, parts, scatter_part, (void *)&c);
     o->perm = perm;
     o->rec = rec;
     o->inv = stage != HS_STAGE_NONE ? key : NULL;
@@ -231,16 +261,23 @@ static void unstage_range(const hs_qorder *o, size_t lo, size_t hi, const hs_clo
     }
 }
 
-void hs_qorder_unstage(const hs_qorder *o, size_t m, int threads, const hs_closest_out *co,
+typedef struct unstage_call {
+    const hs_qorder *o;
+    const hs_closest_out *co;
+    uint8_t *hit;
+    uint32_t *count;
+} unstage_call;
+
+static void unstage_part(void *ctx, size_t lo, size_t hi, int slot)
+{
+    const unstage_call *u = (const unstage_call *)ctx;
+    (void)slot;
+    unstage_range(u->o, lo, hi, u->co, u->hit, u->count);
+}
+
+void hs_qorder_unstage(const hs_qorder *o, size_t m, const hs_par *par, const hs_closest_out *co,
                        uint8_t *hit, uint32_t *count)
 {
-    if (threads <= 1) {
-        unstage_range(o, 0, m, co, hit, count);
-        return;
-    }
-#pragma omp parallel num_threads(threads)
-    {
-        const size_t nt = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
-        unstage_range(o, m * t / nt, m * (t + 1) / nt, co, hit, count);
-    }
+    const unstage_call u = {o, co, hit, count};
+    hs_par_range(par, m, HS_ORD_UNSTAGE_GRAIN, unstage_part, (void *)&u);
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "batch/parallel.h"
 #include "batch/workspace.h"
 #include "grid/layout.h"
 #include "hitscan/batch.h"
@@ -32,15 +33,15 @@ typedef struct hs_qorder {
 enum { HS_STAGE_NONE, HS_STAGE_ANSWERS, HS_STAGE_GEOMETRY };
 
 /* The locality order of qs against g in ws (o->rec NULL: the batch is answered in its own
- * order), made on a team of `threads`; staging answers, o->inv too, and with geometry o->geo.
+ * order), made on the team par; staging answers, o->inv too, and with geometry o->geo.
  * 0, or -1 if it could not be allocated. */
-int hs_qorder_make(const hs_grid *g, const hs_queries *qs, int threads, int stage, hs_workspace *ws,
-                   hs_qorder *o);
+int hs_qorder_make(const hs_grid *g, const hs_queries *qs, const hs_par *par, int stage,
+                   hs_workspace *ws, hs_qorder *o);
 
 /* Staged answers to the caller's arrays (exactly one of co / hit / count non-NULL; closest
  * writes co's idx and t, and its points and normals that are not NULL when they were staged):
  * query i's is position inv[i]'s. */
-void hs_qorder_unstage(const hs_qorder *o, size_t m, int threads, const hs_closest_out *co,
+void hs_qorder_unstage(const hs_qorder *o, size_t m, const hs_par *par, const hs_closest_out *co,
                        uint8_t *hit, uint32_t *count);
 
 #endif

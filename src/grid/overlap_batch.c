@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "openmp.h"
+#include "batch/parallel.h"
 
 #include "grid/overlap.h"
 #include "hitscan/narrow.h"
@@ -75,6 +75,44 @@ static void chunk_run(const hs_grid *g, const float *x, const float *y, const fl
     }
 }
 
+typedef struct chunks_call {
+    const hs_grid *g;
+    const float *x, *y, *r;
+    const uint32_t *mask;
+    size_t m;
+    chunk_rows *rows;
+    size_t *len;
+    hs_par_tally sum;
+    atomic_int oom;
+} chunks_call;
+
+static void chunk_one(void *ctx, size_t k, int slot)
+{
+    chunks_call *c = (chunks_call *)ctx;
+    const size_t q0 = k * CHUNK, q1 = c->m - q0 > CHUNK ? q0 + CHUNK : c->m;
+    size_t bad = 0, at = (size_t)-1;
+    (void)slot;
+    chunk_run(c->g, c->x, c->y, c->r, c->mask, q0, q1, &c->rows[k], c->len, &bad, &at);
+    const hs_tally t = {0, bad, at};
+    hs_par_tally_add(&c->sum, &t);
+    if (c->rows[k].oom)
+        atomic_store(&c->oom, 1);
+}
+
+typedef struct copy_call {
+    const chunk_rows *rows;
+    hs_overlaps *out;
+} copy_call;
+
+static void copy_chunk(void *ctx, size_t k, int slot)
+{
+    const copy_call *c = (const copy_call *)ctx;
+    (void)slot;
+    if (c->rows[k].len)
+        memcpy(c->out->idx + c->out->offsets[k * CHUNK], c->rows[k].v,
+               c->rows[k].len * sizeof *c->out->idx);
+}
+
 hs_status hs_grid_overlap_discs(const hs_grid *g, const float *x, const float *y, const float *r,
                                 const uint32_t *mask, size_t m, const hs_batch_opts *opts,
                                 hs_overlaps *out)
@@ -87,27 +125,21 @@ hs_status hs_grid_overlap_discs(const hs_grid *g, const float *x, const float *y
         return HS_E_RANGE;
     if (m > HS_MAX_COUNT)
         return HS_E_TOO_MANY;
-    int threads = opts && opts->threads > 0 ? opts->threads : omp_get_max_threads();
+    const hs_par par = opts ? hs_par_make(opts->threads, opts->tasks) : hs_par_make(0, NULL);
     const size_t nchunks = (m + CHUNK - 1) / CHUNK;
-    if (nchunks < 2)
-        threads = 1;
-    (void)threads; /* read by the pragmas only: unused in a build without OpenMP */
     chunk_rows *rows = calloc(nchunks ? nchunks : 1, sizeof *rows);
     out->offsets = malloc((m + 1) * sizeof *out->offsets);
     int oom = rows == NULL || out->offsets == NULL;
     size_t invalid = 0, first = (size_t)-1;
     if (!oom) {
-        size_t *len = out->offsets + 1;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(+ : invalid)       \
-    reduction(min : first) reduction(| : oom)
-        for (ptrdiff_t k = 0; k < (ptrdiff_t)nchunks; k++) {
-            const size_t q0 = (size_t)k * CHUNK, q1 = m - q0 > CHUNK ? q0 + CHUNK : m;
-            size_t bad = 0, at = (size_t)-1;
-            chunk_run(g, x, y, r, mask, q0, q1, &rows[k], len, &bad, &at);
-            invalid += bad;
-            first = at < first ? at : first;
-            oom |= rows[k].oom;
-        }
+        chunks_call c = {g, x, y, r, mask, m, rows, out->offsets + 1, {0, 0, 0}, 0};
+        hs_par_tally_init(&c.sum);
+        atomic_init(&c.oom, 0);
+        hs_par_for(&par, nchunks, chunk_one, &c);
+        const hs_tally t = hs_par_tally_get(&c.sum);
+        invalid = t.invalid;
+        first = t.first;
+        oom = atomic_load(&c.oom);
     }
     if (!oom) {
         out->offsets[0] = 0;
@@ -119,11 +151,8 @@ hs_status hs_grid_overlap_discs(const hs_grid *g, const float *x, const float *y
         oom = out->idx == NULL;
     }
     if (!oom) {
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-        for (ptrdiff_t k = 0; k < (ptrdiff_t)nchunks; k++)
-            if (rows[k].len)
-                memcpy(out->idx + out->offsets[(size_t)k * CHUNK], rows[k].v,
-                       rows[k].len * sizeof *out->idx);
+        const copy_call c = {rows, out};
+        hs_par_for(&par, nchunks, copy_chunk, (void *)&c);
     }
     for (size_t k = 0; rows && k < nchunks; k++)
         free(rows[k].v);

@@ -22,8 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "openmp.h"
-
 #include "batch/worksteal.h"
 #include "grid/build.h"
 #include "grid/storage.h"
@@ -323,35 +321,52 @@ HS_GRID_CLONES static void scan_block(const hs_pair_search *s, size_t p0, size_t
 /* Every block scanned on the team. Blocks are consecutive storage positions, so neighbours in
  * space: each thread keeps a contiguous share of them (batch/worksteal.h). Returns 1 if an
  * allocation failed: then every thread stops at its next block, the search being lost. */
-static int find_pairs(const hs_pair_search *s, const pair_blocks *pb, hs_pair_list *lists,
-                      hs_pair_list *cross, int threads)
-{
-    atomic_int oom = 0;
+typedef struct find_call {
+    const hs_pair_search *s;
+    const pair_blocks *pb;
+    hs_pair_list *lists, *cross;
     hs_sched sc;
-    hs_sched_init(&sc, pb->nb, threads);
-#pragma omp parallel num_threads(threads)
-    {
-        const unsigned home = hs_sched_home(&sc);
-        for (ptrdiff_t k; (k = hs_sched_next(&sc, home)) >= 0;) {
-            if (atomic_load_explicit(&oom, memory_order_relaxed))
-                break;
-            hs_pair_list *B = &lists[k], *X = &cross[k];
-            size_t p0, p1;
-            block_span(s->g, pb, (size_t)k, &p0, &p1);
-            const int big = (size_t)k >= pb->nb0;
-            if (big)
-                reserve_big(s, p0, p1, B, X);
-            else if (s->dx) /* swept: room for a pair per circle to start with */
-                hs_pair_list_reserve(B, p1 - p0);
-            scan_block(s, p0, p1, B, X);
-            if (B->oom | X->oom)
-                atomic_store_explicit(&oom, 1, memory_order_relaxed);
-        }
+    atomic_int oom;
+} find_call;
+
+static void find_share(void *ctx, int slot)
+{
+    find_call *f = (find_call *)ctx;
+    const hs_pair_search *s = f->s;
+    const pair_blocks *pb = f->pb;
+    const unsigned home = hs_sched_home(&f->sc, slot);
+    for (ptrdiff_t k; (k = hs_sched_next(&f->sc, home)) >= 0;) {
+        if (atomic_load_explicit(&f->oom, memory_order_relaxed))
+            break; /* another block's lists could not grow: the search is lost */
+        hs_pair_list *B = &f->lists[k], *X = &f->cross[k];
+        size_t p0, p1;
+        block_span(s->g, pb, (size_t)k, &p0, &p1);
+        const int big = (size_t)k >= pb->nb0;
+        if (big)
+            reserve_big(s, p0, p1, B, X);
+        else if (s->dx) /* swept: room for a pair per circle to start with */
+            hs_pair_list_reserve(B, p1 - p0);
+        scan_block(s, p0, p1, B, X);
+        if (B->oom | X->oom)
+            atomic_store_explicit(&f->oom, 1, memory_order_relaxed);
     }
-    return atomic_load(&oom);
 }
 
-int hs_pair_search_run(const hs_pair_search *s, int threads, hs_pair_list **lists, size_t *nl)
+static int find_pairs(const hs_pair_search *s, const pair_blocks *pb, hs_pair_list *lists,
+                      hs_pair_list *cross, const hs_par *par)
+{
+    find_call f; /* the schedule's slots are set by hs_sched_init, not zeroed first */
+    f.s = s;
+    f.pb = pb;
+    f.lists = lists;
+    f.cross = cross;
+    atomic_init(&f.oom, 0);
+    hs_sched_init(&f.sc, pb->nb, par->threads);
+    hs_par_team(par, find_share, &f);
+    return atomic_load(&f.oom);
+}
+
+int hs_pair_search_run(const hs_pair_search *s, const hs_par *par, hs_pair_list **lists, size_t *nl)
 {
     const hs_grid *g = s->g;
     const size_t n = g->n;
@@ -359,8 +374,7 @@ int hs_pair_search_run(const hs_pair_search *s, int threads, hs_pair_list **list
     pb.n0 = hs_grid_small_count(g);
     pb.nb0 = (pb.n0 + HS_PAIR_BLOCK - 1) / HS_PAIR_BLOCK;
     pb.nb = pb.nb0 + (n - pb.n0 + HS_PAIR_BIG_BLOCK - 1) / HS_PAIR_BIG_BLOCK;
-    if (pb.nb < 2)
-        threads = 1; /* one block: a team would only wait */
+    const hs_par team = hs_par_cap(*par, pb.nb < 2 ? 1 : par->threads); /* one block: alone */
     /* lists[k]: block k's pairs; lists[nb + k]: its cross pairs */
     *nl = 2 * pb.nb;
     *lists = calloc(*nl ? *nl : 1, sizeof **lists);
@@ -368,7 +382,7 @@ int hs_pair_search_run(const hs_pair_search *s, int threads, hs_pair_list **list
         return 1;
     for (size_t b = 0; b < *nl; b++)
         (*lists)[b].carry = s->dx != NULL || s->contacts;
-    if (find_pairs(s, &pb, *lists, *lists + pb.nb, threads)) {
+    if (find_pairs(s, &pb, *lists, *lists + pb.nb, &team)) {
         hs_pair_lists_free(*lists, *nl);
         *lists = NULL;
         return 1;
@@ -432,10 +446,33 @@ static hs_status check_args(const hs_grid *g, float skin, unsigned want, const h
 /* Pairs ahead of the one gathered whose contact is prefetched. */
 enum { AHEAD = 64 };
 
+typedef struct contact_call {
+    const hs_pair_rec *ans;
+    const uint32_t *word;
+    size_t total;
+    hs_pairs *out;
+} contact_call;
+
+static void contact_range(void *ctx, size_t lo, size_t hi, int slot)
+{
+    const contact_call *c = (const contact_call *)ctx;
+    hs_pairs *out = c->out;
+    (void)slot;
+    for (size_t m = lo; m < hi; m++) {
+        if (m + AHEAD < c->total)
+            hs_prefetch(&c->ans[c->word[m + AHEAD]]);
+        const hs_pair_contact k = c->ans[c->word[m]].contact;
+        out->nx[m] = k.nx;
+        out->ny[m] = k.ny;
+        out->distance[m] = k.distance;
+        out->gap[m] = k.gap;
+    }
+}
+
 /* The found pairs in (i, j) order into out, with what `want` asks for. Returns 1 when memory
  * ran out. The lists are freed on the way, as soon as they are no longer needed. */
 static int assemble(hs_pair_list *lists, size_t nl, size_t total, size_t n, unsigned want,
-                    int threads, hs_pairs *out)
+                    const hs_par *par, hs_pairs *out)
 {
     hs_pair_rec *ans = NULL;
     uint32_t *word = NULL;
@@ -445,11 +482,10 @@ static int assemble(hs_pair_list *lists, size_t nl, size_t total, size_t n, unsi
     int oom = out->i == NULL || out->j == NULL;
     if (!oom)
         oom = want & HS_PAIRS_CONTACTS
-                  ? hs_pairs_assemble_carried(lists, nl, total, n, threads, out->i, out->j, &ans,
-                                              &word)
-                  : hs_pairs_assemble(lists, nl, n, threads, out->i, out->j, NULL);
+                  ? hs_pairs_assemble_carried(lists, nl, total, n, par, out->i, out->j, &ans, &word)
+                  : hs_pairs_assemble(lists, nl, n, par, out->i, out->j, NULL);
     if (!oom && (want & HS_PAIRS_SHIFTS))
-        oom = hs_pairs_shifts(lists, nl, out->i, out->j, total, threads, &out->sx, &out->sy);
+        oom = hs_pairs_shifts(lists, nl, out->i, out->j, total, par, &out->sx, &out->sy);
     for (size_t b = 0; b < nl; b++) /* memory for the contacts */
         hs_pair_list_free(&lists[b]);
     if (!oom && (want & HS_PAIRS_CONTACTS)) {
@@ -460,16 +496,8 @@ static int assemble(hs_pair_list *lists, size_t nl, size_t total, size_t n, unsi
         oom = !out->nx || !out->ny || !out->distance || !out->gap;
     }
     if (!oom && (want & HS_PAIRS_CONTACTS)) {
-#pragma omp parallel for num_threads(threads) schedule(static)
-        for (ptrdiff_t m = 0; m < (ptrdiff_t)total; m++) {
-            if (m + AHEAD < (ptrdiff_t)total)
-                hs_prefetch(&ans[word[m + AHEAD]]);
-            const hs_pair_contact c = ans[word[m]].contact;
-            out->nx[m] = c.nx;
-            out->ny[m] = c.ny;
-            out->distance[m] = c.distance;
-            out->gap[m] = c.gap;
-        }
+        const contact_call c = {ans, word, total, out};
+        hs_par_range(par, total, HS_PAIR_COPY_GRAIN, contact_range, (void *)&c);
     }
     free(word);
     free(ans);
@@ -487,9 +515,7 @@ hs_status hs_grid_pairs_ex(const hs_grid *g, const hs_pair_opts *po, const hs_ba
     hs_status st = check_args(g, skin, want, opts);
     if (st != HS_OK)
         return st;
-    int threads = opts ? opts->threads : 0;
-    if (threads == 0)
-        threads = omp_get_max_threads();
+    const hs_par team = opts ? hs_par_make(opts->threads, opts->tasks) : hs_par_make(0, NULL);
     const size_t n = g->n;
     if (n < 2)
         return HS_OK;
@@ -499,7 +525,7 @@ hs_status hs_grid_pairs_ex(const hs_grid *g, const hs_pair_opts *po, const hs_ba
         s.ext[l][0] = s.ext[l][1] = (double)g->lv[l].rmax + (double)skin;
     hs_pair_list *lists = NULL;
     size_t nl = 0;
-    int oom = hs_pair_search_run(&s, threads, &lists, &nl);
+    int oom = hs_pair_search_run(&s, &team, &lists, &nl);
     size_t total = 0;
     for (size_t b = 0; !oom && b < nl; b++)
         total += lists[b].len;
@@ -508,7 +534,7 @@ hs_status hs_grid_pairs_ex(const hs_grid *g, const hs_pair_opts *po, const hs_ba
         return HS_E_TOO_MANY;
     }
     if (!oom && total > 0)
-        oom = assemble(lists, nl, total, n, want, threads, out);
+        oom = assemble(lists, nl, total, n, want, &team, out);
     hs_pair_lists_free(lists, nl);
     if (oom) {
         hs_pairs_free(out);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "batch/parallel.h"
 #include "grid/layout.h"
 #include "grid/swept.h"
 
@@ -120,7 +121,8 @@ int hs_pair_shift_reserve(hs_pair_list *B, size_t need);
 /* The pairs of a search in lists (*lists, *nl of them, freed with hs_pair_lists_free), spread
  * over them in an order that depends on the team; swept lists carry the answers.
  * Returns 0, or 1 when memory ran out (then *lists is NULL). */
-int hs_pair_search_run(const hs_pair_search *s, int threads, hs_pair_list **lists, size_t *nl);
+int hs_pair_search_run(const hs_pair_search *s, const hs_par *par, hs_pair_list **lists,
+                       size_t *nl);
 void hs_pair_lists_free(hs_pair_list *lists, size_t nl);
 
 /* An output array of n indices: from megabytes up on 2 MB pages where the system allows it.
@@ -136,20 +138,21 @@ void hs_pair_list_free(hs_pair_list *B);
  * as one sequence (list l's entry k: the lengths of the lists before l, plus k). The pairs do
  * not depend on how they are spread over the lists, as long as none comes twice. Returns 0,
  * or 1 when scratch memory ran out. */
-int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, int threads, uint32_t *out_i,
-                      uint32_t *out_j, uint32_t *out_w);
+int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, const hs_par *par,
+                      uint32_t *out_i, uint32_t *out_j, uint32_t *out_w);
 
 /* hs_pairs_assemble of lists that carry records (total pairs in all): and each pair's record,
  * out pair m's at (*ans)[(*word)[m]] (both freed by the caller with free()). Returns 0, or 1
  * when memory ran out (then *ans and *word are NULL). */
 int hs_pairs_assemble_carried(const hs_pair_list *lists, size_t nl, size_t total, size_t n,
-                              int threads, uint32_t *out_i, uint32_t *out_j, hs_pair_rec **ans,
-                              uint32_t **word);
+                              const hs_par *par, uint32_t *out_i, uint32_t *out_j,
+                              hs_pair_rec **ans, uint32_t **word);
 
 /* The shifts of the pairs in (i, j) order out_i, out_j (total of them) into new arrays *sx,
  * *sy (freed with free()): those of the lists' sh entries, 0 for every other pair. Returns 0,
  * or 1 when memory ran out. */
 int hs_pairs_shifts(const hs_pair_list *lists, size_t nl, const uint32_t *out_i,
-                    const uint32_t *out_j, size_t total, int threads, int8_t **sx, int8_t **sy);
+                    const uint32_t *out_j, size_t total, const hs_par *par, int8_t **sx,
+                    int8_t **sy);
 
 #endif

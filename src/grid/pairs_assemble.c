@@ -12,11 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "openmp.h"
-
 #include "grid/overlap.h"
 #include "grid/pairs.h"
 #include "grid/storage.h"
+#include "tuning.h"
 
 int hs_pair_list_reserve(hs_pair_list *B, size_t need)
 {
@@ -252,71 +251,118 @@ static void sort_bucket(uint32_t *out_i, uint32_t *out_j, uint32_t *out_w, size_
     }
 }
 
-int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, int threads, uint32_t *out_i,
-                      uint32_t *out_j, uint32_t *out_w)
+/* The assembly's steps on the team: shares of the lists taken as one sequence (T of them,
+ * fixed: the output does not depend on which slot took which), then buckets. */
+typedef struct assemble_call {
+    const hs_pair_list *lists;
+    size_t nl, total, nbk, T, big;
+    size_t *hist, *bstart;
+    uint32_t *out_i, *out_j, *out_w;
+    _Atomic size_t next;
+    atomic_int oom;
+} assemble_call;
+
+static void count_one(void *ctx, size_t u, int slot)
+{
+    const assemble_call *a = (const assemble_call *)ctx;
+    (void)slot;
+    count_share(a->lists, a->nl, a->total * u / a->T, a->total * (u + 1) / a->T,
+                a->hist + u * a->nbk);
+}
+
+static void scatter_one(void *ctx, size_t u, int slot)
+{
+    const assemble_call *a = (const assemble_call *)ctx;
+    (void)slot;
+    scatter_share(a->lists, a->nl, a->total * u / a->T, a->total * (u + 1) / a->T,
+                  a->hist + u * a->nbk, a->out_i, a->out_j, a->out_w);
+}
+
+/* A slot's buckets, sorted in its own scratch (allocated once it has taken a bucket). */
+static void sort_buckets(void *ctx, int slot)
+{
+    assemble_call *a = (assemble_call *)ctx;
+    const size_t big = a->big;
+    bucket_scratch sc = {NULL, NULL, NULL, NULL, 0, NULL};
+    int have = 0;
+    (void)slot;
+    for (ptrdiff_t b; (b = hs_par_claim(&a->next, a->nbk)) >= 0;) {
+        if (!have) { /* one after the other, none after a failure */
+            have = 1;
+            sc.cnt = malloc(BUCKET_SIZE * sizeof *sc.cnt);
+            sc.si = sc.cnt && big > 0 ? malloc(big * sizeof *sc.si) : NULL;
+            sc.sj = sc.si ? malloc(big * sizeof *sc.sj) : NULL;
+            sc.sw = sc.sj && a->out_w ? malloc(big * sizeof *sc.sw) : NULL;
+            if (sc.cnt == NULL ||
+                (big > 0 && (sc.si == NULL || sc.sj == NULL || (a->out_w && sc.sw == NULL))))
+                atomic_store(&a->oom, 1);
+        }
+        if (!atomic_load_explicit(&a->oom, memory_order_relaxed))
+            sort_bucket(a->out_i, a->out_j, a->out_w, a->bstart[b], a->bstart[b + 1],
+                        (uint32_t)b << BUCKET_BITS, &sc);
+    }
+    free(sc.cnt);
+    free(sc.tmp);
+    free(sc.sw);
+    free(sc.sj);
+    free(sc.si);
+}
+
+int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, const hs_par *par,
+                      uint32_t *out_i, uint32_t *out_j, uint32_t *out_w)
 {
     size_t total = 0;
     for (size_t l = 0; l < nl; l++)
         total += lists[l].len;
-    const size_t nbk = ((n - 1) >> BUCKET_BITS) + 1, T = (size_t)threads;
-    /* hist[t * nbk + b]: pairs of bucket b in thread t's share; then where t writes them */
+    const size_t nbk = ((n - 1) >> BUCKET_BITS) + 1, T = (size_t)par->threads;
+    /* hist[t * nbk + b]: pairs of bucket b in share t; then where t writes them */
     size_t *hist = calloc(T * nbk, sizeof *hist), *bstart = malloc((nbk + 1) * sizeof *bstart);
     int oom = hist == NULL || bstart == NULL;
     if (oom)
         goto done;
-#pragma omp parallel num_threads(threads) reduction(| : oom)
-    {
-        const size_t t = (size_t)omp_get_thread_num(), nt = (size_t)omp_get_num_threads();
-        for (size_t u = t; u < T; u += nt) /* a smaller team: each thread takes more shares */
-            count_share(lists, nl, total * u / T, total * (u + 1) / T, hist + u * nbk);
-#pragma omp barrier
-#pragma omp single
-        {
-            size_t at = 0;
-            for (size_t b = 0; b < nbk; b++) {
-                bstart[b] = at;
-                for (size_t u = 0; u < T; u++) {
-                    const size_t c = hist[u * nbk + b];
-                    hist[u * nbk + b] = at;
-                    at += c;
-                }
-            }
-            bstart[nbk] = at;
+    assemble_call a = {lists, nl, total, nbk, T, 0, hist, bstart, out_i, out_j, out_w, 0, 0};
+    atomic_init(&a.next, 0);
+    atomic_init(&a.oom, 0);
+    const hs_par alone = hs_par_cap(*par, 1), *light = total < 2 * HS_PAR_LIGHT_STEP ? &alone : par;
+    hs_par_for(light, T, count_one, &a);
+    size_t at = 0;
+    for (size_t b = 0; b < nbk; b++) {
+        bstart[b] = at;
+        for (size_t u = 0; u < T; u++) {
+            const size_t c = hist[u * nbk + b];
+            hist[u * nbk + b] = at;
+            at += c;
         }
-        for (size_t u = t; u < T; u += nt)
-            scatter_share(lists, nl, total * u / T, total * (u + 1) / T, hist + u * nbk, out_i,
-                          out_j, out_w);
-#pragma omp barrier
-        size_t big = 0;
-        for (size_t b = 0; b < nbk; b++)
-            big = bstart[b + 1] - bstart[b] > big ? bstart[b + 1] - bstart[b] : big;
-        /* one after the other, none after a failure (out of memory arrives at once) */
-        bucket_scratch sc = {NULL, NULL, NULL, NULL, 0, malloc(BUCKET_SIZE * sizeof *sc.cnt)};
-        sc.si = sc.cnt && big > 0 ? malloc(big * sizeof *sc.si) : NULL;
-        sc.sj = sc.si ? malloc(big * sizeof *sc.sj) : NULL;
-        sc.sw = sc.sj && out_w ? malloc(big * sizeof *sc.sw) : NULL;
-        oom = sc.cnt == NULL ||
-              (big > 0 && (sc.si == NULL || sc.sj == NULL || (out_w && sc.sw == NULL)));
-#pragma omp for schedule(dynamic, 1)
-        for (ptrdiff_t b = 0; b < (ptrdiff_t)nbk; b++)
-            if (!oom)
-                sort_bucket(out_i, out_j, out_w, bstart[b], bstart[b + 1],
-                            (uint32_t)b << BUCKET_BITS, &sc);
-        free(sc.cnt);
-        free(sc.tmp);
-        free(sc.sw);
-        free(sc.sj);
-        free(sc.si);
     }
+    bstart[nbk] = at;
+    hs_par_for(light, T, scatter_one, &a);
+    for (size_t b = 0; b < nbk; b++)
+        a.big = bstart[b + 1] - bstart[b] > a.big ? bstart[b + 1] - bstart[b] : a.big;
+    hs_par_team(light, sort_buckets, &a);
+    oom = atomic_load(&a.oom);
 done:
     free(bstart);
     free(hist);
     return oom;
 }
 
+typedef struct copy_lists {
+    const hs_pair_list *lists;
+    const size_t *base;
+    hs_pair_rec *ans;
+} copy_lists;
+
+static void copy_list(void *ctx, size_t b, int slot)
+{
+    const copy_lists *c = (const copy_lists *)ctx;
+    (void)slot;
+    if (c->lists[b].len)
+        memcpy(c->ans + c->base[b], c->lists[b].rec, c->lists[b].len * sizeof *c->ans);
+}
+
 int hs_pairs_assemble_carried(const hs_pair_list *lists, size_t nl, size_t total, size_t n,
-                              int threads, uint32_t *out_i, uint32_t *out_j, hs_pair_rec **ans,
-                              uint32_t **word)
+                              const hs_par *par, uint32_t *out_i, uint32_t *out_j,
+                              hs_pair_rec **ans, uint32_t **word)
 {
     /* each list's records copied to their place in one array (the lists taken as one
      * sequence); then the pairs in (i, j) order with the place each came from */
@@ -328,11 +374,10 @@ int hs_pairs_assemble_carried(const hs_pair_list *lists, size_t nl, size_t total
         base[0] = 0;
         for (size_t b = 0; b < nl; b++)
             base[b + 1] = base[b] + lists[b].len;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-        for (ptrdiff_t b = 0; b < (ptrdiff_t)nl; b++)
-            if (lists[b].len)
-                memcpy(*ans + base[b], lists[b].rec, lists[b].len * sizeof **ans);
-        oom = hs_pairs_assemble(lists, nl, n, threads, out_i, out_j, *word);
+        const copy_lists c = {lists, base, *ans};
+        const hs_par alone = hs_par_cap(*par, 1);
+        hs_par_for(total < 2 * HS_PAR_LIGHT_STEP ? &alone : par, nl, copy_list, (void *)&c);
+        oom = hs_pairs_assemble(lists, nl, n, par, out_i, out_j, *word);
     }
     free(base);
     if (oom) {
@@ -367,24 +412,37 @@ static size_t find_pair(const uint32_t *out_i, const uint32_t *out_j, size_t tot
     return lo;
 }
 
-int hs_pairs_shifts(const hs_pair_list *lists, size_t nl, const uint32_t *out_i,
-                    const uint32_t *out_j, size_t total, int threads, int8_t **psx, int8_t **psy)
+typedef struct shifts_call {
+    const hs_pair_list *lists;
+    const uint32_t *out_i, *out_j;
+    size_t total;
+    int8_t *sx, *sy;
+} shifts_call;
+
+static void list_shifts(void *ctx, size_t b, int slot)
 {
-    (void)threads; /* read by the pragma only: unused in a build without OpenMP */
+    const shifts_call *c = (const shifts_call *)ctx;
+    const hs_pair_list *B = &c->lists[b];
+    (void)slot;
+    for (size_t k = 0; k < B->sh_len; k++) {
+        const hs_pair_shift *e = &B->sh[k];
+        const size_t m = find_pair(c->out_i, c->out_j, c->total, e->i, e->j);
+        if (m < c->total && c->out_i[m] == e->i && c->out_j[m] == e->j) {
+            c->sx[m] = e->sx;
+            c->sy[m] = e->sy;
+        }
+    }
+}
+
+int hs_pairs_shifts(const hs_pair_list *lists, size_t nl, const uint32_t *out_i,
+                    const uint32_t *out_j, size_t total, const hs_par *par, int8_t **psx,
+                    int8_t **psy)
+{
     int8_t *sx = *psx = calloc(total, 1), *sy = *psy = calloc(total, 1);
     if (sx == NULL || sy == NULL)
         return 1;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (ptrdiff_t b = 0; b < (ptrdiff_t)nl; b++) {
-        const hs_pair_list *B = &lists[b];
-        for (size_t k = 0; k < B->sh_len; k++) {
-            const hs_pair_shift *e = &B->sh[k];
-            const size_t m = find_pair(out_i, out_j, total, e->i, e->j);
-            if (m < total && out_i[m] == e->i && out_j[m] == e->j) {
-                sx[m] = e->sx;
-                sy[m] = e->sy;
-            }
-        }
-    }
+    const shifts_call c = {lists, out_i, out_j, total, sx, sy};
+    const hs_par alone = hs_par_cap(*par, 1);
+    hs_par_for(total < 2 * HS_PAR_LIGHT_STEP ? &alone : par, nl, list_shifts, (void *)&c);
     return 0;
 }

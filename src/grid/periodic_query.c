@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "openmp.h"
+#include "batch/parallel.h"
+#include "tuning.h"
 
 #include "grid/periodic.h"
 #include "grid/query.h"
@@ -186,18 +187,35 @@ static size_t pieces_of(const hs_grid *g, const hs_queries *qs, size_t i, pieces
 
 /* The pieces of qs into p: HS_OK or HS_E_NOMEM. A query that is invalid, or meets more than
  * HS_PERIODIC_MAX_IMAGES images of the box, has none and is counted invalid. */
-static hs_status make_pieces(const hs_grid *g, const hs_queries *qs, int threads, pieces *p)
+typedef struct pieces_call {
+    const hs_grid *g;
+    const hs_queries *qs;
+    pieces *p; /* NULL: count them */
+    size_t *first;
+} pieces_call;
+
+static void pieces_range(void *ctx, size_t lo, size_t hi, int slot)
 {
-    (void)threads; /* read by the pragmas only: unused in a build without OpenMP */
+    const pieces_call *c = (const pieces_call *)ctx;
+    size_t *first = c->first;
+    (void)slot;
+    for (size_t i = lo; i < hi; i++)
+        if (c->p == NULL)
+            first[i + 1] = pieces_of(c->g, c->qs, i, NULL, 0);
+        else if (first[i + 1] > first[i])
+            pieces_of(c->g, c->qs, i, c->p, first[i]);
+}
+
+static hs_status make_pieces(const hs_grid *g, const hs_queries *qs, const hs_par *par, pieces *p)
+{
     const size_t m = qs->count;
     memset(p, 0, sizeof *p);
     p->first = malloc((m + 1) * sizeof *p->first);
     if (p->first == NULL)
         return HS_E_NOMEM;
     size_t *first = p->first;
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (ptrdiff_t i = 0; i < (ptrdiff_t)m; i++)
-        first[i + 1] = pieces_of(g, qs, (size_t)i, NULL, 0);
+    const pieces_call count = {g, qs, NULL, first};
+    hs_par_range(par, m, HS_PERIODIC_GRAIN, pieces_range, (void *)&count);
     first[0] = 0;
     p->first_invalid = (size_t)-1;
     for (size_t i = 0; i < m; i++) {
@@ -215,10 +233,8 @@ static hs_status make_pieces(const hs_grid *g, const hs_queries *qs, int threads
     p->qs = (hs_queries){
         p->v,    p->v + n, p->v + 2 * n, p->v + 3 * n, p->v + 4 * n, p->v + 5 * n, p->v + 6 * n,
         p->mask, n,        0.0f,         0.0f,         0.0f,         qs->mask_all};
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (ptrdiff_t i = 0; i < (ptrdiff_t)m; i++)
-        if (first[i + 1] > first[i])
-            pieces_of(g, qs, (size_t)i, p, first[i]);
+    const pieces_call make = {g, qs, p, first};
+    hs_par_range(par, m, HS_PERIODIC_GRAIN, pieces_range, (void *)&make);
     return HS_OK;
 }
 
@@ -236,9 +252,9 @@ static hs_status check_batch(const hs_queries *qs, const hs_batch_opts *opts)
     return HS_OK;
 }
 
-static int team(const hs_batch_opts *opts)
+static hs_par team(const hs_batch_opts *opts)
 {
-    return opts && opts->threads > 0 ? opts->threads : omp_get_max_threads();
+    return opts ? hs_par_make(opts->threads, opts->tasks) : hs_par_make(0, NULL);
 }
 
 /* The status of a call whose pieces were answered with status s: the invalid queries are
@@ -305,6 +321,19 @@ static int out_missing(size_t m, const hs_grid_out *o)
     }
 }
 
+typedef struct merge_call {
+    const pieces *p;
+    const hs_grid_out *a, *o;
+} merge_call;
+
+static void merge_range(void *ctx, size_t lo, size_t hi, int slot)
+{
+    const merge_call *c = (const merge_call *)ctx;
+    (void)slot;
+    for (size_t i = lo; i < hi; i++)
+        merge_one(c->p, c->a, c->o, i);
+}
+
 hs_status hs_grid_periodic_walk(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
                                 const hs_grid_out *o)
 {
@@ -313,9 +342,9 @@ hs_status hs_grid_periodic_walk(const hs_grid *g, const hs_queries *qs, const hs
         return s;
     if (out_missing(qs->count, o))
         return HS_E_NULL;
-    const int threads = team(opts);
+    const hs_par par = team(opts);
     pieces p;
-    s = make_pieces(g, qs, threads, &p);
+    s = make_pieces(g, qs, &par, &p);
     const size_t n = p.qs.count, nn = n ? n : 1;
     /* the pieces' answers: closest's geometry when the caller asks for it */
     const int geo = o->co.px || o->co.py || o->co.nx || o->co.ny;
@@ -343,9 +372,8 @@ hs_status hs_grid_periodic_walk(const hs_grid *g, const hs_queries *qs, const hs
         s = hs_grid_walk_plain(g, &p.qs, &io, &a);
     }
     if (s == HS_OK || s == HS_E_INVALID_QUERY) {
-#pragma omp parallel for num_threads(threads) schedule(static)
-        for (ptrdiff_t i = 0; i < (ptrdiff_t)qs->count; i++)
-            merge_one(&p, &a, o, (size_t)i);
+        const merge_call mc = {&p, &a, o};
+        hs_par_range(&par, qs->count, HS_PERIODIC_GRAIN, merge_range, (void *)&mc);
     }
     free(buf);
     s = finish(&p, opts, &inner, s);
@@ -369,22 +397,36 @@ static int cmp_hit(const void *a, const void *b)
 
 /* The pieces' hits h (CSR by piece) merged into rows by query, each ordered by (t, index):
  * into out, or the caller's arrays from place. */
-static hs_status merge_all(const pieces *p, size_t m, const hs_hits *h, int threads, hs_hits *out,
-                           const hs_all_place *place)
+typedef struct rows_call {
+    const pieces *p;
+    const hs_hits *h;
+    hit *rows;
+} rows_call;
+
+static void rows_range(void *ctx, size_t lo, size_t hi, int slot)
 {
-    (void)threads; /* read by the pragmas only: unused in a build without OpenMP */
+    const rows_call *c = (const rows_call *)ctx;
+    const pieces *p = c->p;
+    const hs_hits *h = c->h;
+    (void)slot;
+    for (size_t i = lo; i < hi; i++) {
+        const size_t a = h->offsets[p->first[i]], b = h->offsets[p->first[i + 1]];
+        for (size_t k = a; k < b; k++)
+            c->rows[k] = (hit){h->t[k], h->idx[k]};
+        if (p->first[i + 1] - p->first[i] > 1) /* one piece's row is in order already */
+            qsort(c->rows + a, b - a, sizeof *c->rows, cmp_hit);
+    }
+}
+
+static hs_status merge_all(const pieces *p, size_t m, const hs_hits *h, const hs_par *par,
+                           hs_hits *out, const hs_all_place *place)
+{
     const size_t total = h->total;
     hit *rows = malloc((total ? total : 1) * sizeof *rows);
     if (rows == NULL)
         return HS_E_NOMEM;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
-    for (ptrdiff_t i = 0; i < (ptrdiff_t)m; i++) {
-        const size_t a = h->offsets[p->first[i]], b = h->offsets[p->first[i + 1]];
-        for (size_t k = a; k < b; k++)
-            rows[k] = (hit){h->t[k], h->idx[k]};
-        if (p->first[i + 1] - p->first[i] > 1) /* one piece's row is in order already */
-            qsort(rows + a, b - a, sizeof *rows, cmp_hit);
-    }
+    const rows_call rc = {p, h, rows};
+    hs_par_range(par, m, 64, rows_range, (void *)&rc);
     hs_status s = HS_OK;
     if (place) {
         hs_hits_into d = {NULL, NULL, NULL, NULL};
@@ -434,9 +476,9 @@ hs_status hs_grid_periodic_all(const hs_grid *g, const hs_queries *qs, const hs_
         return s;
     if (out == NULL && place == NULL)
         return HS_E_NULL;
-    const int threads = team(opts);
+    const hs_par par = team(opts);
     pieces p;
-    s = make_pieces(g, qs, threads, &p);
+    s = make_pieces(g, qs, &par, &p);
     hs_batch_stats inner = {0, 0, 0};
     hs_hits h;
     memset(&h, 0, sizeof h);
@@ -447,7 +489,7 @@ hs_status hs_grid_periodic_all(const hs_grid *g, const hs_queries *qs, const hs_
         s = hs_grid_all_plain(g, &p.qs, &io, &h, NULL);
     }
     if (s == HS_OK || s == HS_E_INVALID_QUERY) {
-        const hs_status m = merge_all(&p, qs->count, &h, threads, out, place);
+        const hs_status m = merge_all(&p, qs->count, &h, &par, out, place);
         s = m != HS_OK ? m : s;
         hs_hits_free(&h);
     }

@@ -6,8 +6,6 @@
  * answers copied to the caller's order, the workspace closed. */
 #include <string.h>
 
-#include "openmp.h"
-
 #include "batch/all_hits.h"
 #include "batch/driver.h"
 #include "batch/workspace.h"
@@ -33,6 +31,7 @@ typedef struct walk_call {
     size_t rs;            /* queries per range */
     unsigned char *state; /* the walk's state, gw->state_bytes for each thread of the team */
     hs_sched sc;
+    hs_par_tally sum; /* the slots' tallies */
 } walk_call;
 
 /* Bytes between two threads' walk states: whole lines, so each starts aligned. */
@@ -58,7 +57,7 @@ static hs_tally walk_share(walk_call *c, int tid)
 {
     void *st = walk_state(c->state, c->gw, tid);
     const size_t n = c->qs->count, rs = c->rs;
-    const unsigned home = hs_sched_home(&c->sc);
+    const unsigned home = hs_sched_home(&c->sc, tid);
     hs_tally sum = HS_TALLY_INIT;
     for (ptrdiff_t k; (k = hs_sched_next(&c->sc, home)) >= 0;) {
         const size_t lo = (size_t)k * rs, hi = n - lo > rs ? lo + rs : n;
@@ -74,8 +73,14 @@ static hs_tally walk_share(walk_call *c, int tid)
     return sum;
 }
 
-/* One thread never enters a parallel region: even an inactive one (if (0)) makes and frees a
- * team, which is most of the cost of a batch of a few queries. */
+static void walk_slot(void *ctx, int slot)
+{
+    walk_call *c = (walk_call *)ctx;
+    const hs_tally t = walk_share(c, slot);
+    hs_par_tally_add(&c->sum, &t);
+}
+
+/* One thread walks its ranges straight: no team, no atomics. */
 static hs_tally walk_ranges(const hs_grid *g, const hs_grid_walkers *gw, const hs_queries *qs,
                             const hs_qorder *ord, const hs_batch_setup *b, const hs_grid_out *o,
                             unsigned char *state)
@@ -92,17 +97,9 @@ static hs_tally walk_ranges(const hs_grid *g, const hs_grid_walkers *gw, const h
     hs_sched_init(&c.sc, (qs->count + c.rs - 1) / c.rs, b->threads);
     if (b->threads <= 1)
         return walk_share(&c, 0);
-    uint64_t tests = 0;
-    size_t invalid = 0, first = SIZE_MAX;
-#pragma omp parallel num_threads(b->threads) reduction(+ : tests, invalid) reduction(min : first)
-    {
-        const hs_tally t = walk_share(&c, omp_get_thread_num());
-        tests += t.tests;
-        invalid += t.invalid;
-        first = t.first < first ? t.first : first;
-    }
-    const hs_tally total = {tests, invalid, first};
-    return total;
+    hs_par_tally_init(&c.sum);
+    hs_par_team(&b->par, walk_slot, &c);
+    return hs_par_tally_get(&c.sum);
 }
 
 static int out_missing(const hs_queries *qs, const hs_grid_out *o)
@@ -130,9 +127,9 @@ static int stages(const hs_grid_out *o)
     }
 }
 
-static int team_size(const hs_batch_opts *opts)
+static hs_par team_of(const hs_batch_opts *opts)
 {
-    return opts && opts->threads > 0 ? opts->threads : omp_get_max_threads();
+    return opts ? hs_par_make(opts->threads, opts->tasks) : hs_par_make(0, NULL);
 }
 
 /* The lowest index of an invalid query in qs (one is), for an order without perm: its walk
@@ -156,9 +153,9 @@ hs_status hs_grid_walk_plain(const hs_grid *g, const hs_queries *qs, const hs_ba
     hs_status s = hs_ws_open(opts, &w);
     if (s != HS_OK)
         return s;
-    const int threads = team_size(opts);
+    const hs_par team = team_of(opts);
     hs_qorder ord;
-    if (hs_qorder_make(g, qs, threads, stages(o), w.ws, &ord) != 0) {
+    if (hs_qorder_make(g, qs, &team, stages(o), w.ws, &ord) != 0) {
         hs_ws_close(&w);
         return HS_E_NOMEM;
     }
@@ -180,7 +177,7 @@ hs_status hs_grid_walk_plain(const hs_grid *g, const hs_queries *qs, const hs_ba
     }
     /* these two are returned only once every query was answered */
     if (ord.inv && (s == HS_OK || s == HS_E_INVALID_QUERY))
-        hs_qorder_unstage(&ord, qs->count, threads, o->mode == HS_GRID_CLOSEST ? &o->co : NULL,
+        hs_qorder_unstage(&ord, qs->count, &team, o->mode == HS_GRID_CLOSEST ? &o->co : NULL,
                           o->hit, o->count);
     hs_ws_close(&w);
     return s;
@@ -255,7 +252,8 @@ hs_status hs_grid_all_plain(const hs_grid *g, const hs_queries *qs, const hs_bat
     if (s != HS_OK)
         return s;
     hs_qorder ord;
-    if (hs_qorder_make(g, qs, team_size(opts), HS_STAGE_NONE, w.ws, &ord) != 0) {
+    const hs_par team = team_of(opts);
+    if (hs_qorder_make(g, qs, &team, HS_STAGE_NONE, w.ws, &ord) != 0) {
         hs_ws_close(&w);
         return HS_E_NOMEM;
     }

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "openmp.h"
+#include "batch/parallel.h"
 
 #include <simde/x86/sse2.h>
 
@@ -37,7 +37,7 @@
 #include "prefetch.h"
 #include "tuning.h"
 
-/* The passes stay separate functions: inlined into the one parallel region that runs them,
+/* The passes stay separate functions: inlined into the team function that runs them,
  * their loops would share one register allocation and spill their pointers. */
 #if defined(__GNUC__) || defined(__clang__)
 #define HS_PASS __attribute__((noinline))
@@ -122,6 +122,7 @@ typedef struct band_sort {
     size_t area;            /* bytes per thread buffer */
     int spill;              /* a band holds more than cap circles */
     hs_status st;
+    _Atomic size_t next[3]; /* each pass's next chunk or band to claim (batch/parallel.h) */
 } band_sort;
 
 /* The band plan: sub-band = 2^sh consecutive cells; a band = consecutive sub-bands holding at
@@ -182,8 +183,7 @@ static HS_PASS void count_chunks(band_sort *S, uint32_t *blk)
     const size_t n = S->n, K = S->K, nsb = S->nsb, nsbp = S->nsbp;
     const unsigned sh = S->sh; /* a local: the counters' stores could alias S->sh */
     uint32_t *hist = S->hist;
-#pragma omp for schedule(dynamic, 1)
-    for (ptrdiff_t cc = 0; cc < (ptrdiff_t)K; cc++) {
+    for (ptrdiff_t cc; (cc = hs_par_claim(&S->next[0], K)) >= 0;) {
         const size_t i0 = n * (size_t)cc / K, i1 = n * ((size_t)cc + 1) / K;
         uint32_t *h = hist + (size_t)cc * nsbp;
         memset(h, 0, nsb * sizeof *h);
@@ -312,8 +312,7 @@ static HS_PASS void move_chunks(band_sort *S, uint32_t *blk, unsigned char *area
     move_wc *wc = (move_wc *)(void *)area;
     uint32_t *first = (uint32_t *)(void *)(area + nb * sizeof(move_wc));
     const int combine = nb * (sizeof(move_wc) + sizeof(uint32_t)) <= S->area;
-#pragma omp for schedule(dynamic, 1)
-    for (ptrdiff_t cc = 0; cc < (ptrdiff_t)K; cc++) {
+    for (ptrdiff_t cc; (cc = hs_par_claim(&S->next[1], K)) >= 0;) {
         const size_t i0 = n * (size_t)cc / K, i1 = n * ((size_t)cc + 1) / K;
         uint32_t *c = cur + (size_t)cc * nsbp;
         if (combine) {
@@ -492,13 +491,12 @@ static HS_PASS void sort_band_spill(const band_sort *S, size_t p0, size_t p1, si
 
 /* Pass 3 (on the team): each band sorted by cell, stably, its cells' cell_start entries
  * left holding the CSR. */
-static void sort_bands(const band_sort *S, size_t t, uint32_t *blk)
+static void sort_bands(band_sort *S, size_t t, uint32_t *blk)
 {
     unsigned char *a = S->buffers + t * S->area;
     const size_t sh = S->sh, ncells = S->ncells;
     uint32_t *cs_ = S->g->cell_start;
-#pragma omp for schedule(dynamic, 1)
-    for (ptrdiff_t bb = 0; bb < (ptrdiff_t)S->nb; bb++) {
+    for (ptrdiff_t bb; (bb = hs_par_claim(&S->next[2], S->nb)) >= 0;) {
         const size_t b = (size_t)bb;
         const size_t p0 = S->bpos[b], p1 = S->bpos[b + 1], m = p1 - p0;
         const size_t c0 = (size_t)S->bsb[b] << sh;
@@ -512,8 +510,31 @@ static void sort_bands(const band_sort *S, size_t t, uint32_t *blk)
     }
 }
 
-hs_status hs_grid_sort(hs_grid *g, const hs_circles *cs, int T)
+/* The passes on the team: each slot claims chunks (bands) until none is left; slot t has
+ * band buffer t. */
+static void count_pass(void *ctx, int slot)
 {
+    uint32_t blk[HS_GRID_BLOCK];
+    (void)slot;
+    count_chunks((band_sort *)ctx, blk);
+}
+
+static void move_pass(void *ctx, int slot)
+{
+    band_sort *S = (band_sort *)ctx;
+    uint32_t blk[HS_GRID_BLOCK];
+    move_chunks(S, blk, S->buffers + (size_t)slot * S->area);
+}
+
+static void band_pass(void *ctx, int slot)
+{
+    uint32_t blk[HS_GRID_BLOCK];
+    sort_bands((band_sort *)ctx, (size_t)slot, blk);
+}
+
+hs_status hs_grid_sort(hs_grid *g, const hs_circles *cs, const hs_par *par)
+{
+    const int T = par->threads;
     const size_t n = cs->n, ncells = g->ncells;
     uint32_t *cs_ = g->cell_start;
     if (n == 0 || ncells == 0) {
@@ -529,17 +550,13 @@ hs_status hs_grid_sort(hs_grid *g, const hs_circles *cs, int T)
     band_sort S;
     if (band_sort_init(&S, g, cs, T) != HS_OK)
         return HS_E_NOMEM;
-#pragma omp parallel num_threads(T)
-    {
-        const size_t t = (size_t)omp_get_thread_num();
-        uint32_t blk[HS_GRID_BLOCK];
-        count_chunks(&S, blk);
-#pragma omp single
-        plan_bands(&S);
-        if (S.st == HS_OK) {
-            move_chunks(&S, blk, S.buffers + t * S.area);
-            sort_bands(&S, t, blk);
-        }
+    for (int k = 0; k < 3; k++)
+        atomic_init(&S.next[k], 0);
+    hs_par_team(par, count_pass, &S);
+    plan_bands(&S);
+    if (S.st == HS_OK) {
+        hs_par_team(par, move_pass, &S);
+        hs_par_team(par, band_pass, &S);
     }
     cs_[ncells] = (uint32_t)n;
     return S.st;

@@ -18,8 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "openmp.h"
-
 #include "grid/build.h"
 #include "grid/layout.h"
 #include "grid/pairs.h"
@@ -86,23 +84,27 @@ typedef struct swept_arrays {
     double mrmax;      /* the largest swept disc's radius */
 } swept_arrays;
 
-/* Every circle's displacement and swept disc at its storage position: g's storage read in
- * order, the caller's arrays where its index says. The disc's radius grows by a relative
- * 2^-20 and by the rounding of its centre (2^-23 of its coordinates' size, and 2^-148 where
- * they are subnormal): more than every rounding of the computation. */
-static void make_discs(const hs_grid *g, const float *dx, const float *dy, float fast_from,
-                       swept_arrays *a, int threads)
+typedef struct discs_call {
+    const hs_grid *g;
+    const float *dx, *dy;
+    float fast_from;
+    swept_arrays *a;
+    _Atomic uint64_t max[5]; /* m0s, m0a, m1s, m1a, mrm as hs_par_max_nonneg keeps them */
+} discs_call;
+
+static void discs_range(void *ctx, size_t lo, size_t hi, int slot)
 {
+    discs_call *c = (discs_call *)ctx;
+    const hs_grid *g = c->g;
+    const float *dx = c->dx, *dy = c->dy;
+    const float fast_from = c->fast_from;
     const ptrdiff_t n = (ptrdiff_t)g->n, n0 = (ptrdiff_t)hs_grid_small_count(g);
-    float *restrict sdx = a->dx, *restrict sdy = a->dy, *restrict mx_ = a->mx,
-                    *restrict my_ = a->my, *restrict mr_ = a->mr;
-    uint8_t *restrict fast_ = a->fast;
+    float *restrict sdx = c->a->dx, *restrict sdy = c->a->dy, *restrict mx_ = c->a->mx,
+                    *restrict my_ = c->a->my, *restrict mr_ = c->a->mr;
+    uint8_t *restrict fast_ = c->a->fast;
     double m0s = 0.0, m0a = 0.0, m1s = 0.0, m1a = 0.0, mrm = 0.0;
-    (void)threads; /* read by the pragma only: unused in a build without OpenMP */
-#pragma omp parallel for num_threads(threads) schedule(static)                                     \
-    reduction(max                                                                                  \
-              : m0s, m0a, m1s, m1a, mrm)
-    for (ptrdiff_t pos = 0; pos < n; pos++) {
+    (void)slot;
+    for (ptrdiff_t pos = (ptrdiff_t)lo; pos < (ptrdiff_t)hi; pos++) {
         if (pos + AHEAD < n) {
             const uint32_t ahead = g->id[pos + AHEAD];
             hs_prefetch(&dx[ahead]);
@@ -129,11 +131,27 @@ static void make_discs(const hs_grid *g, const float *dx, const float *dy, float
             m1s = !fast && len > m1s ? len : m1s;
         }
     }
-    a->dmax[0][0] = m0s;
-    a->dmax[0][1] = m0a;
-    a->dmax[1][0] = m1s;
-    a->dmax[1][1] = m1a;
-    a->mrmax = mrm;
+    const double m[5] = {m0s, m0a, m1s, m1a, mrm};
+    for (int k = 0; k < 5; k++)
+        hs_par_max_nonneg(&c->max[k], m[k]);
+}
+
+/* Every circle's displacement and swept disc at its storage position: g's storage read in
+ * order, the caller's arrays where its index says. The disc's radius grows by a relative
+ * 2^-20 and by the rounding of its centre (2^-23 of its coordinates' size, and 2^-148 where
+ * they are subnormal): more than every rounding of the computation. */
+static void make_discs(const hs_grid *g, const float *dx, const float *dy, float fast_from,
+                       swept_arrays *a, const hs_par *par)
+{
+    discs_call c = {g, dx, dy, fast_from, a, {0, 0, 0, 0, 0}};
+    for (int k = 0; k < 5; k++)
+        atomic_init(&c.max[k], 0);
+    hs_par_range(par, g->n, PAR_MIN, discs_range, &c);
+    a->dmax[0][0] = hs_par_max_get(&c.max[0]);
+    a->dmax[0][1] = hs_par_max_get(&c.max[1]);
+    a->dmax[1][0] = hs_par_max_get(&c.max[2]);
+    a->dmax[1][1] = hs_par_max_get(&c.max[3]);
+    a->mrmax = hs_par_max_get(&c.max[4]);
 }
 
 static void free_arrays(swept_arrays *a)
@@ -189,7 +207,7 @@ static int fast_pair(const hs_grid *g, const swept_arrays *a, uint32_t p, uint32
  * the range limit are valid circles (overlap does not change with the scale), and grown by
  * 2^-20 and 2^-148 (the halving of subnormal values). Returns 0, or 1 when memory ran out. */
 static int fast_pairs(const hs_grid *g, const swept_arrays *a, const hs_batch_opts *opts,
-                      int threads, hs_pair_list *L)
+                      const hs_par *par, hs_pair_list *L)
 {
     size_t nf = 0;
     for (size_t pos = 0; pos < g->n; pos++)
@@ -214,7 +232,10 @@ static int fast_pairs(const hs_grid *g, const swept_arrays *a, const hs_batch_op
         }
         const hs_circles cs = {.x = hx, .y = hy, .r = hr, .mask = NULL, .n = nf, .owned = NULL};
         /* the halved box; on an axis that is not periodic the discs may leave it */
-        hs_grid_opts go = {.cell_size = 0.0f, .threads = threads, .periodic = g->periodic};
+        hs_grid_opts go = {.cell_size = 0.0f,
+                           .threads = par->threads,
+                           .periodic = g->periodic,
+                           .tasks = par->tasks};
         const int px = (g->periodic & HS_PERIODIC_X) != 0, py = (g->periodic & HS_PERIODIC_Y) != 0;
         go.box.min.x = px ? 0.5f * (float)g->box[0] : -HS_MAX_COORD;
         go.box.min.y = py ? 0.5f * (float)g->box[1] : -HS_MAX_COORD;
@@ -235,10 +256,10 @@ static int fast_pairs(const hs_grid *g, const swept_arrays *a, const hs_batch_op
 
 /* The touching pairs found by the search, in lists with their answers. */
 static hs_status search(const hs_grid *g, const float *dx, const float *dy,
-                        const hs_batch_opts *opts, int threads, hs_pair_list **lists, size_t *nl)
+                        const hs_batch_opts *opts, const hs_par *par, hs_pair_list **lists,
+                        size_t *nl)
 {
     const size_t n = g->n;
-    const int pass_threads = n / PAR_MIN < (size_t)threads ? (int)(n / PAR_MIN) + 1 : threads;
     swept_arrays a = {hs_grid_alloc_lines(n, sizeof(float)),
                       hs_grid_alloc_lines(n, sizeof(float)),
                       hs_grid_alloc_lines(n, sizeof(float)),
@@ -252,7 +273,7 @@ static hs_status search(const hs_grid *g, const float *dx, const float *dy,
     if (s == HS_OK)
         s = fast_threshold(g, dx, dy, &fast_from);
     if (s == HS_OK) {
-        make_discs(g, dx, dy, fast_from, &a, pass_threads);
+        make_discs(g, dx, dy, fast_from, &a, par);
         /* one image per pair: the swept discs' diameters below half a period (the fast
          * circles' grid, of halved discs grown by 2^-20, then holds them too) */
         if (g->periodic && !hs_box_fits(g, 2.0 * a.mrmax * (1.0 + 0x1p-19) + 0x1p-140))
@@ -266,7 +287,7 @@ static hs_status search(const hs_grid *g, const float *dx, const float *dy,
                 ps.ext[l][c] =
                     ((double)g->lv[l].rmax + a.dmax[l >= g->nsmall][c]) * (1.0 + 0x1p-20);
         hs_pair_list *more = NULL;
-        if (hs_pair_search_run(&ps, threads, lists, nl) ||
+        if (hs_pair_search_run(&ps, par, lists, nl) ||
             !(more = realloc(*lists, (*nl + 1) * sizeof *more))) {
             s = HS_E_NOMEM;
         } else { /* one more list: the pairs of two fast circles */
@@ -274,7 +295,7 @@ static hs_status search(const hs_grid *g, const float *dx, const float *dy,
             memset(&more[*nl], 0, sizeof *more);
             more[*nl].carry = 1;
             *nl += 1;
-            if (fast_pairs(g, &a, opts, threads, &more[*nl - 1]))
+            if (fast_pairs(g, &a, opts, par, &more[*nl - 1]))
                 s = HS_E_NOMEM;
         }
     }
@@ -282,9 +303,32 @@ static hs_status search(const hs_grid *g, const float *dx, const float *dy,
     return s;
 }
 
+typedef struct answer_call {
+    const hs_pair_rec *ans;
+    const uint32_t *word;
+    size_t total;
+    hs_swept_pairs *out;
+} answer_call;
+
+static void answer_range(void *ctx, size_t lo, size_t hi, int slot)
+{
+    const answer_call *c = (const answer_call *)ctx;
+    hs_swept_pairs *out = c->out;
+    (void)slot;
+    for (size_t m = lo; m < hi; m++) {
+        if (m + AHEAD < c->total)
+            hs_prefetch(&c->ans[c->word[m + AHEAD]]);
+        const hs_swept_hit h = c->ans[c->word[m]].swept;
+        out->t[m] = h.t;
+        out->nx[m] = h.nx;
+        out->ny[m] = h.ny;
+        out->overlapping[m] = (uint8_t)h.overlapping;
+    }
+}
+
 /* The pairs in (i, j) order with their answers (hs_pairs_assemble_carried) and, in a periodic
  * box, their shifts; then the answers gathered to them. */
-static hs_status assemble(hs_pair_list *lists, size_t nl, size_t total, size_t n, int threads,
+static hs_status assemble(hs_pair_list *lists, size_t nl, size_t total, size_t n, const hs_par *par,
                           const hs_grid *g, hs_swept_pairs *out)
 {
     hs_pair_rec *ans = NULL;
@@ -292,9 +336,9 @@ static hs_status assemble(hs_pair_list *lists, size_t nl, size_t total, size_t n
     out->i = hs_pairs_alloc_out(total);
     out->j = hs_pairs_alloc_out(total);
     int oom = !out->i || !out->j ||
-              hs_pairs_assemble_carried(lists, nl, total, n, threads, out->i, out->j, &ans, &word);
+              hs_pairs_assemble_carried(lists, nl, total, n, par, out->i, out->j, &ans, &word);
     if (!oom && g->periodic)
-        oom = hs_pairs_shifts(lists, nl, out->i, out->j, total, threads, &out->sx, &out->sy);
+        oom = hs_pairs_shifts(lists, nl, out->i, out->j, total, par, &out->sx, &out->sy);
     for (size_t b = 0; b < nl; b++) /* memory for the answers */
         hs_pair_list_free(&lists[b]);
     out->count = total;
@@ -304,16 +348,8 @@ static hs_status assemble(hs_pair_list *lists, size_t nl, size_t total, size_t n
     out->overlapping = oom ? NULL : hs_grid_alloc_lines(total, 1);
     oom = oom || !out->t || !out->nx || !out->ny || !out->overlapping;
     if (!oom) {
-#pragma omp parallel for num_threads(threads) schedule(static)
-        for (ptrdiff_t m = 0; m < (ptrdiff_t)total; m++) {
-            if (m + AHEAD < (ptrdiff_t)total)
-                hs_prefetch(&ans[word[m + AHEAD]]);
-            const hs_swept_hit h = ans[word[m]].swept;
-            out->t[m] = h.t;
-            out->nx[m] = h.nx;
-            out->ny[m] = h.ny;
-            out->overlapping[m] = (uint8_t)h.overlapping;
-        }
+        const answer_call c = {ans, word, total, out};
+        hs_par_range(par, total, HS_PAIR_COPY_GRAIN, answer_range, (void *)&c);
     }
     free(word);
     free(ans);
@@ -329,25 +365,23 @@ hs_status hs_grid_swept_pairs(const hs_grid *g, const float *dx, const float *dy
     const size_t n = g->n;
     if (n > 0 && (dx == NULL || dy == NULL))
         return HS_E_NULL;
-    int threads = opts ? opts->threads : 0;
-    if (threads < 0)
+    if (opts && opts->threads < 0)
         return HS_E_RANGE;
     hs_status s = hs_check_displacements(dx, dy, n);
     if (s != HS_OK || n < 2)
         return s;
-    if (threads == 0)
-        threads = omp_get_max_threads();
+    hs_par team = opts ? hs_par_make(opts->threads, opts->tasks) : hs_par_make(0, NULL);
     if (n < PAR_MIN) /* a team would only wait */
-        threads = 1;
+        team.threads = 1;
     hs_pair_list *lists = NULL;
     size_t nl = 0, total = 0;
-    s = search(g, dx, dy, opts, threads, &lists, &nl);
+    s = search(g, dx, dy, opts, &team, &lists, &nl);
     for (size_t b = 0; s == HS_OK && b < nl; b++)
         total += lists[b].len;
     if (s == HS_OK && total > HS_MAX_COUNT) /* each answer is named by a 32-bit word */
         s = HS_E_TOO_MANY;
     if (s == HS_OK && total > 0)
-        s = assemble(lists, nl, total, n, threads, g, out);
+        s = assemble(lists, nl, total, n, &team, g, out);
     hs_pair_lists_free(lists, nl);
     if (s != HS_OK)
         hs_swept_pairs_free(out);

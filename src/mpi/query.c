@@ -70,12 +70,14 @@ static hs_status route(qcall *c, size_t *invalid, size_t *first_invalid)
     if (!c->rec || !c->valid || !c->off || !c->pos)
         return HS_E_NOMEM;
     memset(c->pos, 0, (n + 1) * sizeof *c->pos);
-    const int threads = c->lo.threads > 0 ? c->lo.threads : omp_get_max_threads();
+    /* hitscan_mpi sees the public API only, not the library's team: with the caller's task
+     * system these two loops run on the calling thread (no OpenMP region) */
+    const int threads = c->lo.tasks ? 1 : c->lo.threads > 0 ? c->lo.threads : omp_get_max_threads();
     const long long nn = (long long)n;
     size_t inv = 0, first = SIZE_MAX;
     c->off[0] = 0;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : inv) \
-    reduction(min : first) if (n >= 16384)
+    reduction(min : first) if (n >= 16384 && threads > 1)
     for (long long ii = 0; ii < nn; ii++) {
         const size_t i = (size_t)ii;
         float *r = c->rec + i * 8;
@@ -93,7 +95,7 @@ static hs_status route(qcall *c, size_t *invalid, size_t *first_invalid)
     c->tg_t = kept(s, HS_MQ_TG_T, (c->off[n] + 1) * sizeof *c->tg_t);
     if (!c->tg_rank || !c->tg_t)
         return HS_E_NOMEM;
-#pragma omp parallel for num_threads(threads) schedule(static) if (n >= 16384)
+#pragma omp parallel for num_threads(threads) schedule(static) if (n >= 16384 && threads > 1)
     for (long long ii = 0; ii < nn; ii++) {
         const size_t i = (size_t)ii;
         if (c->valid[i])
