@@ -904,11 +904,15 @@ function runQueries(engine, mode, q, options, where) {
       return out !== undefined ? into(out, Uint32Array, 0, n, null) : take(Uint32Array, 0, n);
     default: {
       const total = m.retWord(3);
-      return {
-        query: new Int32Array(b, m.retWord(4), total).slice(),
-        circle: new Int32Array(b, m.retWord(5), total).slice(),
-        t: new Float32Array(b, m.retWord(6), total).slice(),
-      };
+      try {
+        return {
+          query: new Int32Array(b, m.retWord(4), total).slice(),
+          circle: new Int32Array(b, m.retWord(5), total).slice(),
+          t: new Float32Array(b, m.retWord(6), total).slice(),
+        };
+      } finally {
+        m.x.hs_web_all_free();
+      }
     }
   }
 }

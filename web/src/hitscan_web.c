@@ -25,6 +25,7 @@ static hs_workspace *ws;
 static int32_t *hit_query; /* all-hits: the query of each hit */
 static size_t hit_query_cap;
 static hs_pairs last_pairs;
+static hs_hits last_hits; /* all-hits: the workspace's arrays, or (periodic, moving) its own */
 static hs_swept_pairs last_swept;
 static float *disp; /* moving circles' displacements: dx then dy, 2 n floats */
 static size_t disp_cap;
@@ -299,7 +300,7 @@ static int all_too_big(const hs_grid *g, const hs_circles *cs, const hs_queries 
  *            normals (2 m each, x, y pairs; NULL: not computed);
  *   any: out0 m bytes; count: out0 m words;
  *   all: ret[3] hits, ret[4] their queries, ret[5] circles, ret[6] entry times (valid until
- *        the next call).
+ *        hs_web_all_free or the next call).
  * dxy: NULL, or the grid's circles moving by (dx, dy) pairs over the queries' interval
  * (hs_batch_opts.disp_x / disp_y; grid only).
  * ret[0]: the invalid queries (answered as misses), ret[1]: the first, ret[2]: its status.
@@ -386,6 +387,7 @@ int HS_WEB(hs_web_query)(int mode, const hs_grid *g, const hs_circles *cs, const
             return HS_E_NOMEM;
         }
         o.stats = &stats;
+        hs_hits_free(&last_hits);
         hs_hits h;
         st = g ? hs_grid_all(g, &qs, &o, &h) : hs_brute_all(cs, &qs, &o, &h);
         if (st != HS_OK && st != HS_E_INVALID_QUERY)
@@ -407,7 +409,7 @@ int HS_WEB(hs_web_query)(int mode, const hs_grid *g, const hs_circles *cs, const
         ret[4] = (uint32_t)(uintptr_t)hit_query;
         ret[5] = (uint32_t)(uintptr_t)h.idx;
         ret[6] = (uint32_t)(uintptr_t)h.t;
-        hs_hits_free(&h); /* the arrays are the workspace's until the next call */
+        last_hits = h; /* a periodic grid's and moving circles' arrays are h's own */
         break;
     }
     }
@@ -418,6 +420,9 @@ int HS_WEB(hs_web_query)(int mode, const hs_grid *g, const hs_circles *cs, const
                            : 0;
     return st;
 }
+
+/* Frees the arrays of the last all-hits answer that are not the workspace's. */
+void HS_WEB(hs_web_all_free)(void) { hs_hits_free(&last_hits); }
 
 /* One closest query's arguments and answer, for scripts that cast one at a time: kept here
  * so that a call allocates nothing (the batch call runs on the module's workspace). */
@@ -575,6 +580,7 @@ void HS_WEB(hs_web_trim)(void)
     hit_query = NULL;
     hit_query_cap = 0;
     hs_pairs_free(&last_pairs);
+    hs_hits_free(&last_hits);
     hs_web_swept_pairs_free();
     free(disp);
     disp = NULL;
