@@ -6,65 +6,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { Brute, Circles, Grid, init } from '../index.js';
-import { randomScene, sameBytes } from './helpers.mjs';
+import { BOX, boxScene, moves, randomScene, rng, sameBytes } from './helpers.mjs';
 
-const BOX = [-20, 10, 60, 50]; // periods 80 and 40
 const PERIOD = [BOX[2] - BOX[0], BOX[3] - BOX[1]];
 const AXES = { xy: [true, true], x: [true, false], y: [false, true] };
-
-// A deterministic generator of numbers in [0, 1).
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-// Circles in BOX, a third near its left or right edge, some given whole periods outside it on
-// the periodic axes (the grid wraps them), radii up to rmax.
-function boxScene(n, seed, periodic = [true, true], rmax = 1.5, outside = 0.1) {
-  const rnd = rng(seed);
-  const xyr = new Float32Array(3 * n);
-  for (let i = 0; i < n; i++) {
-    let x = BOX[0] + rnd() * PERIOD[0];
-    let y = BOX[1] + rnd() * PERIOD[1];
-    if (rnd() < 0.3) {
-      x = rnd() < 0.5 ? BOX[0] + 3 * rnd() : BOX[2] - 3 * rnd();
-    }
-    if (rnd() < 0.15) {
-      y = rnd() < 0.5 ? BOX[1] + 3 * rnd() : BOX[3] - 3 * rnd();
-    }
-    if (rnd() < outside) {
-      const k = [-2, -1, 1, 3][Math.floor(4 * rnd())];
-      if (periodic[0]) {
-        x += k * PERIOD[0];
-      }
-      if (periodic[1]) {
-        y -= k * PERIOD[1];
-      }
-    }
-    xyr[3 * i] = x;
-    xyr[3 * i + 1] = y;
-    xyr[3 * i + 2] = rnd() * rmax;
-  }
-  return xyr;
-}
-
-// Displacements: most circles move up to `slow`, one in 20 up to `fast` (dx, dy pairs).
-function moves(n, seed, slow = 1, fast = 8) {
-  const rnd = rng(seed);
-  const d = new Float32Array(2 * n);
-  for (let i = 0; i < n; i++) {
-    const s = rnd() < 0.05 ? fast : slow;
-    d[2 * i] = (2 * rnd() - 1) * s;
-    d[2 * i + 1] = (2 * rnd() - 1) * s;
-  }
-  return d;
-}
 
 // A centre as the grid holds it (grid.h: wrapped into [lo, hi) in double, rounded once).
 function wrap(v, lo, hi) {
