@@ -685,16 +685,34 @@ function boxOption(options, where) {
   return { axes, box: v };
 }
 
-// (a[k], b[k]) pairs of two arrays of the module's memory, as a new array of 2 count values.
+// A copy of the array of count values at ret[k].
+function retArray(m, Type, k, count) {
+  return new Type(m.buffer, m.retWord(k), count).slice();
+}
+
+// (x[k], y[k]) pairs of the arrays at ret[a] and ret[b], as a new array of 2 count values.
 function interleave(Type, m, a, b, count) {
-  const x = new Type(m.buffer, a, count);
-  const y = new Type(m.buffer, b, count);
+  const x = new Type(m.buffer, m.retWord(a), count);
+  const y = new Type(m.buffer, m.retWord(b), count);
   const out = new Type(2 * count);
   for (let k = 0; k < count; k++) {
     out[2 * k] = x[k];
     out[2 * k + 1] = y[k];
   }
   return out;
+}
+
+// A pair call's { i, j } (ret[0]: the count, ret[1], ret[2]: the arrays), or its status's
+// error (HS_E_BOX: `box` says why).
+function pairResult(m, st, where, box) {
+  if (st === HS_E_BOX) {
+    throw rangeError(`${where}: ${box}`, 'HS_E_BOX');
+  }
+  if (st !== HS_OK) {
+    throw m.fail(st, where);
+  }
+  const count = m.retWord(0);
+  return { i: retArray(m, Int32Array, 1, count), j: retArray(m, Int32Array, 2, count) };
 }
 
 // Circle i of the set at cs: [x, y, r].
@@ -1166,26 +1184,16 @@ export class Grid extends Engine {
     const st = m.x.hs_web_pairs(g, skin, (shifts ? HS_PAIRS_SHIFTS : 0) |
       (contacts ? HS_PAIRS_CONTACTS : 0));
     try {
-      if (st === HS_E_BOX) {
-        throw rangeError(`${where}: skin ${skin} is too large for the periodic box: a circle's ` +
-                         "diameter plus the skin must be below half a period", 'HS_E_BOX');
-      }
-      if (st !== HS_OK) {
-        throw m.fail(st, where);
-      }
-      const count = m.retWord(0);
-      const w = (k) => m.retWord(k);
-      const r = {
-        i: new Int32Array(m.buffer, w(1), count).slice(),
-        j: new Int32Array(m.buffer, w(2), count).slice(),
-      };
+      const r = pairResult(m, st, where, `skin ${skin} is too large for the periodic box: a ` +
+                           "circle's diameter plus the skin must be below half a period");
+      const count = r.i.length;
       if (shifts) {
-        r.shift = interleave(Int8Array, m, w(3), w(4), count);
+        r.shift = interleave(Int8Array, m, 3, 4, count);
       }
       if (contacts) {
-        r.normal = interleave(Float32Array, m, w(5), w(6), count);
-        r.distance = new Float32Array(m.buffer, w(7), count).slice();
-        r.gap = new Float32Array(m.buffer, w(8), count).slice();
+        r.normal = interleave(Float32Array, m, 5, 6, count);
+        r.distance = retArray(m, Float32Array, 7, count);
+        r.gap = retArray(m, Float32Array, 8, count);
       }
       return r;
     } finally {
@@ -1216,26 +1224,16 @@ export class Grid extends Engine {
       if (st === HS_E_NONFINITE || st === HS_E_RANGE) {
         throw displacementError(m, st, dxy, 'dxy', where) ?? m.fail(st, where);
       }
-      if (st === HS_E_BOX) {
-        throw rangeError(`${where}: dxy: the periodic box is too small for these ` +
-                         "displacements: a circle's diameter plus its displacement's length " +
-                         'must be below half a period', 'HS_E_BOX');
-      }
-      if (st !== HS_OK) {
-        throw m.fail(st, where);
-      }
-      const count = m.retWord(0);
-      const w = (k) => m.retWord(k);
-      const r = {
-        i: new Int32Array(m.buffer, w(1), count).slice(),
-        j: new Int32Array(m.buffer, w(2), count).slice(),
-        t: new Float32Array(m.buffer, w(3), count).slice(),
-        normal: interleave(Float32Array, m, w(4), w(5), count),
-        overlapping: new Uint8Array(m.buffer, w(6), count).slice(),
-      };
+      const r = pairResult(m, st, where, 'dxy: the periodic box is too small for these ' +
+                           "displacements: a circle's diameter plus its displacement's length " +
+                           'must be below half a period');
+      const count = r.i.length;
+      r.t = retArray(m, Float32Array, 3, count);
+      r.normal = interleave(Float32Array, m, 4, 5, count);
+      r.overlapping = retArray(m, Uint8Array, 6, count);
       if (shifts) {
-        r.shift = w(7) === 0 ? new Int8Array(2 * count) // a plain grid: no shifts
-          : interleave(Int8Array, m, w(7), w(8), count);
+        r.shift = m.retWord(7) === 0 ? new Int8Array(2 * count) // a plain grid: no shifts
+          : interleave(Int8Array, m, 7, 8, count);
       }
       return r;
     } finally {

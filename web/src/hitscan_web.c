@@ -478,6 +478,14 @@ int HS_WEB(hs_web_closest_one)(const hs_grid *g, float ax, float ay, float bx, f
     return st;
 }
 
+/* A pair call's answer: ret[0] the count, ret[1 .. 8] its arrays. */
+static void ret_arrays(size_t count, const void *const arrays[8])
+{
+    ret[0] = (uint32_t)count;
+    for (int k = 0; k < 8; k++)
+        ret[1 + k] = (uint32_t)(uintptr_t)arrays[k];
+}
+
 /* Every pair of circles of g whose gap is at most skin (0: overlapping pairs), i < j, by i
  * then j, with the optional outputs (hs_pair_opts.outputs: HS_PAIRS_SHIFTS, _CONTACTS).
  * ret[0]: the count, ret[1 .. 8]: i, j, sx, sy, nx, ny, distance, gap (0 when not asked for),
@@ -491,9 +499,7 @@ int HS_WEB(hs_web_pairs)(const hs_grid *g, float skin, unsigned outputs)
     hs_status st = hs_grid_pairs_ex(g, &po, &o, &last_pairs);
     const hs_pairs *p = &last_pairs;
     const void *arrays[8] = {p->i, p->j, p->sx, p->sy, p->nx, p->ny, p->distance, p->gap};
-    ret[0] = (uint32_t)p->count;
-    for (int k = 0; k < 8; k++)
-        ret[1 + k] = (uint32_t)(uintptr_t)arrays[k];
+    ret_arrays(p->count, arrays);
     return st;
 }
 
@@ -516,9 +522,7 @@ int HS_WEB(hs_web_swept_pairs)(const hs_grid *g, const float *dxy, size_t n)
     hs_status st = hs_grid_swept_pairs(g, disp, disp + n, &o, &last_swept);
     const hs_swept_pairs *p = &last_swept;
     const void *arrays[8] = {p->i, p->j, p->t, p->nx, p->ny, p->overlapping, p->sx, p->sy};
-    ret[0] = (uint32_t)p->count;
-    for (int k = 0; k < 8; k++)
-        ret[1 + k] = (uint32_t)(uintptr_t)arrays[k];
+    ret_arrays(p->count, arrays);
     return st;
 }
 

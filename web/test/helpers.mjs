@@ -93,6 +93,18 @@ export function sameBytes(got, want, what) {
   }
 }
 
+/** Asserts two { closest (with details), any, count, all } answers hold the same bytes. */
+export function sameAnswers(got, want, what) {
+  for (const k of ['index', 't', 'point', 'normal']) {
+    sameBytes(got.closest[k], want.closest[k], `${what} closest.${k}`);
+  }
+  sameBytes(got.any, want.any, `${what} any`);
+  sameBytes(got.count, want.count, `${what} count`);
+  for (const k of ['query', 'circle', 't']) {
+    sameBytes(got.all[k], want.all[k], `${what} all.${k}`);
+  }
+}
+
 /** Column c of a (rows, width) float64 array, as a Float64Array. */
 export function column(d, width, c) {
   const out = new Float64Array(d.length / width);

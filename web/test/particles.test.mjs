@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { Brute, Circles, Grid, init } from '../index.js';
-import { BOX, boxScene, moves, randomScene, rng, sameBytes } from './helpers.mjs';
+import {
+  BOX, boxScene, moves, randomScene, rng, sameAnswers, sameBytes,
+} from './helpers.mjs';
 
 const PERIOD = [BOX[2] - BOX[0], BOX[3] - BOX[1]];
 const AXES = { xy: [true, true], x: [true, false], y: [false, true] };
@@ -251,17 +253,6 @@ function answers(engine, q, options) {
     count: engine.count(q, options),
     all: engine.all(q, options),
   };
-}
-
-function sameAnswers(got, want, what) {
-  for (const k of ['index', 't', 'point', 'normal']) {
-    sameBytes(got.closest[k], want.closest[k], `${what} closest.${k}`);
-  }
-  sameBytes(got.any, want.any, `${what} any`);
-  sameBytes(got.count, want.count, `${what} count`);
-  for (const k of ['query', 'circle', 't']) {
-    sameBytes(got.all[k], want.all[k], `${what} all.${k}`);
-  }
 }
 
 for (const build of ['wasm128', 'scalar']) {
