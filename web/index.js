@@ -820,14 +820,14 @@ function runQueries(engine, mode, q, options, where) {
     throw new TypeError(`${where}: out must be a previous result, got ${got(out)}`);
   }
   const dxy = options.displacement;
-  const periodic = g !== 0 && m.x.hs_web_grid_periodic(g) !== 0;
+  const periodic = () => g !== 0 && m.x.hs_web_grid_periodic(g) !== 0;
   let nCircles = 0;
   if (dxy !== undefined) {
     if (g === 0) {
       throw new TypeError(`${where}: displacement: moving circles need a Grid`);
     }
     nCircles = displacements(dxy, g, m, 'displacement', where);
-    if (periodic) {
+    if (periodic()) {
       const e = new Error(`${where}: displacement: moving circles in a periodic box are not ` +
                           'supported yet');
       e.code = 'HS_E_UNSUPPORTED';
@@ -877,7 +877,7 @@ function runQueries(engine, mode, q, options, where) {
     const row = fmt([ax, ay, bx, by]);
     const t = thick ? `, thickness=${thick[first]}` : '';
     const why = queryProblem(ax, ay, bx, by, thick ? thick[first] : thickAll) ??
-      (reason === 0 ? invalidReason(dxy !== undefined, periodic) : m.statusString(reason));
+      (reason === 0 ? invalidReason(dxy !== undefined, periodic()) : m.statusString(reason));
     e.message = `${where}: query ${first} (ax, ay, bx, by = ${row}${t}): ${why}` +
       ` (${nInvalid} invalid ${nInvalid === 1 ? 'query' : 'queries'}; invalid: 'miss' answers` +
       ' them as misses)';

@@ -311,6 +311,7 @@ int HS_WEB(hs_web_query)(int mode, const hs_grid *g, const hs_circles *cs, const
                          const uint32_t *qmask, uint32_t mask_all, void *out0, void *out1,
                          float *out2, float *out3, const float *dxy)
 {
+    hs_hits_free(&last_hits);
     if (kind < 0 || kind > 2 || mode < HS_WEB_CLOSEST || mode > HS_WEB_ALL)
         return HS_E_RANGE;
     if (!ws && hs_workspace_create(&ws) != HS_OK)
@@ -387,7 +388,6 @@ int HS_WEB(hs_web_query)(int mode, const hs_grid *g, const hs_circles *cs, const
             return HS_E_NOMEM;
         }
         o.stats = &stats;
-        hs_hits_free(&last_hits);
         hs_hits h;
         st = g ? hs_grid_all(g, &qs, &o, &h) : hs_brute_all(cs, &qs, &o, &h);
         if (st != HS_OK && st != HS_E_INVALID_QUERY)
