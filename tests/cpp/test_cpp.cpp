@@ -405,6 +405,9 @@ void test_spans(const scene &s)
     hitscan::options o{.semantics = HS_SOLID, .threads = 1};
     std::span<const float> sx(s.x);
     CHECK(sx.size() == s.x.size() && o.threads == 1);
+    hitscan::grid g = std::move(hitscan::grid::try_build(cs.value()).value());
+    auto c = g.try_closest(qs, {.semantics = HS_BOUNDARY, .threads = 1});
+    CHECK(c.ok() && c.value().idx.size() == m);
 #endif
 }
 } // namespace
