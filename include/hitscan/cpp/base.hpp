@@ -142,8 +142,13 @@ struct failed {
 template <class T> class [[nodiscard]] result
 {
   public:
-    result(T value) noexcept : value_(std::move(value)), has_(true) {}
-    result(T value, hs_status s, std::size_t index) noexcept
+    result(T &&value) noexcept(std::is_nothrow_move_constructible_v<T>)
+        : value_(std::move(value)), has_(true)
+    {
+    }
+    result(const T &value) : value_(value), has_(true) {}
+    result(T &&value, hs_status s,
+           std::size_t index) noexcept(std::is_nothrow_move_constructible_v<T>)
         : value_(std::move(value)), status_(s), index_(index), has_(true)
     {
     }
