@@ -285,6 +285,7 @@ void test_errors_nothrow(const scene &s)
     CHECK(before.value() == after.value());
     CHECK(g.try_rebuild_from(s.x, s.y, s.r).ok() && g.try_rebuild(cs).ok());
     CHECK(std::strcmp(hitscan::status_string(HS_E_BUSY), hs_status_string(HS_E_BUSY)) == 0);
+    CHECK(std::strcmp(hitscan::version(), HS_VERSION_STRING) == 0);
 }
 
 #if HS_CPP_EXCEPTIONS

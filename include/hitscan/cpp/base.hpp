@@ -48,6 +48,8 @@ constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
 using status = hs_status;
 inline const char *status_string(hs_status s) noexcept { return hs_status_string(s); }
+// The linked library's "MAJOR.MINOR.PATCH" (HS_VERSION_STRING is the headers').
+inline const char *version() noexcept { return hs_version(); }
 
 #if HS_CPP_STD_SPAN
 template <class T> using span = std::span<T>;
