@@ -391,6 +391,33 @@ void test_moves(const scene &s)
                   "moves do not throw");
 }
 
+// A periodic box: the options are the C struct; pairs across the edge carry their shift.
+void test_periodic()
+{
+    const float x[3] = {0.5f, 5.0f, 9.7f}, y[3] = {5.0f, 5.0f, 5.0f}, r[3] = {0.5f, 0.5f, 0.5f};
+    hitscan::grid_options go{};
+    go.periodic = HS_PERIODIC_XY;
+    go.box = hitscan::aabb{{0.0f, 0.0f}, {10.0f, 10.0f}};
+    auto cs = hitscan::circles::try_create(x, y, r);
+    auto g = hitscan::grid::try_build(cs.value(), go);
+    CHECK(g.ok());
+    hitscan::aabb box{};
+    CHECK(g.value().periodic(&box) == HS_PERIODIC_XY && box.max.x == 10.0f);
+    hitscan::pair_options po{0.0f, HS_PAIRS_SHIFTS};
+    auto p = g.value().try_pairs_ex(po);
+    CHECK(p.ok() && p.value().size() == 1 && p.value().i()[0] == 0 && p.value().j()[0] == 2);
+    CHECK(p.value().sx().size() == 1 && p.value().sx()[0] == -1);
+    inline_scheduler sched;
+    const hs_task_system ts = hitscan::task_system(sched, 2);
+    g.value().set_tasks(&ts);
+    CHECK(g.value().try_rebuild_from(x, y, r).ok() && g.value().circle_count() == 3);
+    const float far_x[3] = {0.5f, 5.0f, 30.0f};
+    CHECK(g.value().try_rebuild_from(far_x, y, r).ok()); // wrapped into the box
+    const float big_r[3] = {0.5f, 3.0f, 0.5f};
+    auto rb = g.value().try_rebuild_from(x, y, big_r);
+    CHECK(rb.status() == HS_E_BOX && rb.index() == 1);
+}
+
 // Spans from pointer and count, arrays and containers; C++20 also designated options.
 void test_spans(const scene &s)
 {
@@ -422,6 +449,7 @@ int main()
     test_errors_throw(s);
 #endif
     test_moves(s);
+    test_periodic();
     test_spans(s);
     std::printf("hitscan.hpp (C++%ld, %s, %s): %s\n", (long)(__cplusplus / 100 % 100),
                 HS_CPP_STD_SPAN ? "std::span" : "hitscan::span",
