@@ -123,11 +123,7 @@ template <class Self> class engine
     result<void> try_any_into(const queries &qs, span<std::uint8_t> hit,
                               const options &o = {}) const noexcept
     {
-        if (too_short(hit, qs.size()))
-            return HS_E_RANGE;
-        return run(qs, o, [&](const hs_queries *q, const hs_batch_opts *b) {
-            return Self::c_any(self().c_handle(), q, b, ptr(hit));
-        });
+        return per_query(qs, hit, o, Self::c_any);
     }
     // How many circles each query hits.
     result<std::vector<std::uint32_t>> try_count(const queries &qs,
@@ -139,11 +135,7 @@ template <class Self> class engine
     result<void> try_count_into(const queries &qs, span<std::uint32_t> count,
                                 const options &o = {}) const noexcept
     {
-        if (too_short(count, qs.size()))
-            return HS_E_RANGE;
-        return run(qs, o, [&](const hs_queries *q, const hs_batch_opts *b) {
-            return Self::c_count(self().c_handle(), q, b, ptr(count));
-        });
+        return per_query(qs, count, o, Self::c_count);
     }
     // Every hit of every query (CSR, owned).
     result<hits> try_all(const queries &qs, const options &o = {}) const noexcept
@@ -207,6 +199,17 @@ template <class Self> class engine
     result<void> run(const queries &qs, const options &o, Call call) const noexcept
     {
         return batch(qs, o, self().motion(o), call);
+    }
+    // A call writing one answer per query into out (any, count).
+    template <class T, class CCall>
+    result<void> per_query(const queries &qs, span<T> out, const options &o,
+                           CCall c_call) const noexcept
+    {
+        if (too_short(out, qs.size()))
+            return HS_E_RANGE;
+        return run(qs, o, [&](const hs_queries *q, const hs_batch_opts *b) {
+            return c_call(self().c_handle(), q, b, ptr(out));
+        });
     }
     template <class T, class Into>
     result<std::vector<T>> into_vector(const queries &qs, Into into) const noexcept
