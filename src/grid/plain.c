@@ -23,8 +23,8 @@ typedef struct walk_call {
 static void walk_range(const void *ctx, size_t lo, size_t hi, int tid, hs_tally *t)
 {
     const walk_call *c = ctx;
-    const hs_walk_range r = {c->g, c->qs, c->ord, c->sem, lo, hi, t,
-                             hs_walk_state(c->state, c->gw, tid)};
+    const hs_walk_range r = {c->g, c->qs, c->ord, c->sem,
+                             lo,   hi,    t,      hs_walk_state(c->state, c->gw, tid)};
     switch (c->o->mode) {
     case HS_GRID_CLOSEST: c->gw->closest_range(&r, c->o->co); break;
     case HS_GRID_ANY: c->gw->any_range(&r, c->o->hit); break;
@@ -64,8 +64,13 @@ hs_status hs_plain_walk(const hs_grid_call *c)
     if (hs_qorder_make(c->g, c->qs, &team, stages(c->o), c->ws, &ord) != 0)
         return HS_E_NOMEM;
     const hs_grid_walkers *gw = hs_grid_walkers_get(b->ks->isa);
-    const walk_call w = {c->g,  gw,   c->qs, ord.rec ? &ord : NULL, b->sem,
-                         c->o, hs_walk_states(c->ws, gw, b->threads)};
+    const walk_call w = {c->g,
+                         gw,
+                         c->qs,
+                         ord.rec ? &ord : NULL,
+                         b->sem,
+                         c->o,
+                         hs_walk_states(c->ws, gw, b->threads)};
     if (w.state == NULL)
         return HS_E_NOMEM;
     hs_tally total = hs_grid_ranges(b, c->qs->count, walk_range, &w);
@@ -75,8 +80,7 @@ hs_status hs_plain_walk(const hs_grid_call *c)
     /* these two are returned only once every query was answered */
     if (ord.inv && (s == HS_OK || s == HS_E_INVALID_QUERY))
         hs_qorder_unstage(&ord, c->qs->count, &team,
-                          c->o->mode == HS_GRID_CLOSEST ? &c->o->co : NULL, c->o->hit,
-                          c->o->count);
+                          c->o->mode == HS_GRID_CLOSEST ? &c->o->co : NULL, c->o->hit, c->o->count);
     return s;
 }
 
@@ -111,8 +115,8 @@ static hs_status plain_all(const hs_grid_call *c)
     if (hs_qorder_make(c->g, c->qs, &team, HS_STAGE_NONE, c->ws, &ord) != 0)
         return HS_E_NOMEM;
     const hs_grid_walkers *gw = hs_grid_walkers_get(b->ks->isa);
-    const grid_hits_call h = {c->g,   gw,     c->qs,
-                              ord.rec ? &ord : NULL, b->sem, hs_walk_states(c->ws, gw, b->threads)};
+    const grid_hits_call h = {
+        c->g, gw, c->qs, ord.rec ? &ord : NULL, b->sem, hs_walk_states(c->ws, gw, b->threads)};
     if (h.state == NULL)
         return HS_E_NOMEM;
     return hs_all_hits(b, c->qs->count, grid_hits_range, &h, c->ws, ord.perm, c->o->out,

@@ -73,8 +73,7 @@ HS_INLINE int hs_moving_test_run(hs_mwalk *m, const int mode, uint32_t b, uint32
             if (mode == HS_WALK_COUNT) {
                 w->count++;
             } else if (mode == HS_WALK_CLOSEST) {
-                if (w->best_id == HS_NONE || t < w->best_t ||
-                    (t == w->best_t && id < w->best_id)) {
+                if (w->best_id == HS_NONE || t < w->best_t || (t == w->best_t && id < w->best_id)) {
                     w->best_t = t;
                     w->best_id = id;
                     w->best_pos = p;
