@@ -65,6 +65,18 @@ static void fs_free(fscene *w)
     free(w->zero);
 }
 
+/* The scene's circles in the box [0, 100]^2, periodic in x and y. */
+static hs_grid *periodic_grid(const fscene *w)
+{
+    hs_grid_opts go;
+    memset(&go, 0, sizeof go);
+    go.periodic = HS_PERIODIC_XY;
+    go.box = (hs_aabb){{0.0f, 0.0f}, {100.0f, 100.0f}};
+    hs_grid *g;
+    assert_int_equal(hs_grid_build(w->s.cs, &go, &g), HS_OK);
+    return g;
+}
+
 /* The allocations one call of each mode makes (counted, none failed). */
 static long count_allocs(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *o, int mode)
 {
@@ -113,12 +125,7 @@ static void test_zero_displacement_in_a_periodic_box(void **state)
     (void)state;
     fscene w;
     fs_make(&w);
-    hs_grid_opts go;
-    memset(&go, 0, sizeof go);
-    go.periodic = HS_PERIODIC_XY;
-    go.box = (hs_aabb){{0.0f, 0.0f}, {100.0f, 100.0f}};
-    hs_grid *g;
-    assert_int_equal(hs_grid_build(w.s.cs, &go, &g), HS_OK);
+    hs_grid *g = periodic_grid(&w);
     hs_batch_opts still = hs_batch_opts_default(), o = still;
     o.disp_x = o.disp_y = w.zero;
     uint32_t want[M], got[M], wid[M], gid[M];
@@ -126,7 +133,8 @@ static void test_zero_displacement_in_a_periodic_box(void **state)
     assert_int_equal(hs_grid_count_hits(g, &w.b.qs, &still, want), HS_OK);
     assert_int_equal(hs_grid_count_hits(g, &w.b.qs, &o, got), HS_OK);
     assert_memory_equal(got, want, sizeof got);
-    const hs_closest_out wc = {wid, wt, NULL, NULL, NULL, NULL}, gc = {gid, gt, NULL, NULL, NULL, NULL};
+    const hs_closest_out wc = {wid, wt, NULL, NULL, NULL, NULL},
+                         gc = {gid, gt, NULL, NULL, NULL, NULL};
     assert_int_equal(hs_grid_closest(g, &w.b.qs, &still, wc), HS_OK);
     assert_int_equal(hs_grid_closest(g, &w.b.qs, &o, gc), HS_OK);
     assert_memory_equal(gid, wid, sizeof gid);
@@ -144,12 +152,7 @@ static void test_periodic_all_in_the_workspace(void **state)
     (void)state;
     fscene w;
     fs_make(&w);
-    hs_grid_opts go;
-    memset(&go, 0, sizeof go);
-    go.periodic = HS_PERIODIC_XY;
-    go.box = (hs_aabb){{0.0f, 0.0f}, {100.0f, 100.0f}};
-    hs_grid *g;
-    assert_int_equal(hs_grid_build(w.s.cs, &go, &g), HS_OK);
+    hs_grid *g = periodic_grid(&w);
     hs_workspace *ws;
     assert_int_equal(hs_workspace_create(&ws), HS_OK);
     for (int threads = 1; threads <= 2; threads++) {
