@@ -3,7 +3,8 @@
  * disc, in ascending index order, with any number of results in the caller's buffer. */
 #include <stdlib.h>
 
-#include "grid/overlap.h"
+#include "grid/discs.h"
+#include "grid/overlap_visit.h"
 #include "hitscan/narrow.h"
 
 /* Keeps the cap smallest indices seen in a max-heap, so any number of results needs no memory

@@ -8,7 +8,8 @@
 
 #include "batch/parallel.h"
 
-#include "grid/overlap.h"
+#include "grid/discs.h"
+#include "grid/overlap_visit.h"
 #include "hitscan/narrow.h"
 
 /* Discs per chunk: a unit of the schedule. */

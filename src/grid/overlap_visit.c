@@ -8,7 +8,8 @@
 #include <math.h>
 
 #include "grid/layout.h"
-#include "grid/overlap.h"
+#include "grid/discs.h"
+#include "grid/overlap_visit.h"
 
 typedef struct visit_scan {
     const hs_grid *g;

@@ -11,7 +11,7 @@
  * time, with every test in double. */
 #include <math.h>
 
-#include "grid/pairs.h"
+#include "grid/pairs_images.h"
 #include "grid/periodic.h"
 
 typedef struct image_scan {
@@ -68,7 +68,7 @@ static int test_pair(const hs_pair_search *s, uint32_t a, uint32_t b, int sx, in
 /* The candidate at k, whose image (its disc's centre plus the shift) is at (ex, ey) from the
  * searcher's disc, kept: tested when the pair is a swept one, oriented from the smaller
  * index (the shift with it), into B with its shift. Returns 1 when memory ran out. */
-static int emit(image_scan *p, uint32_t k)
+static int emit_image(image_scan *p, uint32_t k)
 {
     const hs_pair_search *s = p->s;
     const uint32_t *id = s->g->id;
@@ -112,7 +112,7 @@ static int image_run(void *st, uint32_t b, uint32_t e)
         double R = (double)p->r + (double)s->tr[k];
         /* swept: the discs only make a candidate; grown past the roundings of their centres */
         R = s->dx ? R * (1.0 + 0x1p-20) : R + s->skin;
-        if (ex * ex + ey * ey <= R * R && emit(p, k))
+        if (ex * ex + ey * ey <= R * R && emit_image(p, k))
             return 1;
     }
     return 0;

@@ -20,7 +20,10 @@
 
 #include "grid/build.h"
 #include "grid/layout.h"
-#include "grid/pairs.h"
+#include "grid/pair_list.h"
+#include "grid/pair_search.h"
+#include "grid/pairs_assemble.h"
+#include "grid/pairs_scan.h"
 #include "grid/periodic.h"
 #include "grid/storage.h"
 #include "prefetch.h"
