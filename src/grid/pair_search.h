@@ -24,7 +24,9 @@
  * ext[l][c]: how far beyond the tested disc of a circle the circle of a partner on level l
  * may lie; c = 1 for a circle searching an earlier level (cross pairs), 0 within a level.
  * In a periodic box each circle also searches the images of its partners across the box's
- * edges (pairs_images.c), under the same rules of who keeps a pair. */
+ * edges (pairs_images.c), under the same rules of who keeps a pair. A filter drops the pairs
+ * it does not pass before they are tested, which changes none of these rules: it is
+ * symmetric, so both circles of a pair agree. */
 typedef struct hs_pair_search {
     const hs_grid *g;
     const float *tx, *ty, *tr;
@@ -33,6 +35,11 @@ typedef struct hs_pair_search {
     const uint8_t *fast;  /* NULL: no circle is fast */
     const float *dx, *dy; /* swept: the displacements; NULL for overlap pairs */
     int contacts;         /* overlap pairs: each carries its contact (hs_pair_contact) */
+    /* The filter (hitscan/grid.h): the call's collide bits by caller's index, NULL for none;
+     * hs_pair_search_run gathers the categories and collide bits into storage order, fcat
+     * and fcol, for the searches. */
+    const uint32_t *collide;
+    const uint32_t *fcat, *fcol;
 } hs_pair_search;
 
 /* How far the circle at storage position pos searches level L (index l) around its tested

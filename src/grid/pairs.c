@@ -120,6 +120,12 @@ static int assemble(hs_pair_list *lists, size_t nl, size_t total, size_t n, unsi
 hs_status hs_grid_pairs_ex(const hs_grid *g, const hs_pair_opts *po, const hs_batch_opts *opts,
                            hs_pairs *out)
 {
+    return hs_grid_pairs_filtered(g, po, NULL, opts, out);
+}
+
+hs_status hs_grid_pairs_filtered(const hs_grid *g, const hs_pair_opts *po, const uint32_t *collide,
+                                 const hs_batch_opts *opts, hs_pairs *out)
+{
     if (g == NULL || out == NULL)
         return HS_E_NULL;
     memset(out, 0, sizeof *out);
@@ -132,8 +138,13 @@ hs_status hs_grid_pairs_ex(const hs_grid *g, const hs_pair_opts *po, const hs_ba
     const size_t n = g->n;
     if (n < 2)
         return HS_OK;
-    hs_pair_search s = {g,       g->x, g->y, g->r, (double)skin,
-                        {{0.0}}, NULL, NULL, NULL, (want & HS_PAIRS_CONTACTS) != 0};
+    hs_pair_search s = {.g = g,
+                        .tx = g->x,
+                        .ty = g->y,
+                        .tr = g->r,
+                        .skin = (double)skin,
+                        .contacts = (want & HS_PAIRS_CONTACTS) != 0,
+                        .collide = collide};
     for (int l = 0; l < g->nlevels; l++)
         s.ext[l][0] = s.ext[l][1] = (double)g->lv[l].rmax + (double)skin;
     hs_pair_list *lists = NULL;

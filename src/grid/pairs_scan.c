@@ -37,8 +37,9 @@ typedef struct pair_scan {
     uint32_t i;    /* its caller's index */
     float x, y, r; /* its tested disc */
     uint32_t fast;
-    hs_pair_list *B; /* (i, j) with j > i; swept: every pair the circle keeps */
-    hs_pair_list *X; /* big circle against level 0: (j, i) for j < i */
+    uint32_t cat, col; /* its category and collide bits, when the search is filtered */
+    hs_pair_list *B;   /* (i, j) with j > i; swept: every pair the circle keeps */
+    hs_pair_list *X;   /* big circle against level 0: (j, i) for j < i */
 } pair_scan;
 
 /* Candidates per chunk of a run: written to small buffers that stay in L1, whose lengths
@@ -50,7 +51,8 @@ enum { CH = 64 };
 
 /* Everything a block's scan calls is inlined into each clone of scan_block, so that the
  * overlap loop is compiled for its instruction set and a run (a cell's few circles) costs no
- * call. */
+ * call. The functions taking `filt` are instantiated twice, filt a constant: a search without
+ * a filter runs the same instructions as before filters existed. */
 #if defined(__GNUC__) || defined(__clang__)
 #define HS_PAIRS_INLINE static inline __attribute__((always_inline))
 #else
@@ -70,6 +72,22 @@ HS_PAIRS_INLINE void overlap_mask(const pair_scan *p, uint32_t c0, uint32_t m,
     const double skin = p->s->skin;
     for (uint32_t k = 0; k < m; k++)
         ov[k] = (uint32_t)hs_discs_within(px, py, pr, x[k], y[k], r[k], skin);
+}
+
+/* The filter of p's circle against candidates [c0, c0 + m), m <= CH, as 0/1 words, and
+ * whether any passes: a loop without branches, vectorised like overlap_mask, so a chunk is
+ * filtered a vector of lanes at a time and a chunk that none passes is skipped whole. */
+HS_PAIRS_INLINE uint32_t filter_lanes(const pair_scan *p, uint32_t c0, uint32_t m,
+                                      uint32_t *restrict fl)
+{
+    const uint32_t *restrict cat = p->s->fcat + c0, *restrict col = p->s->fcol + c0;
+    const uint32_t pc = p->cat, pm = p->col;
+    uint32_t any = 0;
+    for (uint32_t k = 0; k < m; k++) {
+        fl[k] = hs_filter_pass(pc, pm, cat[k], col[k]);
+        any |= fl[k];
+    }
+    return any;
 }
 
 /* The candidates at storage positions keep[0 .. nk) that the circle of p keeps, as overlap
@@ -140,30 +158,35 @@ HS_PAIRS_INLINE int swept_discs_meet(const pair_scan *p, float x, float y, float
  * of two slow circles, by the one earlier in storage (whose search starts at its own row:
  * the rows before hold only earlier circles); of a slow and a fast one, by the fast one (the
  * slow one's reach may not hold it); two fast ones are not the search's (pairs.h). */
-HS_PAIRS_INLINE int pair_run(pair_scan *p, uint32_t b, uint32_t e)
+HS_PAIRS_INLINE int pair_run(pair_scan *p, uint32_t b, uint32_t e, const int filt)
 {
     const hs_pair_search *s = p->s;
     const uint32_t i = p->i, *id = s->g->id;
     const float *x = s->tx, *y = s->ty, *r = s->tr;
     const uint8_t *fast = s->fast;
-    uint32_t keep[CH];
+    uint32_t keep[CH], fl[CH];
     if (fast && !p->fast && b <= p->pos) /* swept, slow: only the circles after it */
         b = p->pos + 1;
     for (uint32_t c0 = b; c0 < e; c0 += CH) {
         const uint32_t c1 = e - c0 > CH ? c0 + CH : e;
         size_t nk = 0;
+        if (filt && !filter_lanes(p, c0, c1 - c0, fl))
+            continue;
         if (fast) {
             for (uint32_t k = c0; k < c1; k++) {
                 const uint32_t mine = (fast[k] == 0) & (p->fast | (k > p->pos));
+                const uint32_t pass = filt ? fl[k - c0] : 1u;
                 keep[nk] = k;
-                nk += (size_t)(mine & (uint32_t)swept_discs_meet(p, x[k], y[k], r[k]));
+                nk += (size_t)(mine & pass & (uint32_t)swept_discs_meet(p, x[k], y[k], r[k]));
             }
         } else {
             const float px = p->x, py = p->y, pr = p->r;
             const double skin = s->skin;
             for (uint32_t k = c0; k < c1; k++) {
+                const uint32_t pass = filt ? fl[k - c0] : 1u;
                 keep[nk] = k;
-                nk += (size_t)((id[k] > i) & hs_discs_within(px, py, pr, x[k], y[k], r[k], skin));
+                nk += (size_t)((id[k] > i) & pass &
+                               (uint32_t)hs_discs_within(px, py, pr, x[k], y[k], r[k], skin));
             }
         }
         if (nk != 0 && emit(p, keep, nk))
@@ -175,15 +198,20 @@ HS_PAIRS_INLINE int pair_run(pair_scan *p, uint32_t b, uint32_t e)
 /* A big circle against a run of small ones: every overlapping one is kept, in the big
  * circle's list when its index is larger, else in the cross list (swept: each as it is
  * oriented, and none when both are fast). */
-HS_PAIRS_INLINE int cross_run(pair_scan *p, uint32_t b, uint32_t e)
+HS_PAIRS_INLINE int cross_run(pair_scan *p, uint32_t b, uint32_t e, const int filt)
 {
     hs_pair_list *B = p->B, *X = p->X;
     const uint32_t i = p->i, *id = p->s->g->id;
-    uint32_t ov[CH];
+    uint32_t ov[CH], fl[CH];
     uint32_t keep_j[CH], keep_s[CH];
     for (uint32_t c0 = b; c0 < e; c0 += CH) {
         const uint32_t m = e - c0 > CH ? CH : e - c0;
+        if (filt && !filter_lanes(p, c0, m, fl))
+            continue;
         overlap_mask(p, c0, m, ov);
+        if (filt)
+            for (uint32_t k = 0; k < m; k++)
+                ov[k] &= fl[k];
         if (p->s->dx || p->s->contacts) {
             static const uint8_t slow[CH];
             const uint8_t *fast = p->s->fast ? p->s->fast + c0 : slow;
@@ -225,11 +253,15 @@ HS_PAIRS_INLINE int cross_run(pair_scan *p, uint32_t b, uint32_t e)
  * the top): it searches its own level and every level before it; in a periodic box, across
  * its edges too. */
 HS_PAIRS_INLINE void find_partners(const hs_pair_search *s, size_t pos, int level, hs_pair_list *B,
-                                   hs_pair_list *X)
+                                   hs_pair_list *X, const int filt)
 {
     const hs_grid *g = s->g;
     const uint32_t fast = s->fast ? s->fast[pos] : 0u;
-    pair_scan ps = {s, (uint32_t)pos, g->id[pos], s->tx[pos], s->ty[pos], s->tr[pos], fast, B, X};
+    const uint32_t cat = filt ? s->fcat[pos] : 0u, col = filt ? s->fcol[pos] : 0u;
+    if (filt && (cat == 0u || col == 0u)) /* passes no one's filter */
+        return;
+    pair_scan ps = {s,    (uint32_t)pos, g->id[pos], s->tx[pos], s->ty[pos], s->tr[pos],
+                    fast, cat,           col,        B,          X};
     int edge = 0;
     for (int l = 0; l <= level; l++) {
         const hs_glevel *L = &g->lv[l];
@@ -252,7 +284,7 @@ HS_PAIRS_INLINE void find_partners(const hs_pair_search *s, size_t pos, int leve
         for (int32_t row = bx.r0; row <= bx.r1; row++) {
             const uint32_t *c = bx.cs + (size_t)row * bx.nx;
             const uint32_t b = c[bx.c0], e = c[bx.c1 + 1];
-            if (b != e && (cross ? cross_run(&ps, b, e) : pair_run(&ps, b, e)))
+            if (b != e && (cross ? cross_run(&ps, b, e, filt) : pair_run(&ps, b, e, filt)))
                 return;
         }
     }
@@ -302,9 +334,9 @@ static void block_span(const hs_grid *g, const pair_blocks *pb, size_t k, size_t
     }
 }
 
-/* The partners of the circles at storage positions [p0, p1): one clone per instruction set. */
-HS_GRID_CLONES static void scan_block(const hs_pair_search *s, size_t p0, size_t p1,
-                                      hs_pair_list *B, hs_pair_list *X)
+/* The partners of the circles at storage positions [p0, p1). */
+HS_PAIRS_INLINE void scan_positions(const hs_pair_search *s, size_t p0, size_t p1, hs_pair_list *B,
+                                    hs_pair_list *X, const int filt)
 {
     const hs_grid *g = s->g;
     int level = 0;
@@ -312,8 +344,21 @@ HS_GRID_CLONES static void scan_block(const hs_pair_search *s, size_t p0, size_t
     for (size_t pos = p0; pos < p1 && !B->oom && !X->oom; pos++) {
         while (pos >= end)
             end = hs_grid_level_end(g, ++level);
-        find_partners(s, pos, level, B, X);
+        find_partners(s, pos, level, B, X, filt);
     }
+}
+
+/* The same without and with a filter: one clone per instruction set each. */
+HS_GRID_CLONES static void scan_block(const hs_pair_search *s, size_t p0, size_t p1,
+                                      hs_pair_list *B, hs_pair_list *X)
+{
+    scan_positions(s, p0, p1, B, X, 0);
+}
+
+HS_GRID_CLONES static void scan_block_filtered(const hs_pair_search *s, size_t p0, size_t p1,
+                                               hs_pair_list *B, hs_pair_list *X)
+{
+    scan_positions(s, p0, p1, B, X, 1);
 }
 
 /* Every block scanned on the team. Blocks are consecutive storage positions, so neighbours in
@@ -344,7 +389,10 @@ static void find_share(void *ctx, int slot)
             reserve_big(s, p0, p1, B, X);
         else if (s->dx) /* swept: room for a pair per circle to start with */
             hs_pair_list_reserve(B, p1 - p0);
-        scan_block(s, p0, p1, B, X);
+        if (s->fcat)
+            scan_block_filtered(s, p0, p1, B, X);
+        else
+            scan_block(s, p0, p1, B, X);
         if (B->oom | X->oom)
             atomic_store_explicit(&f->oom, 1, memory_order_relaxed);
     }
@@ -364,7 +412,7 @@ static int find_pairs(const hs_pair_search *s, const pair_blocks *pb, hs_pair_li
     return atomic_load(&f.oom);
 }
 
-int hs_pair_search_run(const hs_pair_search *s, const hs_par *par, hs_pair_list **lists, size_t *nl)
+static int run_search(const hs_pair_search *s, const hs_par *par, hs_pair_list **lists, size_t *nl)
 {
     const hs_grid *g = s->g;
     const size_t n = g->n;
@@ -386,4 +434,44 @@ int hs_pair_search_run(const hs_pair_search *s, const hs_par *par, hs_pair_list 
         return 1;
     }
     return 0;
+}
+
+/* A filter's bits at storage positions: g's storage read in order, the caller's collide bits
+ * where its index says. */
+typedef struct filter_call {
+    const hs_grid *g;
+    const uint32_t *collide;
+    uint32_t *cat, *col;
+} filter_call;
+
+static void filter_range(void *ctx, size_t lo, size_t hi, int slot)
+{
+    const filter_call *c = (const filter_call *)ctx;
+    const hs_grid *g = c->g;
+    (void)slot;
+    for (size_t pos = lo; pos < hi; pos++) {
+        c->cat[pos] = g->mask ? g->mask[pos] : UINT32_MAX;
+        c->col[pos] = c->collide[g->id[pos]];
+    }
+}
+
+int hs_pair_search_run(const hs_pair_search *s, const hs_par *par, hs_pair_list **lists, size_t *nl)
+{
+    if (s->collide == NULL)
+        return run_search(s, par, lists, nl);
+    const size_t n = s->g->n;
+    uint32_t *bits = malloc((2 * n + 1) * sizeof *bits);
+    if (bits == NULL) {
+        *lists = NULL;
+        *nl = 0;
+        return 1;
+    }
+    hs_pair_search f = *s;
+    f.fcat = bits;
+    f.fcol = bits + n;
+    filter_call c = {s->g, s->collide, bits, bits + n};
+    hs_par_range(par, n, HS_PAIR_FILTER_GRAIN, filter_range, &c);
+    const int oom = run_search(&f, par, lists, nl);
+    free(bits);
+    return oom;
 }
