@@ -75,8 +75,9 @@ HS_PAIRS_INLINE void overlap_mask(const pair_scan *p, uint32_t c0, uint32_t m,
 }
 
 /* The filter of p's circle against candidates [c0, c0 + m), m <= CH, as 0/1 words, and
- * whether any passes: a loop without branches, vectorised like overlap_mask, so a chunk is
- * filtered a vector of lanes at a time and a chunk that none passes is skipped whole. */
+ * whether any passes: a loop without branches, vectorised like overlap_mask, so a big
+ * circle's long runs are filtered a vector of lanes at a time and a chunk that none passes
+ * skips the distance test. */
 HS_PAIRS_INLINE uint32_t filter_lanes(const pair_scan *p, uint32_t c0, uint32_t m,
                                       uint32_t *restrict fl)
 {
@@ -154,9 +155,11 @@ HS_PAIRS_INLINE int swept_discs_meet(const pair_scan *p, float x, float y, float
 
 /* A run of the circle's own level against it, one candidate at a time: a cell holds a few
  * circles, and for runs that short the vector loop's set-up and tail cost more than it
- * saves. Overlap pairs: kept by the smaller index (both circles find the pair). Swept pairs:
- * of two slow circles, by the one earlier in storage (whose search starts at its own row:
- * the rows before hold only earlier circles); of a slow and a fast one, by the fast one (the
+ * saves. A filter is one more 0/1 term of the keep mask, without a branch (a separate pass
+ * over the run's filter, or the filter before the distance test, cost more than the test
+ * it saves on such runs). Overlap pairs: kept by the smaller index (both circles find the pair).
+ * Swept pairs: of two slow circles, by the one earlier in storage (whose search starts at its own
+ * row: the rows before hold only earlier circles); of a slow and a fast one, by the fast one (the
  * slow one's reach may not hold it); two fast ones are not the search's (pairs.h). */
 HS_PAIRS_INLINE int pair_run(pair_scan *p, uint32_t b, uint32_t e, const int filt)
 {
@@ -164,18 +167,17 @@ HS_PAIRS_INLINE int pair_run(pair_scan *p, uint32_t b, uint32_t e, const int fil
     const uint32_t i = p->i, *id = s->g->id;
     const float *x = s->tx, *y = s->ty, *r = s->tr;
     const uint8_t *fast = s->fast;
-    uint32_t keep[CH], fl[CH];
+    const uint32_t *fcat = s->fcat, *fcol = s->fcol, pc = p->cat, pm = p->col;
+    uint32_t keep[CH];
     if (fast && !p->fast && b <= p->pos) /* swept, slow: only the circles after it */
         b = p->pos + 1;
     for (uint32_t c0 = b; c0 < e; c0 += CH) {
         const uint32_t c1 = e - c0 > CH ? c0 + CH : e;
         size_t nk = 0;
-        if (filt && !filter_lanes(p, c0, c1 - c0, fl))
-            continue;
         if (fast) {
             for (uint32_t k = c0; k < c1; k++) {
                 const uint32_t mine = (fast[k] == 0) & (p->fast | (k > p->pos));
-                const uint32_t pass = filt ? fl[k - c0] : 1u;
+                const uint32_t pass = filt ? hs_filter_pass(pc, pm, fcat[k], fcol[k]) : 1u;
                 keep[nk] = k;
                 nk += (size_t)(mine & pass & (uint32_t)swept_discs_meet(p, x[k], y[k], r[k]));
             }
@@ -183,7 +185,7 @@ HS_PAIRS_INLINE int pair_run(pair_scan *p, uint32_t b, uint32_t e, const int fil
             const float px = p->x, py = p->y, pr = p->r;
             const double skin = s->skin;
             for (uint32_t k = c0; k < c1; k++) {
-                const uint32_t pass = filt ? fl[k - c0] : 1u;
+                const uint32_t pass = filt ? hs_filter_pass(pc, pm, fcat[k], fcol[k]) : 1u;
                 keep[nk] = k;
                 nk += (size_t)((id[k] > i) & pass &
                                (uint32_t)hs_discs_within(px, py, pr, x[k], y[k], r[k], skin));
