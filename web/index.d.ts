@@ -171,10 +171,14 @@ export class Grid extends Engine {
    * nothing: for code that casts one query at a time. Returns the circle's index, -1 on a miss;
    * `out` gets `t` (NaN on a miss) and, with `details: true`, the point and normal. */
   closestOne(ax: number, ay: number, bx: number, by: number, options?: ClosestOneOptions): number;
-  /** Pairs of circles whose gap is at most skin (0: overlapping), i < j, by i then j. */
-  pairs(options?: { skin?: number }): { i: Int32Array; j: Int32Array };
-  /** Circles overlapping the closed disc (x, y, r) (r = 0: a point), ascending. */
-  overlap(x: number, y: number, r?: number, options?: { mask?: number }): Int32Array;
+  /** Pairs of circles whose gap is at most skin (0: overlapping), i < j, by i then j.
+   * `collide`: one Uint32 per circle, the categories it pairs with (a circle's category is
+   * its mask); i and j pair only when mask[i] & collide[j] and mask[j] & collide[i]. */
+  pairs(options?: { skin?: number; collide?: Uint32Array }): { i: Int32Array; j: Int32Array };
+  /** Circles overlapping the closed disc (x, y, r) (r = 0: a point), ascending. With
+   * `collide` (as in pairs), only circles whose collide bits meet `category` (default: all). */
+  overlap(x: number, y: number, r?: number,
+          options?: { mask?: number; category?: number; collide?: Uint32Array }): Int32Array;
   readonly length: number;
   readonly cellSize: number;
   readonly bytes: number;

@@ -438,15 +438,27 @@ function sizeNumber(v, what, where) {
   return v;
 }
 
-// A 32-bit mask given as a number.
-function maskNumber(v, where) {
+// A 32-bit mask (or other bits: what) given as a number.
+function maskNumber(v, where, what = 'mask') {
   if (typeof v !== 'number') {
-    throw new TypeError(`${where}: mask must be a number, got ${got(v)}`);
+    throw new TypeError(`${where}: ${what} must be a number, got ${got(v)}`);
   }
   if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) {
-    throw new RangeError(`${where}: mask must be an integer in [0, 2^32), got ${v}`);
+    throw new RangeError(`${where}: ${what} must be an integer in [0, 2^32), got ${v}`);
   }
   return v;
+}
+
+// The collide bits of a grid's n circles in the module's memory, at `at` (0: the arena's
+// start): their address, or 0 without them.
+function writeCollide(m, collide, n, where, at) {
+  if (collide === undefined) {
+    return 0;
+  }
+  perItem(collide, Uint32Array, n, 'collide', where, 'circles');
+  const p = at || m.arena(4 * n);
+  m.u32(p, n).set(collide);
+  return p;
 }
 
 function float32Rows(a, width, what, where) {
@@ -939,15 +951,18 @@ export class Grid extends Engine {
 
   /**
    * Every pair of circles whose gap is at most `skin` (0: overlapping, touching counts), once,
-   * i < j, ordered by i then j: `{ i, j }` (Int32Array).
+   * i < j, ordered by i then j: `{ i, j }` (Int32Array). `collide` (one Uint32 per circle, the
+   * categories it pairs with; a circle's category is its mask, all bits without one): i and j
+   * pair only when (mask[i] & collide[j]) and (mask[j] & collide[i]) are both non-zero.
    */
   pairs(options = {}) {
     const where = 'Grid.pairs';
-    checkOptions(options, ['skin'], where);
+    checkOptions(options, ['skin', 'collide'], where);
     const g = this._live(where);
     const skin = sizeNumber(orDefault(options.skin, 0), 'skin', where);
     const m = this._m;
-    const st = m.x.hs_web_pairs(g, skin);
+    const collide = writeCollide(m, options.collide, this.length, where, 0);
+    const st = m.x.hs_web_pairs(g, skin, collide);
     try {
       if (st !== HS_OK) {
         throw m.fail(st, where);
@@ -964,11 +979,13 @@ export class Grid extends Engine {
 
   /**
    * The circles overlapping the closed disc (x, y, r) (r = 0: the point), ascending
-   * (Int32Array). `mask`: only circles with (mask & circle mask) != 0.
+   * (Int32Array). `mask`: only circles with (mask & circle mask) != 0. `collide` (one Uint32
+   * per circle, as in pairs) with `category` (the disc's bits, all by default): only circles
+   * with (category & collide) != 0 too.
    */
   overlap(x, y, r = 0, options = {}) {
     const where = 'Grid.overlap';
-    checkOptions(options, ['mask'], where);
+    checkOptions(options, ['mask', 'category', 'collide'], where);
     const g = this._live(where);
     for (const [v, what] of [[x, 'x'], [y, 'y'], [r, 'r']]) {
       if (typeof v !== 'number') {
@@ -976,11 +993,14 @@ export class Grid extends Engine {
       }
     }
     const mask = maskNumber(orDefault(options.mask, 0xffffffff), where);
+    const category = maskNumber(orDefault(options.category, 0xffffffff), where, 'category');
     const m = this._m;
+    const n = options.collide === undefined ? 0 : this.length;
     let cap = 256;
     for (;;) {
-      const p = m.arena(4 * cap);
-      const st = m.x.hs_web_overlap(g, x, y, r, mask, p, cap);
+      const p = m.arena(4 * cap + 4 * n + 16);
+      const collide = writeCollide(m, options.collide, n, where, p + ((4 * cap + 15) & ~15));
+      const st = m.x.hs_web_overlap(g, x, y, r, mask, category, collide, p, cap);
       if (st !== HS_OK) {
         const e = m.fail(st, where);
         e.message = `${where}: disc (x=${x}, y=${y}, r=${r}): ${m.statusString(st)}`;

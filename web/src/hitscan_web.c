@@ -389,14 +389,16 @@ int HS_WEB(hs_web_closest_one)(const hs_grid *g, float ax, float ay, float bx, f
     return st;
 }
 
-/* Every pair of circles of g whose gap is at most skin (0: overlapping pairs), i < j, by i
- * then j. ret[0]: the count, ret[1] / ret[2]: i and j, valid until hs_web_pairs_free. */
-int HS_WEB(hs_web_pairs)(const hs_grid *g, float skin)
+/* Every pair of circles of g whose gap is at most skin (0: overlapping pairs) and that the
+ * filter passes (collide: one word per circle, NULL for none), i < j, by i then j. ret[0]:
+ * the count, ret[1] / ret[2]: i and j, valid until hs_web_pairs_free. */
+int HS_WEB(hs_web_pairs)(const hs_grid *g, float skin, const uint32_t *collide)
 {
     hs_pairs_free(&last_pairs);
     hs_batch_opts o = hs_batch_opts_default();
     o.threads = 1;
-    hs_status st = hs_grid_pairs_within(g, skin, &o, &last_pairs);
+    const hs_pair_opts po = {skin, 0u};
+    hs_status st = hs_grid_pairs_filtered(g, &po, collide, &o, &last_pairs);
     ret[0] = (uint32_t)last_pairs.count;
     ret[1] = (uint32_t)(uintptr_t)last_pairs.i;
     ret[2] = (uint32_t)(uintptr_t)last_pairs.j;
@@ -405,14 +407,15 @@ int HS_WEB(hs_web_pairs)(const hs_grid *g, float skin)
 
 void HS_WEB(hs_web_pairs_free)(void) { hs_pairs_free(&last_pairs); }
 
-/* The circles of g overlapping the disc (x, y, r) with mask bits in common, ascending, up to
- * cap of them into idx. ret[0]: how many there are. */
+/* The circles of g overlapping the disc (x, y, r) that pass the filter (mask against their
+ * masks; with collide, one word per circle, category against it), ascending, up to cap of
+ * them into idx. ret[0]: how many there are. */
 int HS_WEB(hs_web_overlap)(const hs_grid *g, float x, float y, float r, uint32_t mask,
-                           uint32_t *idx, size_t cap)
+                           uint32_t category, const uint32_t *collide, uint32_t *idx, size_t cap)
 {
     size_t found = 0;
     hs_circle c = {x, y, r};
-    hs_status st = hs_grid_overlap_circle(g, c, mask, idx, cap, &found);
+    hs_status st = hs_grid_overlap_circle_filtered(g, c, mask, category, collide, idx, cap, &found);
     ret[0] = (uint32_t)found;
     return st;
 }
