@@ -34,6 +34,8 @@
 
 /* Pairs' per-pair outputs copied in order: pairs per range at least. */
 #define HS_PAIR_COPY_GRAIN HS_PAR_LIGHT_STEP
+/* A pair filter's bits gathered into storage order: circles per range at least. */
+#define HS_PAIR_FILTER_GRAIN HS_PAR_LIGHT_STEP
 
 /* Periodic queries' pieces made and merged: queries per range at least. */
 #define HS_PERIODIC_GRAIN 1024

@@ -178,6 +178,9 @@ export interface PairsOptions {
   shifts?: boolean;
   /** Also `normal`, `distance` and `gap`. */
   contacts?: boolean;
+  /** One Uint32 per circle, the categories it pairs with (a circle's category is its mask):
+   * i and j pair only when mask[i] & collide[j] and mask[j] & collide[i] are non-zero. */
+  collide?: Uint32Array;
 }
 
 export interface Pairs {
@@ -225,17 +228,20 @@ export class Grid extends Engine {
    * `out` gets `t` (NaN on a miss) and, with `details: true`, the point and normal. */
   closestOne(ax: number, ay: number, bx: number, by: number, options?: ClosestOneOptions): number;
   /** Pairs of circles whose gap is at most skin (0: overlapping), i < j, by i then j; in a
-   * periodic box by the minimum image. With shifts / contacts also their arrays. */
+   * periodic box by the minimum image. With shifts / contacts also their arrays; with
+   * `collide` only the pairs the filter passes. */
   pairs(options?: PairsOptions): Pairs;
   /** Pairs that touch at some t in [0, 1] of a step over which circle k moves by (dxy[2k],
-   * dxy[2k + 1]); the grid holds the circles at the step's start. */
-  sweptPairs(dxy: Float32Array, options?: { shifts?: boolean }): SweptPairs;
+   * dxy[2k + 1]); the grid holds the circles at the step's start. `collide`: as in pairs. */
+  sweptPairs(dxy: Float32Array, options?: { shifts?: boolean; collide?: Uint32Array }): SweptPairs;
   /** The periodic box [x0, y0, x1, y1] as held (float32), or null. */
   readonly box: number[] | null;
   /** The periodic axes [x, y]. */
   readonly periodic: [boolean, boolean];
-  /** Circles overlapping the closed disc (x, y, r) (r = 0: a point), ascending. */
-  overlap(x: number, y: number, r?: number, options?: { mask?: number }): Int32Array;
+  /** Circles overlapping the closed disc (x, y, r) (r = 0: a point), ascending. With
+   * `collide` (as in pairs), only circles whose collide bits meet `category` (default: all). */
+  overlap(x: number, y: number, r?: number,
+          options?: { mask?: number; category?: number; collide?: Uint32Array }): Int32Array;
   readonly length: number;
   readonly cellSize: number;
   readonly bytes: number;

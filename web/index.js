@@ -450,15 +450,27 @@ function sizeNumber(v, what, where) {
   return v;
 }
 
-// A 32-bit mask given as a number.
-function maskNumber(v, where) {
+// A 32-bit mask (or other bits: what) given as a number.
+function maskNumber(v, where, what = 'mask') {
   if (typeof v !== 'number') {
-    throw new TypeError(`${where}: mask must be a number, got ${got(v)}`);
+    throw new TypeError(`${where}: ${what} must be a number, got ${got(v)}`);
   }
   if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) {
-    throw new RangeError(`${where}: mask must be an integer in [0, 2^32), got ${v}`);
+    throw new RangeError(`${where}: ${what} must be an integer in [0, 2^32), got ${v}`);
   }
   return v;
+}
+
+// The collide bits of a grid's n circles in the module's memory, at `at` (0: the arena's
+// start): their address, or 0 without them.
+function writeCollide(m, collide, n, where, at) {
+  if (collide === undefined) {
+    return 0;
+  }
+  perItem(collide, Uint32Array, n, 'collide', where, 'circles');
+  const p = at || m.arena(4 * n);
+  m.u32(p, n).set(collide);
+  return p;
 }
 
 function float32Rows(a, width, what, where) {
@@ -1172,17 +1184,21 @@ export class Grid extends Engine {
    * image is at its centre + (sx, sy) periods; zeros without a box); `contacts: true` adds
    * `normal` (Float32Array of x, y pairs: the unit normal from i towards j), `distance`
    * between the centres and `gap` = distance - ri - rj (Float32Array; < 0: penetration).
+   * `collide` (one Uint32 per circle, the categories it pairs with; a circle's category is its
+   * mask, all bits without one): i and j pair only when (mask[i] & collide[j]) and
+   * (mask[j] & collide[i]) are both non-zero; the other pairs keep their order and outputs.
    */
   pairs(options = {}) {
     const where = 'Grid.pairs';
-    checkOptions(options, ['skin', 'shifts', 'contacts'], where);
+    checkOptions(options, ['skin', 'shifts', 'contacts', 'collide'], where);
     const g = this._live(where);
     const skin = sizeNumber(orDefault(options.skin, 0), 'skin', where);
     const shifts = boolOption(options, 'shifts', where);
     const contacts = boolOption(options, 'contacts', where);
     const m = this._m;
+    const collide = writeCollide(m, options.collide, this.length, where, 0);
     const st = m.x.hs_web_pairs(g, skin, (shifts ? HS_PAIRS_SHIFTS : 0) |
-      (contacts ? HS_PAIRS_CONTACTS : 0));
+      (contacts ? HS_PAIRS_CONTACTS : 0), collide);
     try {
       const r = pairResult(m, st, where, `skin ${skin} is too large for the periodic box: a ` +
                            "circle's diameter plus the skin must be below half a period");
@@ -1208,18 +1224,21 @@ export class Grid extends Engine {
    * first contact), `normal` (Float32Array of x, y pairs: the unit contact normal from i
    * towards j at t), `overlapping` (Uint8Array: 1 when they touch at t = 0, then t = 0), and
    * with `shifts: true`, `shift` (Int8Array of sx, sy pairs, as pairs(); zeros without a box).
-   * The grid holds the circles at the start of the step.
+   * `collide` (one Uint32 per circle, as in pairs()): only the pairs the filter passes. The
+   * grid holds the circles at the start of the step.
    */
   sweptPairs(dxy, options = {}) {
     const where = 'Grid.sweptPairs';
-    checkOptions(options, ['shifts'], where);
+    checkOptions(options, ['shifts', 'collide'], where);
     const g = this._live(where);
     const m = this._m;
     const n = displacements(dxy, g, m, 'dxy', where);
     const shifts = boolOption(options, 'shifts', where);
-    const p = m.arena(8 * n);
+    const nc = options.collide === undefined ? 0 : n;
+    const p = m.arena(8 * n + 4 * nc);
     new Float32Array(m.buffer, p, 2 * n).set(dxy);
-    const st = m.x.hs_web_swept_pairs(g, p, n);
+    const collide = writeCollide(m, options.collide, nc, where, p + 8 * n);
+    const st = m.x.hs_web_swept_pairs(g, p, n, collide);
     try {
       if (st === HS_E_NONFINITE || st === HS_E_RANGE) {
         throw displacementError(m, st, dxy, 'dxy', where) ?? m.fail(st, where);
@@ -1243,11 +1262,13 @@ export class Grid extends Engine {
 
   /**
    * The circles overlapping the closed disc (x, y, r) (r = 0: the point), ascending
-   * (Int32Array). `mask`: only circles with (mask & circle mask) != 0.
+   * (Int32Array). `mask`: only circles with (mask & circle mask) != 0. `collide` (one Uint32
+   * per circle, as in pairs) with `category` (the disc's bits, all by default): only circles
+   * with (category & collide) != 0 too.
    */
   overlap(x, y, r = 0, options = {}) {
     const where = 'Grid.overlap';
-    checkOptions(options, ['mask'], where);
+    checkOptions(options, ['mask', 'category', 'collide'], where);
     const g = this._live(where);
     for (const [v, what] of [[x, 'x'], [y, 'y'], [r, 'r']]) {
       if (typeof v !== 'number') {
@@ -1255,11 +1276,14 @@ export class Grid extends Engine {
       }
     }
     const mask = maskNumber(orDefault(options.mask, 0xffffffff), where);
+    const category = maskNumber(orDefault(options.category, 0xffffffff), where, 'category');
     const m = this._m;
+    const n = options.collide === undefined ? 0 : this.length;
     let cap = 256;
     for (;;) {
-      const p = m.arena(4 * cap);
-      const st = m.x.hs_web_overlap(g, x, y, r, mask, p, cap);
+      const p = m.arena(4 * cap + 4 * n + 16);
+      const collide = writeCollide(m, options.collide, n, where, p + ((4 * cap + 15) & ~15));
+      const st = m.x.hs_web_overlap(g, x, y, r, mask, category, collide, p, cap);
       if (st !== HS_OK) {
         const e = m.fail(st, where);
         e.message = `${where}: disc (x=${x}, y=${y}, r=${r}): ${m.statusString(st)}`;

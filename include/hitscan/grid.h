@@ -150,6 +150,25 @@ HS_API hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_ba
 HS_API hs_status hs_grid_all_into(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
                                   hs_hits_place_fn place, void *ctx);
 
+/* Filters for pairs and overlaps: Box2D's b2Filter, without its group index. A circle has
+ * category bits (what it is) and collide bits (the categories it meets: Box2D's maskBits).
+ * - Its category is the set's mask (hitscan/batch.h): the bits a query's mask already selects
+ *   it by, as Box2D tests a query filter's maskBits against a shape's categoryBits; every bit
+ *   for a set without masks. One array, so a circle is the same thing to rays and to pairs.
+ * - Its collide bits are given to each call that filters: collide[i] for the caller's circle
+ *   i, length hs_grid_circle_count(g), read during the call only (NULL: no filter). A call's
+ *   array, not the set's: one grid answers differently filtered questions (bullets against
+ *   asteroids, ships against everything) without a rebuild, and the build, the rebuilds and
+ *   hs_grid_rebuild_from keep their arguments.
+ * Circles i and j pair only when (category_i & collide_j) != 0 and (category_j & collide_i)
+ * != 0 (b2ShouldShapesCollide): symmetric, so a pair is kept or dropped whole. A disc overlap
+ * query with mask m and category c meets circle k only when (category_k & m) != 0, as today,
+ * and (collide_k & c) != 0 (b2ShouldQueryCollide). Without collide bits nothing is filtered:
+ * every pair, bit for bit and at the same cost as before, whatever the categories (as
+ * Box2D's default filter, category 1 and every mask bit, pairs everything). A filter decides
+ * which pairs are reported, never how a pair is found or its answer: a filtered call gives
+ * exactly the unfiltered call's pairs that pass, in the same order, with the same values. */
+
 /* Every overlapping (touching counts) pair i < j once, ordered by i then j. Free with
  * hs_pairs_free. Overlap is decided exactly for float input: (xi - xj)^2 + (yi - yj)^2 <=
  * (ri + rj)^2 evaluated in double, which neither underflows (points 1e-30 apart are apart)
@@ -187,6 +206,12 @@ typedef struct hs_pair_opts {
 } hs_pair_opts;
 HS_API hs_status hs_grid_pairs_ex(const hs_grid *g, const hs_pair_opts *po,
                                   const hs_batch_opts *opts, hs_pairs *out);
+/* hs_grid_pairs_ex with the filter above: collide (NULL: every pair) holds each circle's
+ * collide bits; the same pairs, in the same order and with the same outputs, but those the
+ * filter drops. */
+HS_API hs_status hs_grid_pairs_filtered(const hs_grid *g, const hs_pair_opts *po,
+                                        const uint32_t *collide, const hs_batch_opts *opts,
+                                        hs_pairs *out);
 HS_API void hs_pairs_free(hs_pairs *p); /* frees every array, the optional ones too */
 
 /* Swept pairs, continuous collision detection for moving circles: circle i of g moves by
@@ -204,7 +229,8 @@ HS_API void hs_pairs_free(hs_pairs *p); /* frees every array, the optional ones 
  * Zero (or equal) displacements give exactly hs_grid_pairs' pairs, with t = 0 and
  * overlapping = 1. A pair apart at t = 0 is decided by the segment test, to a few ulps of the
  * coordinates as hs_intersect_circle states. The result does not depend on the thread count
- * or the ISA level. The circles' mask plays no part, as in hs_grid_pairs. Displacements must
+ * or the ISA level. The circles' mask plays no part, as in hs_grid_pairs (filters:
+ * hs_grid_swept_pairs_filtered). Displacements must
  * be finite (HS_E_NONFINITE) with sqrt(dx^2 + dy^2) <= HS_MAX_COORD (HS_E_RANGE); more
  * than HS_MAX_COUNT pairs give HS_E_TOO_MANY; on any error out is empty. Free with
  * hs_swept_pairs_free.
@@ -228,6 +254,11 @@ typedef struct hs_swept_pairs {
 } hs_swept_pairs;
 HS_API hs_status hs_grid_swept_pairs(const hs_grid *g, const float *dx, const float *dy,
                                      const hs_batch_opts *opts, hs_swept_pairs *out);
+/* hs_grid_swept_pairs with the filter above: collide (NULL: every pair) holds each circle's
+ * collide bits; the same pairs as hs_grid_swept_pairs but those the filter drops. */
+HS_API hs_status hs_grid_swept_pairs_filtered(const hs_grid *g, const float *dx, const float *dy,
+                                              const uint32_t *collide, const hs_batch_opts *opts,
+                                              hs_swept_pairs *out);
 HS_API void hs_swept_pairs_free(hs_swept_pairs *p);
 
 /* Circles overlapping the closed disc (cx, cy, r) — r = 0 for a point query — in ascending
@@ -237,6 +268,11 @@ HS_API void hs_swept_pairs_free(hs_swept_pairs *p);
  * HS_E_RANGE beyond HS_MAX_COORD), with *found = 0 then. */
 HS_API hs_status hs_grid_overlap_circle(const hs_grid *g, hs_circle c, uint32_t mask, uint32_t *idx,
                                         size_t cap, size_t *found);
+/* The same with the filter above: the disc has category bits `category` and meets circle k
+ * only when collide[k] & category != 0 too (collide NULL: hs_grid_overlap_circle). */
+HS_API hs_status hs_grid_overlap_circle_filtered(const hs_grid *g, hs_circle c, uint32_t mask,
+                                                 uint32_t category, const uint32_t *collide,
+                                                 uint32_t *idx, size_t cap, size_t *found);
 
 /* Many disc overlap queries at once, on the team of opts (its sem, isa and ws play no part):
  * disc q is (x[q], y[q], r[q]) (r NULL: points, r = 0) with query mask mask[q] (mask NULL:
@@ -256,6 +292,14 @@ typedef struct hs_overlaps {
 HS_API hs_status hs_grid_overlap_discs(const hs_grid *g, const float *x, const float *y,
                                        const float *r, const uint32_t *mask, size_t m,
                                        const hs_batch_opts *opts, hs_overlaps *out);
+/* The same with the filter above: disc q has category bits category[q] (category NULL: every
+ * bit) and meets circle k only when collide[k] & category[q] != 0 too (collide NULL: the
+ * plain call). */
+HS_API hs_status hs_grid_overlap_discs_filtered(const hs_grid *g, const float *x, const float *y,
+                                                const float *r, const uint32_t *mask,
+                                                const uint32_t *category, const uint32_t *collide,
+                                                size_t m, const hs_batch_opts *opts,
+                                                hs_overlaps *out);
 HS_API void hs_overlaps_free(hs_overlaps *o);
 
 #ifdef __cplusplus

@@ -102,12 +102,17 @@ int hspy_circle_arrays(PyObject *ox, PyObject *oy, PyObject *or_, PyArrayObject 
     return 0;
 }
 
-PyArrayObject *hspy_circle_mask(PyObject *mask, npy_intp n)
+PyArrayObject *hspy_circle_bits(PyObject *bits, const char *arg, npy_intp n)
 {
-    PyArrayObject *m = hspy_uint32(mask, "mask", "None or a 1-D integer array");
-    if (m && check_vector(m, "mask", n))
+    PyArrayObject *m = hspy_uint32(bits, arg, "None or a 1-D integer array");
+    if (m && check_vector(m, arg, n))
         Py_CLEAR(m);
     return m;
+}
+
+PyArrayObject *hspy_circle_mask(PyObject *mask, npy_intp n)
+{
+    return hspy_circle_bits(mask, "mask", n);
 }
 
 static PyObject *circles_new(PyTypeObject *type, PyObject *args, PyObject *kwds)

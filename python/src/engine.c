@@ -935,7 +935,8 @@ static PyMethodDef grid_methods[] = {
      "its index and reason; the grid is then unchanged and keeps answering for its last\n"
      "build. RuntimeError while another thread queries it."},
     {"pairs", (PyCFunction)(void (*)(void))hspy_grid_pairs, METH_VARARGS | METH_KEYWORDS,
-     "pairs($self, skin=0.0, *, shifts=False, contacts=False, threads=None)\n--\n\n"
+     "pairs($self, skin=0.0, *, shifts=False, contacts=False, collide=None, threads=None)\n"
+     "--\n\n"
      "Every pair of circles whose gap is at most skin (skin=0: overlapping, touching counts)\n"
      "once: a (K, 2) int64 array of (i, j), i < j, ordered by i then j. A Verlet neighbour\n"
      "list with skin > 0. In a periodic box j is seen at its image nearest to i.\n"
@@ -943,10 +944,13 @@ static PyMethodDef grid_methods[] = {
      "centre. contacts=True: Contacts(pairs, normal, distance, gap) (.shift with shifts=True),\n"
      "normal float32 (K, 2) unit from i towards j, distance and gap (distance - ri - rj,\n"
      "negative for a penetration) float32 (K,). ValueError for a NaN, infinite or negative\n"
-     "skin, or in a periodic box a diameter plus skin not below half a period."},
+     "skin, or in a periodic box a diameter plus skin not below half a period.\n"
+     "collide: None (every pair) or one uint32 per circle, the categories it pairs with\n"
+     "(Box2D's maskBits); a circle's category is its mask (every bit without masks). i and j\n"
+     "pair only when (mask[i] & collide[j]) and (mask[j] & collide[i]) are both non-zero."},
     {"swept_pairs", (PyCFunction)(void (*)(void))hspy_grid_swept_pairs,
      METH_VARARGS | METH_KEYWORDS,
-     "swept_pairs($self, dxy, *, shifts=False, threads=None)\n--\n\n"
+     "swept_pairs($self, dxy, *, shifts=False, collide=None, threads=None)\n--\n\n"
      "Pairs of moving circles that touch during a step: circle i moves by dxy[i] (an (N, 2)\n"
      "float array, converted to float32) over t in [0, 1]. Every pair i < j whose discs touch\n"
      "at some t (touching counts) once, ordered by i then j: SweptPairs(i, j, t, normal,\n"
@@ -956,15 +960,18 @@ static PyMethodDef grid_methods[] = {
      "j is seen at the image i meets; shifts=True sets .shift, int8 (K, 2) the periods added\n"
      "to j's centre (None otherwise). ValueError for a wrong shape or a displacement that is\n"
      "not finite or longer than 1e18 (in a periodic box: a diameter plus displacement not\n"
-     "below half a period). The GIL is released."},
+     "below half a period). collide: the filter of pairs(). The GIL is released."},
     {"overlap", (PyCFunction)(void (*)(void))hspy_grid_overlap, METH_VARARGS | METH_KEYWORDS,
-     "overlap($self, points_or_circles, *, mask=None, csr=False, threads=None)\n--\n\n"
+     "overlap($self, points_or_circles, *, mask=None, category=None, collide=None, csr=False,\n"
+     "threads=None)\n--\n\n"
      "Circles overlapping each point (P, 2) or circle (P, 3) (closed discs). One point (2,) or\n"
      "circle (3,): the int64 indices, ascending. Several: (query, circle) int64 arrays (or\n"
      "(offsets, circle) with csr=True). In a periodic box each circle is tested at its image\n"
      "nearest to the disc. Invalid rows overlap nothing and are reported by an\n"
-     "InvalidQueryWarning; a single invalid one raises ValueError. threads: None or -1 for\n"
-     "every core, or a count; the GIL is released."},
+     "InvalidQueryWarning; a single invalid one raises ValueError. mask: the circles' masks\n"
+     "it meets (None: every one); with collide (one uint32 per circle, as in pairs()) a circle\n"
+     "is met only when collide[k] & category != 0 too (category: the queries' bits, None:\n"
+     "every bit). threads: None or -1 for every core, or a count; the GIL is released."},
     {"__reduce__", (PyCFunction)engine_reduce, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

@@ -72,6 +72,8 @@ int hspy_circle_columns(PyObject *xyr, PyArrayObject *out[3]);
 int hspy_circle_arrays(PyObject *x, PyObject *y, PyObject *r, PyArrayObject *out[3]);
 /* A per-circle mask: uint32, 1-D, length n. */
 PyArrayObject *hspy_circle_mask(PyObject *mask, npy_intp n);
+/* The same for any per-circle bits named arg in errors (mask, collide). */
+PyArrayObject *hspy_circle_bits(PyObject *bits, const char *arg, npy_intp n);
 /* ValueError "<arg>: <unit> <i>: <reason> (x=.., y=.., r=..)<tail>" about circle i; arg NULL
  * names the array (x, y or r) that holds the bad value for status s. */
 void hspy_raise_bad_circle(hs_status s, const char *reason, const char *arg, const char *unit,

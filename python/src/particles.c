@@ -40,6 +40,22 @@ static int new_arrays(hspy_engine *self, size_t count, int n, const int *pair, c
 
 static void *data(PyObject *a) { return PyArray_DATA((PyArrayObject *)a); }
 
+/* collide=: None (*out NULL, no filter), or one uint32 per circle of the grid: 0, or -1 with
+ * the exception set. */
+static int collide_arg(hspy_engine *self, PyObject *obj, PyArrayObject **out)
+{
+    *out = NULL;
+    if (obj == Py_None)
+        return 0;
+    *out = hspy_circle_bits(obj, "collide", (npy_intp)hs_grid_circle_count(self->grid));
+    return *out ? 0 : -1;
+}
+
+static const uint32_t *bits_of(PyArrayObject *a)
+{
+    return a ? (const uint32_t *)PyArray_DATA(a) : NULL;
+}
+
 /* (a[k], b[k]) pairs into an (n, 2) array's rows. */
 static void interleave_f32(const float *a, const float *b, float *out, size_t n)
 {
@@ -110,15 +126,16 @@ static PyObject *pairs_result(hspy_engine *self, const hs_pairs *p, int shifts, 
 
 PyObject *hspy_grid_pairs(hspy_engine *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"skin", "shifts", "contacts", "threads", NULL};
-    PyObject *threads = Py_None;
+    static char *kwlist[] = {"skin", "shifts", "contacts", "collide", "threads", NULL};
+    PyObject *threads = Py_None, *collide_obj = Py_None;
     double skin = 0.0;
     int shifts = 0, contacts = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|d$ppO:pairs", kwlist, &skin, &shifts, &contacts,
-                                     &threads))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|d$ppOO:pairs", kwlist, &skin, &shifts, &contacts,
+                                     &collide_obj, &threads))
         return NULL;
     hs_batch_opts o;
-    if (pair_opts(self, threads, &o))
+    PyArrayObject *collide;
+    if (pair_opts(self, threads, &o) || collide_arg(self, collide_obj, &collide))
         return NULL;
     const hs_pair_opts po = {(float)skin,
                              (shifts ? HS_PAIRS_SHIFTS : 0u) | (contacts ? HS_PAIRS_CONTACTS : 0u)};
@@ -126,8 +143,9 @@ PyObject *hspy_grid_pairs(hspy_engine *self, PyObject *args, PyObject *kwds)
     memset(&p, 0, sizeof p);
     hs_status s;
     self->calls++;
-    Py_BEGIN_ALLOW_THREADS s = hs_grid_pairs_ex(self->grid, &po, &o, &p);
+    Py_BEGIN_ALLOW_THREADS s = hs_grid_pairs_filtered(self->grid, &po, bits_of(collide), &o, &p);
     Py_END_ALLOW_THREADS self->calls--;
+    Py_XDECREF(collide);
     PyObject *res = NULL;
     if (s != HS_OK)
         hspy_raise_status(s, "skin");
@@ -176,25 +194,30 @@ static PyObject *swept_result(hspy_engine *self, const hs_swept_pairs *p, int sh
 
 PyObject *hspy_grid_swept_pairs(hspy_engine *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"dxy", "shifts", "threads", NULL};
-    PyObject *dxy_obj, *threads = Py_None;
+    static char *kwlist[] = {"dxy", "shifts", "collide", "threads", NULL};
+    PyObject *dxy_obj, *threads = Py_None, *collide_obj = Py_None;
     int shifts = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$pO:swept_pairs", kwlist, &dxy_obj, &shifts,
-                                     &threads))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$pOO:swept_pairs", kwlist, &dxy_obj, &shifts,
+                                     &collide_obj, &threads))
         return NULL;
     hs_batch_opts o;
-    if (pair_opts(self, threads, &o))
+    PyArrayObject *collide;
+    if (pair_opts(self, threads, &o) || collide_arg(self, collide_obj, &collide))
         return NULL;
     float *soa = hspy_displacement_columns(self, dxy_obj, "dxy");
-    if (!soa)
+    if (!soa) {
+        Py_XDECREF(collide);
         return NULL;
+    }
     const size_t n = hs_grid_circle_count(self->grid);
     hs_swept_pairs p;
     memset(&p, 0, sizeof p);
     hs_status s;
     self->calls++;
-    Py_BEGIN_ALLOW_THREADS s = hs_grid_swept_pairs(self->grid, soa, soa + n, &o, &p);
+    Py_BEGIN_ALLOW_THREADS s =
+        hs_grid_swept_pairs_filtered(self->grid, soa, soa + n, bits_of(collide), &o, &p);
     Py_END_ALLOW_THREADS self->calls--;
+    Py_XDECREF(collide);
     free(soa);
     PyObject *res = NULL;
     if (s != HS_OK)
@@ -242,22 +265,28 @@ static PyObject *overlap_result(const hs_overlaps *ov, int single, int csr)
 
 PyObject *hspy_grid_overlap(hspy_engine *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"points_or_circles", "mask", "csr", "threads", NULL};
-    PyObject *obj, *mask_obj = Py_None, *threads = Py_None;
+    static char *kwlist[] = {"points_or_circles", "mask", "category", "collide", "csr",
+                             "threads",           NULL};
+    PyObject *obj, *mask_obj = Py_None, *cat_obj = Py_None, *collide_obj = Py_None,
+                   *threads = Py_None;
     int csr = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$OpO:overlap", kwlist, &obj, &mask_obj, &csr,
-                                     &threads))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOpO:overlap", kwlist, &obj, &mask_obj,
+                                     &cat_obj, &collide_obj, &csr, &threads))
         return NULL;
-    uint32_t mask = UINT32_MAX;
-    if (mask_obj != Py_None && hspy_uint32_scalar(mask_obj, "mask", &mask))
+    uint32_t mask = UINT32_MAX, category = UINT32_MAX;
+    if ((mask_obj != Py_None && hspy_uint32_scalar(mask_obj, "mask", &mask)) ||
+        (cat_obj != Py_None && hspy_uint32_scalar(cat_obj, "category", &category)))
         return NULL;
     hs_batch_opts o;
-    if (pair_opts(self, threads, &o))
+    PyArrayObject *collide;
+    if (pair_opts(self, threads, &o) || collide_arg(self, collide_obj, &collide))
         return NULL;
 #define OVERLAP_SHAPES "points (P, 2) / (2,) or circles (P, 3) / (3,)"
     PyArrayObject *a = hspy_float32(obj, "points_or_circles", "a float array of " OVERLAP_SHAPES);
-    if (!a)
+    if (!a) {
+        Py_XDECREF(collide);
         return NULL;
+    }
     const int nd = PyArray_NDIM(a);
     const npy_intp w = nd >= 1 ? PyArray_DIM(a, nd - 1) : 0;
     if ((nd != 1 && nd != 2) || (w != 2 && w != 3)) {
@@ -267,6 +296,7 @@ PyObject *hspy_grid_overlap(hspy_engine *self, PyObject *args, PyObject *kwds)
                          "points_or_circles: need " OVERLAP_SHAPES ", got shape %R", shape);
         Py_XDECREF(shape);
         Py_DECREF(a);
+        Py_XDECREF(collide);
         return NULL;
     }
     const size_t n = nd == 1 ? 1 : (size_t)PyArray_DIM(a, 0);
@@ -274,10 +304,13 @@ PyObject *hspy_grid_overlap(hspy_engine *self, PyObject *args, PyObject *kwds)
     /* the library's SoA discs and per-disc masks */
     float *soa = malloc((3 * n + 1) * sizeof *soa);
     uint32_t *masks = mask_obj != Py_None ? malloc((n + 1) * sizeof *masks) : NULL;
-    if (!soa || (mask_obj != Py_None && !masks)) {
+    uint32_t *cats = collide ? malloc((n + 1) * sizeof *cats) : NULL;
+    if (!soa || (mask_obj != Py_None && !masks) || (collide && !cats)) {
         free(soa);
         free(masks);
+        free(cats);
         Py_DECREF(a);
+        Py_XDECREF(collide);
         return PyErr_NoMemory();
     }
     hs_batch_stats st;
@@ -293,8 +326,11 @@ PyObject *hspy_grid_overlap(hspy_engine *self, PyObject *args, PyObject *kwds)
         soa[2 * n + i] = w == 3 ? v[w * i + 2] : 0.0f;
         if (masks)
             masks[i] = mask;
+        if (cats)
+            cats[i] = category;
     }
-    s = hs_grid_overlap_discs(self->grid, soa, soa + n, soa + 2 * n, masks, n, &o, &ov);
+    s = hs_grid_overlap_discs_filtered(self->grid, soa, soa + n, soa + 2 * n, masks, cats,
+                                       bits_of(collide), n, &o, &ov);
     Py_END_ALLOW_THREADS self->calls--;
     PyObject *res = NULL;
     if (s == HS_E_INVALID_QUERY) {
@@ -313,7 +349,9 @@ PyObject *hspy_grid_overlap(hspy_engine *self, PyObject *args, PyObject *kwds)
     }
     hs_overlaps_free(&ov);
     free(masks);
+    free(cats);
     free(soa);
     Py_DECREF(a);
+    Py_XDECREF(collide);
     return res;
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Disc and point overlap queries, hs_grid_overlap_circle: the circles overlapping a closed
- * disc, in ascending index order, with any number of results in the caller's buffer. */
+/* Disc and point overlap queries, hs_grid_overlap_circle (and _filtered): the circles
+ * overlapping a closed disc, in ascending index order, with any number of results in the
+ * caller's buffer. */
 #include <stdlib.h>
 
-#include "grid/overlap.h"
+#include "grid/discs.h"
+#include "grid/overlap_visit.h"
 #include "hitscan/narrow.h"
 
 /* Keeps the cap smallest indices seen in a max-heap, so any number of results needs no memory
@@ -55,8 +57,9 @@ static void heap_add(disc_scan *d, uint32_t id)
 
 static void heap_visit(void *st, uint32_t id) { heap_add(st, id); }
 
-hs_status hs_grid_overlap_circle(const hs_grid *g, hs_circle c, uint32_t mask, uint32_t *idx,
-                                 size_t cap, size_t *found)
+hs_status hs_grid_overlap_circle_filtered(const hs_grid *g, hs_circle c, uint32_t mask,
+                                          uint32_t category, const uint32_t *collide, uint32_t *idx,
+                                          size_t cap, size_t *found)
 {
     if (g == NULL || found == NULL || (idx == NULL && cap > 0))
         return HS_E_NULL;
@@ -65,9 +68,15 @@ hs_status hs_grid_overlap_circle(const hs_grid *g, hs_circle c, uint32_t mask, u
     if (s != HS_OK)
         return s;
     disc_scan d = {idx, cap, 0, 0};
-    hs_grid_disc_visit(g, c, mask, heap_visit, &d);
+    hs_grid_disc_visit(g, c, mask, category, collide, heap_visit, &d);
     if (d.len > 1)
         qsort(idx, d.len, sizeof *idx, hs_cmp_u32);
     *found = d.found;
     return HS_OK;
+}
+
+hs_status hs_grid_overlap_circle(const hs_grid *g, hs_circle c, uint32_t mask, uint32_t *idx,
+                                 size_t cap, size_t *found)
+{
+    return hs_grid_overlap_circle_filtered(g, c, mask, UINT32_MAX, NULL, idx, cap, found);
 }

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* Batched disc overlap queries, hs_grid_overlap_discs: the discs in chunks on the team, each
- * chunk's rows into a buffer of its own (sorted row by row), then the rows' offsets and one
- * copy into the result. Chunks are consecutive discs, so the result does not depend on the
+/* Batched disc overlap queries, hs_grid_overlap_discs (and _filtered): the discs in chunks on
+ * the team, each chunk's rows into a buffer of its own (sorted row by row), then the rows' offsets
+ * and one copy into the result. Chunks are consecutive discs, so the result does not depend on the
  * team. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "batch/parallel.h"
 
-#include "grid/overlap.h"
+#include "grid/discs.h"
+#include "grid/overlap_visit.h"
 #include "hitscan/narrow.h"
 
 /* Discs per chunk: a unit of the schedule. */
@@ -57,8 +58,9 @@ static void sort_row(uint32_t *v, size_t n)
 /* The rows of discs [q0, q1) into c, each row's length into len[q]; the invalid discs
  * counted, the first of them kept in *first. */
 static void chunk_run(const hs_grid *g, const float *x, const float *y, const float *r,
-                      const uint32_t *mask, size_t q0, size_t q1, chunk_rows *c, size_t *len,
-                      size_t *invalid, size_t *first)
+                      const uint32_t *mask, const uint32_t *category, const uint32_t *collide,
+                      size_t q0, size_t q1, chunk_rows *c, size_t *len, size_t *invalid,
+                      size_t *first)
 {
     for (size_t q = q0; q < q1 && !c->oom; q++) {
         const hs_circle d = {x[q], y[q], r ? r[q] : 0.0f};
@@ -67,7 +69,8 @@ static void chunk_run(const hs_grid *g, const float *x, const float *y, const fl
             *first = *invalid == 0 ? q : *first;
             ++*invalid;
         } else {
-            hs_grid_disc_visit(g, d, mask ? mask[q] : UINT32_MAX, push, c);
+            hs_grid_disc_visit(g, d, mask ? mask[q] : UINT32_MAX,
+                               category ? category[q] : UINT32_MAX, collide, push, c);
             if (c->len > start && !c->oom) /* v may still be NULL otherwise */
                 sort_row(c->v + start, c->len - start);
         }
@@ -78,7 +81,7 @@ static void chunk_run(const hs_grid *g, const float *x, const float *y, const fl
 typedef struct chunks_call {
     const hs_grid *g;
     const float *x, *y, *r;
-    const uint32_t *mask;
+    const uint32_t *mask, *category, *collide;
     size_t m;
     chunk_rows *rows;
     size_t *len;
@@ -92,7 +95,8 @@ static void chunk_one(void *ctx, size_t k, int slot)
     const size_t q0 = k * CHUNK, q1 = c->m - q0 > CHUNK ? q0 + CHUNK : c->m;
     size_t bad = 0, at = (size_t)-1;
     (void)slot;
-    chunk_run(c->g, c->x, c->y, c->r, c->mask, q0, q1, &c->rows[k], c->len, &bad, &at);
+    chunk_run(c->g, c->x, c->y, c->r, c->mask, c->category, c->collide, q0, q1, &c->rows[k], c->len,
+              &bad, &at);
     const hs_tally t = {0, bad, at};
     hs_par_tally_add(&c->sum, &t);
     if (c->rows[k].oom)
@@ -117,6 +121,14 @@ hs_status hs_grid_overlap_discs(const hs_grid *g, const float *x, const float *y
                                 const uint32_t *mask, size_t m, const hs_batch_opts *opts,
                                 hs_overlaps *out)
 {
+    return hs_grid_overlap_discs_filtered(g, x, y, r, mask, NULL, NULL, m, opts, out);
+}
+
+hs_status hs_grid_overlap_discs_filtered(const hs_grid *g, const float *x, const float *y,
+                                         const float *r, const uint32_t *mask,
+                                         const uint32_t *category, const uint32_t *collide,
+                                         size_t m, const hs_batch_opts *opts, hs_overlaps *out)
+{
     if (out != NULL)
         memset(out, 0, sizeof *out);
     if (g == NULL || out == NULL || (m > 0 && (x == NULL || y == NULL)))
@@ -132,7 +144,8 @@ hs_status hs_grid_overlap_discs(const hs_grid *g, const float *x, const float *y
     int oom = rows == NULL || out->offsets == NULL;
     size_t invalid = 0, first = (size_t)-1;
     if (!oom) {
-        chunks_call c = {g, x, y, r, mask, m, rows, out->offsets + 1, {0, 0, 0}, 0};
+        chunks_call c = {g,         x, y, r, mask, category, collide, m, rows, out->offsets + 1,
+                         {0, 0, 0}, 0};
         hs_par_tally_init(&c.sum);
         atomic_init(&c.oom, 0);
         hs_par_for(&par, nchunks, chunk_one, &c);

@@ -8,24 +8,35 @@
 #include <math.h>
 
 #include "grid/layout.h"
-#include "grid/overlap.h"
+#include "grid/discs.h"
+#include "grid/overlap_visit.h"
 
 typedef struct visit_scan {
     const hs_grid *g;
     double x, y; /* the disc's centre (in a periodic box: wrapped into it) */
     float r;
-    uint32_t mask;
-    double sx, sy; /* the shift of the images this run looks at (periods) */
+    uint32_t mask, category;
+    const uint32_t *collide; /* NULL: no collide bits */
+    double sx, sy;           /* the shift of the images this run looks at (periods) */
     hs_disc_visit_fn visit;
     void *st;
 } visit_scan;
+
+/* Whether the circle at storage position k passes the filter: the disc's mask against its
+ * category (every bit without masks), the disc's category against its collide bits. */
+static int passes(const visit_scan *d, uint32_t k)
+{
+    const hs_grid *g = d->g;
+    return (g->mask == NULL || (g->mask[k] & d->mask) != 0) &&
+           (d->collide == NULL || (d->collide[g->id[k]] & d->category) != 0);
+}
 
 static int visit_run(void *st, uint32_t b, uint32_t e)
 {
     visit_scan *d = st;
     const hs_grid *g = d->g;
     for (uint32_t k = b; k < e; k++) {
-        if (g->mask && (g->mask[k] & d->mask) == 0)
+        if (!passes(d, k))
             continue;
         if (hs_discs_overlap((float)d->x, (float)d->y, d->r, g->x[k], g->y[k], g->r[k]))
             d->visit(d->st, g->id[k]);
@@ -47,7 +58,7 @@ static int image_run(void *st, uint32_t b, uint32_t e)
     const hs_grid *g = d->g;
     const double Lx = g->period[0], Ly = g->period[1];
     for (uint32_t k = b; k < e; k++) {
-        if ((g->mask && (g->mask[k] & d->mask) == 0) || nearest(d->x, g->x[k], Lx) != d->sx ||
+        if (!passes(d, k) || nearest(d->x, g->x[k], Lx) != d->sx ||
             nearest(d->y, g->y[k], Ly) != d->sy)
             continue;
         const double ex = ((double)g->x[k] + d->sx * Lx) - d->x;
@@ -65,12 +76,12 @@ static double wrap(double v, double lo, double L)
     return L > 0.0 ? v - floor((v - lo) / L) * L : v;
 }
 
-void hs_grid_disc_visit(const hs_grid *g, hs_circle c, uint32_t mask, hs_disc_visit_fn visit,
-                        void *st)
+void hs_grid_disc_visit(const hs_grid *g, hs_circle c, uint32_t mask, uint32_t category,
+                        const uint32_t *collide, hs_disc_visit_fn visit, void *st)
 {
     const double Lx = g->period[0], Ly = g->period[1];
-    visit_scan d = {g, c.x, c.y, c.r, mask, 0.0, 0.0, visit, st};
-    if (mask == 0u) /* passes no circle's filter, a set without masks included */
+    visit_scan d = {g, c.x, c.y, c.r, mask, category, collide, 0.0, 0.0, visit, st};
+    if (mask == 0u || (collide && category == 0u)) /* passes no circle's filter */
         return;
     if (g->periodic) {
         d.x = wrap(d.x, g->box[0], Lx);

@@ -4,14 +4,15 @@
  * the period, and a partner found there is seen at its image, its centre moved back: the
  * partner's image is j + s L for the shift s in {-1, 0, 1} per periodic axis. Each circle
  * searches the same shifted boxes whichever it is of a pair, so the rules of who keeps a pair
- * (pairs.c) hold across the edges as inside the box; a pair is kept under its minimum image
+ * (pairs_scan.c) hold across the edges as inside the box; a pair is kept under its minimum image
  * only, so none comes twice (the reach is below half a period, hs_box_fits).
  *
  * Only the circles near the box's edges search here, so these runs take one candidate at a
  * time, with every test in double. */
 #include <math.h>
 
-#include "grid/pairs.h"
+#include "grid/discs.h"
+#include "grid/pairs_images.h"
 #include "grid/periodic.h"
 
 typedef struct image_scan {
@@ -29,13 +30,14 @@ typedef struct image_scan {
 static int nearest(double d, double period) { return period > 0.0 ? -(int)round(d / period) : 0; }
 
 /* Whether the searcher keeps the pair with the candidate at storage position k, by the rules
- * of pairs.c: overlap pairs by the smaller index (a big circle's cross pairs all); swept
- * pairs by the slow circle earlier in storage, or the fast one of a fast and a slow (none of
- * two fast ones). */
+ * of pairs_scan.c and the filter: overlap pairs by the smaller index (a big circle's cross pairs
+ * all); swept pairs by the slow circle earlier in storage, or the fast one of a fast and a slow
+ * (none of two fast ones). */
 static int keeps(const image_scan *p, uint32_t k)
 {
     const hs_pair_search *s = p->s;
-    if (k == p->pos)
+    if (k == p->pos ||
+        (s->fcat && !hs_filter_pass(s->fcat[p->pos], s->fcol[p->pos], s->fcat[k], s->fcol[k])))
         return 0;
     if (s->fast == NULL)
         return p->cross || s->g->id[k] > s->g->id[p->pos];
@@ -68,7 +70,7 @@ static int test_pair(const hs_pair_search *s, uint32_t a, uint32_t b, int sx, in
 /* The candidate at k, whose image (its disc's centre plus the shift) is at (ex, ey) from the
  * searcher's disc, kept: tested when the pair is a swept one, oriented from the smaller
  * index (the shift with it), into B with its shift. Returns 1 when memory ran out. */
-static int emit(image_scan *p, uint32_t k)
+static int emit_image(image_scan *p, uint32_t k)
 {
     const hs_pair_search *s = p->s;
     const uint32_t *id = s->g->id;
@@ -112,7 +114,7 @@ static int image_run(void *st, uint32_t b, uint32_t e)
         double R = (double)p->r + (double)s->tr[k];
         /* swept: the discs only make a candidate; grown past the roundings of their centres */
         R = s->dx ? R * (1.0 + 0x1p-20) : R + s->skin;
-        if (ex * ex + ey * ey <= R * R && emit(p, k))
+        if (ex * ex + ey * ey <= R * R && emit_image(p, k))
             return 1;
     }
     return 0;

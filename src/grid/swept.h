@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "core.h"
-#include "grid/overlap.h"
+#include "grid/discs.h"
 
 /* HS_OK, or the first bad displacement's code among n: NaN or infinite (HS_E_NONFINITE), then
  * a length above HS_MAX_COORD (HS_E_RANGE). */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Swept pairs, hs_grid_swept_pairs: the pairs of moving circles that touch during a step.
+/* Swept pairs, hs_grid_swept_pairs (and _filtered): the pairs of moving circles that
+ * touch during a step.
  *
  * Broadphase: circle i sweeps the capsule from ci to ci + di of radius ri, which lies in the
  * disc centred at ci + di / 2 of radius ri + |di| / 2: two capsules that touch have
- * overlapping discs. The pair search of hs_grid_pairs (grid/pairs.c) runs on g itself with
+ * overlapping discs. The pair search of hs_grid_pairs (grid/pairs_scan.c) runs on g itself with
  * those discs: each circle searches the cells around its disc, as far as a partner's circle
  * can lie from it (its level's largest radius plus its largest displacement). The few fast
  * movers (|d| above a multiple of the median, and above half a cell) find their partners
@@ -20,7 +21,10 @@
 
 #include "grid/build.h"
 #include "grid/layout.h"
-#include "grid/pairs.h"
+#include "grid/pair_list.h"
+#include "grid/pair_search.h"
+#include "grid/pairs_assemble.h"
+#include "grid/pairs_scan.h"
 #include "grid/periodic.h"
 #include "grid/storage.h"
 #include "prefetch.h"
@@ -168,9 +172,12 @@ static void free_arrays(swept_arrays *a)
  * in a periodic box between p and the image of q whose disc is nearest to p's (the discs of
  * a pair that touches overlap, and then under that image only). Returns 1 when memory ran
  * out. */
-static int fast_pair(const hs_grid *g, const swept_arrays *a, uint32_t p, uint32_t q,
-                     hs_pair_list *L)
+static int fast_pair(const hs_grid *g, const swept_arrays *a, const uint32_t *collide, uint32_t p,
+                     uint32_t q, hs_pair_list *L)
 {
+    if (collide && !hs_filter_pass(g->mask ? g->mask[p] : UINT32_MAX, collide[g->id[p]],
+                                   g->mask ? g->mask[q] : UINT32_MAX, collide[g->id[q]]))
+        return 0;
     if (g->id[p] > g->id[q]) {
         const uint32_t t = p;
         p = q;
@@ -206,8 +213,8 @@ static int fast_pair(const hs_grid *g, const swept_arrays *a, uint32_t p, uint32
  * then tested exactly. The discs are halved, so that those of circles and displacements at
  * the range limit are valid circles (overlap does not change with the scale), and grown by
  * 2^-20 and 2^-148 (the halving of subnormal values). Returns 0, or 1 when memory ran out. */
-static int fast_pairs(const hs_grid *g, const swept_arrays *a, const hs_batch_opts *opts,
-                      const hs_par *par, hs_pair_list *L)
+static int fast_pairs(const hs_grid *g, const swept_arrays *a, const uint32_t *collide,
+                      const hs_batch_opts *opts, const hs_par *par, hs_pair_list *L)
 {
     size_t nf = 0;
     for (size_t pos = 0; pos < g->n; pos++)
@@ -244,7 +251,7 @@ static int fast_pairs(const hs_grid *g, const swept_arrays *a, const hs_batch_op
         oom = hs_grid_build(&cs, &go, &g3) != HS_OK || hs_grid_pairs(g3, opts, &cand) != HS_OK;
     }
     for (size_t k = 0; !oom && k < cand.count; k++)
-        oom = fast_pair(g, a, at[cand.i[k]], at[cand.j[k]], L);
+        oom = fast_pair(g, a, collide, at[cand.i[k]], at[cand.j[k]], L);
     hs_pairs_free(&cand);
     hs_grid_destroy(g3);
     free(hr);
@@ -255,7 +262,7 @@ static int fast_pairs(const hs_grid *g, const swept_arrays *a, const hs_batch_op
 }
 
 /* The touching pairs found by the search, in lists with their answers. */
-static hs_status search(const hs_grid *g, const float *dx, const float *dy,
+static hs_status search(const hs_grid *g, const float *dx, const float *dy, const uint32_t *collide,
                         const hs_batch_opts *opts, const hs_par *par, hs_pair_list **lists,
                         size_t *nl)
 {
@@ -281,7 +288,14 @@ static hs_status search(const hs_grid *g, const float *dx, const float *dy,
     }
     if (s == HS_OK) {
         /* within a level: slow partners only; searching an earlier level: all */
-        hs_pair_search ps = {g, a.mx, a.my, a.mr, 0.0, {{0.0}}, a.fast, a.dx, a.dy, 0};
+        hs_pair_search ps = {.g = g,
+                             .tx = a.mx,
+                             .ty = a.my,
+                             .tr = a.mr,
+                             .fast = a.fast,
+                             .dx = a.dx,
+                             .dy = a.dy,
+                             .collide = collide};
         for (int l = 0; l < g->nlevels; l++)
             for (int c = 0; c < 2; c++)
                 ps.ext[l][c] =
@@ -295,7 +309,7 @@ static hs_status search(const hs_grid *g, const float *dx, const float *dy,
             memset(&more[*nl], 0, sizeof *more);
             more[*nl].carry = 1;
             *nl += 1;
-            if (fast_pairs(g, &a, opts, par, &more[*nl - 1]))
+            if (fast_pairs(g, &a, collide, opts, par, &more[*nl - 1]))
                 s = HS_E_NOMEM;
         }
     }
@@ -359,6 +373,13 @@ static hs_status assemble(hs_pair_list *lists, size_t nl, size_t total, size_t n
 hs_status hs_grid_swept_pairs(const hs_grid *g, const float *dx, const float *dy,
                               const hs_batch_opts *opts, hs_swept_pairs *out)
 {
+    return hs_grid_swept_pairs_filtered(g, dx, dy, NULL, opts, out);
+}
+
+hs_status hs_grid_swept_pairs_filtered(const hs_grid *g, const float *dx, const float *dy,
+                                       const uint32_t *collide, const hs_batch_opts *opts,
+                                       hs_swept_pairs *out)
+{
     if (g == NULL || out == NULL)
         return HS_E_NULL;
     memset(out, 0, sizeof *out);
@@ -375,7 +396,7 @@ hs_status hs_grid_swept_pairs(const hs_grid *g, const float *dx, const float *dy
         team.threads = 1;
     hs_pair_list *lists = NULL;
     size_t nl = 0, total = 0;
-    s = search(g, dx, dy, opts, &team, &lists, &nl);
+    s = search(g, dx, dy, collide, opts, &team, &lists, &nl);
     for (size_t b = 0; s == HS_OK && b < nl; b++)
         total += lists[b].len;
     if (s == HS_OK && total > HS_MAX_COUNT) /* each answer is named by a 32-bit word */

@@ -486,17 +486,18 @@ static void ret_arrays(size_t count, const void *const arrays[8])
         ret[1 + k] = (uint32_t)(uintptr_t)arrays[k];
 }
 
-/* Every pair of circles of g whose gap is at most skin (0: overlapping pairs), i < j, by i
- * then j, with the optional outputs (hs_pair_opts.outputs: HS_PAIRS_SHIFTS, _CONTACTS).
- * ret[0]: the count, ret[1 .. 8]: i, j, sx, sy, nx, ny, distance, gap (0 when not asked for),
- * valid until hs_web_pairs_free. */
-int HS_WEB(hs_web_pairs)(const hs_grid *g, float skin, unsigned outputs)
+/* Every pair of circles of g whose gap is at most skin (0: overlapping pairs) and that the
+ * filter passes (collide: one word per circle, NULL for none), i < j, by i then j, with the
+ * optional outputs (hs_pair_opts.outputs: HS_PAIRS_SHIFTS, _CONTACTS). ret[0]: the count,
+ * ret[1 .. 8]: i, j, sx, sy, nx, ny, distance, gap (0 when not asked for), valid until
+ * hs_web_pairs_free. */
+int HS_WEB(hs_web_pairs)(const hs_grid *g, float skin, unsigned outputs, const uint32_t *collide)
 {
     hs_pairs_free(&last_pairs);
     hs_batch_opts o = hs_batch_opts_default();
     o.threads = 1;
     const hs_pair_opts po = {skin, outputs};
-    hs_status st = hs_grid_pairs_ex(g, &po, &o, &last_pairs);
+    hs_status st = hs_grid_pairs_filtered(g, &po, collide, &o, &last_pairs);
     const hs_pairs *p = &last_pairs;
     const void *arrays[8] = {p->i, p->j, p->sx, p->sy, p->nx, p->ny, p->distance, p->gap};
     ret_arrays(p->count, arrays);
@@ -505,10 +506,12 @@ int HS_WEB(hs_web_pairs)(const hs_grid *g, float skin, unsigned outputs)
 
 void HS_WEB(hs_web_pairs_free)(void) { hs_pairs_free(&last_pairs); }
 
-/* The swept pairs of g's circles moving by n (dx, dy) pairs (hs_grid_swept_pairs). ret[0]: the
- * count, ret[1 .. 8]: i, j, t, nx, ny, overlapping, sx, sy (the last two 0 unless g is
- * periodic), valid until hs_web_swept_pairs_free. */
-int HS_WEB(hs_web_swept_pairs)(const hs_grid *g, const float *dxy, size_t n)
+/* The swept pairs of g's circles moving by n (dx, dy) pairs that the filter passes (collide:
+ * one word per circle, NULL for none; hs_grid_swept_pairs_filtered). ret[0]: the count,
+ * ret[1 .. 8]: i, j, t, nx, ny, overlapping, sx, sy (the last two 0 unless g is periodic),
+ * valid until hs_web_swept_pairs_free. */
+int HS_WEB(hs_web_swept_pairs)(const hs_grid *g, const float *dxy, size_t n,
+                               const uint32_t *collide)
 {
     hs_swept_pairs_free(&last_swept);
     memset(&last_swept, 0, sizeof last_swept);
@@ -519,7 +522,7 @@ int HS_WEB(hs_web_swept_pairs)(const hs_grid *g, const float *dxy, size_t n)
         return HS_E_NOMEM;
     hs_batch_opts o = hs_batch_opts_default();
     o.threads = 1;
-    hs_status st = hs_grid_swept_pairs(g, disp, disp + n, &o, &last_swept);
+    hs_status st = hs_grid_swept_pairs_filtered(g, disp, disp + n, collide, &o, &last_swept);
     const hs_swept_pairs *p = &last_swept;
     const void *arrays[8] = {p->i, p->j, p->t, p->nx, p->ny, p->overlapping, p->sx, p->sy};
     ret_arrays(p->count, arrays);
@@ -532,14 +535,15 @@ void HS_WEB(hs_web_swept_pairs_free)(void)
     memset(&last_swept, 0, sizeof last_swept);
 }
 
-/* The circles of g overlapping the disc (x, y, r) with mask bits in common, ascending, up to
- * cap of them into idx. ret[0]: how many there are. */
+/* The circles of g overlapping the disc (x, y, r) that pass the filter (mask against their
+ * masks; with collide, one word per circle, category against it), ascending, up to cap of
+ * them into idx. ret[0]: how many there are. */
 int HS_WEB(hs_web_overlap)(const hs_grid *g, float x, float y, float r, uint32_t mask,
-                           uint32_t *idx, size_t cap)
+                           uint32_t category, const uint32_t *collide, uint32_t *idx, size_t cap)
 {
     size_t found = 0;
     hs_circle c = {x, y, r};
-    hs_status st = hs_grid_overlap_circle(g, c, mask, idx, cap, &found);
+    hs_status st = hs_grid_overlap_circle_filtered(g, c, mask, category, collide, idx, cap, &found);
     ret[0] = (uint32_t)found;
     return st;
 }

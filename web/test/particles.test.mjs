@@ -7,79 +7,11 @@ import { test } from 'node:test';
 
 import { Brute, Circles, Grid, init } from '../index.js';
 import {
-  BOX, boxScene, moves, randomScene, rng, sameAnswers, sameBytes,
+  BOX, PERIOD, boxScene, brutePairs, checkPairs, moves, randomScene, rng, sameAnswers, sameBytes,
+  wrapped,
 } from './helpers.mjs';
 
-const PERIOD = [BOX[2] - BOX[0], BOX[3] - BOX[1]];
 const AXES = { xy: [true, true], x: [true, false], y: [false, true] };
-
-// A centre as the grid holds it (grid.h: wrapped into [lo, hi) in double, rounded once).
-function wrap(v, lo, hi) {
-  if (v >= lo && v < hi) {
-    return v;
-  }
-  const L = hi - lo;
-  const f = Math.fround(v - Math.floor((v - lo) / L) * L);
-  return f >= hi || f < lo ? lo : f;
-}
-
-function wrapped(xyr, periodic) {
-  const w = Float32Array.from(xyr);
-  for (let i = 0; i < w.length; i += 3) {
-    for (let a = 0; a < 2; a++) {
-      if (periodic[a]) {
-        w[i + a] = wrap(w[i + a], BOX[a], BOX[a + 2]);
-      }
-    }
-  }
-  return w;
-}
-
-// Every pair i < j whose gap is at most skin, under the minimum image when periodic:
-// [i, j, sx, sy, ex, ey] with (ex, ey) from i to j's image, in double.
-function brutePairs(w, periodic, skin = 0) {
-  const n = w.length / 3;
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    for (let j = i + 1; j < n; j++) {
-      const e = [0, 0];
-      const s = [0, 0];
-      for (let a = 0; a < 2; a++) {
-        const d = w[3 * j + a] - w[3 * i + a];
-        const L = periodic[a] ? PERIOD[a] : 0;
-        s[a] = L === 0 || Math.abs(d) <= 0.5 * L ? 0 : d > 0 ? -1 : 1;
-        e[a] = d + s[a] * L;
-      }
-      const R = w[3 * i + 2] + w[3 * j + 2] + skin;
-      if (e[0] * e[0] + e[1] * e[1] <= R * R) {
-        out.push([i, j, s[0], s[1], e[0], e[1]]);
-      }
-    }
-  }
-  return out;
-}
-
-function checkPairs(p, want, w, what, { shifts, contacts }) {
-  assert.deepEqual(Array.from(p.i), want.map((r) => r[0]), `${what}: i`);
-  assert.deepEqual(Array.from(p.j), want.map((r) => r[1]), `${what}: j`);
-  if (shifts) {
-    assert.deepEqual(Array.from(p.shift), want.flatMap((r) => [r[2], r[3]]), `${what}: shift`);
-  } else {
-    assert.equal(p.shift, undefined, `${what}: no shift unless asked for`);
-  }
-  if (!contacts) {
-    assert.equal(p.normal, undefined, `${what}: no contacts unless asked for`);
-    return;
-  }
-  want.forEach(([i, j, , , ex, ey], k) => {
-    const dist = Math.sqrt(ex * ex + ey * ey);
-    assert.equal(p.distance[k], Math.fround(dist), `${what}: distance of ${i}, ${j}`);
-    assert.equal(p.gap[k], Math.fround(dist - (w[3 * i + 2] + w[3 * j + 2])),
-      `${what}: gap of ${i}, ${j}`);
-    assert.ok(Math.abs(p.normal[2 * k] - ex / dist) < 1e-6 &&
-      Math.abs(p.normal[2 * k + 1] - ey / dist) < 1e-6, `${what}: normal of ${i}, ${j}`);
-  });
-}
 
 // The first time in [0, 1] at which |f + t D| <= R (null: never), and the least gap over
 // [0, 1] (|f + t D| - R: near 0, the float answer may go either way).

@@ -19,6 +19,11 @@ export async function frame(xyr: Float32Array, q: Float32Array): Promise<Closest
   if (grid.closestOne(0, 0, 1, 0, opts) >= 0 && hit.t !== undefined && hit.x !== undefined) {
     grid.closestOne(0, 0, 1, 0);
   }
+  const collide = new Uint32Array(xyr.length / 3);
+  grid.pairs({ skin: 0.5, collide });
+  grid.overlap(0, 0, 1, { mask: 1, category: 2, collide });
+  // @ts-expect-error collide is one Uint32Array word per circle, not a number
+  grid.pairs({ collide: 3 });
   // @ts-expect-error closestOne takes one thickness, not one per query
   grid.closestOne(0, 0, 1, 0, { thickness: new Float32Array(1) });
   return grid.closest(q, { details: true });
@@ -43,5 +48,12 @@ export function particles(xyr: Float32Array, q: Float32Array, dxy: Float32Array)
   plain.closestOne(0, 0, 1, 0, { displacement: dxy });
   // @ts-expect-error swept pairs take no skin
   box.sweptPairs(dxy, { skin: 1 });
-  return push + first + hit.t[0] + (b?.[0] ?? 0) + (px && py ? 1 : 0);
+  const collide = new Uint32Array(xyr.length / 3);
+  const f = box.pairs({ skin: 0.5, shifts: true, contacts: true, collide });
+  const fs = box.sweptPairs(dxy, { shifts: true, collide });
+  const near: Int32Array = box.overlap(1, 2, 3, { mask: 1, category: 2, collide });
+  // @ts-expect-error collide is a Uint32Array
+  box.sweptPairs(dxy, { collide: [1] });
+  return push + first + hit.t[0] + (b?.[0] ?? 0) + (px && py ? 1 : 0) + f.i.length +
+    fs.t.length + near.length;
 }

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal: the disc overlap predicate shared by pairs and disc queries, and the index order
- * both report in. */
-#ifndef HITSCAN_GRID_OVERLAP_H
-#define HITSCAN_GRID_OVERLAP_H
+/* Internal: the disc overlap predicates shared by pairs, swept pairs and disc queries, the
+ * filter every one of them applies, and the index order they report in. Header only, below
+ * every search that uses it. */
+#ifndef HITSCAN_GRID_DISCS_H
+#define HITSCAN_GRID_DISCS_H
 
 #include <stdint.h>
-
-#include "hitscan/grid.h"
 
 /* Touching counts. Symmetric in its two circles, bit for bit, so (i, j) and (j, i) always
  * agree. In double: float squares of separations below 1e-19 underflow (two points 1e-30
@@ -30,13 +29,13 @@ static inline int hs_discs_within(float xa, float ya, float ra, float xb, float 
     return dx * dx + dy * dy <= s * s;
 }
 
-/* Calls visit(st, i) once for each circle i of g (the caller's index) that overlaps the
- * valid disc c and passes the query mask, in no particular order. In a periodic box each
- * circle is tested at its image nearest to the disc's centre taken modulo the periods
- * (overlap_visit.c). */
-typedef void (*hs_disc_visit_fn)(void *st, uint32_t id);
-void hs_grid_disc_visit(const hs_grid *g, hs_circle c, uint32_t mask, hs_disc_visit_fn visit,
-                        void *st);
+/* The filter of hitscan/grid.h (Box2D's b2ShouldShapesCollide without groups): 1 when a
+ * (category bits ca, collide bits ma) and b (cb, mb) may pair, 0 otherwise. Symmetric, and
+ * without a branch, so a run of candidates is filtered a vector at a time. */
+static inline uint32_t hs_filter_pass(uint32_t ca, uint32_t ma, uint32_t cb, uint32_t mb)
+{
+    return (uint32_t)((ca & mb) != 0u) & (uint32_t)((cb & ma) != 0u);
+}
 
 /* qsort's comparison of two uint32_t. */
 static inline int hs_cmp_u32(const void *a, const void *b)
