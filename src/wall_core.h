@@ -242,7 +242,8 @@ static inline int hs_wall_capsule(const hs_kq *k, const hs_kwall *wl, double R, 
 static inline hs_vec2 hs_wall_normal(const hs_kq *k, const hs_kwall *wl, double R, double t)
 {
     const double ex = (double)wl->bx - wl->px, ey = (double)wl->by - wl->py;
-    const double px = ((double)k->ax - wl->px) + t * k->dx, py = ((double)k->ay - wl->py) + t * k->dy;
+    const double px = ((double)k->ax - wl->px) + t * k->dx,
+                 py = ((double)k->ay - wl->py) + t * k->dy;
     hs_vec2 back = hs_unit_or(-k->dx, -k->dy, (hs_vec2){-1.0f, 0.0f});
     if (R > 0.0) {
         double s = (px * ex + py * ey) / (ex * ex + ey * ey);

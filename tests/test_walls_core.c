@@ -70,6 +70,53 @@ static void test_terms_sign(void **state)
     assert_int_equal(hs_terms_sign(&h), 1);
 }
 
+/* hs_wall_g at the rounded root t of g, against 128-bit integers: floats in [2^-8, 2^8) are
+ * integers times 2^-31, so every term is an integer times 2^-93 and the sum fits in 127 bits.
+ * A naive double sum gets such signs wrong. */
+#ifdef __SIZEOF_INT128__
+__extension__ typedef __int128 i128;
+
+static float rand_float(acc_rng *g)
+{
+    float v = (float)acc_pow10(g, -2.3, 2.3);
+    return acc_next(g) % 2 ? v : -v;
+}
+
+static i128 fx31(float v) { return (i128)(int64_t)ldexp(v, 31); }
+
+static void test_g_sign_exact(void **state)
+{
+    (void)state;
+    acc_rng g = {99};
+    long n_zero = 0, n_checked = 0;
+    for (int it = 0; it < 200000; it++) {
+        float ax = rand_float(&g), ay = rand_float(&g), dx = rand_float(&g), dy = rand_float(&g);
+        float px = rand_float(&g), py = rand_float(&g), bx = rand_float(&g), by = rand_float(&g);
+        double ex = (double)bx - px, ey = (double)by - py;
+        double num = -(ex * ((double)ay - py) - ey * ((double)ax - px)), den = ex * dy - ey * dx;
+        float t = (float)(num / den);
+        if (it % 7 == 0)
+            t = 1.0f; /* also exact zeros: a at the root exactly is rare, t = 1 often not */
+        if (!(fabsf(t) >= 0x1p-8f && fabsf(t) < 0x1p8f))
+            continue;
+        i128 Ax = fx31(ax), Ay = fx31(ay), Dx = fx31(dx), Dy = fx31(dy);
+        i128 Px = fx31(px), Py = fx31(py), Bx = fx31(bx), By = fx31(by), T = fx31(t);
+        i128 sc = (i128)1 << 31;
+        i128 v = ((Bx - Px) * (Ay - Py) - (By - Py) * (Ax - Px)) * sc +
+                 ((Bx - Px) * Dy - (By - Py) * Dx) * T;
+        int want = (v > 0) - (v < 0);
+        hs_kq k = kq_of(ax, ay, dx, dy, -INFINITY, INFINITY, 0.0f);
+        hs_kwall wl = {px, py, bx, by, 0.0f};
+        assert_int_equal(hs_wall_g(&k, &wl, t), want);
+        n_zero += want == 0;
+        n_checked++;
+    }
+    assert_true(n_checked > 100000);
+}
+#else
+static void test_g_sign_exact(void **state) { skip(); }
+#endif
+
 /* ---- degenerate configurations, decided exactly ---- */
 
 /* thin segments with small integer coordinates, every sign exact in int64: touching,
@@ -174,8 +221,7 @@ static void test_adversarial(void **state)
         /* a diagonal query ending on a diagonal wall's midpoint, not axis-aligned */
         assert_int_equal(hits(kq_of(X + 1, 1, 3, 7, 0, 1, 0), X + 2, 9, X + 6, 7, 0, &o), 1);
         assert_true(o.t == 1.0f);
-        assert_int_equal(hits(kq_of(X + 1, 1, 3, 7, 0, below1, 0), X + 2, 9, X + 6, 7, 0, &o),
-                         0);
+        assert_int_equal(hits(kq_of(X + 1, 1, 3, 7, 0, below1, 0), X + 2, 9, X + 6, 7, 0, &o), 0);
         /* collinear overlap, both wall orientations; from before, from inside, short of it */
         assert_int_equal(hits(kq_of(X, 0, 1, 0, 0, 3, 0), X + 2, 0, X + 5, 0, 0, &o), 1);
         assert_true(o.t == 2.0f && !(o.flags & HS_HIT_INSIDE));
@@ -199,24 +245,29 @@ static void test_adversarial(void **state)
             assert_int_equal(hits(kq_of(X, 0, 1, 0, 0, 3, 0), X + 1, e, X + 2, e, e, &o), 1);
         }
         /* a thick query just reaching a wall's end cap, and one just short of it */
-        assert_int_equal(hits(kq_of(X, 0, 1, 0, 0, 1, 0.5f), X + 1.5f, 0, X + 1.5f, -4, 0, &o),
-                         1);
+        assert_int_equal(hits(kq_of(X, 0, 1, 0, 0, 1, 0.5f), X + 1.5f, 0, X + 1.5f, -4, 0, &o), 1);
         assert_true(o.t == 1.0f);
-        assert_int_equal(
-            hits(kq_of(X, 0, 1, 0, 0, below1, 0.5f), X + 1.5f, 0, X + 1.5f, -4, 0, &o), 0);
-        /* lines and rays with infinite ends */
-        assert_int_equal(hits(kq_of(X, 0, 1, 0, -INFINITY, INFINITY, 0), X - 7, -1, X - 8, 1, 0,
-                              &o),
-                         1);
-        assert_int_equal(hits(kq_of(X, 0, 1, 0, 0, INFINITY, 0), X - 7, -1, X - 8, 1, 0, &o), 0);
-        assert_int_equal(hits(kq_of(X, 0, 1, 0, -INFINITY, INFINITY, 0), X - 7, 1, X - 8, 1, 0,
-                              &o),
+        assert_int_equal(hits(kq_of(X, 0, 1, 0, 0, below1, 0.5f), X + 1.5f, 0, X + 1.5f, -4, 0, &o),
                          0);
-        assert_int_equal(hits(kq_of(X, 0, 1, 0, -INFINITY, INFINITY, 0), X - 7, 0, X - 8, 0, 0,
-                              &o),
+        /* exact tangency of thick pairs (the distance equals R in the float inputs): a hit,
+         * and one ulp further a miss; a wall's side, and an end cap on a 3-4-5 triangle */
+        const float above = nextafterf(X + 2.5f, INFINITY) - X;
+        assert_int_equal(hits(kq_of(X - 3, 2.5f, 1, 0, 0, 9, 1.5f), X, 0, X + 4, 0, 1, &o), 1);
+        assert_true(o.t == 3.0f);
+        assert_int_equal(hits(kq_of(X - 3, above, 1, 0, 0, 9, 1.5f), X, 0, X + 4, 0, 1, &o), 0);
+        assert_int_equal(hits(kq_of(X + 5, 2.5f, -4, 3, 0, 1, 2), X - 3, -4, X, 0, 3, &o), 1);
+        assert_true(o.t == 0.5f);
+        assert_int_equal(
+            hits(kq_of(X + 5, 2.5f, -4, 3, 0, 1, 2), X - 3, -4, X, 0, nextafterf(3, 0), &o), 0);
+        /* lines and rays with infinite ends */
+        assert_int_equal(
+            hits(kq_of(X, 0, 1, 0, -INFINITY, INFINITY, 0), X - 7, -1, X - 8, 1, 0, &o), 1);
+        assert_int_equal(hits(kq_of(X, 0, 1, 0, 0, INFINITY, 0), X - 7, -1, X - 8, 1, 0, &o), 0);
+        assert_int_equal(hits(kq_of(X, 0, 1, 0, -INFINITY, INFINITY, 0), X - 7, 1, X - 8, 1, 0, &o),
+                         0);
+        assert_int_equal(hits(kq_of(X, 0, 1, 0, -INFINITY, INFINITY, 0), X - 7, 0, X - 8, 0, 0, &o),
                          1); /* collinear line: the whole wall */
-        assert_int_equal(hits(kq_of(X, 0, 1, 0, 0, INFINITY, 1), X + 9, 3, X + 10, 0.5f, 0, &o),
-                         1);
+        assert_int_equal(hits(kq_of(X, 0, 1, 0, 0, INFINITY, 1), X + 9, 3, X + 10, 0.5f, 0, &o), 1);
         /* a point query on the wall, beside it, and within thickness of it */
         assert_int_equal(hits(kq_of(X + 1, 1, 0, 0, 0, 1, 0), X, 0, X + 2, 2, 0, &o), 1);
         assert_int_equal(hits(kq_of(X + 3, 3, 0, 0, 0, 1, 0), X, 0, X + 2, 2, 0, &o), 0);
@@ -275,6 +326,31 @@ static void random_scale(double S, uint64_t seed)
         double sh = acc_uniform(&g, 0.3, 1.5);
         float dx = (float)((tx - ax) * sh), dy = (float)((ty - ay) * sh);
         float qq = acc_next(&g) % 2 ? 0.0f : (float)(S * acc_pow10(&g, -4, -1));
+        int mode = (int)(acc_next(&g) % 4);
+        double R = (double)qq + w;
+        if (mode >= 2 && R > 0.0) { /* grazing: pass at R (1 + delta) from an end or a side */
+            double delta = (acc_next(&g) % 2 ? 1 : -1) * acc_pow10(&g, -12, -2);
+            double ux, uy, cx = acc_next(&g) % 2 ? px : bx, cy = cx == px ? py : by;
+            if (mode == 2) {
+                double a2 = acc_uniform(&g, 0, 6.283185307179586);
+                ux = cos(a2);
+                uy = sin(a2);
+            } else { /* along the wall's side */
+                ux = bx - px;
+                uy = by - py;
+                double l = hypot(ux, uy);
+                ux /= l;
+                uy /= l;
+                double s = acc_uniform(&g, 0.1, 0.9);
+                cx = px + s * (bx - px);
+                cy = py + s * (by - py);
+            }
+            double off = R * (1 + delta), L = S * acc_uniform(&g, 0.1, 2);
+            ax = (float)(cx - uy * off - ux * L * 0.5);
+            ay = (float)(cy + ux * off - uy * L * 0.5);
+            dx = (float)(ux * L);
+            dy = (float)(uy * L);
+        }
         hs_query q = {{ax, ay}, {dx, dy}, 0.0f, 1.0f, qq};
         if (hs_query_validate(q) != HS_OK || (dx == 0.0f && dy == 0.0f))
             continue;
@@ -332,6 +408,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_terms_sign),
+        cmocka_unit_test(test_g_sign_exact),
         cmocka_unit_test(test_integer_degenerate_exact),
         cmocka_unit_test(test_adversarial),
         cmocka_unit_test(test_zero_length_is_circle),

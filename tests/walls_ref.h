@@ -93,8 +93,9 @@ static inline wr_result wr_query_wall(hs_query q, float px, float py, float bx, 
     wr_ld u1x = ax + q.tmax * dx, u1y = ay + q.tmax * dy;
     r.margin = wr_seg_seg(u0x, u0y, u1x, u1y, px, py, bx, by) - R;
     wr_ld m = fabsl(ax) > fabsl(ay) ? fabsl(ax) : fabsl(ay);
-    const wr_ld others[] = {fabsl((wr_ld)px), fabsl((wr_ld)py), fabsl((wr_ld)bx), fabsl((wr_ld)by),
-                            R, fabsl(u1x - ax), fabsl(u1y - ay), fabsl(u0x - ax), fabsl(u0y - ay)};
+    const wr_ld others[] = {
+        fabsl((wr_ld)px), fabsl((wr_ld)py), fabsl((wr_ld)bx), fabsl((wr_ld)by), R,
+        fabsl(u1x - ax),  fabsl(u1y - ay),  fabsl(u0x - ax),  fabsl(u0y - ay)};
     for (unsigned i = 0; i < sizeof others / sizeof others[0]; i++)
         m = others[i] > m ? others[i] : m;
     r.scale = m;
