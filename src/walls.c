@@ -46,8 +46,8 @@ static hs_status check_args(const float *ax, const float *ay, const float *bx, c
  * and padded as circles.c's copies are: padding is NaN (no comparison with it holds, so a
  * padding lane never hits) and mask 0. */
 hs_status hs_walls_create(const float *ax, const float *ay, const float *bx, const float *by,
-                          const float *thickness, const uint32_t *mask, size_t n,
-                          hs_walls **out, size_t *bad_index)
+                          const float *thickness, const uint32_t *mask, size_t n, hs_walls **out,
+                          size_t *bad_index)
 {
     hs_status s = check_args(ax, ay, bx, by, thickness, n, out, bad_index);
     if (s != HS_OK)
@@ -82,15 +82,21 @@ hs_status hs_walls_create(const float *ax, const float *ay, const float *bx, con
             memcpy(cm, mask, n * sizeof *cm);
         memset(cm + n, 0, (npad - n) * sizeof *cm);
     }
-    *ws = (hs_walls){.ax = dst[0], .ay = dst[1], .bx = dst[2], .by = dst[3], .w = dst[4],
-                     .mask = cm, .n = n, .owned = block};
+    *ws = (hs_walls){.ax = dst[0],
+                     .ay = dst[1],
+                     .bx = dst[2],
+                     .by = dst[3],
+                     .w = dst[4],
+                     .mask = cm,
+                     .n = n,
+                     .owned = block};
     *out = ws;
     return HS_OK;
 }
 
 hs_status hs_walls_borrow(const float *ax, const float *ay, const float *bx, const float *by,
-                          const float *thickness, const uint32_t *mask, size_t n,
-                          hs_walls **out, size_t *bad_index)
+                          const float *thickness, const uint32_t *mask, size_t n, hs_walls **out,
+                          size_t *bad_index)
 {
     hs_status s = check_args(ax, ay, bx, by, thickness, n, out, bad_index);
     if (s != HS_OK)
@@ -98,8 +104,14 @@ hs_status hs_walls_borrow(const float *ax, const float *ay, const float *bx, con
     hs_walls *ws = malloc(sizeof *ws);
     if (ws == NULL)
         return HS_E_NOMEM;
-    *ws = (hs_walls){.ax = ax, .ay = ay, .bx = bx, .by = by, .w = thickness, .mask = mask,
-                     .n = n, .owned = NULL};
+    *ws = (hs_walls){.ax = ax,
+                     .ay = ay,
+                     .bx = bx,
+                     .by = by,
+                     .w = thickness,
+                     .mask = mask,
+                     .n = n,
+                     .owned = NULL};
     *out = ws;
     return HS_OK;
 }

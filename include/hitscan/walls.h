@@ -23,13 +23,13 @@ extern "C" {
  * NULL. */
 typedef struct hs_walls hs_walls;
 
-HS_API hs_status hs_walls_create(const float *ax, const float *ay, const float *bx,
-                                 const float *by, const float *thickness, const uint32_t *mask,
-                                 size_t n, hs_walls **out, size_t *bad_index);
-HS_API hs_status hs_walls_borrow(const float *ax, const float *ay, const float *bx,
-                                 const float *by, const float *thickness, const uint32_t *mask,
-                                 size_t n, hs_walls **out, size_t *bad_index);
-HS_API void hs_walls_destroy(hs_walls *ws); /* NULL is a no-op */
+HS_API hs_status hs_walls_create(const float *ax, const float *ay, const float *bx, const float *by,
+                                 const float *thickness, const uint32_t *mask, size_t n,
+                                 hs_walls **out, size_t *bad_index);
+HS_API hs_status hs_walls_borrow(const float *ax, const float *ay, const float *bx, const float *by,
+                                 const float *thickness, const uint32_t *mask, size_t n,
+                                 hs_walls **out, size_t *bad_index);
+HS_API void hs_walls_destroy(hs_walls *ws);       /* NULL is a no-op */
 HS_API size_t hs_walls_count(const hs_walls *ws); /* 0 for NULL */
 
 #ifdef __cplusplus
