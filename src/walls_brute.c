@@ -2,8 +2,7 @@
 /* Closest wall by brute force: every wall through the one pair test (wall_core.h). */
 #include "walls.h"
 
-int hs_walls_brute_closest(const hs_walls *ws, const hs_kq *k, uint32_t *index,
-                           hs_wall_hit *hit)
+int hs_walls_brute_closest(const hs_walls *ws, const hs_kq *k, uint32_t *index, hs_wall_hit *hit)
 {
     int found = 0;
     hs_wall_hit h;
