@@ -297,6 +297,40 @@ static void test_adversarial(void **state)
     }
 }
 
+/* Exact tangency off the axes, on Pythagorean triples (the distance is exactly R in the
+ * float inputs): a side grazed by a parallel query and an end cap by a tangent query hit, and
+ * with R one ulp smaller miss, translated and scaled while the band (2^-46 M) stays below
+ * R's ulp. */
+static void test_tangency_triples(void **state)
+{
+    (void)state;
+    const float tri[][3] = {{3, 4, 5}, {5, 12, 13}, {8, 15, 17}, {20, 21, 29}, {119, 120, 169}};
+    const float shifts[] = {0.0f, 1024.0f, -65536.0f};
+    const float scales[] = {0x1p-6f, 1.0f, 0x1p12f};
+    hs_wall_hit o;
+    for (int i = 0; i < 5; i++)
+        for (int si = 0; si < 3; si++)
+            for (int ci = 0; ci < 3; ci++) {
+                const float u = tri[i][0] * scales[ci], v = tri[i][1] * scales[ci];
+                const float R = tri[i][2] * scales[ci], X = shifts[si], Y = -0.5f * shifts[si];
+                const float Rm = nextafterf(R, 0.0f), w = R * 0.25f;
+                /* side: the wall from (X, Y) along (u, v); the query along it, offset by
+                 * (-v, u) (length R), from behind the wall's start to past its middle */
+                hs_kq k = kq_of(X - v - u, Y + u - v, u, v, 0, 1.5f, R - w);
+                assert_int_equal(hits(k, X, Y, X + 2 * u, Y + 2 * v, w, &o), 1);
+                assert_true(o.t == 1.0f);
+                k = kq_of(X - v - u, Y + u - v, u, v, 0, 1.5f, Rm - w);
+                assert_int_equal(hits(k, X, Y, X + 2 * u, Y + 2 * v, w, &o), 0);
+                /* cap: tangent at (X, Y) + (u, v) to the disc about the wall's end (X, Y),
+                 * the wall pointing away; the query along (-v, u) through the tangent point */
+                k = kq_of(X + u + v, Y + v - u, -v, u, 0, 2, R - w);
+                assert_int_equal(hits(k, X, Y, X - u, Y - v, w, &o), 1);
+                assert_true(o.t == 1.0f);
+                k = kq_of(X + u + v, Y + v - u, -v, u, 0, 2, Rm - w);
+                assert_int_equal(hits(k, X, Y, X - u, Y - v, w, &o), 0);
+            }
+}
+
 /* a zero-length wall is the circle (p, w): the same decision, t and normal */
 static void test_zero_length_is_circle(void **state)
 {
@@ -432,6 +466,7 @@ int main(void)
         cmocka_unit_test(test_g_sign_exact),
         cmocka_unit_test(test_integer_degenerate_exact),
         cmocka_unit_test(test_adversarial),
+        cmocka_unit_test(test_tangency_triples),
         cmocka_unit_test(test_zero_length_is_circle),
         cmocka_unit_test(test_random_scale_1),
         cmocka_unit_test(test_random_scale_1e3),
