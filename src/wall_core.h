@@ -14,7 +14,11 @@
  *   A hit is "touching, or the capsule test": thickness never loses a hit of the centre lines.
  *   The capsule test errs only in a band |dist - R| <= 2^-46 M around tangency, M the largest
  *   of |a|, |p|, |b|, R and |d| max(|tmin|, |tmax|) (tests/test_walls_core.c checks it).
- * Semantics: solid. HS_BOUNDARY and HS_SKIP_START are not implemented for walls yet. */
+ * Semantics as for circles (types.h), "inside" meaning within R of the segment: boundary
+ * misses when both ends of the interval are strictly inside (in double; never for R = 0) and
+ * reports the exit when the start is; skip-start ignores a wall the start is within R of
+ * (closed, as solid's HS_HIT_INSIDE) when the query heads away from the wall's nearest point
+ * there (a start on a thin wall always). */
 #ifndef HITSCAN_WALL_CORE_H
 #define HITSCAN_WALL_CORE_H
 
@@ -29,7 +33,7 @@ typedef struct hs_kwall {
 } hs_kwall;
 
 typedef struct hs_wall_hit {
-    float t;
+    float t, t_exit; /* t_exit: the last t within R, clipped to [t, tmax] */
     hs_vec2 normal;
     uint32_t flags; /* HS_HIT_INSIDE: P(tmin) already within R of the wall */
 } hs_wall_hit;
@@ -115,12 +119,12 @@ static inline int hs_wall_dot3(float ux, float uy, float vx, float vy, float xx,
     return hs_terms_sign(&s);
 }
 
-/* Exact: whether the centre line's interval meets the segment [p, b] (p != b); *t the first
- * such t (computed in double, clamped to the interval). */
-static inline int hs_wall_touch(const hs_kq *k, const hs_kwall *wl, double *t)
+/* Exact: whether the centre line's interval meets the segment [p, b] (p != b); [*t, *t1] the
+ * t where it does (computed in double, clamped to the interval). */
+static inline int hs_wall_touch(const hs_kq *k, const hs_kwall *wl, double *t, double *t1)
 {
     if (k->dd == 0.0f) { /* a point query: on the wall's line and between its ends */
-        *t = k->tmin;
+        *t = *t1 = k->tmin;
         return hs_wall_g(k, wl, 0.0f) == 0 &&
                hs_wall_dot3(k->ax, k->ay, wl->px, wl->py, wl->bx, wl->by) >= 0 &&
                hs_wall_dot3(k->ax, k->ay, wl->bx, wl->by, wl->px, wl->py) >= 0;
@@ -136,8 +140,9 @@ static inline int hs_wall_touch(const hs_kq *k, const hs_kwall *wl, double *t)
             return 0;
         double tp = (((double)wl->px - k->ax) * dx + ((double)wl->py - k->ay) * dy) / k->dd;
         double tb = (((double)wl->bx - k->ax) * dx + ((double)wl->by - k->ay) * dy) / k->dd;
-        double t0 = tp < tb ? tp : tb;
+        double t0 = tp < tb ? tp : tb, t1v = tp < tb ? tb : tp;
         *t = t0 > k->tmin ? (t0 < k->tmax ? t0 : k->tmax) : k->tmin;
+        *t1 = t1v < k->tmax ? (t1v > *t ? t1v : *t) : k->tmax;
         return 1;
     }
     if (sp * sb > 0)
@@ -147,14 +152,14 @@ static inline int hs_wall_touch(const hs_kq *k, const hs_kwall *wl, double *t)
         return 0; /* the interval's ends strictly on one side of the wall's line */
     /* the lines cross once (not parallel: that would put p and b on one side), inside both */
     if (g0 == 0) {
-        *t = k->tmin;
+        *t = *t1 = k->tmin;
         return 1;
     }
     const double ex = (double)wl->bx - wl->px, ey = (double)wl->by - wl->py;
     const double fx = (double)k->ax - wl->px, fy = (double)k->ay - wl->py;
     double num = -(ex * fy - ey * fx), den = ex * dy - ey * dx;
     double tc = den != 0.0 ? num / den : (double)k->tmin;
-    *t = tc > k->tmin ? (tc < k->tmax ? tc : k->tmax) : k->tmin;
+    *t = *t1 = tc > k->tmin ? (tc < k->tmax ? tc : k->tmax) : k->tmin;
     return 1;
 }
 
@@ -178,7 +183,8 @@ static inline int hs_wall_clip(double v0, double v1, double a, double b, double 
 
 /* Entry into the disc of radius R about (cx, cy) clipped to [tmin, tmax], in double: the
  * discriminant from the perpendicular offset, the stable quadratic. */
-static inline int hs_wall_disc(const hs_kq *k, double cx, double cy, double R, double *t)
+static inline int hs_wall_disc(const hs_kq *k, double cx, double cy, double R, double *t,
+                               double *tx)
 {
     const double dx = k->dx, dy = k->dy, dd = dx * dx + dy * dy;
     const double fx = k->ax - cx, fy = k->ay - cy;
@@ -198,25 +204,42 @@ static inline int hs_wall_disc(const hs_kq *k, double cx, double cy, double R, d
     if (t1 < k->tmin || t0 > k->tmax)
         return 0;
     *t = t0 > k->tmin ? t0 : k->tmin;
+    *tx = t1 < k->tmax ? t1 : k->tmax;
     return 1;
 }
 
-/* The capsule test in double (R > 0, p != b); *t the entry clamped to [tmin, tmax] */
-static inline int hs_wall_capsule(const hs_kq *k, const hs_kwall *wl, double R, double *t)
+/* Distance^2 from P(t) (t finite) to the segment, in double, and the offset (*vx, *vy)
+ * from the segment's nearest point to P(t) */
+static inline double hs_wall_dist2(const hs_kq *k, const hs_kwall *wl, double t, double *vx,
+                                   double *vy)
+{
+    const double ex = (double)wl->bx - wl->px, ey = (double)wl->by - wl->py;
+    const double px = ((double)k->ax - wl->px) + t * k->dx;
+    const double py = ((double)k->ay - wl->py) + t * k->dy;
+    const double ee = ex * ex + ey * ey;
+    double s = ee > 0.0 ? (px * ex + py * ey) / ee : 0.0;
+    s = s > 0.0 ? (s < 1.0 ? s : 1.0) : 0.0;
+    *vx = px - s * ex;
+    *vy = py - s * ey;
+    return *vx * *vx + *vy * *vy;
+}
+
+/* The capsule test in double (R > 0, p != b); [*t, *t1] the t within R (its convex pieces'
+ * least entry and greatest exit), clamped to [tmin, tmax] */
+static inline int hs_wall_capsule(const hs_kq *k, const hs_kwall *wl, double R, double *t,
+                                  double *t1)
 {
     const double ex = (double)wl->bx - wl->px, ey = (double)wl->by - wl->py;
     const double fx = (double)k->ax - wl->px, fy = (double)k->ay - wl->py;
     const double ee = ex * ex + ey * ey;
     if (k->dd == 0.0f) { /* a point query: its distance to the segment */
-        double s = (fx * ex + fy * ey) / ee;
-        s = s > 0.0 ? (s < 1.0 ? s : 1.0) : 0.0;
-        double vx = fx - s * ex, vy = fy - s * ey;
-        *t = k->tmin;
-        return vx * vx + vy * vy <= R * R;
+        double vx, vy;
+        *t = *t1 = k->tmin;
+        return hs_wall_dist2(k, wl, 0.0, &vx, &vy) <= R * R;
     }
     const double dx = k->dx, dy = k->dy;
     int hit = 0;
-    double best = INFINITY, tt;
+    double best = INFINITY, last = -INFINITY, tt, tx;
     /* the rectangle: 0 <= (P - p).e <= e.e and |cross(e, P - p)| <= R |e| */
     double lo = k->tmin, hi = k->tmax;
     const double re = R * sqrt(ee);
@@ -224,16 +247,16 @@ static inline int hs_wall_capsule(const hs_kq *k, const hs_kwall *wl, double R, 
         hs_wall_clip(ex * fy - ey * fx, ex * dy - ey * dx, -re, re, &lo, &hi)) {
         hit = 1;
         best = lo;
+        last = hi;
     }
-    if (hs_wall_disc(k, wl->px, wl->py, R, &tt) && tt < best) {
-        hit = 1;
-        best = tt;
-    }
-    if (hs_wall_disc(k, wl->bx, wl->by, R, &tt) && tt < best) {
-        hit = 1;
-        best = tt;
-    }
+    for (int end = 0; end < 2; end++)
+        if (hs_wall_disc(k, end ? wl->bx : wl->px, end ? wl->by : wl->py, R, &tt, &tx)) {
+            hit = 1;
+            best = tt < best ? tt : best;
+            last = tx > last ? tx : last;
+        }
     *t = best;
+    *t1 = last;
     return hit;
 }
 
@@ -242,13 +265,11 @@ static inline int hs_wall_capsule(const hs_kq *k, const hs_kwall *wl, double R, 
 static inline hs_vec2 hs_wall_normal(const hs_kq *k, const hs_kwall *wl, double R, double t)
 {
     const double ex = (double)wl->bx - wl->px, ey = (double)wl->by - wl->py;
-    const double px = ((double)k->ax - wl->px) + t * k->dx,
-                 py = ((double)k->ay - wl->py) + t * k->dy;
     hs_vec2 back = hs_unit_or(-k->dx, -k->dy, (hs_vec2){-1.0f, 0.0f});
     if (R > 0.0) {
-        double s = (px * ex + py * ey) / (ex * ex + ey * ey);
-        s = s > 0.0 ? (s < 1.0 ? s : 1.0) : 0.0;
-        float vx = (float)(px - s * ex), vy = (float)(py - s * ey);
+        double dvx, dvy;
+        hs_wall_dist2(k, wl, t, &dvx, &dvy);
+        float vx = (float)dvx, vy = (float)dvy;
         if (vx != 0.0f || vy != 0.0f)
             return hs_unit_or(vx, vy, back);
     }
@@ -262,8 +283,15 @@ static inline hs_vec2 hs_wall_normal(const hs_kq *k, const hs_kwall *wl, double 
     return hs_unit_or((float)nx, (float)ny, back);
 }
 
-/* 1 and *out (if not NULL) on a hit, 0 on a miss. The wall must be valid (finite, |coords|
- * and w at most HS_MAX_COORD, w >= 0) and the query prepared by hs_kq_make. */
+/* Whether P(t) lies strictly within R of the segment (in double); false for an infinite t */
+static inline int hs_wall_strictly_in(const hs_kq *k, const hs_kwall *wl, double R, float t)
+{
+    double vx, vy;
+    return isfinite(t) && R > 0.0 && hs_wall_dist2(k, wl, t, &vx, &vy) < R * R;
+}
+
+/* 1 and *out (if not NULL) on a hit, 0 on a miss, under k's semantics. The wall must be valid
+ * (finite, |coords| and w at most HS_MAX_COORD, w >= 0) and the query prepared by hs_kq_make. */
 static inline int hs_wall_hits(const hs_kq *k, const hs_kwall *wl, hs_wall_hit *out)
 {
     if (wl->px == wl->bx && wl->py == wl->by) { /* a point: exactly the circle (p, w) */
@@ -273,25 +301,37 @@ static inline int hs_wall_hits(const hs_kq *k, const hs_kwall *wl, hs_wall_hit *
             hs_pair pr = hs_pair_times(k, wl->px, wl->py, wl->w);
             hs_vec2 pt;
             out->t = pr.t;
+            out->t_exit = pr.t_exit;
             out->flags = pr.flags;
             hs_hit_geometry(k, wl->px, wl->py, pr.t, &pt, &out->normal);
         }
         return 1;
     }
     const double R = (double)k->q + wl->w;
-    double tt = 0.0, tc = 0.0;
-    int touch = hs_wall_touch(k, wl, &tt);
-    int cap = R > 0.0 && hs_wall_capsule(k, wl, R, &tc);
+    double t0 = 0.0, t1 = 0.0, c0 = 0.0, c1 = 0.0;
+    int touch = hs_wall_touch(k, wl, &t0, &t1);
+    int cap = R > 0.0 && hs_wall_capsule(k, wl, R, &c0, &c1);
     if (!touch && !cap)
         return 0;
+    if (!touch || (cap && c0 < t0))
+        t0 = c0;
+    if (!touch || (cap && c1 > t1))
+        t1 = c1;
+    const int start_in = t0 <= k->tmin; /* closed: the start is within R */
+    const int start_strict = (k->sem & HS_BOUNDARY) && hs_wall_strictly_in(k, wl, R, k->tmin);
+    if (start_strict && hs_wall_strictly_in(k, wl, R, k->tmax))
+        return 0; /* boundary: wholly inside */
+    if ((k->sem & HS_SKIP_START) && start_in) {
+        double vx, vy;
+        hs_wall_dist2(k, wl, k->tmin, &vx, &vy);
+        if (vx * k->dx + vy * k->dy >= 0.0)
+            return 0; /* leaving the wall it starts on */
+    }
     if (out) {
-        double t = touch && (!cap || tt < tc) ? tt : tc;
-        out->t = (float)t;
-        if (out->t < k->tmin)
-            out->t = k->tmin;
-        if (out->t > k->tmax)
-            out->t = k->tmax;
-        out->flags = t <= k->tmin ? HS_HIT_INSIDE : 0u;
+        double t = start_strict ? t1 : t0;
+        out->t = hs_clampf((float)t, k->tmin, k->tmax);
+        out->t_exit = hs_clampf((float)t1, out->t, k->tmax);
+        out->flags = start_in ? HS_HIT_INSIDE : 0u;
         out->normal = hs_wall_normal(k, wl, R, t);
     }
     return 1;

@@ -331,6 +331,54 @@ static void test_tangency_triples(void **state)
             }
 }
 
+static int hits_sem(float ax, float ay, float dx, float dy, float tmax, float q, hs_semantics sem,
+                    hs_wall_hit *o)
+{
+    hs_query qu = {{ax, ay}, {dx, dy}, 0.0f, tmax, q};
+    hs_kq k = hs_kq_make(qu, sem, ~0u);
+    hs_kwall wl = {0, 0, 4, 0, 1}; /* the capsule about y = 0, 0 <= x <= 4, radius 1 + q */
+    return hs_wall_hits(&k, &wl, o);
+}
+
+/* boundary and skip-start on a thick wall and a thin one */
+static void test_semantics(void **state)
+{
+    (void)state;
+    hs_wall_hit o;
+    /* wholly inside: solid hits at 0, inside; boundary misses */
+    assert_int_equal(hits_sem(2, 0.5f, 1, 0, 1, 0, HS_SOLID, &o), 1);
+    assert_true(o.t == 0.0f && o.t_exit == 1.0f && (o.flags & HS_HIT_INSIDE));
+    assert_int_equal(hits_sem(2, 0.5f, 1, 0, 1, 0, HS_BOUNDARY, &o), 0);
+    /* from inside out through the side: boundary reports the exit, at y = 1 */
+    assert_int_equal(hits_sem(2, 0.5f, 0, 1, 2, 0, HS_BOUNDARY, &o), 1);
+    assert_true(o.t == 0.5f && o.t_exit == 0.5f && (o.flags & HS_HIT_INSIDE));
+    assert_true(o.normal.x == 0.0f && o.normal.y == 1.0f);
+    /* through the end cap from outside: entry and exit on the disc about (4, 0) */
+    assert_int_equal(hits_sem(4, 3, 0, -1, 9, 0, HS_BOUNDARY, &o), 1);
+    assert_true(o.t == 2.0f && o.t_exit == 4.0f && !(o.flags & HS_HIT_INSIDE));
+    assert_true(o.normal.x == 0.0f && o.normal.y == 1.0f);
+    /* skip-start: on the rim heading out is ignored, heading in is not */
+    assert_int_equal(hits_sem(2, 1, 0, 1, 5, 0, HS_SOLID_SKIP_START, &o), 0);
+    assert_int_equal(hits_sem(2, 1, 0, 1, 5, 0, HS_SOLID, &o), 1);
+    assert_int_equal(hits_sem(2, 1, 0, -1, 5, 0, HS_SOLID_SKIP_START, &o), 1);
+    assert_true(o.t == 0.0f && o.t_exit == 2.0f && (o.flags & HS_HIT_INSIDE));
+    assert_int_equal(hits_sem(2, 1, 0, -1, 5, 0, HS_BOUNDARY_SKIP_START, &o), 1);
+    assert_true(o.t == 0.0f); /* on the rim, not strictly inside: the entry */
+    /* a thin wall: a ray from its surface is ignored whichever way it heads */
+    hs_query qu = {{2, 0}, {0, 1}, 0.0f, 5, 0};
+    hs_kwall thin = {0, 0, 4, 0, 0};
+    for (int s = 0; s < 2; s++) {
+        qu.d.y = s ? -1.0f : 1.0f;
+        hs_kq k = hs_kq_make(qu, HS_SOLID, ~0u);
+        assert_int_equal(hs_wall_hits(&k, &thin, &o), 1);
+        assert_true(o.t == 0.0f && (o.flags & HS_HIT_INSIDE));
+        k = hs_kq_make(qu, HS_BOUNDARY, ~0u);
+        assert_int_equal(hs_wall_hits(&k, &thin, &o), 1);
+        k = hs_kq_make(qu, HS_SOLID_SKIP_START, ~0u);
+        assert_int_equal(hs_wall_hits(&k, &thin, &o), 0);
+    }
+}
+
 /* a zero-length wall is the circle (p, w): the same decision, t and normal */
 static void test_zero_length_is_circle(void **state)
 {
@@ -343,14 +391,15 @@ static void test_zero_length_is_circle(void **state)
         acc_gen(&g, (acc_dist)(it % ACC_NDIST), &q, &c);
         if (hs_query_validate(q) != HS_OK || hs_circle_validate(c) != HS_OK)
             continue;
-        hs_kq k = hs_kq_make(q, HS_SOLID, ~0u);
+        hs_semantics sem = (hs_semantics)(it % 4);
+        hs_kq k = hs_kq_make(q, sem, ~0u);
         hs_hit h;
-        int want = hs_intersect_circle(q, c, HS_SOLID, &h);
+        int want = hs_intersect_circle(q, c, sem, &h);
         hs_wall_hit o;
         int got = hits(k, c.x, c.y, c.x, c.y, c.r, &o);
         assert_int_equal(got, want);
         if (got) {
-            assert_true(o.t == h.t && o.flags == h.flags);
+            assert_true(o.t == h.t && o.t_exit == h.t_exit && o.flags == h.flags);
             assert_true(o.normal.x == h.normal.x && o.normal.y == h.normal.y);
             agree_hits++;
         }
@@ -423,6 +472,18 @@ static void random_scale(double S, uint64_t seed)
         if (got != want)
             fail_msg("scale %g it %d: got %d want %d (margin %Lg, M %Lg)", S, it, got, want,
                      r.margin, r.scale);
+        /* boundary: a miss when both ends are strictly inside, else the exit from inside */
+        const long double band = WALL_BAND * r.scale;
+        if (!thin && fabsl(r.m0) > band && fabsl(r.m1) > band) {
+            hs_kq kb = hs_kq_make(q, HS_BOUNDARY, ~0u);
+            hs_wall_hit ob;
+            int gb = hits(kb, px, py, bx, by, w, &ob);
+            assert_int_equal(gb, want && !(r.m0 < 0 && r.m1 < 0));
+            if (gb && r.m0 < 0)
+                assert_true(ob.t == o.t_exit);
+            else if (gb)
+                assert_true(ob.t == o.t);
+        }
         n_hit += got;
         if (got && r.margin < -0x1p-20 * r.scale) {
             double dl = sqrt((double)dx * dx + (double)dy * dy);
@@ -430,6 +491,10 @@ static void random_scale(double S, uint64_t seed)
             worst_t = err > worst_t ? err : worst_t;
             if (err > WALL_T_TOL)
                 fail_msg("scale %g it %d: t %.9g ref %.12Lg (err %g M)", S, it, o.t, r.t, err);
+            err = fabs((double)o.t_exit - (double)r.t_exit) * dl / (double)r.scale;
+            if (err > WALL_T_TOL)
+                fail_msg("scale %g it %d: t_exit %.9g ref %.12Lg (err %g M)", S, it, o.t_exit,
+                         r.t_exit, err);
             n_t++;
             /* unit normal */
             double nl = hypot(o.normal.x, o.normal.y);
@@ -467,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_integer_degenerate_exact),
         cmocka_unit_test(test_adversarial),
         cmocka_unit_test(test_tangency_triples),
+        cmocka_unit_test(test_semantics),
         cmocka_unit_test(test_zero_length_is_circle),
         cmocka_unit_test(test_random_scale_1),
         cmocka_unit_test(test_random_scale_1e3),

@@ -47,6 +47,8 @@ static inline wr_ld wr_seg_seg(wr_ld u0x, wr_ld u0y, wr_ld u1x, wr_ld u1y, wr_ld
 typedef struct wr_result {
     wr_ld margin; /* distance between the interval and the segment, minus R */
     wr_ld t;      /* entry (valid when margin <= 0) */
+    wr_ld t_exit; /* exit, clipped to tmax (valid when margin <= 0) */
+    wr_ld m0, m1; /* the interval's ends: distance to the segment minus R */
     wr_ld scale;  /* M: the largest magnitude in the problem */
 } wr_result;
 
@@ -69,8 +71,9 @@ static inline void wr_clip(wr_ld v0, wr_ld v1, wr_ld a, wr_ld b, wr_ld *lo, wr_l
         *hi = tb;
 }
 
-/* textbook quadratic entry into the disc about c, clipped to [tmin, tmax]; INFINITY if none */
-static inline wr_ld wr_disc(const hs_query *q, wr_ld cx, wr_ld cy, wr_ld R)
+/* textbook quadratic entry into the disc about c, clipped to [tmin, tmax]; INFINITY if none;
+ * *exit the exit clipped to tmax */
+static inline wr_ld wr_disc(const hs_query *q, wr_ld cx, wr_ld cy, wr_ld R, wr_ld *exit)
 {
     wr_ld fx = (wr_ld)q->a.x - cx, fy = (wr_ld)q->a.y - cy, dx = q->d.x, dy = q->d.y;
     wr_ld A = dx * dx + dy * dy, B = fx * dx + fy * dy, C = fx * fx + fy * fy - R * R;
@@ -80,6 +83,7 @@ static inline wr_ld wr_disc(const hs_query *q, wr_ld cx, wr_ld cy, wr_ld R)
     wr_ld s = sqrtl(disc), t0 = (-B - s) / A, t1 = (-B + s) / A;
     if (t1 < q->tmin || t0 > q->tmax)
         return INFINITY;
+    *exit = t1 < q->tmax ? t1 : q->tmax;
     return t0 > q->tmin ? t0 : q->tmin;
 }
 
@@ -92,6 +96,8 @@ static inline wr_result wr_query_wall(hs_query q, float px, float py, float bx, 
     wr_ld u0x = ax + q.tmin * dx, u0y = ay + q.tmin * dy;
     wr_ld u1x = ax + q.tmax * dx, u1y = ay + q.tmax * dy;
     r.margin = wr_seg_seg(u0x, u0y, u1x, u1y, px, py, bx, by) - R;
+    r.m0 = wr_point_seg(u0x, u0y, px, py, bx, by) - R;
+    r.m1 = wr_point_seg(u1x, u1y, px, py, bx, by) - R;
     wr_ld m = fabsl(ax) > fabsl(ay) ? fabsl(ax) : fabsl(ay);
     const wr_ld others[] = {
         fabsl((wr_ld)px), fabsl((wr_ld)py), fabsl((wr_ld)bx), fabsl((wr_ld)by), R,
@@ -102,19 +108,23 @@ static inline wr_result wr_query_wall(hs_query q, float px, float py, float bx, 
     /* entry: the least entry into the rectangle and the two discs */
     wr_ld ex = (wr_ld)bx - px, ey = (wr_ld)by - py, ee = ex * ex + ey * ey;
     wr_ld fx = ax - px, fy = ay - py;
-    wr_ld best = INFINITY;
+    wr_ld best = INFINITY, last = -INFINITY, ex0 = -INFINITY, ex1 = -INFINITY;
     if (ee > 0) {
         wr_ld lo = q.tmin, hi = q.tmax, re = R * sqrtl(ee);
         wr_clip(fx * ex + fy * ey, dx * ex + dy * ey, 0, ee, &lo, &hi);
         wr_clip(ex * fy - ey * fx, ex * dy - ey * dx, -re, re, &lo, &hi);
-        if (lo <= hi)
+        if (lo <= hi) {
             best = lo;
+            last = hi;
+        }
     }
-    wr_ld t = wr_disc(&q, px, py, R);
+    wr_ld t = wr_disc(&q, px, py, R, &ex0);
     best = t < best ? t : best;
-    t = wr_disc(&q, bx, by, R);
+    t = wr_disc(&q, bx, by, R, &ex1);
     best = t < best ? t : best;
+    last = ex0 > last ? ex0 : last;
     r.t = best;
+    r.t_exit = ex1 > last ? ex1 : last;
     return r;
 }
 
