@@ -14,6 +14,8 @@
  *   A hit is "touching, or the capsule test": thickness never loses a hit of the centre lines.
  *   The capsule test errs only in a band |dist - R| <= 2^-46 M around tangency, M the largest
  *   of |a|, |p|, |b|, R and |d| max(|tmin|, |tmax|) (tests/test_walls_core.c checks it).
+ * - t and t_exit are found in double and rounded once to float: away from grazing incidence
+ *   |t - t_exact| |d| stays within 2^-22 M (the tests' bound; the float rounding dominates).
  * Semantics as for circles (types.h), "inside" meaning within R of the segment: boundary
  * misses when both ends of the interval are strictly inside (in double; never for R = 0) and
  * reports the exit when the start is; skip-start ignores a wall the start is within R of
