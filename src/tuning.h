@@ -73,6 +73,9 @@
 #define HS_PART_GAIN 0.7
 #define HS_PART_MIN_SAMPLE 64
 #define HS_PART_MARGIN 16.0
+/* A leaf whose circles fill a share f of its box gets cells sized for that share (up to
+ * 1 / f times the cells, so 0.5 / HS_PART_MIN_FILL cells per circle at most). */
+#define HS_PART_MIN_FILL 0.125
 /* Build threads: at most this many (each keeps a band buffer) ... */
 #define HS_GRID_MAX_BUILD_THREADS 8
 /* ... and one per this many circles (below, a team costs more to start than it saves). */

@@ -1149,6 +1149,45 @@ static void test_bytes_per_circle(void **state)
 /* A borrowed set whose arrays now hold a bad value (the frame-loop pattern: the caller moves
  * its own arrays, then rebuilds): every kind is refused with its code and index, nothing
  * hangs, and the grid still answers for its last good build. hs_grid_rebuild_from the same. */
+/* A cell size the caller asks for is used as given, also where the automatic cap (N / 2 + 64
+ * cells) would have grown it, or refused with HS_E_RANGE, the grid then unchanged. */
+static void test_cell_size_as_given(void **state)
+{
+    (void)state;
+    const size_t n = 1000;
+    scene s;
+    scene_kind(&s, HS_SCENE_UNIFORM, n, 3u, 0);
+    const float side = hs_scene_world_side(HS_SCENE_UNIFORM, n);
+    /* side / 2 per cell edge: 2500 cells for 1000 circles, past the automatic cap of 564 */
+    const float h = side / 50.0f;
+    hs_grid *g = NULL;
+    hs_grid_opts go = {.cell_size = h, .threads = 1};
+    assert_int_equal(hs_grid_build(s.cs, &go, &g), HS_OK);
+    assert_true(hs_grid_cell_size(g) == h);
+    batch b;
+    batch_mixed(&b, 300, 0.0f, side, g, 0);
+    check_against_brute(g, s.cs, &b);
+    batch_free(&b);
+    /* 16 n + 65536 cells at most: side / 400 per edge makes 160 000 */
+    hs_grid *none = NULL;
+    go.cell_size = side / 400.0f;
+    assert_int_equal(hs_grid_build(s.cs, &go, &none), HS_E_RANGE);
+    assert_null(none);
+    /* a rebuild that would need more cells than that (the circles spread 100 times wider) is
+     * refused too, and the grid keeps its circles and its cell size */
+    float *wx = xcalloc(n, sizeof(float));
+    for (size_t i = 0; i < n; i++)
+        wx[i] = s.x[i] * 100.0f;
+    size_t bad = 0;
+    assert_int_equal(hs_grid_rebuild_from(g, wx, s.y, s.r, NULL, n, &bad), HS_E_RANGE);
+    assert_true(bad == (size_t)-1);
+    assert_int_equal(hs_grid_circle_count(g), n);
+    assert_true(hs_grid_cell_size(g) == h);
+    free(wx);
+    hs_grid_destroy(g);
+    scene_free(&s);
+}
+
 static void test_rebuild_bad_values(void **state)
 {
     (void)state;
@@ -1691,6 +1730,7 @@ int main(void)
         cmocka_unit_test(test_overlap_circle),
         cmocka_unit_test(test_rebuild),
         cmocka_unit_test(test_rebuild_bad_values),
+        cmocka_unit_test(test_cell_size_as_given),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -408,6 +408,8 @@ static void test_one_worker(void **state)
 static void test_after_fork(void **state)
 {
     (void)state;
+    if (getenv("HS_TEST_UNDER_QEMU")) /* qemu-user cannot fork a threaded process */
+        skip();
     world w;
     world_make(&w, 20000, 40000, 11);
     hs_circles *cs = NULL;

@@ -47,10 +47,12 @@ float hs_select_kth(float *a, size_t n, size_t k)
     return a[kk];
 }
 
-/* Sets a level's cell size and dimensions from its bounds, count and largest radius; req > 0:
- * that cell side, honoured as given (0 when it would make more than
- * HS_GRID_REQ_MAX_CELLS_PER_CIRCLE cells per circle: the caller's size is never changed). */
-static int level_shape(hs_glevel *L, double minx, double miny, double maxx, double maxy, double req)
+/* Sets a level's cell size and dimensions from its bounds, count, largest radius and the share
+ * of its bounds its circles fill (partition.h); req > 0: that cell side, honoured as given (0
+ * when it would make more than HS_GRID_REQ_MAX_CELLS_PER_CIRCLE cells per circle: the
+ * caller's size is never changed). */
+static int level_shape(hs_glevel *L, double minx, double miny, double maxx, double maxy, double req,
+                       double fill)
 {
     double w = maxx - minx, hh = maxy - miny;
     HS_ASSERT(isfinite(w) && isfinite(hh) && w >= 0.0 && hh >= 0.0); /* validated circles */
@@ -63,7 +65,7 @@ static int level_shape(hs_glevel *L, double minx, double miny, double maxx, doub
         if (nx * ny > HS_GRID_REQ_MAX_CELLS_PER_CIRCLE * n + 65536.0)
             return 0;
     } else {
-        double hd = sqrt(HS_GRID_PER_CELL * w * hh / n);
+        double hd = sqrt(HS_GRID_PER_CELL * w * hh * fill / n);
         if (!(hd > 0.0))
             hd = HS_GRID_PER_CELL * fmax(w, hh) / n;
         h = fmax(hd, HS_GRID_R_FACTOR * (double)L->rmax);
@@ -71,7 +73,7 @@ static int level_shape(hs_glevel *L, double minx, double miny, double maxx, doub
         h = fmax(h, mag * 1e-6);
         if (!(h > 0.0))
             h = 1.0;
-        const double max_cells = HS_GRID_MAX_CELLS_PER_CIRCLE * n + 64.0;
+        const double max_cells = HS_GRID_MAX_CELLS_PER_CIRCLE * n / fill + 64.0;
         for (;;) {
             nx = floor(w / h) + 1.0;
             ny = floor(hh / h) + 1.0;
@@ -320,7 +322,7 @@ static hs_status shape_levels(hs_grid *g, const bounds *bd, size_t n)
         return HS_OK;
     if (bd->n[big] == n) { /* every circle is big: an empty level of small ones first */
         g->nlevels = g->nsmall = 1;
-        level_shape(&g->lv[0], 0.0, 0.0, 0.0, 0.0, 1.0);
+        level_shape(&g->lv[0], 0.0, 0.0, 0.0, 0.0, 1.0, 1.0);
     }
     for (int s = 0; s <= big; s++) {
         if (bd->n[s] == 0)
@@ -332,7 +334,8 @@ static hs_status shape_levels(hs_grid *g, const bounds *bd, size_t n)
         L->n = bd->n[s];
         L->rmax = bd->r[s];
         const double req = s < out ? (double)g->cell_size_req : 0.0;
-        if (!level_shape(L, bd->x0[s], bd->y0[s], bd->x1[s], bd->y1[s], req))
+        const double fill = s < out ? (double)g->part.fill[s] : 1.0;
+        if (!level_shape(L, bd->x0[s], bd->y0[s], bd->x1[s], bd->y1[s], req, fill))
             return HS_E_RANGE;
     }
     return HS_OK;

@@ -55,6 +55,47 @@ static int bin_of(float v, double lo, double w)
     return b < 0 ? 0 : (b >= BINS ? BINS - 1 : b);
 }
 
+/* The bounding box of the points x, y [0, m): x0, y0, x1, y1 (+-inf when m = 0). Plain
+ * comparisons: a min / max reduction of floats widened to double made gcc 12's aarch64
+ * vectoriser fail. */
+static void sample_box(const float *x, const float *y, size_t m, float b[4])
+{
+    float x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    for (size_t i = 0; i < m; i++) {
+        x0 = x[i] < x0 ? x[i] : x0;
+        x1 = x[i] > x1 ? x[i] : x1;
+        y0 = y[i] < y0 ? y[i] : y0;
+        y1 = y[i] > y1 ? y[i] : y1;
+    }
+    b[0] = x0;
+    b[1] = y0;
+    b[2] = x1;
+    b[3] = y1;
+}
+
+/* The share of the BINS x BINS bins of the box [x0, x1] x [y0, y1] that hold a sample point,
+ * over what m points uniform in the box would fill (1 - e^(-m / bins)), clamped to
+ * [HS_PART_MIN_FILL, 1]; 1 with too few points to tell. */
+static double leaf_fill(const float *x, const float *y, size_t m, float x0, float y0, float x1,
+                        float y1)
+{
+    if (m < HS_PART_MIN_SAMPLE)
+        return 1.0;
+    const double wx = (double)x1 - x0, wy = (double)y1 - y0;
+    const int bx = wx > 0.0 ? BINS : 1, by = wy > 0.0 ? BINS : 1;
+    uint64_t seen[BINS * BINS / 64] = {0};
+    for (size_t i = 0; i < m; i++) {
+        const int b = bin_of(x[i], x0, wx) * BINS + bin_of(y[i], y0, wy);
+        seen[b / 64] |= (uint64_t)1 << (b % 64);
+    }
+    int filled = 0;
+    for (int w = 0; w < BINS * BINS / 64; w++)
+        filled += __builtin_popcountll(seen[w]);
+    const double bins = (double)(bx * by);
+    const double f = (double)filled / bins / (1.0 - exp(-(double)m / bins));
+    return f < HS_PART_MIN_FILL ? HS_PART_MIN_FILL : (f > 1.0 ? 1.0 : f);
+}
+
 /* Node k (at depth d) becomes a leaf over the sample points x, y [0, m). */
 static void make_leaf(hs_gpart *P, unsigned k, int d, const float *x, const float *y, size_t m)
 {
@@ -71,13 +112,10 @@ static void make_leaf(hs_gpart *P, unsigned k, int d, const float *x, const floa
     }
     for (unsigned j = lo; j <= hi; j++)
         P->leaf[j - HS_PART_INNER] = (uint8_t)leaf;
-    float x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
-    for (size_t i = 0; i < m; i++) {
-        x0 = x[i] < x0 ? x[i] : x0;
-        x1 = x[i] > x1 ? x[i] : x1;
-        y0 = y[i] < y0 ? y[i] : y0;
-        y1 = y[i] > y1 ? y[i] : y1;
-    }
+    float sb[4];
+    sample_box(x, y, m, sb);
+    const float x0 = sb[0], y0 = sb[1], x1 = sb[2], y1 = sb[3];
+    P->fill[leaf] = (float)leaf_fill(x, y, m, x0, y0, x1, y1);
     /* the circles the sample did not see lie near those it did: a margin of a sixteenth of
      * the box's longer side keeps them in the leaf rather than among the outliers */
     const double grow = m > 0 ? fmax((double)x1 - x0, (double)y1 - y0) / HS_PART_MARGIN : 0.0;
@@ -95,13 +133,9 @@ static void plan_node(hs_gpart *P, unsigned k, float *x, float *y, size_t m, int
         make_leaf(P, k, d, x, y, m);
         return;
     }
-    double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
-    for (size_t i = 0; i < m; i++) {
-        lo[0] = fmin(lo[0], x[i]);
-        hi[0] = fmax(hi[0], x[i]);
-        lo[1] = fmin(lo[1], y[i]);
-        hi[1] = fmax(hi[1], y[i]);
-    }
+    float b[4];
+    sample_box(x, y, m, b);
+    const double lo[2] = {b[0], b[1]}, hi[2] = {b[2], b[3]};
     const double w[2] = {hi[0] - lo[0], hi[1] - lo[1]};
     hist *h = calloc(1, sizeof *h);
     if (h == NULL) { /* no cut: a valid, coarser plan */

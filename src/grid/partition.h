@@ -43,6 +43,9 @@ typedef struct hs_gpart {
     uint8_t axis[HS_PART_INNER];  /* ... on x (0) or y (1) */
     uint8_t leaf[HS_PART_LEAVES]; /* the leaf at each bottom position */
     float box[HS_PART_LEAVES][4]; /* a leaf's accepted centres: x0, y0, x1, y1 */
+    /* the share of a leaf's box its circles fill, from its sample (1: uniform, down to
+     * HS_PART_MIN_FILL): its cells are sized for the filled area, not the box */
+    float fill[HS_PART_LEAVES];
 } hs_gpart;
 
 /* Plans P for the circles of cs whose radius is at most split, from a fixed-stride sample.
