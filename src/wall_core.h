@@ -36,6 +36,7 @@ typedef struct hs_kwall {
 
 typedef struct hs_wall_hit {
     float t, t_exit; /* t_exit: the last t within R, clipped to [t, tmax] */
+    double s;        /* where on the wall: the parameter in [0, 1] of its point nearest P(t) */
     hs_vec2 normal;
     uint32_t flags; /* HS_HIT_INSIDE: P(tmin) already within R of the wall */
 } hs_wall_hit;
@@ -210,17 +211,27 @@ static inline int hs_wall_disc(const hs_kq *k, double cx, double cy, double R, d
     return 1;
 }
 
+/* The parameter in [0, 1] of the segment's point nearest P(t) (t finite), in double, and
+ * P(t) - p in (*px, *py). */
+static inline double hs_wall_param(const hs_kq *k, const hs_kwall *wl, double t, double *px,
+                                   double *py)
+{
+    const double ex = (double)wl->bx - wl->px, ey = (double)wl->by - wl->py;
+    *px = ((double)k->ax - wl->px) + t * k->dx;
+    *py = ((double)k->ay - wl->py) + t * k->dy;
+    const double ee = ex * ex + ey * ey;
+    const double s = ee > 0.0 ? (*px * ex + *py * ey) / ee : 0.0;
+    return s > 0.0 ? (s < 1.0 ? s : 1.0) : 0.0;
+}
+
 /* Distance^2 from P(t) (t finite) to the segment, in double, and the offset (*vx, *vy)
  * from the segment's nearest point to P(t) */
 static inline double hs_wall_dist2(const hs_kq *k, const hs_kwall *wl, double t, double *vx,
                                    double *vy)
 {
     const double ex = (double)wl->bx - wl->px, ey = (double)wl->by - wl->py;
-    const double px = ((double)k->ax - wl->px) + t * k->dx;
-    const double py = ((double)k->ay - wl->py) + t * k->dy;
-    const double ee = ex * ex + ey * ey;
-    double s = ee > 0.0 ? (px * ex + py * ey) / ee : 0.0;
-    s = s > 0.0 ? (s < 1.0 ? s : 1.0) : 0.0;
+    double px, py;
+    const double s = hs_wall_param(k, wl, t, &px, &py);
     *vx = px - s * ex;
     *vy = py - s * ey;
     return *vx * *vx + *vy * *vy;
@@ -304,6 +315,7 @@ static inline int hs_wall_hits(const hs_kq *k, const hs_kwall *wl, hs_wall_hit *
             hs_vec2 pt;
             out->t = pr.t;
             out->t_exit = pr.t_exit;
+            out->s = 0.0;
             out->flags = pr.flags;
             hs_hit_geometry(k, wl->px, wl->py, pr.t, &pt, &out->normal);
         }
@@ -335,6 +347,8 @@ static inline int hs_wall_hits(const hs_kq *k, const hs_kwall *wl, hs_wall_hit *
         out->t_exit = hs_clampf((float)t1, out->t, k->tmax);
         out->flags = start_in ? HS_HIT_INSIDE : 0u;
         out->normal = hs_wall_normal(k, wl, R, t);
+        double px, py;
+        out->s = hs_wall_param(k, wl, t, &px, &py);
     }
     return 1;
 }

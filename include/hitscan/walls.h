@@ -1,6 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-/* Wall sets (draft, not yet part of hitscan.h): static line segments from (ax, ay) to (bx, by),
- * each optionally thickened by a radius (a capsule), as obstacles beside the circles. */
+/* Wall sets: static line segments from (ax, ay) to (bx, by), each optionally thickened by a
+ * radius (a capsule), as obstacles beside the circles. A grid built with a wall set
+ * (hs_grid_opts.walls, hs_grid_set_walls) answers every query mode against circles and walls
+ * together: closest returns the first hit of either kind (hs_closest_out.kind, HS_KIND_*), any,
+ * count and all count both (hs_hits.kind). The wall test: a query, thickened by q, hits wall
+ * i when some t in [tmin, tmax] has dist(P(t), [a_i, b_i]) <= q + thickness_i; t is the least
+ * such t. Touching is decided exactly (endpoints, a query ending on a wall, parallel and
+ * collinear queries: orientation signs of the float inputs in exact arithmetic); thickness
+ * adds the capsule in double (its answer can differ from exact only within 2^-46 of the
+ * coordinates' magnitude of tangency). A wall whose ends are equal answers exactly as the
+ * circle (a, thickness). Semantics as for circles (types.h), "inside" meaning within
+ * q + thickness of the segment: HS_BOUNDARY misses a query whose both ends are strictly inside
+ * and reports the exit when its start is; HS_SKIP_START ignores a wall the start lies within
+ * reach of when the query heads away from the wall's nearest point (a start on a thin wall
+ * always). Closest's normal points from the wall's nearest point towards P(t) (for a thin wall
+ * hit head on: against the query's direction, perpendicular to the wall). */
 #ifndef HITSCAN_WALLS_H
 #define HITSCAN_WALLS_H
 

@@ -351,7 +351,7 @@ hs_status hs_grid_periodic_walk(const hs_grid *g, const hs_queries *qs, const hs
     void *buf = s == HS_OK ? malloc(nn * (o->mode == HS_GRID_CLOSEST ? (geo ? 24 : 8) : 4)) : NULL;
     if (s == HS_OK && buf == NULL)
         s = HS_E_NOMEM;
-    hs_grid_out a = {o->mode, {NULL, NULL, NULL, NULL, NULL, NULL}, NULL, NULL};
+    hs_grid_out a = {o->mode, {NULL, NULL, NULL, NULL, NULL, NULL, NULL}, NULL, NULL};
     if (s == HS_OK && o->mode == HS_GRID_CLOSEST) {
         float *f = buf;
         a.co.idx = (uint32_t *)buf;
@@ -429,10 +429,12 @@ static hs_status merge_all(const pieces *p, size_t m, const hs_hits *h, const hs
     hs_par_range(par, m, 64, rows_range, (void *)&rc);
     hs_status s = HS_OK;
     if (place) {
-        hs_hits_into d = {NULL, NULL, NULL, NULL};
+        hs_hits_into d = {NULL, NULL, NULL, NULL, NULL};
         if (place->fn(place->ctx, m, total, &d) != 0) {
             s = HS_E_NOMEM;
         } else {
+            if (d.kind && total)
+                memset(d.kind, HS_KIND_CIRCLE, total); /* a periodic grid has no walls */
             for (size_t i = 0; d.offsets && i <= m; i++)
                 d.offsets[i] = (int64_t)h->offsets[p->first[i]];
             for (size_t i = 0; d.query && i < m; i++)

@@ -14,6 +14,7 @@
 #include "grid/moving.h"
 #include "grid/order.h"
 #include "grid/query.h"
+#include "grid/wall_query.h"
 #include "query_prep.h"
 #include "tuning.h"
 #include "walk/walkers.h"
@@ -183,8 +184,8 @@ hs_status hs_grid_walk_plain(const hs_grid *g, const hs_queries *qs, const hs_ba
     return s;
 }
 
-hs_status hs_grid_closest(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
-                          hs_closest_out out)
+static hs_status closest_circles(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                                 hs_closest_out out)
 {
     if (hs_moving_asked(opts)) {
         const moving_out m = {HS_MOVING_CLOSEST, out, NULL, NULL, NULL, NULL};
@@ -195,8 +196,14 @@ hs_status hs_grid_closest(const hs_grid *g, const hs_queries *qs, const hs_batch
                             : hs_grid_walk_plain(g, qs, opts, &o);
 }
 
-hs_status hs_grid_any(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
-                      uint8_t *hit)
+hs_status hs_grid_closest(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                          hs_closest_out out)
+{
+    return hs_walls_merge_closest(g, qs, opts, out, closest_circles(g, qs, opts, out));
+}
+
+static hs_status any_circles(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                             uint8_t *hit)
 {
     if (hs_moving_asked(opts)) {
         const moving_out m = {HS_MOVING_ANY, {0}, hit, NULL, NULL, NULL};
@@ -207,8 +214,14 @@ hs_status hs_grid_any(const hs_grid *g, const hs_queries *qs, const hs_batch_opt
                             : hs_grid_walk_plain(g, qs, opts, &o);
 }
 
-hs_status hs_grid_count_hits(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
-                             uint32_t *count)
+hs_status hs_grid_any(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                      uint8_t *hit)
+{
+    return hs_walls_merge_any(g, qs, opts, hit, any_circles(g, qs, opts, hit));
+}
+
+static hs_status count_circles(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                               uint32_t *count)
 {
     if (hs_moving_asked(opts)) {
         const moving_out m = {HS_MOVING_COUNT, {0}, NULL, count, NULL, NULL};
@@ -217,6 +230,12 @@ hs_status hs_grid_count_hits(const hs_grid *g, const hs_queries *qs, const hs_ba
     const hs_grid_out o = {HS_GRID_COUNT, {0}, NULL, count};
     return g && g->periodic ? hs_grid_periodic_walk(g, qs, opts, &o)
                             : hs_grid_walk_plain(g, qs, opts, &o);
+}
+
+hs_status hs_grid_count_hits(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                             uint32_t *count)
+{
+    return hs_walls_merge_count(g, qs, opts, count, count_circles(g, qs, opts, count));
 }
 
 /* ---- All hits ------------------------------------------------------------------------------ */
@@ -271,11 +290,10 @@ hs_status hs_grid_all_plain(const hs_grid *g, const hs_queries *qs, const hs_bat
     return s;
 }
 
-hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
-                      hs_hits *out)
+/* The circles' hits into out (hs_grid_all without walls). */
+static hs_status all_circles(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                             hs_hits *out)
 {
-    if (out != NULL)
-        memset(out, 0, sizeof *out);
     if (hs_moving_asked(opts)) {
         const moving_out m = {HS_MOVING_ALL, {0}, NULL, NULL, out, NULL};
         return out == NULL ? HS_E_NULL : hs_moving_query(g, qs, opts, &m);
@@ -284,12 +302,24 @@ hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opt
                             : hs_grid_all_plain(g, qs, opts, out, NULL);
 }
 
+hs_status hs_grid_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
+                      hs_hits *out)
+{
+    if (out != NULL)
+        memset(out, 0, sizeof *out);
+    if (g != NULL && g->wall_grid != NULL && out != NULL && qs != NULL)
+        return hs_walls_all(g, qs, opts, out, NULL, all_circles);
+    return all_circles(g, qs, opts, out);
+}
+
 hs_status hs_grid_all_into(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
                            hs_hits_place_fn place, void *ctx)
 {
     if (place == NULL)
         return HS_E_NULL;
     const hs_all_place p = {place, ctx};
+    if (g != NULL && g->wall_grid != NULL && qs != NULL)
+        return hs_walls_all(g, qs, opts, NULL, &p, all_circles);
     if (hs_moving_asked(opts)) {
         const moving_out m = {HS_MOVING_ALL, {0}, NULL, NULL, NULL, &p};
         return hs_moving_query(g, qs, opts, &m);

@@ -37,6 +37,8 @@ HS_INLINE hs_vm hs_block_item_hits(const hs_block *B, const hs_grid *g, const hs
         hs_vm_and(hs_v_hits(Q, *c, 1, HS_TF_HAS(tf, HS_TF_BOUNDARY)), hs_vm_from_bits(it.lanes));
     if (HS_TF_HAS(tf, HS_TF_MASK))
         m = hs_vm_and(m, hs_vm_test_i(hs_vi_loadu(g->mask + it.start), Q->kmask));
+    if (HS_TF_HAS(tf, HS_TF_WALL))
+        return hs_vm_bits(m) ? hs_vm_from_bits(hs_block_wall_bits(B, g, it, hs_vm_bits(m))) : m;
     return HS_TF_HAS(tf, HS_TF_SKIP) ? hs_v_keep(Q, *c, m, 1) : m;
 }
 
@@ -62,16 +64,9 @@ HS_INLINE void hs_block_list_hits(hs_block *B, const hs_item it, hs_vm m, size_t
 HS_INLINE void hs_block_fold_hits(hs_block *B, size_t len)
 {
     for (size_t k = 0; k < len; k++) {
-        const uint32_t q = B->list_slot[k];
         uint32_t tb;
         memcpy(&tb, &B->list_t[k], sizeof tb);
-        const uint64_t key = hs_block_hit_key(B, k);
-        const uint64_t cur = B->best_key[q];
-        const uint64_t m = 0u - (uint64_t)(key < cur);
-        const uint32_t m32 = (uint32_t)m;
-        B->best_key[q] = cur ^ ((cur ^ key) & m);
-        B->best_tbits[q] ^= (B->best_tbits[q] ^ tb) & m32;
-        B->best_pos[q] ^= (B->best_pos[q] ^ B->list_pos[k]) & m32;
+        hs_block_fold_one(B, B->list_slot[k], hs_block_hit_key(B, k), tb, B->list_pos[k]);
     }
 }
 
@@ -139,8 +134,22 @@ HS_INLINE size_t hs_block_all_items(const hs_bw W, size_t at, const int per_item
     const size_t from = at;
     at = W.B->skip ? hs_block_all_lanes_of(W, W.tf | HS_TF_SKIP, at, per_item)
                    : hs_block_all_lanes_of(W, W.tf, at, per_item);
-    hs_block_all_times(W.B, W.g, W.o->buf, from, at, W.tf);
+    if (HS_TF_HAS(W.tf, HS_TF_WALL))
+        hs_block_wall_all_times(W.B, W.g, W.o->buf, from, at);
+    else
+        hs_block_all_times(W.B, W.g, W.o->buf, from, at, W.tf);
     return at;
+}
+
+/* Closest: the listed hits [0, len) timed and folded into their slots' bests. */
+HS_INLINE void hs_block_time_and_fold(const hs_bw W, size_t len)
+{
+    if (HS_TF_HAS(W.tf, HS_TF_WALL)) {
+        hs_block_wall_fold(W.B, W.g, len);
+        return;
+    }
+    hs_block_entry_times(W.B, W.g, len, W.tf);
+    hs_block_fold_hits(W.B, len);
 }
 
 /* Closest: the items with a hit are listed with their hit lanes (no branch); returns their
@@ -172,13 +181,11 @@ HS_INLINE void hs_block_test_closest(const hs_bw W)
         hs_block_list_hits(B, B->items[B->hit_item[h]], hs_vm_from_bits(bits), len);
         len += (size_t)__builtin_popcount(bits);
         if (len > HS_BLOCK_HITS - HS_W) {
-            hs_block_entry_times(B, W.g, len, W.tf);
-            hs_block_fold_hits(B, len);
+            hs_block_time_and_fold(W, len);
             len = 0;
         }
     }
-    hs_block_entry_times(B, W.g, len, W.tf);
-    hs_block_fold_hits(B, len);
+    hs_block_time_and_fold(W, len);
 }
 
 /* All: the hits compressed straight into buf: a slot's items are consecutive, so its hits are

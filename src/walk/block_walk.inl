@@ -87,7 +87,9 @@ HS_INLINE hs_status hs_block_range(const hs_bw W, const hs_walk_range *r)
 HS_INLINE hs_status hs_block_run(const hs_walk_range *r, const int mode, const hs_block_out *o)
 {
     hs_bw W = {r->state, r->g, o, r->tally, r->sem, mode, r->g->mask ? (unsigned)HS_TF_MASK : 0u};
-    if (!(r->sem & HS_BOUNDARY))
+    if (r->g->walls != NULL)
+        W.tf |= HS_TF_WALL; /* proxies tested solid: the exact test applies the semantics */
+    if (!(r->sem & HS_BOUNDARY) || r->g->walls != NULL)
         return hs_block_range(W, r);
     W.tf |= HS_TF_BOUNDARY;
     return hs_block_range(W, r);
