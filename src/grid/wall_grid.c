@@ -57,8 +57,7 @@ static uint32_t pieces_of(double len, double L)
 /* Piece k of n of wall i as a circle holding it thickened by w, rounded outward: centre in
  * double, then its rounding to float, the radius a sixteenth of a piece above the half-length
  * (wall_grid.h) and a relative 2^-20 of the coordinates added. */
-static void proxy(const hs_walls *s, size_t i, uint32_t k, uint32_t n, float *x, float *y,
-                  float *r)
+static void proxy(const hs_walls *s, size_t i, uint32_t k, uint32_t n, float *x, float *y, float *r)
 {
     const double ax = s->ax[i], ay = s->ay[i], ex = s->bx[i] - ax, ey = s->by[i] - ay;
     const double u = ((double)k + 0.5) / (double)n;
@@ -128,8 +127,8 @@ static hs_status wall_grid_make(const hs_grid *g, const hs_walls *ws, hs_grid **
     struct hs_gwalls *W = calloc(1, sizeof *W);
     if (W == NULL)
         return HS_E_NOMEM;
-    hs_status s = hs_walls_create(ws->ax, ws->ay, ws->bx, ws->by, ws->w, ws->mask, ws->n, &W->set,
-                                  NULL);
+    hs_status s =
+        hs_walls_create(ws->ax, ws->ay, ws->bx, ws->by, ws->w, ws->mask, ws->n, &W->set, NULL);
     W->npieces = s == HS_OK ? malloc(ws->n * sizeof *W->npieces) : NULL;
     if (s == HS_OK && W->npieces == NULL)
         s = HS_E_NOMEM;
