@@ -100,7 +100,7 @@ static wscene wscene_make(uint64_t seed, size_t n, size_t k, size_t m, float wor
 
 static void wscene_free(wscene *s)
 {
-    void *p[] = {s->cx, s->cy, s->cr, s->cm, s->ax, s->ay, s->bx,  s->by,  s->w,
+    void *p[] = {s->cx, s->cy,  s->cr,  s->cm,  s->ax,  s->ay,    s->bx, s->by, s->w,
                  s->wm, s->qax, s->qay, s->qdx, s->qdy, s->qtmax, s->qq, s->qm};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         free(p[i]);
@@ -195,7 +195,9 @@ static void check_modes(const hs_grid *g, const hs_circles *cs, const wscene *s,
             if (ha.kind[h] == HS_KIND_CIRCLE) {
                 assert_int_equal(ha.idx[h], hb.idx[cb]);
                 if (!(ha.t[h] == hb.t[cb]))
-                    fail_msg("q %zu hit %zu: %a vs %a id %u vs %u isa %d sem %d", i, h - a0, ha.t[h], hb.t[cb], ha.idx[h], hb.idx[cb], (int)opts->isa, (int)opts->sem);
+                    fail_msg("q %zu hit %zu: %a vs %a id %u vs %u isa %d sem %d", i, h - a0,
+                             ha.t[h], hb.t[cb], ha.idx[h], hb.idx[cb], (int)opts->isa,
+                             (int)opts->sem);
                 cb++;
             } else {
                 size_t f = 0;
@@ -227,9 +229,9 @@ static void test_modes_against_brute_force(void **state)
         hs_walls *ws;
         assert_int_equal(hs_circles_create(s.cx, s.cy, s.cr, masks ? s.cm : NULL, s.n, &cs, NULL),
                          HS_OK);
-        assert_int_equal(hs_walls_create(s.ax, s.ay, s.bx, s.by, s.w, masks ? s.wm : NULL, s.k,
-                                         &ws, NULL),
-                         HS_OK);
+        assert_int_equal(
+            hs_walls_create(s.ax, s.ay, s.bx, s.by, s.w, masks ? s.wm : NULL, s.k, &ws, NULL),
+            HS_OK);
         hs_grid_opts go = {0};
         go.walls = ws;
         hs_grid *g;
@@ -272,8 +274,8 @@ static void test_large_batch_against_single_queries(void **state)
     uint32_t *gi = wcalloc(s.m, 4), *gc = wcalloc(s.m, 4);
     float *gt = wcalloc(s.m, 4);
     uint8_t *gk = wcalloc(s.m, 1);
-    assert_int_equal(hs_grid_closest(g, &qs, NULL, (hs_closest_out){.idx = gi, .t = gt, .kind = gk}),
-                     HS_OK);
+    assert_int_equal(
+        hs_grid_closest(g, &qs, NULL, (hs_closest_out){.idx = gi, .t = gt, .kind = gk}), HS_OK);
     assert_int_equal(hs_grid_count_hits(g, &qs, NULL, gc), HS_OK);
     size_t walls = 0;
     for (size_t i = 0; i < s.m; i += 7) {

@@ -14,7 +14,28 @@ static void gwalls_free(struct hs_gwalls *W)
     hs_walls_destroy(W->set);
     free(W->npieces);
     free(W->piece);
+    free(W->x0);
+    free(W->y0);
+    free(W->x1);
+    free(W->y1);
+    free(W->w);
     free(W);
+}
+
+/* Storage position pos's piece k of n of wall i, grown by a sixteenth of a piece at each end
+ * (clamped to the wall), for the filter (wall_grid.h). */
+static void filter_piece(struct hs_gwalls *W, size_t pos, size_t i, uint32_t k, uint32_t n)
+{
+    const hs_walls *s = W->set;
+    const double ax = s->ax[i], ay = s->ay[i], ex = s->bx[i] - ax, ey = s->by[i] - ay;
+    double u0 = ((double)k - 1.0 / 16.0) / (double)n, u1 = ((double)k + 1.0 + 1.0 / 16.0) / n;
+    u0 = u0 > 0.0 ? u0 : 0.0;
+    u1 = u1 < 1.0 ? u1 : 1.0;
+    W->x0[pos] = (float)(ax + u0 * ex);
+    W->y0[pos] = (float)(ay + u0 * ey);
+    W->x1[pos] = (float)(ax + u1 * ex);
+    W->y1[pos] = (float)(ay + u1 * ey);
+    W->w[pos] = s->w ? s->w[i] : 0.0f;
 }
 
 void hs_grid_walls_free(hs_grid *g)
@@ -145,15 +166,24 @@ static hs_status wall_grid_make(const hs_grid *g, const hs_walls *ws, hs_grid **
         if (s == HS_E_NONFINITE || s == HS_E_NEG_RADIUS)
             s = HS_E_RANGE;
     }
-    if (s == HS_OK && (W->piece = malloc((p.n + HS_PAD_FLOATS) * sizeof *W->piece)) == NULL)
-        s = HS_E_NOMEM;
+    const size_t room = p.n + HS_PAD_FLOATS;
+    if (s == HS_OK) {
+        W->piece = calloc(room, sizeof *W->piece);
+        W->x0 = calloc(room, sizeof(float));
+        W->y0 = calloc(room, sizeof(float));
+        W->x1 = calloc(room, sizeof(float));
+        W->y1 = calloc(room, sizeof(float));
+        W->w = calloc(room, sizeof(float));
+        if (!W->piece || !W->x0 || !W->y0 || !W->x1 || !W->y1 || !W->w)
+            s = HS_E_NOMEM;
+    }
     if (s == HS_OK) {
         for (size_t pos = 0; pos < p.n; pos++) {
             const uint32_t j = wg->id[pos];
             W->piece[pos] = p.k[j];
             wg->id[pos] = p.wall[j];
+            filter_piece(W, pos, p.wall[j], p.k[j], W->npieces[p.wall[j]]);
         }
-        memset(W->piece + p.n, 0, HS_PAD_FLOATS * sizeof *W->piece);
         wg->walls = W;
         *out = wg;
     } else {
@@ -190,7 +220,7 @@ size_t hs_grid_walls_bytes(const hs_grid *g)
     const size_t arrays = 4u + (wg->walls->set->w != NULL) + (wg->walls->set->mask != NULL);
     return hs_grid_bytes(wg) + sizeof *wg->walls + sizeof *wg->walls->set +
            (n + 2 * HS_PAD_FLOATS) * arrays * sizeof(float) + n * sizeof(uint32_t) +
-           (wg->n + HS_PAD_FLOATS) * sizeof(uint32_t);
+           (wg->n + HS_PAD_FLOATS) * 6 * sizeof(uint32_t);
 }
 
 size_t hs_grid_wall_count(const hs_grid *g)

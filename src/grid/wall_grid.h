@@ -21,6 +21,9 @@ struct hs_gwalls {
     hs_walls *set;     /* the grid's copy of the walls, in the caller's order */
     uint32_t *npieces; /* pieces of each wall */
     uint32_t *piece;   /* the piece number of each storage position of the wall grid */
+    /* each storage position's piece, grown by a sixteenth of a piece at each end (within the
+     * wall), from (x0, y0) to (x1, y1), and its wall's thickness w: the walk's vector filter */
+    float *x0, *y0, *x1, *y1, *w;
 };
 
 /* The piece of n that the wall parameter s in [0, 1] falls in. */
