@@ -587,8 +587,10 @@ int RegisterAll()
                 }
     for (Mode mode : {Mode::Closest, Mode::All})
         for (hs_scene_kind kind : kinds)
-            for (size_t n : sizes)
+            for (size_t n : {(size_t)10000, (size_t)100000, (size_t)1000000})
                 for (int k = 1; k <= 2; k++) {
+                    if (n == 100000 && kind != HS_SCENE_UNIFORM)
+                        continue; /* the middle size: uniform only, beside BM_GridClosest's */
                     std::string name = std::string("BM_Grid") + ModeName(mode) + "Moving/" +
                                        hs_scene_kind_name(kind) + "/" + std::to_string(n) + "/" +
                                        std::to_string(n) + "/threads:" + std::to_string(k);

@@ -3,7 +3,7 @@
 # (hitscan::hitscan shared, hitscan::hitscan_static; hitscan::hitscan_mpi in the optional mpi
 # component) and hitscan.pc. Each install component is one .deb (cpack -G DEB):
 #   lib   libhitscan0      libhitscan.so.0
-#   dev   libhitscan-dev   headers, libhitscan.a, the CMake package, hitscan.pc
+#   dev   libhitscan-dev   headers (C and C++), libhitscan.a, the CMake package, hitscan.pc
 #   tools hitscan-tools    the hitscan tool
 #   mpi   hitscan-mpi      libhitscan_mpi, hitscan/mpi.h, hitscanMpiTargets.cmake, hitscan_mpi
 # so that only hitscan-mpi depends on MPI.
@@ -16,9 +16,10 @@ set(HS_LICENSE MIT) # SPDX identifier of LICENSE
 # does not reach its libraries' own dependencies).
 file(RELATIVE_PATH HS_BIN_TO_LIB ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_FULL_LIBDIR})
 
+# The C headers, and the C++ ones (hitscan.hpp and cpp/*.hpp, header-only over them).
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/hitscan
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev FILES_MATCHING PATTERN "*.h"
-        PATTERN "mpi.h" EXCLUDE)
+        PATTERN "*.hpp" PATTERN "mpi.h" EXCLUDE)
 install(FILES ${PROJECT_BINARY_DIR}/include/hitscan/version.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hitscan COMPONENT dev)
 install(TARGETS hitscan_shared hitscan EXPORT hitscanTargets

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 fmt=$(command -v clang-format-14 || command -v clang-format || true)
 [ -n "$fmt" ] || { echo "format.sh: clang-format not found (apt-get install clang-format)" >&2; exit 2; }
-mapfile -t files < <(git ls-files '*.c' '*.h' '*.inl' '*.cc' '*.cpp' | grep -v '^third_party/')
+mapfile -t files < <(git ls-files '*.c' '*.h' '*.inl' '*.cc' '*.cpp' '*.hpp' | grep -v '^third_party/')
 if [ "${1:-}" = "--check" ]; then
     "$fmt" --dry-run --Werror "${files[@]}"
 else

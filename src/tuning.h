@@ -32,9 +32,6 @@
  * cache (a smaller one stays in the cache the caller reads it from): 1.25 MB at 20 bytes. */
 #define HS_STREAM_MIN_HITS ((size_t)1 << 16)
 
-/* Moving circles' exact pass: queries per block handed to a slot. */
-#define HS_MOVING_BLOCK 256
-
 /* Pairs' per-pair outputs copied in order: pairs per range at least. */
 #define HS_PAIR_COPY_GRAIN HS_PAR_LIGHT_STEP
 

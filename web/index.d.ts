@@ -94,6 +94,13 @@ export interface QueryOptions {
   invalid?: 'throw' | 'miss';
 }
 
+export interface BatchOptions extends QueryOptions {
+  /** Moving circles (Grid only, not in a periodic box): dx, dy pairs, one per circle; circle k
+   * stands at its centre + t (dx, dy) when the query is at A + t (B - A). Segments only (rays
+   * and lines have no finite interval: invalid). */
+  displacement?: Float32Array;
+}
+
 export interface Closest {
   /** The circle hit first, -1 on a miss. */
   index: Int32Array;
@@ -105,7 +112,7 @@ export interface Closest {
   normal?: Float32Array;
 }
 
-export interface ClosestOptions extends QueryOptions {
+export interface ClosestOptions extends BatchOptions {
   /** Also the hit points and normals. */
   details?: boolean;
   /** A previous result to write into (no new arrays). */
@@ -147,15 +154,61 @@ export interface Hits {
 declare class Engine extends Handle {
   /** `q`: ax, ay, bx, by quadruples; query i is P(t) = A + t (B - A). */
   closest(q: Float32Array, options?: ClosestOptions): Closest;
-  any(q: Float32Array, options?: QueryOptions & { out?: Uint8Array }): Uint8Array;
-  count(q: Float32Array, options?: QueryOptions & { out?: Uint32Array }): Uint32Array;
-  all(q: Float32Array, options?: QueryOptions): Hits;
+  any(q: Float32Array, options?: BatchOptions & { out?: Uint8Array }): Uint8Array;
+  count(q: Float32Array, options?: BatchOptions & { out?: Uint32Array }): Uint32Array;
+  all(q: Float32Array, options?: BatchOptions): Hits;
 }
 
 export interface GridOptions {
   /** The cell side; 0 or absent: chosen from the radii. One that would make more cells than
    * the grid takes (about one per two circles over their extent) throws a RangeError. */
   cellSize?: number;
+  /** A periodic box [x0, y0, x1, y1] (held in float32): the world repeats with periods x1 - x0
+   * and y1 - y0 along the periodic axes; centres are wrapped into it. Periodic in x and y
+   * unless `periodic` says otherwise. */
+  box?: readonly number[] | Float32Array | Float64Array;
+  /** The periodic axes: true (both; the default with a box), false, or [x, y]. Needs a box. */
+  periodic?: boolean | readonly [boolean, boolean];
+}
+
+export interface PairsOptions {
+  /** Pairs whose gap is at most skin (a number in [0, 1e18]; 0: overlapping). */
+  skin?: number;
+  /** Also `shift`. */
+  shifts?: boolean;
+  /** Also `normal`, `distance` and `gap`. */
+  contacts?: boolean;
+}
+
+export interface Pairs {
+  /** The first circle of each pair (i < j), ascending. */
+  i: Int32Array;
+  /** The second, ascending within an i. */
+  j: Int32Array;
+  /** With shifts: sx, sy pairs: j's image is at its centre + (sx, sy) periods (zeros without
+   * a box). */
+  shift?: Int8Array;
+  /** With contacts: the unit normal from i towards j (its image), x, y pairs. */
+  normal?: Float32Array;
+  /** With contacts: the distance between the centres. */
+  distance?: Float32Array;
+  /** With contacts: distance - ri - rj (negative: a penetration). */
+  gap?: Float32Array;
+}
+
+export interface SweptPairs {
+  /** The first circle of each pair (i < j), ascending. */
+  i: Int32Array;
+  /** The second, ascending within an i. */
+  j: Int32Array;
+  /** The first contact in [0, 1] (0 when they touch at the start). */
+  t: Float32Array;
+  /** The unit contact normal from i towards j at t, x, y pairs. */
+  normal: Float32Array;
+  /** 1 when the discs touch at t = 0. */
+  overlapping: Uint8Array;
+  /** With shifts: sx, sy pairs, as Pairs.shift. */
+  shift?: Int8Array;
 }
 
 /** The uniform grid: its own copy of the circles. */
@@ -171,8 +224,16 @@ export class Grid extends Engine {
    * nothing: for code that casts one query at a time. Returns the circle's index, -1 on a miss;
    * `out` gets `t` (NaN on a miss) and, with `details: true`, the point and normal. */
   closestOne(ax: number, ay: number, bx: number, by: number, options?: ClosestOneOptions): number;
-  /** Pairs of circles whose gap is at most skin (0: overlapping), i < j, by i then j. */
-  pairs(options?: { skin?: number }): { i: Int32Array; j: Int32Array };
+  /** Pairs of circles whose gap is at most skin (0: overlapping), i < j, by i then j; in a
+   * periodic box by the minimum image. With shifts / contacts also their arrays. */
+  pairs(options?: PairsOptions): Pairs;
+  /** Pairs that touch at some t in [0, 1] of a step over which circle k moves by (dxy[2k],
+   * dxy[2k + 1]); the grid holds the circles at the step's start. */
+  sweptPairs(dxy: Float32Array, options?: { shifts?: boolean }): SweptPairs;
+  /** The periodic box [x0, y0, x1, y1] as held (float32), or null. */
+  readonly box: number[] | null;
+  /** The periodic axes [x, y]. */
+  readonly periodic: [boolean, boolean];
   /** Circles overlapping the closed disc (x, y, r) (r = 0: a point), ascending. */
   overlap(x: number, y: number, r?: number, options?: { mask?: number }): Int32Array;
   readonly length: number;

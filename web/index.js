@@ -15,10 +15,11 @@ const STATUS = new Map([
   [-7, 'HS_E_UNSUPPORTED'],
   [-8, 'HS_E_INVALID_QUERY'],
   [-9, 'HS_E_BUSY'],
+  [-10, 'HS_E_BOX'],
 ]);
 // Bad values and sizes are RangeErrors; the rest (a level this module lacks, a busy
 // workspace, a NULL the package should never pass) plain Errors.
-const RANGE_STATUS = new Set([-2, -3, -4, -5, -6, -8]);
+const RANGE_STATUS = new Set([-2, -3, -4, -5, -6, -8, -10]);
 const HS_OK = 0;
 const HS_E_INVALID_QUERY = -8;
 const MODE = { closest: 0, any: 1, count: 2, all: 3 };
@@ -34,6 +35,12 @@ const MAX_COORD = Math.fround(1e18); // HS_MAX_COORD
 const FLT_MAX = 3.4028234663852886e38;
 const FLT_MIN = 1.1754943508222875e-38;
 const HS_E_RANGE = -4;
+const HS_E_NONFINITE = -2;
+const HS_E_UNSUPPORTED = -7;
+const HS_E_BOX = -10;
+const HS_PERIODIC_MAX_IMAGES = 64;
+const HS_PAIRS_SHIFTS = 1;
+const HS_PAIRS_CONTACTS = 2;
 
 /* ---- loading ------------------------------------------------------------------------- */
 
@@ -277,7 +284,12 @@ class Module {
 
   // The words a call answers beyond its status.
   retWord(k) {
-    return this.u32(this.ret, 8)[k];
+    return this.u32(this.ret, 16)[k];
+  }
+
+  // The same words read as floats.
+  retFloat(k) {
+    return new Float32Array(this.buffer, this.ret, 16)[k];
   }
 
   // Views of hs_web_closest_one's answer (index, then t, px, py, nx, ny), made again only when
@@ -508,6 +520,19 @@ function queryProblem(ax, ay, bx, by, thick) {
   return null;
 }
 
+// Why a query that hs_query_validate accepts was invalid all the same.
+function invalidReason(moving, periodic) {
+  if (moving) {
+    return 'an unbounded ray or line: moving circles need a finite interval, whatever the ' +
+      'displacements';
+  }
+  if (periodic) {
+    return `it meets more than ${HS_PERIODIC_MAX_IMAGES} images of the periodic box (a ray or ` +
+      'line across a periodic axis, or a segment wrapping around the box too often)';
+  }
+  return 'invalid query';
+}
+
 /* ---- handles ------------------------------------------------------------------------- */
 
 // The safety net: memory of an object collected without dispose() goes back to its module.
@@ -568,17 +593,132 @@ function writeCircles(m, xyr, mask, n, where) {
   return { xyr: base, mask: mask === undefined ? 0 : base + L.at[1] };
 }
 
-function circleError(m, st, xyr, where) {
+// The error for circle ret[1] of xyr (x, y, r triples, or a function of the index giving
+// them) that a call refused with st; `box` (null, or a function giving the grid's axes and
+// box, see boxOf) explains HS_E_BOX. Reads ret[1] before any other call.
+function circleError(m, st, xyr, where, box = null) {
   const bad = m.retWord(1);
   const e = m.fail(st, where);
-  if (bad !== 0xffffffff && 3 * bad < xyr.length) {
-    const [x, y, r] = xyr.subarray(3 * bad, 3 * bad + 3);
+  const values = typeof xyr === 'function' ? xyr : (i) => (3 * i < xyr.length
+    ? Array.from(xyr.subarray(3 * i, 3 * i + 3)) : null);
+  const v = bad !== 0xffffffff ? values(bad) : null;
+  if (v !== null) {
+    const [x, y, r] = v;
     const why = st === HS_E_RANGE ? 'a value is out of range (|x|, |y| or r > 1e18)'
-      : m.statusString(st);
+      : (st === HS_E_BOX && box !== null && boxProblem(x, y, r, box())) || m.statusString(st);
     e.message = `${where}: circle ${bad} (x=${x}, y=${y}, r=${r}): ${why}`;
     e.index = bad;
   }
   return e;
+}
+
+// Why a periodic box ({ axes, box: [x0, y0, x1, y1] }) refuses the circle (x, y, r), as
+// src/grid/periodic.c decides it; null when it would not.
+function boxProblem(x, y, r, { axes, box }) {
+  for (let a = 0; a < 2; a++) {
+    const name = 'xy'[a];
+    const c = a === 0 ? x : y;
+    const period = box[a + 2] - box[a];
+    if ((axes >> a) & 1) {
+      if (!(4 * r * (1 + 2 ** -30) < period)) {
+        return `its diameter ${2 * r} is not below half the period in ${name} (${period / 2}): ` +
+          'the periodic box is too small for it';
+      }
+    } else if (!(c >= box[a] && c <= box[a + 2])) {
+      return `it lies outside the box in ${name} ([${box[a]}, ${box[a + 2]}]), an axis that is ` +
+        'not periodic';
+    }
+  }
+  return null;
+}
+
+// The periodic axes (bit 0: x, bit 1: y) and box of grid g.
+function boxOf(m, g) {
+  const axes = m.x.hs_web_grid_periodic(g);
+  return { axes, box: [0, 1, 2, 3].map((k) => m.retFloat(k)) };
+}
+
+// Grid's options periodic and box as the library's axes and box.
+function boxOption(options, where) {
+  const p = options.periodic;
+  let axes;
+  if (p === undefined) {
+    axes = options.box === undefined ? 0 : 3;
+  } else if (typeof p === 'boolean') {
+    axes = p ? 3 : 0;
+  } else if (Array.isArray(p) && p.length === 2 && p.every((v) => typeof v === 'boolean')) {
+    axes = (p[0] ? 1 : 0) | (p[1] ? 2 : 0);
+  } else {
+    throw new TypeError(`${where}: periodic must be true, false or [x, y] (two booleans), got ` +
+                        `${Array.isArray(p) ? `[${p.map(got).join(', ')}]` : got(p)}`);
+  }
+  const b = options.box;
+  if (b === undefined) {
+    if (axes !== 0) {
+      throw new RangeError(`${where}: periodic needs a box: [x0, y0, x1, y1]`);
+    }
+    return { axes, box: [0, 0, 0, 0] };
+  }
+  if (!Array.isArray(b) && !(ArrayBuffer.isView(b) && !(b instanceof DataView))) {
+    throw new TypeError(`${where}: box must be an array [x0, y0, x1, y1], got ${got(b)}`);
+  }
+  if (b.length !== 4) {
+    throw new RangeError(`${where}: box must have 4 values [x0, y0, x1, y1], got ${b.length}`);
+  }
+  const v = Array.from(b, (x) => {
+    if (typeof x !== 'number') {
+      throw new TypeError(`${where}: box values must be numbers, got ${got(x)}`);
+    }
+    return Math.fround(x); // the library holds the box in float32
+  });
+  if (axes === 0) {
+    throw new RangeError(`${where}: a box needs a periodic axis (periodic: true, [true, false] ` +
+                         'or [false, true]); with periodic: false it would play no part: drop ' +
+                         'the box');
+  }
+  const ok = v.every((x) => Math.abs(x) <= MAX_COORD) &&
+    [0, 1].every((a) => ((axes >> a) & 1 ? v[a] < v[a + 2] : v[a] <= v[a + 2]));
+  if (!ok) {
+    throw new RangeError(`${where}: box must be [x0, y0, x1, y1], finite, |value| <= 1e18, ` +
+                         `x0 < x1 and y0 < y1 on the periodic axes, got [${fmt(Array.from(b))}]`);
+  }
+  return { axes, box: v };
+}
+
+// A copy of the array of count values at ret[k].
+function retArray(m, Type, k, count) {
+  return new Type(m.buffer, m.retWord(k), count).slice();
+}
+
+// (x[k], y[k]) pairs of the arrays at ret[a] and ret[b], as a new array of 2 count values.
+function interleave(Type, m, a, b, count) {
+  const x = new Type(m.buffer, m.retWord(a), count);
+  const y = new Type(m.buffer, m.retWord(b), count);
+  const out = new Type(2 * count);
+  for (let k = 0; k < count; k++) {
+    out[2 * k] = x[k];
+    out[2 * k + 1] = y[k];
+  }
+  return out;
+}
+
+// A pair call's { i, j } (ret[0]: the count, ret[1], ret[2]: the arrays), or its status's
+// error (HS_E_BOX: `box` says why).
+function pairResult(m, st, where, box) {
+  if (st === HS_E_BOX) {
+    throw rangeError(`${where}: ${box}`, 'HS_E_BOX');
+  }
+  if (st !== HS_OK) {
+    throw m.fail(st, where);
+  }
+  const count = m.retWord(0);
+  return { i: retArray(m, Int32Array, 1, count), j: retArray(m, Int32Array, 2, count) };
+}
+
+// Circle i of the set at cs: [x, y, r].
+function circleAt(m, cs, i) {
+  m.x.hs_web_circles_at(cs, i);
+  return [m.retFloat(0), m.retFloat(1), m.retFloat(2)];
 }
 
 /**
@@ -608,12 +748,45 @@ export class Circles extends Handle {
 
 const QUERY_OPTIONS = ['kind', 'thickness', 'semantics', 'skipStart', 'mask', 'isa', 'invalid'];
 const ONE_OPTIONS = [...QUERY_OPTIONS, 'details', 'out'];
+const BATCH_OPTIONS = [...QUERY_OPTIONS, 'displacement'];
+
+// A grid's circles' displacements (dx, dy pairs, one per circle): checked against the grid.
+function displacements(dxy, g, m, what, where) {
+  if (!(dxy instanceof Float32Array)) {
+    throw new TypeError(`${where}: ${what} must be a Float32Array of dx, dy pairs (one per ` +
+                        `circle), got ${got(dxy)}`);
+  }
+  const n = m.x.hs_web_grid_circle_count(g) >>> 0;
+  if (dxy.length !== 2 * n) {
+    throw new RangeError(`${where}: ${what} has ${dxy.length} values for ${n} circles (dx, dy ` +
+                         `pairs: ${2 * n} values)`);
+  }
+  return n;
+}
+
+// The error of a call that refused the displacements dxy (non-finite or longer than 1e18),
+// naming the first such row as the library checks them; null when every row is good.
+function displacementError(m, st, dxy, what, where) {
+  for (let k = 0; k < dxy.length; k += 2) {
+    const dx = dxy[k];
+    const dy = dxy[k + 1];
+    const finite = Number.isFinite(dx) && Number.isFinite(dy);
+    if (!finite || !(dx * dx + dy * dy <= MAX_COORD * MAX_COORD)) {
+      const e = m.fail(finite ? HS_E_RANGE : HS_E_NONFINITE, where);
+      e.message = `${where}: ${what} row ${k / 2}: ${finite ? 'longer than 1e18' : 'not finite'} ` +
+        `(dx=${dx}, dy=${dy})`;
+      e.index = k / 2;
+      return e;
+    }
+  }
+  return null;
+}
 
 // The queries and their options in the module's memory, the output arrays after them, one
 // call of hs_web_query, and the results copied out.
 function runQueries(engine, mode, q, options, where) {
-  const known = mode === MODE.closest ? [...QUERY_OPTIONS, 'details', 'out']
-    : mode === MODE.all ? QUERY_OPTIONS : [...QUERY_OPTIONS, 'out'];
+  const known = mode === MODE.closest ? [...BATCH_OPTIONS, 'details', 'out']
+    : mode === MODE.all ? BATCH_OPTIONS : [...BATCH_OPTIONS, 'out'];
   checkOptions(options, known, where);
   const m = engine._m;
   const g = engine._grid(where);
@@ -646,25 +819,47 @@ function runQueries(engine, mode, q, options, where) {
   if (out !== undefined && (out === null || typeof out !== 'object')) {
     throw new TypeError(`${where}: out must be a previous result, got ${got(out)}`);
   }
+  const dxy = options.displacement;
+  const periodic = () => g !== 0 && m.x.hs_web_grid_periodic(g) !== 0;
+  let nCircles = 0;
+  if (dxy !== undefined) {
+    if (g === 0) {
+      throw new TypeError(`${where}: displacement: moving circles need a Grid`);
+    }
+    nCircles = displacements(dxy, g, m, 'displacement', where);
+    if (periodic()) {
+      const e = new Error(`${where}: displacement: moving circles in a periodic box are not ` +
+                          'supported yet');
+      e.code = 'HS_E_UNSUPPORTED';
+      throw e;
+    }
+  }
 
-  // inputs, then outputs: closest index, t, points, normals; any bytes; count words
+  // inputs (queries, thickness, masks, displacements), then outputs: closest index, t,
+  // points, normals; any bytes; count words
   const outBytes = mode === MODE.closest ? [4 * n, 4 * n, details ? 8 * n : 0, details ? 8 * n : 0]
     : mode === MODE.any ? [n] : mode === MODE.count ? [4 * n] : [];
-  const L = layout(16 * n, thick ? 4 * n : 0, qmask ? 4 * n : 0, ...outBytes);
+  const L = layout(16 * n, thick ? 4 * n : 0, qmask ? 4 * n : 0, 8 * nCircles, ...outBytes);
   const base = m.arena(L.end);
   const buf = m.buffer;
   new Float32Array(buf, base, 4 * n).set(q);
+  if (dxy !== undefined) {
+    new Float32Array(buf, base + L.at[3], 2 * nCircles).set(dxy);
+  }
   if (thick) {
     new Float32Array(buf, base + L.at[1], n).set(thick);
   }
   if (qmask) {
     new Uint32Array(buf, base + L.at[2], n).set(qmask);
   }
-  const o = (k) => (k + 3 < L.at.length && outBytes[k] > 0 ? base + L.at[k + 3] : 0);
+  const o = (k) => (k + 4 < L.at.length && outBytes[k] > 0 ? base + L.at[k + 4] : 0);
   const st = m.x.hs_web_query(mode, g, cs, base, n, kind, sem, isa, thick ? base + L.at[1] : 0,
                               thickAll, qmask ? base + L.at[2] : 0, maskAll, o(0), o(1), o(2),
-                              o(3));
+                              o(3), dxy !== undefined ? base + L.at[3] : 0);
   if (st !== HS_OK && st !== HS_E_INVALID_QUERY) {
+    if (dxy !== undefined && (st === HS_E_NONFINITE || st === HS_E_RANGE)) {
+      throw displacementError(m, st, dxy, 'displacement', where) ?? m.fail(st, where);
+    }
     const e = m.fail(st, where);
     if (mode === MODE.all && m.retWord(7) === 1) {
       const hits = m.retWord(3) + 2 ** 32 * m.retWord(4);
@@ -682,7 +877,7 @@ function runQueries(engine, mode, q, options, where) {
     const row = fmt([ax, ay, bx, by]);
     const t = thick ? `, thickness=${thick[first]}` : '';
     const why = queryProblem(ax, ay, bx, by, thick ? thick[first] : thickAll) ??
-      m.statusString(reason);
+      (reason === 0 ? invalidReason(dxy !== undefined, periodic()) : m.statusString(reason));
     e.message = `${where}: query ${first} (ax, ay, bx, by = ${row}${t}): ${why}` +
       ` (${nInvalid} invalid ${nInvalid === 1 ? 'query' : 'queries'}; invalid: 'miss' answers` +
       ' them as misses)';
@@ -692,7 +887,7 @@ function runQueries(engine, mode, q, options, where) {
   }
   const b = m.buffer;
   const take = (Type, k, len) => {
-    const view = new Type(b, base + L.at[k + 3], len);
+    const view = new Type(b, base + L.at[k + 4], len);
     return view.slice();
   };
   const into = (dst, Type, k, len, what) => {
@@ -700,7 +895,7 @@ function runQueries(engine, mode, q, options, where) {
       throw new TypeError(`${where}: out${what ? `.${what}` : ''} must be a ${Type.name} of ` +
                           `${len} values`);
     }
-    dst.set(new Type(b, base + L.at[k + 3], len));
+    dst.set(new Type(b, base + L.at[k + 4], len));
     return dst;
   };
   switch (mode) {
@@ -727,11 +922,15 @@ function runQueries(engine, mode, q, options, where) {
       return out !== undefined ? into(out, Uint32Array, 0, n, null) : take(Uint32Array, 0, n);
     default: {
       const total = m.retWord(3);
-      return {
-        query: new Int32Array(b, m.retWord(4), total).slice(),
-        circle: new Int32Array(b, m.retWord(5), total).slice(),
-        t: new Float32Array(b, m.retWord(6), total).slice(),
-      };
+      try {
+        return {
+          query: new Int32Array(b, m.retWord(4), total).slice(),
+          circle: new Int32Array(b, m.retWord(5), total).slice(),
+          t: new Float32Array(b, m.retWord(6), total).slice(),
+        };
+      } finally {
+        m.x.hs_web_all_free();
+      }
     }
   }
 }
@@ -788,7 +987,8 @@ function asCircles(circles, where) {
 export class Grid extends Engine {
   constructor(circles, options = {}) {
     const where = 'Grid';
-    checkOptions(options, ['cellSize'], where);
+    checkOptions(options, ['cellSize', 'box', 'periodic'], where);
+    const periodic = boxOption(options, where);
     const { cs, temporary } = asCircles(circles, where);
     const m = cs._m;
     let cell;
@@ -800,10 +1000,21 @@ export class Grid extends Engine {
       }
       throw e;
     }
-    const st = m.x.hs_web_grid_build(cs._ptr, cell);
+    const [x0, y0, x1, y1] = periodic.box;
+    const st = m.x.hs_web_grid_build(cs._ptr, cell, periodic.axes, x0, y0, x1, y1);
     const ptr = m.retWord(0);
+    let boxError = null;
+    if (st === HS_E_BOX) {
+      boxError = m.retWord(1) !== 0xffffffff
+        ? circleError(m, st, (i) => circleAt(m, cs._ptr, i), where, () => periodic)
+        : rangeError(`${where}: cellSize ${cell} is above half a period of the box (a box of ` +
+                     'fewer than two cells)', 'HS_E_BOX');
+    }
     if (temporary) {
       cs.dispose();
+    }
+    if (boxError !== null) {
+      throw boxError;
     }
     if (st === HS_E_RANGE && cell > 0) { // the circles were checked by Circles already
       throw rangeError(`${where}: cellSize ${cell} is too small for these circles: it makes ` +
@@ -842,9 +1053,10 @@ export class Grid extends Engine {
       if (circles._m !== m) {
         throw new TypeError(`${where}: the Circles belong to another build (init)`);
       }
-      st = m.x.hs_web_grid_rebuild(g, circles._live(where), 0, 0, 0);
+      const cs = circles._live(where);
+      st = m.x.hs_web_grid_rebuild(g, cs, 0, 0, 0);
       if (st !== HS_OK) {
-        throw m.fail(st, where);
+        throw circleError(m, st, (i) => circleAt(m, cs, i), where, () => boxOf(m, g));
       }
       return this;
     }
@@ -852,7 +1064,7 @@ export class Grid extends Engine {
     const p = writeCircles(m, circles, options.mask, n, where);
     st = m.x.hs_web_grid_rebuild(g, 0, p.xyr, p.mask, n);
     if (st !== HS_OK) {
-      throw circleError(m, st, circles, where);
+      throw circleError(m, st, circles, where, () => boxOf(m, g));
     }
     return this;
   }
@@ -904,8 +1116,9 @@ export class Grid extends Engine {
       }
       const reason = m.x.hs_web_one_reason();
       const f = Math.fround;
-      const why = queryProblem(f(ax), f(ay), f(bx), f(by), thick) ?? m.statusString(reason);
-      const e = m.fail(reason, where);
+      const why = queryProblem(f(ax), f(ay), f(bx), f(by), thick) ?? (reason === 0
+        ? invalidReason(false, m.x.hs_web_grid_periodic(g) !== 0) : m.statusString(reason));
+      const e = m.fail(reason === 0 ? HS_E_INVALID_QUERY : reason, where);
       e.message = `${where}: query (ax, ay, bx, by = ${fmt([ax, ay, bx, by])}): ${why}`;
       throw e;
     }
@@ -938,27 +1151,93 @@ export class Grid extends Engine {
   }
 
   /**
+   * The periodic box [x0, y0, x1, y1] (the values as the grid holds them, in float32), or
+   * null for a grid that is not periodic.
+   */
+  get box() {
+    const { axes, box } = boxOf(this._m, this._live('Grid.box'));
+    return axes === 0 ? null : box;
+  }
+
+  /** The periodic axes: [x, y] (two booleans; [false, false] without a box). */
+  get periodic() {
+    const axes = this._m.x.hs_web_grid_periodic(this._live('Grid.periodic'));
+    return [(axes & 1) !== 0, (axes & 2) !== 0];
+  }
+
+  /**
    * Every pair of circles whose gap is at most `skin` (0: overlapping, touching counts), once,
-   * i < j, ordered by i then j: `{ i, j }` (Int32Array).
+   * i < j, ordered by i then j: `{ i, j }` (Int32Array). In a periodic box, circle j is taken
+   * at its image nearest to i. `shifts: true` adds `shift` (Int8Array of sx, sy pairs: j's
+   * image is at its centre + (sx, sy) periods; zeros without a box); `contacts: true` adds
+   * `normal` (Float32Array of x, y pairs: the unit normal from i towards j), `distance`
+   * between the centres and `gap` = distance - ri - rj (Float32Array; < 0: penetration).
    */
   pairs(options = {}) {
     const where = 'Grid.pairs';
-    checkOptions(options, ['skin'], where);
+    checkOptions(options, ['skin', 'shifts', 'contacts'], where);
     const g = this._live(where);
     const skin = sizeNumber(orDefault(options.skin, 0), 'skin', where);
+    const shifts = boolOption(options, 'shifts', where);
+    const contacts = boolOption(options, 'contacts', where);
     const m = this._m;
-    const st = m.x.hs_web_pairs(g, skin);
+    const st = m.x.hs_web_pairs(g, skin, (shifts ? HS_PAIRS_SHIFTS : 0) |
+      (contacts ? HS_PAIRS_CONTACTS : 0));
     try {
-      if (st !== HS_OK) {
-        throw m.fail(st, where);
+      const r = pairResult(m, st, where, `skin ${skin} is too large for the periodic box: a ` +
+                           "circle's diameter plus the skin must be below half a period");
+      const count = r.i.length;
+      if (shifts) {
+        r.shift = interleave(Int8Array, m, 3, 4, count);
       }
-      const count = m.retWord(0);
-      return {
-        i: new Int32Array(m.buffer, m.retWord(1), count).slice(),
-        j: new Int32Array(m.buffer, m.retWord(2), count).slice(),
-      };
+      if (contacts) {
+        r.normal = interleave(Float32Array, m, 5, 6, count);
+        r.distance = retArray(m, Float32Array, 7, count);
+        r.gap = retArray(m, Float32Array, 8, count);
+      }
+      return r;
     } finally {
       m.x.hs_web_pairs_free();
+    }
+  }
+
+  /**
+   * Swept pairs: the pairs of circles that touch at some time of a step over which circle k
+   * moves by (dx, dy) = (`dxy[2k]`, `dxy[2k + 1]`), t in [0, 1], however fast (no
+   * tunnelling): `{ i, j }` (Int32Array, i < j, ordered by i then j), `t` (Float32Array, the
+   * first contact), `normal` (Float32Array of x, y pairs: the unit contact normal from i
+   * towards j at t), `overlapping` (Uint8Array: 1 when they touch at t = 0, then t = 0), and
+   * with `shifts: true`, `shift` (Int8Array of sx, sy pairs, as pairs(); zeros without a box).
+   * The grid holds the circles at the start of the step.
+   */
+  sweptPairs(dxy, options = {}) {
+    const where = 'Grid.sweptPairs';
+    checkOptions(options, ['shifts'], where);
+    const g = this._live(where);
+    const m = this._m;
+    const n = displacements(dxy, g, m, 'dxy', where);
+    const shifts = boolOption(options, 'shifts', where);
+    const p = m.arena(8 * n);
+    new Float32Array(m.buffer, p, 2 * n).set(dxy);
+    const st = m.x.hs_web_swept_pairs(g, p, n);
+    try {
+      if (st === HS_E_NONFINITE || st === HS_E_RANGE) {
+        throw displacementError(m, st, dxy, 'dxy', where) ?? m.fail(st, where);
+      }
+      const r = pairResult(m, st, where, 'dxy: the periodic box is too small for these ' +
+                           "displacements: a circle's diameter plus its displacement's length " +
+                           'must be below half a period');
+      const count = r.i.length;
+      r.t = retArray(m, Float32Array, 3, count);
+      r.normal = interleave(Float32Array, m, 4, 5, count);
+      r.overlapping = retArray(m, Uint8Array, 6, count);
+      if (shifts) {
+        r.shift = m.retWord(7) === 0 ? new Int8Array(2 * count) // a plain grid: no shifts
+          : interleave(Int8Array, m, 7, 8, count);
+      }
+      return r;
+    } finally {
+      m.x.hs_web_swept_pairs_free();
     }
   }
 

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* Segment queries in a periodic box (query.h's hs_grid_periodic_walk, hs_grid_periodic_all).
+/* The periodic engine (engine.h): segment queries in a periodic box.
  * A query sees the box tiled over the plane: it hits the image c + s L of a circle (s a shift
  * in periods) when the query moved by -s L hits c. Each query is cut into pieces, one per
  * image of the box that its path passes within reach of (the largest radius plus its
  * thickness, and the grid's pad): the query moved by -s L over the interval of t where it is
  * that near to the box's image. Outside that interval no circle of the image can touch the
  * query, so a piece's answers are the query's own: entry times in the query's parameter, and
- * no hit at a start the cut made. The pieces of a batch go to the plain grid walk as one
- * batch, and each query's answer is merged from its pieces': closest the least (t, index),
- * any any of them, count and all every image hit (a circle met again after the query wraps
- * around the box counts again), all-hits rows ordered by t then index. */
+ * no hit at a start the cut made. Closest, any and count: the pieces of a batch go to the
+ * plain walk (plain.h) as one batch, and each query's answer is merged from its pieces':
+ * closest the least (t, index), any any of them, count every image hit (a circle met again
+ * after the query wraps around the box counts again). All: the pieces are made in the
+ * batch's locality order, so a range of positions has its pieces in one stretch, which the
+ * walker's all_range answers, and hs_all_hits sorts and lays out each query's hits. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +20,7 @@
 #include "tuning.h"
 
 #include "grid/periodic.h"
-#include "grid/query.h"
+#include "grid/plain.h"
 #include "query_prep.h"
 
 /* One piece of a query: the image (its offset s L in the world) and the interval of t. */
@@ -127,7 +129,8 @@ static size_t query_pieces(const hs_grid *g, const hs_query *q, piece *out)
     return k;
 }
 
-/* A batch's pieces, as a batch of their own (qs), query i's being first[i] .. first[i + 1]. */
+/* A batch's pieces, as a batch of their own (qs), those of position k (the caller's query
+ * perm[k], or k) being first[k] .. first[k + 1]. */
 typedef struct pieces {
     hs_queries qs;
     float *v;       /* the arrays of qs: ax, ay, dx, dy, tmin, tmax, q */
@@ -190,7 +193,8 @@ static size_t pieces_of(const hs_grid *g, const hs_queries *qs, size_t i, pieces
 typedef struct pieces_call {
     const hs_grid *g;
     const hs_queries *qs;
-    pieces *p; /* NULL: count them */
+    const uint32_t *perm; /* position k's query (NULL: k) */
+    pieces *p;            /* NULL: count them */
     size_t *first;
 } pieces_call;
 
@@ -199,14 +203,17 @@ static void pieces_range(void *ctx, size_t lo, size_t hi, int slot)
     const pieces_call *c = (const pieces_call *)ctx;
     size_t *first = c->first;
     (void)slot;
-    for (size_t i = lo; i < hi; i++)
+    for (size_t k = lo; k < hi; k++) {
+        const size_t i = c->perm ? c->perm[k] : k;
         if (c->p == NULL)
-            first[i + 1] = pieces_of(c->g, c->qs, i, NULL, 0);
-        else if (first[i + 1] > first[i])
-            pieces_of(c->g, c->qs, i, c->p, first[i]);
+            first[k + 1] = pieces_of(c->g, c->qs, i, NULL, 0);
+        else if (first[k + 1] > first[k])
+            pieces_of(c->g, c->qs, i, c->p, first[k]);
+    }
 }
 
-static hs_status make_pieces(const hs_grid *g, const hs_queries *qs, const hs_par *par, pieces *p)
+static hs_status make_pieces(const hs_grid *g, const hs_queries *qs, const uint32_t *perm,
+                             const hs_par *par, pieces *p)
 {
     const size_t m = qs->count;
     memset(p, 0, sizeof *p);
@@ -214,14 +221,17 @@ static hs_status make_pieces(const hs_grid *g, const hs_queries *qs, const hs_pa
     if (p->first == NULL)
         return HS_E_NOMEM;
     size_t *first = p->first;
-    const pieces_call count = {g, qs, NULL, first};
+    const pieces_call count = {g, qs, perm, NULL, first};
     hs_par_range(par, m, HS_PERIODIC_GRAIN, pieces_range, (void *)&count);
     first[0] = 0;
     p->first_invalid = (size_t)-1;
-    for (size_t i = 0; i < m; i++) {
-        if (first[i + 1] == 0 && p->invalid++ == 0)
+    for (size_t k = 0; k < m; k++) {
+        const size_t i = perm ? perm[k] : k;
+        if (first[k + 1] == 0 && p->invalid++ == 0)
             p->first_invalid = i;
-        first[i + 1] += first[i];
+        else if (first[k + 1] == 0 && i < p->first_invalid)
+            p->first_invalid = i;
+        first[k + 1] += first[k];
     }
     const size_t n = first[m], nn = n ? n : 1;
     p->v = malloc(7 * nn * sizeof *p->v);
@@ -233,28 +243,9 @@ static hs_status make_pieces(const hs_grid *g, const hs_queries *qs, const hs_pa
     p->qs = (hs_queries){
         p->v,    p->v + n, p->v + 2 * n, p->v + 3 * n, p->v + 4 * n, p->v + 5 * n, p->v + 6 * n,
         p->mask, n,        0.0f,         0.0f,         0.0f,         qs->mask_all};
-    const pieces_call make = {g, qs, p, first};
+    const pieces_call make = {g, qs, perm, p, first};
     hs_par_range(par, m, HS_PERIODIC_GRAIN, pieces_range, (void *)&make);
     return HS_OK;
-}
-
-/* The batch's arguments as the plain calls check them, before the pieces are made. */
-static hs_status check_batch(const hs_queries *qs, const hs_batch_opts *opts)
-{
-    if (qs == NULL)
-        return HS_E_NULL;
-    if (qs->count > HS_MAX_COUNT)
-        return HS_E_TOO_MANY;
-    if (qs->count > 0 && (qs->ax == NULL || qs->ay == NULL || qs->dx == NULL || qs->dy == NULL))
-        return HS_E_NULL;
-    if (opts && opts->threads < 0)
-        return HS_E_RANGE;
-    return HS_OK;
-}
-
-static hs_par team(const hs_batch_opts *opts)
-{
-    return opts ? hs_par_make(opts->threads, opts->tasks) : hs_par_make(0, NULL);
 }
 
 /* The status of a call whose pieces were answered with status s: the invalid queries are
@@ -310,17 +301,6 @@ static void merge_one(const pieces *p, const hs_grid_out *a, const hs_grid_out *
         c->ny[i] = best < k1 ? a->co.ny[best] : nan;
 }
 
-static int out_missing(size_t m, const hs_grid_out *o)
-{
-    if (m == 0)
-        return 0;
-    switch (o->mode) {
-    case HS_GRID_CLOSEST: return o->co.idx == NULL || o->co.t == NULL;
-    case HS_GRID_ANY: return o->hit == NULL;
-    default: return o->count == NULL;
-    }
-}
-
 typedef struct merge_call {
     const pieces *p;
     const hs_grid_out *a, *o;
@@ -334,24 +314,21 @@ static void merge_range(void *ctx, size_t lo, size_t hi, int slot)
         merge_one(c->p, c->a, c->o, i);
 }
 
-hs_status hs_grid_periodic_walk(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
-                                const hs_grid_out *o)
+/* Closest, any, count: the pieces answered by the plain walk as one batch, then merged. */
+static hs_status periodic_walk(const hs_grid_call *c)
 {
-    hs_status s = check_batch(qs, opts);
-    if (s != HS_OK)
-        return s;
-    if (out_missing(qs->count, o))
-        return HS_E_NULL;
-    const hs_par par = team(opts);
+    const hs_grid_out *o = c->o;
+    const hs_queries *qs = c->qs;
+    const hs_par par = hs_grid_team(c->opts);
     pieces p;
-    s = make_pieces(g, qs, &par, &p);
+    hs_status s = make_pieces(c->g, qs, NULL, &par, &p);
     const size_t n = p.qs.count, nn = n ? n : 1;
     /* the pieces' answers: closest's geometry when the caller asks for it */
     const int geo = o->co.px || o->co.py || o->co.nx || o->co.ny;
     void *buf = s == HS_OK ? malloc(nn * (o->mode == HS_GRID_CLOSEST ? (geo ? 24 : 8) : 4)) : NULL;
     if (s == HS_OK && buf == NULL)
         s = HS_E_NOMEM;
-    hs_grid_out a = {o->mode, {NULL, NULL, NULL, NULL, NULL, NULL, NULL}, NULL, NULL};
+    hs_grid_out a = {o->mode, {NULL, NULL, NULL, NULL, NULL, NULL, NULL}, NULL, NULL, NULL, NULL};
     if (s == HS_OK && o->mode == HS_GRID_CLOSEST) {
         float *f = buf;
         a.co.idx = (uint32_t *)buf;
@@ -367,135 +344,87 @@ hs_status hs_grid_periodic_walk(const hs_grid *g, const hs_queries *qs, const hs
     a.count = buf;
     hs_batch_stats inner = {0, 0, 0};
     if (s == HS_OK) {
-        hs_batch_opts io = opts ? *opts : hs_batch_opts_default();
+        hs_batch_opts io = c->opts ? *c->opts : hs_batch_opts_default();
         io.stats = &inner;
-        s = hs_grid_walk_plain(g, &p.qs, &io, &a);
+        hs_batch_setup ib;
+        s = hs_batch_begin(&p.qs, &io, HS_GRID_QUERY_COST, &ib);
+        const hs_grid_call pc = {c->g, &p.qs, &io, &ib, c->ws, &a};
+        if (s == HS_OK)
+            s = hs_plain_walk(&pc);
     }
     if (s == HS_OK || s == HS_E_INVALID_QUERY) {
         const merge_call mc = {&p, &a, o};
         hs_par_range(&par, qs->count, HS_PERIODIC_GRAIN, merge_range, (void *)&mc);
     }
     free(buf);
-    s = finish(&p, opts, &inner, s);
+    s = finish(&p, c->opts, &inner, s);
     pieces_free(&p);
     return s;
 }
 
-/* One hit of all-hits while a query's rows are merged. */
-typedef struct hit {
-    float t;
-    uint32_t idx;
-} hit;
-
-static int cmp_hit(const void *a, const void *b)
-{
-    const hit *x = a, *y = b;
-    if (x->t != y->t)
-        return x->t < y->t ? -1 : 1;
-    return (x->idx > y->idx) - (x->idx < y->idx);
-}
-
-/* The pieces' hits h (CSR by piece) merged into rows by query, each ordered by (t, index):
- * into out, or the caller's arrays from place. */
-typedef struct rows_call {
+/* All: positions lo .. hi-1 for hs_all_hits (hs_hits_range_fn): their pieces, one stretch
+ * of the pieces' batch, through the walker's all_range; a position without pieces is an
+ * invalid query. */
+typedef struct pall_call {
+    const hs_grid *g;
+    const hs_grid_walkers *gw;
     const pieces *p;
-    const hs_hits *h;
-    hit *rows;
-} rows_call;
+    const uint32_t *perm;
+    hs_semantics sem;
+    unsigned char *state; /* hs_walk_states */
+    uint32_t *pcnt;       /* each piece's hits */
+} pall_call;
 
-static void rows_range(void *ctx, size_t lo, size_t hi, int slot)
+static hs_status pall_range(const void *ctx, size_t lo, size_t hi, int tid, hs_hitbuf *buf,
+                            uint32_t *count, hs_tally *tally)
 {
-    const rows_call *c = (const rows_call *)ctx;
-    const pieces *p = c->p;
-    const hs_hits *h = c->h;
-    (void)slot;
-    for (size_t i = lo; i < hi; i++) {
-        const size_t a = h->offsets[p->first[i]], b = h->offsets[p->first[i + 1]];
-        for (size_t k = a; k < b; k++)
-            c->rows[k] = (hit){h->t[k], h->idx[k]};
-        if (p->first[i + 1] - p->first[i] > 1) /* one piece's row is in order already */
-            qsort(c->rows + a, b - a, sizeof *c->rows, cmp_hit);
+    const pall_call *c = ctx;
+    const size_t *first = c->p->first;
+    if (first[hi] > first[lo]) {
+        const hs_walk_range r = {c->g,      &c->p->qs, NULL,  c->sem,
+                                 first[lo], first[hi], tally, hs_walk_state(c->state, c->gw, tid)};
+        const hs_status s = c->gw->all_range(&r, buf, c->pcnt);
+        if (s != HS_OK)
+            return s;
     }
+    for (size_t k = lo; k < hi; k++) {
+        uint32_t n = 0;
+        for (size_t j = first[k]; j < first[k + 1]; j++)
+            n += c->pcnt[j];
+        count[k] = n;
+        if (first[k + 1] == first[k]) {
+            const size_t i = c->perm ? c->perm[k] : k;
+            tally->invalid++;
+            tally->first = i < tally->first ? i : tally->first;
+        }
+    }
+    return HS_OK;
 }
 
-static hs_status merge_all(const pieces *p, size_t m, const hs_hits *h, const hs_par *par,
-                           hs_hits *out, const hs_all_place *place)
+static hs_status periodic_all(const hs_grid_call *c)
 {
-    const size_t total = h->total;
-    hit *rows = malloc((total ? total : 1) * sizeof *rows);
-    if (rows == NULL)
+    const hs_batch_setup *b = c->b;
+    const hs_par par = hs_grid_team(c->opts);
+    hs_qorder ord;
+    if (hs_qorder_make(c->g, c->qs, &par, HS_STAGE_NONE, c->ws, &ord) != 0)
         return HS_E_NOMEM;
-    const rows_call rc = {p, h, rows};
-    hs_par_range(par, m, 64, rows_range, (void *)&rc);
-    hs_status s = HS_OK;
-    if (place) {
-        hs_hits_into d = {NULL, NULL, NULL, NULL, NULL};
-        if (place->fn(place->ctx, m, total, &d) != 0) {
-            s = HS_E_NOMEM;
-        } else {
-            if (d.kind && total)
-                memset(d.kind, HS_KIND_CIRCLE, total); /* a periodic grid has no walls */
-            for (size_t i = 0; d.offsets && i <= m; i++)
-                d.offsets[i] = (int64_t)h->offsets[p->first[i]];
-            for (size_t i = 0; d.query && i < m; i++)
-                for (size_t k = h->offsets[p->first[i]]; k < h->offsets[p->first[i + 1]]; k++)
-                    d.query[k] = (int64_t)i;
-            for (size_t k = 0; k < total; k++) {
-                if (d.idx)
-                    d.idx[k] = rows[k].idx;
-                if (d.t)
-                    d.t[k] = rows[k].t;
-            }
-        }
-    } else {
-        out->offsets = malloc((m + 1) * sizeof *out->offsets);
-        out->idx = malloc((total ? total : 1) * sizeof *out->idx);
-        out->t = malloc((total ? total : 1) * sizeof *out->t);
-        if (!out->offsets || !out->idx || !out->t) {
-            hs_hits_free(out);
-            s = HS_E_NOMEM;
-        } else {
-            for (size_t i = 0; i <= m; i++)
-                out->offsets[i] = h->offsets[p->first[i]];
-            for (size_t k = 0; k < total; k++) {
-                out->idx[k] = rows[k].idx;
-                out->t[k] = rows[k].t;
-            }
-            out->count = m;
-            out->total = total;
-            out->ws = NULL;
-        }
-    }
-    free(rows);
-    return s;
-}
-
-hs_status hs_grid_periodic_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
-                               hs_hits *out, const hs_all_place *place)
-{
-    hs_status s = check_batch(qs, opts);
-    if (s != HS_OK)
-        return s;
-    if (out == NULL && place == NULL)
-        return HS_E_NULL;
-    const hs_par par = team(opts);
     pieces p;
-    s = make_pieces(g, qs, &par, &p);
-    hs_batch_stats inner = {0, 0, 0};
-    hs_hits h;
-    memset(&h, 0, sizeof h);
-    if (s == HS_OK) {
-        hs_batch_opts io = opts ? *opts : hs_batch_opts_default();
-        io.stats = &inner;
-        io.ws = NULL; /* the pieces' hits are this call's, not the caller's workspace's */
-        s = hs_grid_all_plain(g, &p.qs, &io, &h, NULL);
-    }
-    if (s == HS_OK || s == HS_E_INVALID_QUERY) {
-        const hs_status m = merge_all(&p, qs->count, &h, &par, out, place);
-        s = m != HS_OK ? m : s;
-        hs_hits_free(&h);
-    }
-    s = finish(&p, opts, &inner, s);
+    hs_status s = make_pieces(c->g, c->qs, ord.perm, &par, &p);
+    const size_t n = p.qs.count;
+    uint32_t *pcnt = s == HS_OK ? malloc((n ? n : 1) * sizeof *pcnt) : NULL;
+    const hs_grid_walkers *gw = hs_grid_walkers_get(b->ks->isa);
+    const pall_call pc = {c->g, gw, &p, ord.perm, b->sem, hs_walk_states(c->ws, gw, b->threads),
+                          pcnt};
+    if (s == HS_OK && (pcnt == NULL || pc.state == NULL))
+        s = HS_E_NOMEM;
+    if (s == HS_OK)
+        s = hs_all_hits(b, c->qs->count, pall_range, &pc, c->ws, ord.perm, c->o->out, c->o->place);
+    free(pcnt);
     pieces_free(&p);
     return s;
+}
+
+hs_status hs_engine_periodic(const hs_grid_call *c)
+{
+    return c->o->mode == HS_GRID_ALL ? periodic_all(c) : periodic_walk(c);
 }

@@ -1,27 +1,28 @@
 /* SPDX-License-Identifier: MIT */
-/* Queries on a grid with walls: the circles' answers (query.c) merged with those of the grid
- * of the walls' pieces (wall_grid.h), which the same walk answers. closest: the least
- * (t, kind, index), a circle before a wall at equal t; any: either; count: the sum; all: both
- * hit lists merged by (t, kind, index). The walls' answers go to arrays of their own first
- * (about 8 bytes a query; all: their hit lists), then the merge. */
+/* A grid's walls in its batch calls (wall_query.h): the plain engine on the grid of the walls'
+ * pieces, its answers in a workspace slot of their own (8 bytes a query; all: a hit list of
+ * their own), merged with the circles'. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "grid/query.h"
 #include "grid/wall_grid.h"
 #include "grid/wall_query.h"
 #include "invariant.h"
 #include "query_prep.h"
 
-/* The options of the walls' walk: the caller's, without stats (the circles' call filled them),
- * displacements (walls stand still) or workspace (the circles' answers may live in it). */
-static hs_batch_opts wall_opts(const hs_batch_opts *opts)
+/* The walls' call: c's batch on the grid of g's wall pieces, with outputs o and stats of its
+ * own (added to the caller's after). */
+static hs_status walls_call(const hs_grid_call *c, const hs_grid_out *o)
 {
-    hs_batch_opts o = opts ? *opts : hs_batch_opts_default();
-    o.stats = NULL;
-    o.ws = NULL;
-    o.disp_x = o.disp_y = NULL;
-    return o;
+    hs_batch_setup bw = *c->b;
+    hs_batch_stats st;
+    memset(&st, 0, sizeof st);
+    bw.stats = c->b->stats ? &st : NULL;
+    const hs_grid_call cw = {c->g->wall_grid, c->qs, c->opts, &bw, c->ws, o};
+    const hs_status s = hs_engine_plain(&cw);
+    if (c->b->stats)
+        c->b->stats->pair_tests += st.pair_tests;
+    return s;
 }
 
 static int answered(hs_status s) { return s == HS_OK || s == HS_E_INVALID_QUERY; }
@@ -50,78 +51,59 @@ static void wall_geometry(const hs_grid *wg, const hs_queries *qs, hs_semantics 
         out.ny[i] = n.y;
 }
 
-hs_status hs_walls_merge_closest(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
-                                 hs_closest_out out, hs_status s)
+/* closest: the walls' (index, t) in wi, wt merged into out. */
+static void merge_closest(const hs_grid_call *c, const uint32_t *wi, const float *wt)
 {
-    const size_t n = qs ? qs->count : 0;
+    const hs_closest_out out = c->o->co;
+    for (size_t i = 0; i < c->qs->count; i++) {
+        if (wi[i] == HS_NONE || (out.idx[i] != HS_NONE && !(wt[i] < out.t[i])))
+            continue;
+        out.idx[i] = wi[i];
+        out.t[i] = wt[i];
+        if (out.kind)
+            out.kind[i] = HS_KIND_WALL;
+        if (out.px || out.py || out.nx || out.ny)
+            wall_geometry(c->g->wall_grid, c->qs, c->b->sem, i, wi[i], wt[i], out);
+    }
+}
+
+hs_status hs_walls_merge(const hs_grid_call *c, hs_status s)
+{
+    const size_t n = c->qs->count;
+    const hs_grid_out *o = c->o;
     if (!answered(s) || n == 0)
         return s;
-    if (out.kind)
-        memset(out.kind, HS_KIND_CIRCLE, n);
-    if (g->wall_grid == NULL)
+    if (o->mode == HS_GRID_CLOSEST && o->co.kind)
+        memset(o->co.kind, HS_KIND_CIRCLE, n);
+    if (c->g->wall_grid == NULL)
         return s;
-    uint32_t *wi = malloc(n * sizeof *wi);
-    float *wt = malloc(n * sizeof *wt);
-    hs_status sw = HS_E_NOMEM;
-    if (wi && wt) {
-        const hs_batch_opts o = wall_opts(opts);
-        const hs_grid_out wo = {HS_GRID_CLOSEST, {.idx = wi, .t = wt}, NULL, NULL};
-        sw = hs_grid_walk_plain(g->wall_grid, qs, &o, &wo);
+    /* the walls' answers, 8 bytes a query, in a slot no engine uses */
+    unsigned char *room = hs_ws_get(c->ws, HS_WS_WALLS, n * 8);
+    if (room == NULL)
+        return HS_E_NOMEM;
+    uint32_t *wi = (uint32_t *)(void *)room;
+    float *wt = (float *)(void *)(room + 4 * n);
+    hs_grid_out wo = {o->mode, {0}, NULL, NULL, NULL, NULL};
+    if (o->mode == HS_GRID_CLOSEST) {
+        wo.co.idx = wi;
+        wo.co.t = wt;
+    } else if (o->mode == HS_GRID_ANY) {
+        wo.hit = room;
+    } else {
+        wo.count = wi;
     }
-    if (answered(sw)) {
-        const hs_semantics sem = opts ? opts->sem : HS_SOLID;
-        for (size_t i = 0; i < n; i++) {
-            if (wi[i] == HS_NONE || (out.idx[i] != HS_NONE && !(wt[i] < out.t[i])))
-                continue;
-            out.idx[i] = wi[i];
-            out.t[i] = wt[i];
-            if (out.kind)
-                out.kind[i] = HS_KIND_WALL;
-            if (out.px || out.py || out.nx || out.ny)
-                wall_geometry(g->wall_grid, qs, sem, i, wi[i], wt[i], out);
-        }
-    }
-    free(wi);
-    free(wt);
-    return answered(sw) ? s : sw;
-}
-
-hs_status hs_walls_merge_any(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
-                             uint8_t *hit, hs_status s)
-{
-    const size_t n = qs ? qs->count : 0;
-    if (!answered(s) || n == 0 || g->wall_grid == NULL)
-        return s;
-    uint8_t *wh = malloc(n);
-    hs_status sw = HS_E_NOMEM;
-    if (wh) {
-        const hs_batch_opts o = wall_opts(opts);
-        const hs_grid_out wo = {HS_GRID_ANY, {0}, wh, NULL};
-        sw = hs_grid_walk_plain(g->wall_grid, qs, &o, &wo);
-    }
-    for (size_t i = 0; answered(sw) && i < n; i++)
-        hit[i] |= wh[i];
-    free(wh);
-    return answered(sw) ? s : sw;
-}
-
-hs_status hs_walls_merge_count(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
-                               uint32_t *count, hs_status s)
-{
-    const size_t n = qs ? qs->count : 0;
-    if (!answered(s) || n == 0 || g->wall_grid == NULL)
-        return s;
-    uint32_t *wc = malloc(n * sizeof *wc);
-    hs_status sw = HS_E_NOMEM;
-    if (wc) {
-        const hs_batch_opts o = wall_opts(opts);
-        const hs_grid_out wo = {HS_GRID_COUNT, {0}, NULL, wc};
-        sw = hs_grid_walk_plain(g->wall_grid, qs, &o, &wo);
-    }
-    for (size_t i = 0; answered(sw) && i < n; i++)
-        count[i] += wc[i];
-    free(wc);
-    return answered(sw) ? s : sw;
+    const hs_status sw = walls_call(c, &wo);
+    if (!answered(sw))
+        return sw;
+    if (o->mode == HS_GRID_CLOSEST)
+        merge_closest(c, wi, wt);
+    else if (o->mode == HS_GRID_ANY)
+        for (size_t i = 0; i < n; i++)
+            o->hit[i] |= room[i];
+    else
+        for (size_t i = 0; i < n; i++)
+            o->count[i] += wi[i];
+    return s;
 }
 
 /* ---- All hits ---------------------------------------------------------------------------- */
@@ -167,33 +149,54 @@ static void merge_rows(const hs_hits *c, const hs_hits *w, size_t n, const hs_hi
         d->offsets[n] = (int64_t)at;
 }
 
-hs_status hs_walls_all(const hs_grid *g, const hs_queries *qs, const hs_batch_opts *opts,
-                       hs_hits *out, const hs_all_place *place,
-                       hs_status (*circles)(const hs_grid *, const hs_queries *,
-                                            const hs_batch_opts *, hs_hits *))
+/* c's all-hits by engine into *h, through a transient workspace (so the list is the call's,
+ * not the caller's workspace's, which the other list then uses). */
+static hs_status all_into_own(const hs_grid_call *c, const hs_grid *g, hs_grid_engine_fn engine,
+                              hs_hits *h)
 {
-    hs_hits c, w;
-    memset(&c, 0, sizeof c);
-    memset(&w, 0, sizeof w);
-    /* the circles' list in memory of its own: the caller's workspace is not held across both */
-    hs_batch_opts oc = opts ? *opts : hs_batch_opts_default();
-    oc.ws = NULL;
-    hs_status s = circles(g, qs, &oc, &c);
+    hs_wsref w;
+    hs_status s = hs_ws_open(NULL, &w);
+    if (s != HS_OK)
+        return s;
+    hs_batch_setup b = *c->b;
+    hs_batch_stats st;
+    memset(&st, 0, sizeof st);
+    b.stats = c->b->stats ? &st : NULL;
+    const hs_grid_out o = {HS_GRID_ALL, {0}, NULL, NULL, h, NULL};
+    const hs_grid_call cc = {g, c->qs, c->opts, &b, w.ws, &o};
+    s = engine(&cc);
+    hs_ws_close(&w);
+    if (c->b->stats) {
+        c->b->stats->pair_tests += st.pair_tests;
+        c->b->stats->invalid = st.invalid;
+        c->b->stats->first_invalid = st.first_invalid;
+    }
+    return s;
+}
+
+hs_status hs_walls_all(const hs_grid_call *c, hs_grid_engine_fn engine)
+{
+    hs_hits hc, hw;
+    memset(&hc, 0, sizeof hc);
+    memset(&hw, 0, sizeof hw);
+    if (c->b->stats)
+        c->b->stats->pair_tests = 0;
+    hs_status s = all_into_own(c, c->g, engine, &hc);
     if (!answered(s))
         return s;
-    const hs_batch_opts ow = wall_opts(opts);
-    hs_status sw = hs_grid_all_plain(g->wall_grid, qs, &ow, &w, NULL);
+    const hs_status sw = all_into_own(c, c->g->wall_grid, hs_engine_plain, &hw);
     if (!answered(sw)) {
-        hs_hits_free(&c);
+        hs_hits_free(&hc);
         return sw;
     }
-    const size_t n = qs->count, total = c.total + w.total;
-    if (place) {
+    const size_t n = c->qs->count, total = hc.total + hw.total;
+    hs_hits *out = c->o->out;
+    if (c->o->place) {
         hs_hits_into d = {NULL, NULL, NULL, NULL, NULL};
-        if (place->fn(place->ctx, n, total, &d) != 0)
+        if (c->o->place->fn(c->o->place->ctx, n, total, &d) != 0)
             s = HS_E_NOMEM;
         else
-            merge_rows(&c, &w, n, &d, NULL, NULL, NULL, NULL);
+            merge_rows(&hc, &hw, n, &d, NULL, NULL, NULL, NULL);
     } else {
         out->offsets = malloc((n + 1) * sizeof *out->offsets);
         out->idx = malloc((total ? total : 1) * sizeof *out->idx);
@@ -204,12 +207,12 @@ hs_status hs_walls_all(const hs_grid *g, const hs_queries *qs, const hs_batch_op
             hs_hits_free(out);
             s = HS_E_NOMEM;
         } else {
-            merge_rows(&c, &w, n, NULL, out->offsets, out->idx, out->t, out->kind);
+            merge_rows(&hc, &hw, n, NULL, out->offsets, out->idx, out->t, out->kind);
             out->count = n;
             out->total = total;
         }
     }
-    hs_hits_free(&c);
-    hs_hits_free(&w);
+    hs_hits_free(&hc);
+    hs_hits_free(&hw);
     return s;
 }

@@ -46,7 +46,13 @@ enum { HS_TF_BOUNDARY = 1, HS_TF_MASK = 2, HS_TF_SKIP = 4, HS_TF_THICK = 8, HS_T
 /* A grid of wall pieces (grid/wall_grid.h): its proxies are tested solid, without skip-start,
  * and the lanes they hit go through the exact wall test under the query's semantics. A
  * run-time bit, as the mask's. */
-enum { HS_TF_WALL = 32 };
+enum { HS_TF_WALL = 64 };
+/* The per-query walk of a query against moving circles (walk_moving.inl): its runs go to
+ * walk_moving_run. */
+enum { HS_TF_MOVE = 32 };
+_Static_assert((int)HS_MW_ANY == (int)HS_WALK_ANY && (int)HS_MW_COUNT == (int)HS_WALK_COUNT &&
+                   (int)HS_MW_CLOSEST == (int)HS_WALK_CLOSEST && (int)HS_MW_ALL == (int)HS_WALK_ALL,
+               "the moving walk's modes are the walk's");
 #define HS_TF_HAS(tf, f) (((tf) & (f)) != 0)
 
 /* The grid walk: the block and its queries, the per-query walk, the block's plan, test and
@@ -55,6 +61,7 @@ enum { HS_TF_WALL = 32 };
 #include "wall_test.inl"
 #include "walk_run.inl"
 #include "walk_query.inl"
+#include "walk_moving.inl"
 #include "block_plan.inl"
 #include HS_WALK_LANES /* block_lanes.inl, or the level's own form */
 #include "block_test.inl"
@@ -70,4 +77,5 @@ const hs_grid_walkers HS_CAT(hs_grid_walkers_, HS_KNAME) = {
     HS_FN(grid_count_range),
     HS_FN(grid_all_range),
     HS_FN(trace_range),
+    HS_FN(moving_range),
 };

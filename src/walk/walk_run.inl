@@ -186,6 +186,8 @@ HS_INLINE int hs_walk_test_run(hs_walk *w, const int mode, uint32_t b, uint32_t 
     return hs_walk_run_all(w, &run, tf);
 }
 
+static int HS_FN(walk_moving_run)(hs_walk *w, int mode, uint32_t b, uint32_t e);
+
 /* A run of a grid of wall pieces (grid/wall_grid.h), piece by piece through the exact test:
  * the per-query walk takes few queries, so no proxy test first. Returns 1 to stop. */
 static HS_OUTLINE int hs_walk_wall_run(hs_walk *w, const int mode, uint32_t b, uint32_t e)
@@ -227,6 +229,8 @@ HS_INLINE int hs_walk_run(hs_walk *w, const int mode, uint32_t b, uint32_t e)
 {
     if (mode == HS_WALK_PLAN)
         return hs_walk_plan_run(w, b, e);
+    if (HS_TF_HAS(w->tf, HS_TF_MOVE)) /* moving circles: walk_moving.inl */
+        return HS_FN(walk_moving_run)(w, mode, b, e);
     /* circle tests as the kernels make them: whole vectors, padding lanes included */
     w->tests += ((uint64_t)(e - b) + HS_W - 1u) / HS_W * HS_W;
     if (w->g->walls != NULL)

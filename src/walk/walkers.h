@@ -45,6 +45,26 @@ typedef struct hs_plan_trace {
     uint32_t *query, *start, *lanes;
 } hs_plan_trace;
 
+/* Circles moving by (dx[p], dy[p]) at storage position p (hs_batch_opts.disp_x / disp_y in the
+ * grid's order): dmax the largest |(dx, dy)| and rmax the largest radius, both rounded up. */
+typedef struct hs_moving_set {
+    const float *dx, *dy;
+    double dmax, rmax;
+} hs_moving_set;
+
+/* The moving walk's modes (the walk's own numbers) and outputs: closest's co, any's hit and
+ * count's count at the caller's index; all's hits appended to buf, their number to cnt[k] by
+ * batch position. */
+enum { HS_MW_ANY, HS_MW_COUNT, HS_MW_CLOSEST, HS_MW_ALL };
+typedef struct hs_moving_walk_out {
+    int mode;
+    hs_closest_out co;
+    uint8_t *hit;
+    uint32_t *count;
+    hs_hitbuf *buf;
+    uint32_t *cnt;
+} hs_moving_walk_out;
+
 typedef struct hs_grid_walkers {
     hs_isa isa;
     size_t state_bytes;
@@ -57,6 +77,11 @@ typedef struct hs_grid_walkers {
      * recorded in trace. Queries the block does not take (walked alone) record nothing. */
     void (*trace_range)(const hs_walk_range *r, int closest, uint32_t *count, hs_closest_out co,
                         hs_plan_trace *trace);
+    /* The range (order: NULL or with perm) against the circles moving by mv, in o->mode:
+     * invalid queries (and rays and lines, which have no finite interval) are misses counted
+     * in the tally; tests += the candidates tested exactly. HS_OK or HS_E_NOMEM (all). */
+    hs_status (*moving_range)(const hs_walk_range *r, const hs_moving_set *mv,
+                              const hs_moving_walk_out *o);
 } hs_grid_walkers;
 
 /* The walkers of a level, with hs_kernels_get's rules (NULL: not compiled in or not

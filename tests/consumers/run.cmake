@@ -233,7 +233,8 @@ elseif(MODE STREQUAL "deb")
   set(has_libhitscan0 "/libhitscan\\.so\\.0")
   set(not_libhitscan0 "\\.a\n|\\.h\n|\\.cmake\n|\\.pc\n|usr/bin/|mpi")
   set(has_libhitscan-dev "/libhitscan\\.a" "/libhitscan\\.so -> " "usr/include/hitscan/hitscan\\.h"
-      "usr/include/hitscan/version\\.h" "hitscanConfig\\.cmake" "hitscanTargets\\.cmake"
+      "usr/include/hitscan/version\\.h" "usr/include/hitscan/hitscan\\.hpp"
+      "usr/include/hitscan/cpp/grid\\.hpp" "hitscanConfig\\.cmake" "hitscanTargets\\.cmake"
       "pkgconfig/hitscan\\.pc")
   set(not_libhitscan-dev "/libhitscan\\.so\\.0|usr/bin/|mpi")
   set(has_hitscan-tools "usr/bin/hitscan\n")

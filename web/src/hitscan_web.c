@@ -16,7 +16,7 @@
 enum { HS_WEB_CLOSEST = 0, HS_WEB_ANY = 1, HS_WEB_COUNT = 2, HS_WEB_ALL = 3 };
 
 /* Answers beyond a status, read by JavaScript right after the call. */
-static uint32_t ret[8];
+static uint32_t ret[16];
 
 /* The queries' (or circles') structure of arrays, grown as needed, kept between calls. */
 static float *soa;
@@ -25,6 +25,10 @@ static hs_workspace *ws;
 static int32_t *hit_query; /* all-hits: the query of each hit */
 static size_t hit_query_cap;
 static hs_pairs last_pairs;
+static hs_hits last_hits; /* all-hits: the workspace's arrays, or (periodic, moving) its own */
+static hs_swept_pairs last_swept;
+static float *disp; /* moving circles' displacements: dx then dy, 2 n floats */
+static size_t disp_cap;
 
 uint32_t *HS_WEB(hs_web_ret)(void) { return ret; }
 
@@ -95,18 +99,52 @@ int HS_WEB(hs_web_circles_create)(const float *xyr, const uint32_t *mask, size_t
 
 void HS_WEB(hs_web_circles_destroy)(hs_circles *cs) { hs_circles_destroy(cs); }
 
+/* Circle i of the set: x, y, r as floats in ret[0 .. 2]. */
+void HS_WEB(hs_web_circles_at)(const hs_circles *cs, size_t i)
+{
+    const float v[3] = {hs_circles_x(cs)[i], hs_circles_y(cs)[i], hs_circles_r(cs)[i]};
+    memcpy(ret, v, sizeof v);
+}
+
 size_t HS_WEB(hs_web_circles_count)(const hs_circles *cs) { return hs_circles_count(cs); }
 
-/* A grid of the set (cell_size 0: chosen by the library). ret[0]: the grid. */
-int HS_WEB(hs_web_grid_build)(const hs_circles *cs, float cell_size)
+/* The first circle of cs that the box of o refuses ((size_t)-1 when it is the box or the cell
+ * size that is refused): found by a rebuild from the set's arrays on an empty grid of o. */
+static size_t box_refused(const hs_circles *cs, const hs_grid_opts *o)
+{
+    static const float none[1] = {0.0f};
+    hs_circles *empty = NULL;
+    hs_grid *g = NULL;
+    size_t bad = (size_t)-1;
+    if (hs_circles_borrow(none, none, none, NULL, 0, &empty, NULL) == HS_OK &&
+        hs_grid_build(empty, o, &g) == HS_OK)
+        (void)hs_grid_rebuild_from(g, hs_circles_x(cs), hs_circles_y(cs), hs_circles_r(cs),
+                                   hs_circles_mask(cs), hs_circles_count(cs), &bad);
+    hs_grid_destroy(g);
+    hs_circles_destroy(empty);
+    return bad;
+}
+
+/* A grid of the set (cell_size 0: chosen by the library; periodic: hs_grid_opts.periodic, with
+ * the box [x0, x1) x [y0, y1)). ret[0]: the grid, ret[1]: a circle the box refuses. */
+int HS_WEB(hs_web_grid_build)(const hs_circles *cs, float cell_size, unsigned periodic, float x0,
+                              float y0, float x1, float y1)
 {
     hs_grid_opts o;
     memset(&o, 0, sizeof o);
     o.cell_size = cell_size;
     o.threads = 1;
+    o.periodic = periodic;
+    o.box.min.x = x0;
+    o.box.min.y = y0;
+    o.box.max.x = x1;
+    o.box.max.y = y1;
     hs_grid *g = NULL;
     hs_status st = hs_grid_build(cs, &o, &g);
     ret[0] = (uint32_t)(uintptr_t)g;
+    ret[1] = UINT32_MAX;
+    if (st == HS_E_BOX) /* the box refuses a circle: which one, as a rebuild names it */
+        ret[1] = (uint32_t)box_refused(cs, &o);
     return st;
 }
 
@@ -116,8 +154,15 @@ int HS_WEB(hs_web_grid_rebuild)(hs_grid *g, const hs_circles *cs, const float *x
                                 const uint32_t *mask, size_t n)
 {
     ret[1] = UINT32_MAX;
-    if (!xyr)
-        return hs_grid_rebuild(g, cs);
+    if (!xyr) {
+        hs_status st = hs_grid_rebuild(g, cs);
+        size_t bad = (size_t)-1;
+        if (st == HS_E_BOX) /* refused again, the grid unchanged: which circle */
+            (void)hs_grid_rebuild_from(g, hs_circles_x(cs), hs_circles_y(cs), hs_circles_r(cs),
+                                       hs_circles_mask(cs), hs_circles_count(cs), &bad);
+        ret[1] = (uint32_t)bad;
+        return st;
+    }
     float *s = split_xyr(xyr, n);
     if (!s)
         return HS_E_NOMEM;
@@ -134,6 +179,35 @@ size_t HS_WEB(hs_web_grid_circle_count)(const hs_grid *g) { return hs_grid_circl
 size_t HS_WEB(hs_web_grid_bytes)(const hs_grid *g) { return hs_grid_bytes(g); }
 
 float HS_WEB(hs_web_grid_cell_size)(const hs_grid *g) { return hs_grid_cell_size(g); }
+
+/* The grid's periodic axes (0: none); its box's x0, y0, x1, y1 as floats in ret[0..3]. */
+unsigned HS_WEB(hs_web_grid_periodic)(const hs_grid *g)
+{
+    hs_aabb box = {{0.0f, 0.0f}, {0.0f, 0.0f}};
+    const unsigned axes = hs_grid_periodic(g, &box);
+    const float v[4] = {box.min.x, box.min.y, box.max.x, box.max.y};
+    memcpy(ret, v, sizeof v);
+    return axes;
+}
+
+/* n (dx, dy) pairs into the two arrays of disp; NULL when out of memory. */
+static float *split_disp(const float *dxy, size_t n)
+{
+    if (n > SIZE_MAX / sizeof(float) / 4)
+        return NULL;
+    if (2 * n > disp_cap || !disp) {
+        float *p = realloc(disp, (2 * n + 1) * sizeof(float));
+        if (!p)
+            return NULL;
+        disp = p;
+        disp_cap = 2 * n + 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        disp[i] = dxy[2 * i];
+        disp[n + i] = dxy[2 * i + 1];
+    }
+    return disp;
+}
 
 /* kind 0: segment t in [0, 1]; 1: ray t >= 0; 2: line, every t */
 static float kind_tmin(int kind) { return kind == 2 ? -INFINITY : 0.0f; }
@@ -226,15 +300,18 @@ static int all_too_big(const hs_grid *g, const hs_circles *cs, const hs_queries 
  *            normals (2 m each, x, y pairs; NULL: not computed);
  *   any: out0 m bytes; count: out0 m words;
  *   all: ret[3] hits, ret[4] their queries, ret[5] circles, ret[6] entry times (valid until
- *        the next call).
+ *        hs_web_all_free or the next call).
+ * dxy: NULL, or the grid's circles moving by (dx, dy) pairs over the queries' interval
+ * (hs_batch_opts.disp_x / disp_y; grid only).
  * ret[0]: the invalid queries (answered as misses), ret[1]: the first, ret[2]: its status.
  * All-hits refused before it is answered (HS_E_NOMEM): ret[7] 1, ret[3] / ret[4] the hits
  * (low and high words). */
 int HS_WEB(hs_web_query)(int mode, const hs_grid *g, const hs_circles *cs, const float *q4,
                          size_t m, int kind, int sem, int isa, const float *thick, float thick_all,
                          const uint32_t *qmask, uint32_t mask_all, void *out0, void *out1,
-                         float *out2, float *out3)
+                         float *out2, float *out3, const float *dxy)
 {
+    hs_hits_free(&last_hits);
     if (kind < 0 || kind > 2 || mode < HS_WEB_CLOSEST || mode > HS_WEB_ALL)
         return HS_E_RANGE;
     if (!ws && hs_workspace_create(&ws) != HS_OK)
@@ -266,6 +343,15 @@ int HS_WEB(hs_web_query)(int mode, const hs_grid *g, const hs_circles *cs, const
     o.threads = 1;
     o.stats = &stats;
     o.ws = ws;
+    if (dxy) {
+        const size_t n = g ? hs_grid_circle_count(g) : 0;
+        if (!g)
+            return HS_E_NULL;
+        if (!split_disp(dxy, n))
+            return HS_E_NOMEM;
+        o.disp_x = disp;
+        o.disp_y = disp + n;
+    }
     hs_status st;
     switch (mode) {
     case HS_WEB_CLOSEST: {
@@ -323,7 +409,7 @@ int HS_WEB(hs_web_query)(int mode, const hs_grid *g, const hs_circles *cs, const
         ret[4] = (uint32_t)(uintptr_t)hit_query;
         ret[5] = (uint32_t)(uintptr_t)h.idx;
         ret[6] = (uint32_t)(uintptr_t)h.t;
-        hs_hits_free(&h); /* the arrays are the workspace's until the next call */
+        last_hits = h; /* a periodic grid's and moving circles' arrays are h's own */
         break;
     }
     }
@@ -334,6 +420,9 @@ int HS_WEB(hs_web_query)(int mode, const hs_grid *g, const hs_circles *cs, const
                            : 0;
     return st;
 }
+
+/* Frees the arrays of the last all-hits answer that are not the workspace's. */
+void HS_WEB(hs_web_all_free)(void) { hs_hits_free(&last_hits); }
 
 /* One closest query's arguments and answer, for scripts that cast one at a time: kept here
  * so that a call allocates nothing (the batch call runs on the module's workspace). */
@@ -389,21 +478,59 @@ int HS_WEB(hs_web_closest_one)(const hs_grid *g, float ax, float ay, float bx, f
     return st;
 }
 
+/* A pair call's answer: ret[0] the count, ret[1 .. 8] its arrays. */
+static void ret_arrays(size_t count, const void *const arrays[8])
+{
+    ret[0] = (uint32_t)count;
+    for (int k = 0; k < 8; k++)
+        ret[1 + k] = (uint32_t)(uintptr_t)arrays[k];
+}
+
 /* Every pair of circles of g whose gap is at most skin (0: overlapping pairs), i < j, by i
- * then j. ret[0]: the count, ret[1] / ret[2]: i and j, valid until hs_web_pairs_free. */
-int HS_WEB(hs_web_pairs)(const hs_grid *g, float skin)
+ * then j, with the optional outputs (hs_pair_opts.outputs: HS_PAIRS_SHIFTS, _CONTACTS).
+ * ret[0]: the count, ret[1 .. 8]: i, j, sx, sy, nx, ny, distance, gap (0 when not asked for),
+ * valid until hs_web_pairs_free. */
+int HS_WEB(hs_web_pairs)(const hs_grid *g, float skin, unsigned outputs)
 {
     hs_pairs_free(&last_pairs);
     hs_batch_opts o = hs_batch_opts_default();
     o.threads = 1;
-    hs_status st = hs_grid_pairs_within(g, skin, &o, &last_pairs);
-    ret[0] = (uint32_t)last_pairs.count;
-    ret[1] = (uint32_t)(uintptr_t)last_pairs.i;
-    ret[2] = (uint32_t)(uintptr_t)last_pairs.j;
+    const hs_pair_opts po = {skin, outputs};
+    hs_status st = hs_grid_pairs_ex(g, &po, &o, &last_pairs);
+    const hs_pairs *p = &last_pairs;
+    const void *arrays[8] = {p->i, p->j, p->sx, p->sy, p->nx, p->ny, p->distance, p->gap};
+    ret_arrays(p->count, arrays);
     return st;
 }
 
 void HS_WEB(hs_web_pairs_free)(void) { hs_pairs_free(&last_pairs); }
+
+/* The swept pairs of g's circles moving by n (dx, dy) pairs (hs_grid_swept_pairs). ret[0]: the
+ * count, ret[1 .. 8]: i, j, t, nx, ny, overlapping, sx, sy (the last two 0 unless g is
+ * periodic), valid until hs_web_swept_pairs_free. */
+int HS_WEB(hs_web_swept_pairs)(const hs_grid *g, const float *dxy, size_t n)
+{
+    hs_swept_pairs_free(&last_swept);
+    memset(&last_swept, 0, sizeof last_swept);
+    memset(ret, 0, 9 * sizeof ret[0]);
+    if (n != hs_grid_circle_count(g))
+        return HS_E_RANGE;
+    if (!split_disp(dxy, n))
+        return HS_E_NOMEM;
+    hs_batch_opts o = hs_batch_opts_default();
+    o.threads = 1;
+    hs_status st = hs_grid_swept_pairs(g, disp, disp + n, &o, &last_swept);
+    const hs_swept_pairs *p = &last_swept;
+    const void *arrays[8] = {p->i, p->j, p->t, p->nx, p->ny, p->overlapping, p->sx, p->sy};
+    ret_arrays(p->count, arrays);
+    return st;
+}
+
+void HS_WEB(hs_web_swept_pairs_free)(void)
+{
+    hs_swept_pairs_free(&last_swept);
+    memset(&last_swept, 0, sizeof last_swept);
+}
 
 /* The circles of g overlapping the disc (x, y, r) with mask bits in common, ascending, up to
  * cap of them into idx. ret[0]: how many there are. */
@@ -457,6 +584,11 @@ void HS_WEB(hs_web_trim)(void)
     hit_query = NULL;
     hit_query_cap = 0;
     hs_pairs_free(&last_pairs);
+    hs_hits_free(&last_hits);
+    hs_web_swept_pairs_free();
+    free(disp);
+    disp = NULL;
+    disp_cap = 0;
     hs_workspace_destroy(ws);
     ws = NULL;
 }

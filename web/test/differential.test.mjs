@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { Brute, Circles, Grid, init, scene } from '../index.js';
-import { randomScene, sameBytes } from './helpers.mjs';
+import { randomScene, sameAnswers, sameBytes } from './helpers.mjs';
 
 const MODES = ['closest', 'any', 'count', 'all'];
 
@@ -17,17 +17,6 @@ function answers(engine, q, options) {
       : engine[mode](q, options);
   }
   return r;
-}
-
-function sameAnswers(got, want, what) {
-  for (const k of ['index', 't', 'point', 'normal']) {
-    sameBytes(got.closest[k], want.closest[k], `${what} closest.${k}`);
-  }
-  sameBytes(got.any, want.any, `${what} any`);
-  sameBytes(got.count, want.count, `${what} count`);
-  for (const k of ['query', 'circle', 't']) {
-    sameBytes(got.all[k], want.all[k], `${what} all.${k}`);
-  }
 }
 
 // Options covering kinds, semantics, skip-start, thickness (one and per query), masks.

@@ -93,6 +93,18 @@ export function sameBytes(got, want, what) {
   }
 }
 
+/** Asserts two { closest (with details), any, count, all } answers hold the same bytes. */
+export function sameAnswers(got, want, what) {
+  for (const k of ['index', 't', 'point', 'normal']) {
+    sameBytes(got.closest[k], want.closest[k], `${what} closest.${k}`);
+  }
+  sameBytes(got.any, want.any, `${what} any`);
+  sameBytes(got.count, want.count, `${what} count`);
+  for (const k of ['query', 'circle', 't']) {
+    sameBytes(got.all[k], want.all[k], `${what} all.${k}`);
+  }
+}
+
 /** Column c of a (rows, width) float64 array, as a Float64Array. */
 export function column(d, width, c) {
   const out = new Float64Array(d.length / width);
@@ -109,14 +121,7 @@ export function xyColumns(a) {
 
 /** A small random scene of its own (not the library's generator): deterministic per seed. */
 export function randomScene(n, m, seed = 7, side = 100, rmax = 2) {
-  let s = seed >>> 0;
-  const rnd = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rnd = rng(seed);
   const xyr = new Float32Array(3 * n);
   for (let i = 0; i < n; i++) {
     xyr[3 * i] = rnd() * side;
@@ -131,4 +136,63 @@ export function randomScene(n, m, seed = 7, side = 100, rmax = 2) {
     q[4 * i + 3] = q[4 * i + 1] + (rnd() - 0.5) * side / 5;
   }
   return { xyr, q };
+}
+
+/** A periodic box of the tests: [x0, y0, x1, y1], periods 80 and 40. */
+export const BOX = [-20, 10, 60, 50];
+
+/** A deterministic generator of numbers in [0, 1). */
+export function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Circles in BOX, a third near its left or right edge, some given whole periods outside it on
+ * the periodic axes (the grid wraps them), radii up to rmax.
+ */
+export function boxScene(n, seed, periodic = [true, true], rmax = 1.5, outside = 0.1) {
+  const rnd = rng(seed);
+  const xyr = new Float32Array(3 * n);
+  for (let i = 0; i < n; i++) {
+    let x = BOX[0] + rnd() * (BOX[2] - BOX[0]);
+    let y = BOX[1] + rnd() * (BOX[3] - BOX[1]);
+    if (rnd() < 0.3) {
+      x = rnd() < 0.5 ? BOX[0] + 3 * rnd() : BOX[2] - 3 * rnd();
+    }
+    if (rnd() < 0.15) {
+      y = rnd() < 0.5 ? BOX[1] + 3 * rnd() : BOX[3] - 3 * rnd();
+    }
+    if (rnd() < outside) {
+      const k = [-2, -1, 1, 3][Math.floor(4 * rnd())];
+      if (periodic[0]) {
+        x += k * (BOX[2] - BOX[0]);
+      }
+      if (periodic[1]) {
+        y -= k * (BOX[3] - BOX[1]);
+      }
+    }
+    xyr[3 * i] = x;
+    xyr[3 * i + 1] = y;
+    xyr[3 * i + 2] = rnd() * rmax;
+  }
+  return xyr;
+}
+
+/** Displacements: most circles move up to `slow`, one in 20 up to `fast` (dx, dy pairs). */
+export function moves(n, seed, slow = 1, fast = 8) {
+  const rnd = rng(seed);
+  const d = new Float32Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    const s = rnd() < 0.05 ? fast : slow;
+    d[2 * i] = (2 * rnd() - 1) * s;
+    d[2 * i + 1] = (2 * rnd() - 1) * s;
+  }
+  return d;
 }

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { Brute, Circles, Grid, init, scene } from '../index.js';
-import { column, nativeRunner, randomScene, sameBytes, writeNpy } from './helpers.mjs';
+import {
+  BOX, boxScene, column, moves, nativeRunner, randomScene, sameBytes, writeNpy,
+} from './helpers.mjs';
 
 const native = nativeRunner();
 const skip = native ? false
@@ -159,4 +161,64 @@ for (const build of BUILDS) {
       sameF64(Float64Array.from(p.j), column(ref.data, 2, 1), 'pairs j');
       grid.dispose();
     });
+
+  test(`${build}: queries against moving circles and swept pairs as native`, { skip },
+    async () => {
+      await init({ simd });
+      const { xyr, q } = randomScene(4000, 3000, 8, 100, 2);
+      const d = moves(4000, 9, 2, 15);
+      const [c, qf, df] = ['mc.npy', 'mq.npy', 'md.npy'].map((f) => join(native.dir, f));
+      writeNpy(c, xyr, 3);
+      writeNpy(qf, q, 4);
+      writeNpy(df, d, 2);
+      const grid = new Grid(xyr);
+      for (const mode of ['closest', 'any', 'count', 'all']) {
+        for (const thickness of [0, 0.5]) {
+          const ref = tool(['--circles', c, '--queries', qf, '--mode', mode, '--displacements', df,
+            '--thickness', thickness]);
+          check(mode, call(grid, mode, q, { displacement: d, thickness }), ref,
+            `moving ${mode} thickness ${thickness}`);
+        }
+      }
+      const ref = tool(['--circles', c, '--mode', 'pairs', '--displacements', df]).data;
+      const sp = grid.sweptPairs(d);
+      assert.ok(sp.i.length > 500, 'the scene has swept pairs');
+      const cols = [sp.i, sp.j, sp.t, column(sp.normal, 2, 0), column(sp.normal, 2, 1),
+        sp.overlapping];
+      cols.forEach((a, k) => sameF64(Float64Array.from(a), column(ref, 6, k), `swept column ${k}`));
+      grid.dispose();
+    });
+
+  test(`${build}: periodic pairs, cutoff pairs and swept pairs as native`, { skip }, async () => {
+    await init({ simd });
+    for (const [axes, periodic] of [['xy', [true, true]], ['x', [true, false]],
+      ['y', [false, true]]]) {
+      const xyr = boxScene(3000, 12, periodic);
+      for (let a = 0; a < 2; a++) { // on an axis that is not periodic the centres lie in the box
+        for (let i = a; !periodic[a] && i < xyr.length; i += 3) {
+          xyr[i] = Math.min(Math.max(xyr[i], BOX[a] + 8), BOX[a + 2] - 8);
+        }
+      }
+      const d = moves(3000, 13, 1.5, 6);
+      const [c, df] = [`p${axes}.npy`, `pd${axes}.npy`].map((f) => join(native.dir, f));
+      writeNpy(c, xyr, 3);
+      writeNpy(df, d, 2);
+      const box = ['--box', BOX.join(','), '--periodic', axes];
+      const grid = new Grid(xyr, { box: BOX, periodic });
+      for (const skin of [0, 0.5]) {
+        const ref = tool(['--circles', c, '--mode', 'pairs', ...box, '--skin', skin]).data;
+        const p = grid.pairs({ skin, shifts: true });
+        assert.ok(p.shift.some((v) => v !== 0), `${axes} skin ${skin}: pairs across an edge`);
+        [p.i, p.j, column(p.shift, 2, 0), column(p.shift, 2, 1)].forEach((a, k) => sameF64(
+          Float64Array.from(a), column(ref, 4, k), `${axes} skin ${skin} pairs column ${k}`));
+      }
+      const ref = tool(['--circles', c, '--mode', 'pairs', ...box, '--displacements', df]).data;
+      const sp = grid.sweptPairs(d, { shifts: true });
+      assert.ok(sp.i.length > 300 && sp.shift.some((v) => v !== 0), `${axes}: swept across`);
+      [sp.i, sp.j, sp.t, column(sp.normal, 2, 0), column(sp.normal, 2, 1), sp.overlapping,
+        column(sp.shift, 2, 0), column(sp.shift, 2, 1)].forEach((a, k) => sameF64(
+        Float64Array.from(a), column(ref, 8, k), `${axes} swept column ${k}`));
+      grid.dispose();
+    }
+  });
 }
