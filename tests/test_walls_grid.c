@@ -356,12 +356,99 @@ static void test_walls_on_the_grid(void **state)
     hs_circles_destroy(cs);
 }
 
+/* A dense maze (a wall on most unit cells' edges, some diagonal, ends shared) with segments
+ * and rays: closest and count against brute force over a sample, and queries against moving
+ * circles beside the walls (the walls stand still). */
+static void test_maze(void **state)
+{
+    (void)state;
+    const int S = 60;
+    const size_t cap = (size_t)S * S;
+    wscene s;
+    memset(&s, 0, sizeof s);
+    s.ax = wcalloc(cap, 4), s.ay = wcalloc(cap, 4), s.bx = wcalloc(cap, 4), s.by = wcalloc(cap, 4);
+    s.w = wcalloc(cap, 4), s.wm = wcalloc(cap, 4);
+    uint64_t r = 3;
+    for (int i = 0; i < S; i++)
+        for (int j = 0; j < S; j++, s.k++) {
+            const float u = wunif(&r, 0, 1);
+            s.ax[s.k] = (float)i, s.ay[s.k] = (float)j;
+            s.bx[s.k] = (float)i + (u < 0.55f ? 1.0f : u < 0.9f ? 0.0f : 1.0f);
+            s.by[s.k] = (float)j + (u < 0.55f ? 0.0f : 1.0f);
+        }
+    s.m = 3000;
+    s.qax = wcalloc(s.m, 4), s.qay = wcalloc(s.m, 4), s.qdx = wcalloc(s.m, 4);
+    s.qdy = wcalloc(s.m, 4), s.qtmax = wcalloc(s.m, 4), s.qq = wcalloc(s.m, 4),
+    s.qm = wcalloc(s.m, 4);
+    for (size_t k = 0; k < s.m; k++) {
+        const float a = wunif(&r, 0, 6.2831853f), len = wunif(&r, 0.5f, 20.0f);
+        s.qax[k] = k % 9 == 0 ? floorf(wunif(&r, 0, (float)S)) : wunif(&r, 0, (float)S);
+        s.qay[k] = k % 9 == 0 ? floorf(wunif(&r, 0, (float)S)) : wunif(&r, 0, (float)S);
+        s.qdx[k] = k % 7 == 0 ? len : len * cosf(a), s.qdy[k] = k % 7 == 0 ? 0.0f : len * sinf(a);
+        s.qtmax[k] = k % 4 == 0 ? INFINITY : 1.0f;
+    }
+    s.n = 50;
+    s.cx = wcalloc(s.n, 4), s.cy = wcalloc(s.n, 4), s.cr = wcalloc(s.n, 4), s.cm = wcalloc(s.n, 4);
+    float *dx = wcalloc(s.n, 4), *dy = wcalloc(s.n, 4);
+    for (size_t i = 0; i < s.n; i++) {
+        s.cx[i] = wunif(&r, 0, (float)S), s.cy[i] = wunif(&r, 0, (float)S), s.cr[i] = 0.3f;
+        dx[i] = wunif(&r, -1, 1), dy[i] = wunif(&r, -1, 1);
+    }
+    hs_circles *cs;
+    hs_walls *ws;
+    assert_int_equal(hs_circles_create(s.cx, s.cy, s.cr, NULL, s.n, &cs, NULL), HS_OK);
+    assert_int_equal(hs_walls_create(s.ax, s.ay, s.bx, s.by, NULL, NULL, s.k, &ws, NULL), HS_OK);
+    hs_grid_opts go = {0};
+    go.walls = ws;
+    hs_grid *g;
+    assert_int_equal(hs_grid_build(cs, &go, &g), HS_OK);
+    hs_batch_opts o = hs_batch_opts_default();
+    check_modes(g, cs, &s, 0, &o);
+    /* moving circles: segments only (rays are invalid against moving circles) */
+    for (size_t k = 0; k < s.m; k++)
+        s.qtmax[k] = 1.0f;
+    const hs_queries qs = wscene_queries(&s, 0);
+    uint32_t *gi = wcalloc(s.m, 4), *ci = wcalloc(s.m, 4), *gc = wcalloc(s.m, 4),
+             *cc = wcalloc(s.m, 4);
+    float *gt = wcalloc(s.m, 4), *ct = wcalloc(s.m, 4);
+    uint8_t *gk = wcalloc(s.m, 1);
+    hs_batch_opts mo = hs_batch_opts_default();
+    mo.disp_x = dx, mo.disp_y = dy;
+    assert_int_equal(hs_grid_closest(g, &qs, &mo, (hs_closest_out){.idx = gi, .t = gt, .kind = gk}),
+                     HS_OK);
+    assert_int_equal(hs_grid_count_hits(g, &qs, &mo, gc), HS_OK);
+    hs_grid *gc_only;
+    assert_int_equal(hs_grid_build(cs, NULL, &gc_only), HS_OK);
+    assert_int_equal(hs_grid_closest(gc_only, &qs, &mo, (hs_closest_out){.idx = ci, .t = ct}),
+                     HS_OK);
+    assert_int_equal(hs_grid_count_hits(gc_only, &qs, &mo, cc), HS_OK);
+    size_t moving_hits = 0;
+    for (size_t i = 0; i < s.m; i++) {
+        uint32_t wb;
+        float wt;
+        const uint32_t nw = walls_brute(&s, &qs, i, HS_SOLID, 0, &wb, &wt, NULL, NULL);
+        const int wall = wb != HS_NONE && (ci[i] == HS_NONE || wt + 0.0f < ct[i] + 0.0f);
+        assert_int_equal(gi[i], wall ? wb : ci[i]);
+        assert_int_equal(gk[i], wall ? HS_KIND_WALL : HS_KIND_CIRCLE);
+        assert_int_equal(gc[i], cc[i] + nw);
+        moving_hits += cc[i] != 0;
+    }
+    assert_true(moving_hits > 0);
+    free(gi), free(ci), free(gc), free(cc), free(gt), free(ct), free(gk), free(dx), free(dy);
+    hs_grid_destroy(gc_only);
+    hs_grid_destroy(g);
+    hs_walls_destroy(ws);
+    hs_circles_destroy(cs);
+    wscene_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_modes_against_brute_force),
         cmocka_unit_test(test_large_batch_against_single_queries),
         cmocka_unit_test(test_walls_on_the_grid),
+        cmocka_unit_test(test_maze),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
