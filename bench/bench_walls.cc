@@ -12,7 +12,8 @@
 #include "hitscan/hitscan.h"
 #include "walls_maze.h"
 
-namespace {
+namespace
+{
 
 void RunWalls(benchmark::State &state, bool walls, bool crowd, size_t k, size_t m, int threads)
 {
@@ -77,10 +78,8 @@ struct Registrar {
                                              std::to_string(k) + "/" + std::to_string(k) +
                                              "/threads:" + std::to_string(th);
                     const bool wl = sc.walls, cr = sc.crowd;
-                    benchmark::RegisterBenchmark(name.c_str(),
-                                                 [=](benchmark::State &st) {
-                                                     RunWalls(st, wl, cr, k, k, th);
-                                                 })
+                    benchmark::RegisterBenchmark(
+                        name.c_str(), [=](benchmark::State &st) { RunWalls(st, wl, cr, k, k, th); })
                         ->UseRealTime()
                         ->Unit(benchmark::kMillisecond);
                 }

@@ -303,9 +303,11 @@ static inline int hs_wall_strictly_in(const hs_kq *k, const hs_kwall *wl, double
     return isfinite(t) && R > 0.0 && hs_wall_dist2(k, wl, t, &vx, &vy) < R * R;
 }
 
-/* 1 and *out (if not NULL) on a hit, 0 on a miss, under k's semantics. The wall must be valid
+/* 1 and *out (if not NULL; its normal only with with_normal, else 0) on a hit, 0 on a miss,
+ * under k's semantics. The wall must be valid
  * (finite, |coords| and w at most HS_MAX_COORD, w >= 0) and the query prepared by hs_kq_make. */
-static inline int hs_wall_hits(const hs_kq *k, const hs_kwall *wl, hs_wall_hit *out)
+static inline int hs_wall_hits_as(const hs_kq *k, const hs_kwall *wl, hs_wall_hit *out,
+                                  const int with_normal)
 {
     if (wl->px == wl->bx && wl->py == wl->by) { /* a point: exactly the circle (p, w) */
         if (!hs_pair_hits(k, wl->px, wl->py, wl->w))
@@ -317,7 +319,9 @@ static inline int hs_wall_hits(const hs_kq *k, const hs_kwall *wl, hs_wall_hit *
             out->t_exit = pr.t_exit;
             out->s = 0.0;
             out->flags = pr.flags;
-            hs_hit_geometry(k, wl->px, wl->py, pr.t, &pt, &out->normal);
+            out->normal = (hs_vec2){0.0f, 0.0f};
+            if (with_normal)
+                hs_hit_geometry(k, wl->px, wl->py, pr.t, &pt, &out->normal);
         }
         return 1;
     }
@@ -346,11 +350,17 @@ static inline int hs_wall_hits(const hs_kq *k, const hs_kwall *wl, hs_wall_hit *
         out->t = hs_clampf((float)t, k->tmin, k->tmax);
         out->t_exit = hs_clampf((float)t1, out->t, k->tmax);
         out->flags = start_in ? HS_HIT_INSIDE : 0u;
-        out->normal = hs_wall_normal(k, wl, R, t);
+        out->normal = with_normal ? hs_wall_normal(k, wl, R, t) : (hs_vec2){0.0f, 0.0f};
         double px, py;
         out->s = hs_wall_param(k, wl, t, &px, &py);
     }
     return 1;
+}
+
+/* hs_wall_hits_as with the normal (the walk leaves it out: only closest's answer needs it). */
+static inline int hs_wall_hits(const hs_kq *k, const hs_kwall *wl, hs_wall_hit *out)
+{
+    return hs_wall_hits_as(k, wl, out, 1);
 }
 
 #endif

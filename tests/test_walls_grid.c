@@ -222,9 +222,14 @@ static void check_modes(const hs_grid *g, const hs_circles *cs, const wscene *s,
 static void test_modes_against_brute_force(void **state)
 {
     (void)state;
-    for (int variant = 0; variant < 4; variant++) {
+    for (int variant = 0; variant < 6; variant++) {
         const int masks = variant & 1;
         wscene s = wscene_make(11 + (uint64_t)variant, 400, 300, 700, variant < 2 ? 60.0f : 200.0f);
+        if (variant >= 4) /* far from the origin, where a float's step is 1/128 */
+            for (float *a[] = {s.cx, s.cy, s.ax, s.ay, s.bx, s.by, s.qax, s.qay}, **p = a;
+                 p < a + 8; p++)
+                for (size_t i = 0, n = p < a + 2 ? s.n : p < a + 6 ? s.k : s.m; i < n; i++)
+                    (*p)[i] += 1e5f;
         hs_circles *cs;
         hs_walls *ws;
         assert_int_equal(hs_circles_create(s.cx, s.cy, s.cr, masks ? s.cm : NULL, s.n, &cs, NULL),
