@@ -49,7 +49,7 @@ void RunBrute(benchmark::State &state, Mode mode, hs_isa isa, size_t n, size_t m
     o.threads = threads;
     std::vector<uint32_t> out_u(m);
     std::vector<float> out_t(m);
-    hs_closest_out co{out_u.data(), out_t.data(), nullptr, nullptr, nullptr, nullptr};
+    hs_closest_out co{out_u.data(), out_t.data(), nullptr, nullptr, nullptr, nullptr, NULL};
     uint64_t all_hits = 0;
     for (auto _ : state) {
         hs_status s;

@@ -147,7 +147,7 @@ hs_status CallMode(Mode mode, const GridScene &sc, const hs_batch_opts &o, Query
     case Mode::Closest:
         return hs_grid_closest(
             sc.g, &sc.qs, &o,
-            hs_closest_out{out.u.data(), out.t.data(), nullptr, nullptr, nullptr, nullptr});
+            hs_closest_out{out.u.data(), out.t.data(), nullptr, nullptr, nullptr, nullptr, NULL});
     case Mode::Any: return hs_grid_any(sc.g, &sc.qs, &o, out.b.data());
     case Mode::Count: return hs_grid_count_hits(sc.g, &sc.qs, &o, out.u.data());
     case Mode::AllInto: return hs_grid_all_into(sc.g, &sc.qs, &o, PlaceInto, &out);

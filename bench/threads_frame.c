@@ -127,7 +127,7 @@ static void scaling(int rounds, tp_pool *pool)
                 const double t0 = now_ms();
                 hs_status s;
                 if (q == 0) {
-                    const hs_closest_out out = {idx, tt, NULL, NULL, NULL, NULL};
+                    const hs_closest_out out = {idx, tt, NULL, NULL, NULL, NULL, NULL};
                     s = hs_grid_closest(g, &qs, &o, out);
                 } else if (q == 1) {
                     hs_hits h;

@@ -140,4 +140,8 @@
  * circle's reach. */
 #define HS_SWEPT_FAST 4.0
 
+/* Most pieces a wall is cut into (grid/wall_grid.h): a longer wall gets longer pieces, whose
+ * proxies are larger (they go to the level of large circles) but still hold them. */
+#define HS_WALL_MAX_PIECES 65536u
+
 #endif

@@ -269,7 +269,7 @@ static inline int bc_run(const bc_input *in, const hs_circles *cs, const hs_grid
     o.isa = isa;
     o.threads = in->threads;
     o.ws = ws;
-    hs_closest_out out = {a->idx, a->t, a->px, a->py, a->nx, a->ny};
+    hs_closest_out out = {a->idx, a->t, a->px, a->py, a->nx, a->ny, NULL};
     o.stats = &stats[0];
     a->st[0] = g ? hs_grid_closest(g, &in->qs, &o, out) : hs_brute_closest(cs, &in->qs, &o, out);
     o.stats = &stats[1];

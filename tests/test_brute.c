@@ -145,7 +145,7 @@ static results run_modes(const hs_circles *cs, const hs_queries *qs, hs_isa isa,
     o.isa = isa;
     o.sem = sem;
     o.threads = threads;
-    hs_closest_out co = {r.idx, r.t, r.px, r.py, r.nx, r.ny};
+    hs_closest_out co = {r.idx, r.t, r.px, r.py, r.nx, r.ny, NULL};
     o.stats = &r.st[0];
     r.rc[0] = hs_brute_closest(cs, qs, &o, co);
     o.stats = &r.st[1];
@@ -544,14 +544,14 @@ static void test_mask_skips_shooter(void **state)
         hs_batch_opts o = hs_batch_opts_default();
         o.isa = (hs_isa)isa;
         /* unfiltered: the shooter is hit at t = 0 */
-        assert_int_equal(hs_brute_closest(cs, &qs, &o, (hs_closest_out){idx, t, 0, 0, 0, 0}),
+        assert_int_equal(hs_brute_closest(cs, &qs, &o, (hs_closest_out){.idx = idx, .t = t}),
                          HS_OK);
         for (int i = 0; i < N; i++) {
             assert_int_equal(idx[i], (uint32_t)i);
             assert_true(t[i] == 0.0f);
         }
         qs.mask = qm;
-        assert_int_equal(hs_brute_closest(cs, &qs, &o, (hs_closest_out){idx, t, 0, 0, 0, 0}),
+        assert_int_equal(hs_brute_closest(cs, &qs, &o, (hs_closest_out){.idx = idx, .t = t}),
                          HS_OK);
         assert_int_equal(hs_brute_count(cs, &qs, &o, cnt), HS_OK);
         for (int i = 0; i < N; i++) {
@@ -592,7 +592,7 @@ static void test_ties(void **state)
         o.isa = (hs_isa)isa;
         uint32_t idx[3];
         float t[3];
-        assert_int_equal(hs_brute_closest(cs, &qs, &o, (hs_closest_out){idx, t, 0, 0, 0, 0}),
+        assert_int_equal(hs_brute_closest(cs, &qs, &o, (hs_closest_out){.idx = idx, .t = t}),
                          HS_OK);
         assert_int_equal(idx[0], 5); /* starts inside circle 5 only */
         assert_true(t[0] == 0.0f);
@@ -696,11 +696,11 @@ static void test_tiny_and_empty(void **state)
     uint32_t idx = 7, cnt = 7;
     float t = 0;
     uint8_t any = 7;
-    assert_int_equal(hs_brute_closest(one, &q1, NULL, (hs_closest_out){&idx, &t, 0, 0, 0, 0}),
+    assert_int_equal(hs_brute_closest(one, &q1, NULL, (hs_closest_out){.idx = &idx, .t = &t}),
                      HS_OK);
     assert_int_equal(idx, 0);
     assert_true(t == 0.25f);
-    assert_int_equal(hs_brute_closest(none, &q1, &o, (hs_closest_out){&idx, &t, 0, 0, 0, 0}),
+    assert_int_equal(hs_brute_closest(none, &q1, &o, (hs_closest_out){.idx = &idx, .t = &t}),
                      HS_OK);
     assert_int_equal(idx, HS_NONE);
     assert_true(isnan(t));
@@ -737,7 +737,7 @@ static void test_argument_errors(void **state)
     uint32_t idx = 7, cnt = 7;
     float t = 7;
     hs_hits h;
-    hs_closest_out co = {&idx, &t, 0, 0, 0, 0};
+    hs_closest_out co = {.idx = &idx, .t = &t};
     assert_int_equal(hs_brute_closest(NULL, &qs, NULL, co), HS_E_NULL);
     assert_int_equal(hs_brute_closest(cs, NULL, NULL, co), HS_E_NULL);
     assert_int_equal(hs_brute_closest(cs, &qs, NULL, (hs_closest_out){0}), HS_E_NULL);

@@ -83,7 +83,7 @@ static long count_allocs(const hs_grid *g, const hs_queries *qs, const hs_batch_
     static uint32_t idx[M], cnt[M];
     static float t[M];
     static uint8_t hit[M];
-    const hs_closest_out co = {idx, t, NULL, NULL, NULL, NULL};
+    const hs_closest_out co = {idx, t, NULL, NULL, NULL, NULL, NULL};
     hs_hits all;
     arm(-1);
     hs_status s = mode == 0   ? hs_grid_closest(g, qs, o, co)
@@ -133,8 +133,8 @@ static void test_zero_displacement_in_a_periodic_box(void **state)
     assert_int_equal(hs_grid_count_hits(g, &w.b.qs, &still, want), HS_OK);
     assert_int_equal(hs_grid_count_hits(g, &w.b.qs, &o, got), HS_OK);
     assert_memory_equal(got, want, sizeof got);
-    const hs_closest_out wc = {wid, wt, NULL, NULL, NULL, NULL},
-                         gc = {gid, gt, NULL, NULL, NULL, NULL};
+    const hs_closest_out wc = {wid, wt, NULL, NULL, NULL, NULL, NULL},
+                         gc = {gid, gt, NULL, NULL, NULL, NULL, NULL};
     assert_int_equal(hs_grid_closest(g, &w.b.qs, &still, wc), HS_OK);
     assert_int_equal(hs_grid_closest(g, &w.b.qs, &o, gc), HS_OK);
     assert_memory_equal(gid, wid, sizeof gid);

@@ -188,7 +188,7 @@ static void hash_answers(XXH3_state_t *h, const gscene *s, const hs_circles *cs,
     uint32_t *idx = xmalloc(m * sizeof(uint32_t)), *cnt = xmalloc(m * sizeof(uint32_t));
     float *out = xmalloc(5 * m * sizeof(float));
     uint8_t *hit = xmalloc(m);
-    hs_closest_out co = {idx, out, out + m, out + 2 * m, out + 3 * m, out + 4 * m};
+    hs_closest_out co = {idx, out, out + m, out + 2 * m, out + 3 * m, out + 4 * m, NULL};
     hs_status st = g ? hs_grid_closest(g, &qs, o, co) : hs_brute_closest(cs, &qs, o, co);
     assert_int_equal(st, HS_OK);
     hash_bytes(h, idx, m * sizeof(uint32_t));

@@ -176,7 +176,7 @@ static void check_against_brute(const hs_grid *g, const hs_circles *cs, const ba
             bo.sem = (hs_semantics)sem;
             bo.isa = (hs_isa)isa;
             bo.threads = 1;
-            hs_closest_out bout = {bi, bt, bpx, NULL, NULL, bny};
+            hs_closest_out bout = {bi, bt, bpx, NULL, NULL, bny, NULL};
             assert_int_equal(hs_brute_closest(cs, &b->qs, &bo, bout), HS_OK);
             assert_int_equal(hs_brute_any(cs, &b->qs, &bo, ba), HS_OK);
             assert_int_equal(hs_brute_count(cs, &b->qs, &bo, bc), HS_OK);
@@ -192,7 +192,7 @@ static void check_against_brute(const hs_grid *g, const hs_circles *cs, const ba
                 go.ws = th == 2 ? ws : NULL;
                 hs_batch_stats st;
                 go.stats = &st;
-                hs_closest_out gout = {gi, gt, gpx, NULL, NULL, gny};
+                hs_closest_out gout = {gi, gt, gpx, NULL, NULL, gny, NULL};
                 assert_int_equal(hs_grid_closest(g, &b->qs, &go, gout), HS_OK);
                 for (size_t i = 0; i < m; i++) {
                     if (gi[i] != bi[i] || !same_float(gt[i], bt[i]) ||
@@ -517,7 +517,7 @@ static void test_sorted_batches(void **state)
         hs_batch_opts o = hs_batch_opts_default();
         o.stats = &st;
         o.threads = 2;
-        hs_closest_out out1 = {i1, t1, p1, geo1, geo1 + m, geo1 + 2 * m};
+        hs_closest_out out1 = {i1, t1, p1, geo1, geo1 + m, geo1 + 2 * m, NULL};
         assert_int_equal(hs_grid_closest(g, &b.qs, &o, out1), HS_E_INVALID_QUERY);
         assert_int_equal(st.invalid, 2);
         assert_int_equal(st.first_invalid, m - 7);
@@ -525,7 +525,7 @@ static void test_sorted_batches(void **state)
          * caller's (above, the points and normals were staged with them) */
         uint32_t *i3 = xcalloc(m, 4);
         float *t3 = xcalloc(m, 4);
-        hs_closest_out out3 = {i3, t3, NULL, NULL, NULL, NULL};
+        hs_closest_out out3 = {i3, t3, NULL, NULL, NULL, NULL, NULL};
         assert_int_equal(hs_grid_closest(g, &b.qs, &o, out3), HS_E_INVALID_QUERY);
         assert_int_equal(st.first_invalid, m - 7);
         assert_memory_equal(i1, i3, m * 4);
@@ -553,8 +553,8 @@ static void test_sorted_batches(void **state)
             q.ax += at, q.ay += at, q.dx += at, q.dy += at;
             q.tmin += at, q.tmax += at, q.q += at, q.mask += at;
             q.count = k;
-            hs_closest_out out2 = {i2 + at,   t2 + at,       p2 + at,
-                                   geo2 + at, geo2 + m + at, geo2 + 2 * m + at};
+            hs_closest_out out2 = {i2 + at,       t2 + at,           p2 + at, geo2 + at,
+                                   geo2 + m + at, geo2 + 2 * m + at, NULL};
             hs_grid_closest(g, &q, &o, out2);
             hs_grid_any(g, &q, &o, a2 + at);
             hs_grid_count_hits(g, &q, &o, c2 + at);
@@ -603,7 +603,7 @@ static void test_sorted_batches(void **state)
         batch_finish(&sb);
         uint32_t *bi = xcalloc(sb.m, 4);
         float *bt = xcalloc(sb.m, 4);
-        hs_closest_out bo = {bi, bt, NULL, NULL, NULL, NULL};
+        hs_closest_out bo = {bi, bt, NULL, NULL, NULL, NULL, NULL};
         hs_batch_opts o1 = hs_batch_opts_default();
         assert_int_equal(hs_brute_closest(s.cs, &sb.qs, &o1, bo), HS_OK);
         for (size_t i = 0; i < sb.m; i++) {
@@ -663,9 +663,10 @@ static void test_sorted_segments(void **state)
         for (int threads = 1; threads <= 2; threads++) {
             o.threads = threads;
             for (int geo = 0; geo < 2; geo++) {
-                hs_closest_out out1 = {i1, t1, NULL, NULL, NULL, NULL};
+                hs_closest_out out1 = {i1, t1, NULL, NULL, NULL, NULL, NULL};
                 if (geo)
-                    out1 = (hs_closest_out){i1, t1, geo1, geo1 + m, geo1 + 2 * m, geo1 + 3 * m};
+                    out1 =
+                        (hs_closest_out){i1, t1, geo1, geo1 + m, geo1 + 2 * m, geo1 + 3 * m, NULL};
                 memset(i1, 0, m * 4);
                 assert_int_equal(hs_grid_closest(g, &qs, &o, out1), HS_E_INVALID_QUERY);
                 assert_int_equal(st.invalid, 2);
@@ -674,11 +675,11 @@ static void test_sorted_segments(void **state)
                 for (size_t at = 0; at < m; at += piece) {
                     hs_queries q = hs_queries_segments(b.ax + at, b.ay + at, b.dx + at, b.dy + at,
                                                        m - at < piece ? m - at : piece);
-                    hs_closest_out out2 = {i2 + at, t2 + at, NULL, NULL, NULL, NULL};
+                    hs_closest_out out2 = {i2 + at, t2 + at, NULL, NULL, NULL, NULL, NULL};
                     if (geo)
-                        out2 =
-                            (hs_closest_out){i2 + at,       t2 + at,           geo2 + at,
-                                             geo2 + m + at, geo2 + 2 * m + at, geo2 + 3 * m + at};
+                        out2 = (hs_closest_out){i2 + at,       t2 + at,           geo2 + at,
+                                                geo2 + m + at, geo2 + 2 * m + at, geo2 + 3 * m + at,
+                                                NULL};
                     hs_grid_closest(g, &q, &o, out2);
                     hs_grid_any(g, &q, &o, a2 + at);
                     hs_grid_count_hits(g, &q, &o, c2 + at);
@@ -708,7 +709,7 @@ static void test_sorted_segments(void **state)
         assert_true(zero_hits >= 8); /* a zero-length query at a centre hits at t = 0 */
         /* an invalid query first in the caller's order */
         b.ay[3] = -INFINITY;
-        hs_closest_out out1 = {i1, t1, NULL, NULL, NULL, NULL};
+        hs_closest_out out1 = {i1, t1, NULL, NULL, NULL, NULL, NULL};
         assert_int_equal(hs_grid_closest(g, &qs, &o, out1), HS_E_INVALID_QUERY);
         assert_int_equal(st.invalid, 3);
         assert_int_equal(st.first_invalid, 3);
@@ -1282,7 +1283,7 @@ static void test_bad_input(void **state)
     o.stats = &st;
     uint32_t idx[4];
     float t[4];
-    hs_closest_out out = {idx, t, NULL, NULL, NULL, NULL};
+    hs_closest_out out = {idx, t, NULL, NULL, NULL, NULL, NULL};
     assert_int_equal(hs_grid_closest(g, &b.qs, &o, out), HS_E_INVALID_QUERY);
     assert_int_equal(st.invalid, 3);
     assert_int_equal(st.first_invalid, 1);
@@ -1408,8 +1409,8 @@ static void test_workspace(void **state)
         hs_batch_opts o = hs_batch_opts_default(), ow = o;
         o.threads = ow.threads = 1 + (int)(k % 2);
         ow.ws = ws;
-        hs_closest_out out1 = {i1, t1, NULL, NULL, NULL, NULL},
-                       out2 = {i2, t2, NULL, NULL, NULL, NULL};
+        hs_closest_out out1 = {i1, t1, NULL, NULL, NULL, NULL, NULL},
+                       out2 = {i2, t2, NULL, NULL, NULL, NULL, NULL};
         assert_int_equal(hs_grid_closest(g, &b.qs, &o, out1), HS_OK);
         assert_int_equal(hs_grid_closest(g, &b.qs, &ow, out2), HS_OK);
         assert_memory_equal(i1, i2, m * 4);
@@ -1556,7 +1557,7 @@ static void test_closest_signed_zero_tie(void **state)
         bo.isa = (hs_isa)isa;
         uint32_t id = 7;
         float t = 7.0f;
-        hs_closest_out out = {&id, &t, NULL, NULL, NULL, NULL};
+        hs_closest_out out = {&id, &t, NULL, NULL, NULL, NULL, NULL};
         assert_int_equal(hs_brute_closest(s.cs, &b.qs, &bo, out), HS_OK);
         assert_int_equal(id, 0);
         assert_true(t == 0.0f && !signbit(t));
@@ -1574,7 +1575,7 @@ static void test_closest_signed_zero_tie(void **state)
         bo.isa = (hs_isa)isa;
         uint32_t id = 7;
         float t = 7.0f;
-        hs_closest_out out = {&id, &t, NULL, NULL, NULL, NULL};
+        hs_closest_out out = {&id, &t, NULL, NULL, NULL, NULL, NULL};
         assert_int_equal(hs_grid_closest(g, &b.qs, &bo, out), HS_OK);
         assert_int_equal(id, 0);
         assert_true(t == 0.0f && signbit(t));
@@ -1652,7 +1653,7 @@ static void test_batches_of_one(void **state)
             o.isa = (hs_isa)isa;
             o.sem = sems[k];
             o.threads = 1;
-            hs_closest_out whole = {idx, t, px, py, nx, ny};
+            hs_closest_out whole = {idx, t, px, py, nx, ny, NULL};
             hs_status st = hs_grid_closest(g, &b.qs, &o, whole);
             assert_true(st == HS_OK || st == HS_E_INVALID_QUERY);
             (void)hs_grid_any(g, &b.qs, &o, hit);
@@ -1669,7 +1670,7 @@ static void test_batches_of_one(void **state)
                 float t1, p1[2], n1[2];
                 uint8_t h1;
                 (void)hs_grid_closest(g, &q, &o,
-                                      (hs_closest_out){&i1, &t1, p1, p1 + 1, n1, n1 + 1});
+                                      (hs_closest_out){&i1, &t1, p1, p1 + 1, n1, n1 + 1, NULL});
                 assert_int_equal(i1, idx[i]);
                 assert_memory_equal(&t1, &t[i], sizeof t1);
                 if (i1 != HS_NONE) {

@@ -80,7 +80,7 @@ static void test_batch_at_origin(void **state)
     hs_queries qs = hs_queries_segments(lax, lay, ldx, ldy, M);
     uint32_t idx[M];
     float t[M], px[M], py[M];
-    hs_closest_out co = {idx, t, px, py, NULL, NULL};
+    hs_closest_out co = {idx, t, px, py, NULL, NULL, NULL};
     hs_batch_opts bo = hs_batch_opts_default();
     bo.isa = HS_ISA_SCALAR; /* bit for bit with the scalar call */
     assert_int_equal(hs_grid_closest(g, &qs, &bo, co), HS_OK);

@@ -125,7 +125,7 @@ static void check_against_reference(mscene *w, float q)
     uint32_t *idx = xcalloc(m, 4), *cnt = xcalloc(m, 4);
     float *t = xcalloc(m, 4);
     uint8_t *any = xcalloc(m, 1);
-    const hs_closest_out co = {idx, t, NULL, NULL, NULL, NULL};
+    const hs_closest_out co = {idx, t, NULL, NULL, NULL, NULL, NULL};
     assert_int_equal(hs_grid_closest(w->g, &w->b.qs, &o, co), HS_OK);
     assert_int_equal(hs_grid_count_hits(w->g, &w->b.qs, &o, cnt), HS_OK);
     assert_int_equal(hs_grid_any(w->g, &w->b.qs, &o, any), HS_OK);
@@ -198,9 +198,9 @@ static void test_zero_displacement(void **state)
     hs_batch_opts still = hs_batch_opts_default(), mov = ms_opts(&w, 2, HS_ISA_AUTO);
     uint32_t *i0 = xcalloc(m, 4), *i1 = xcalloc(m, 4);
     float *t0 = xcalloc(m, 4), *t1 = xcalloc(m, 4);
-    assert_int_equal(hs_grid_closest(w.g, &w.b.qs, &still, (hs_closest_out){i0, t0, 0, 0, 0, 0}),
+    assert_int_equal(hs_grid_closest(w.g, &w.b.qs, &still, (hs_closest_out){.idx = i0, .t = t0}),
                      HS_OK);
-    assert_int_equal(hs_grid_closest(w.g, &w.b.qs, &mov, (hs_closest_out){i1, t1, 0, 0, 0, 0}),
+    assert_int_equal(hs_grid_closest(w.g, &w.b.qs, &mov, (hs_closest_out){.idx = i1, .t = t1}),
                      HS_OK);
     assert_memory_equal(i0, i1, m * 4);
     assert_memory_equal(t0, t1, m * 4);
@@ -232,7 +232,7 @@ static void test_tunnelling(void **state)
     const hs_queries qs = hs_queries_segments(&ax, &ay, &dx, &dy, 1);
     uint32_t idx, cnt;
     float t, px, py, nx, ny;
-    const hs_closest_out co = {&idx, &t, &px, &py, &nx, &ny};
+    const hs_closest_out co = {&idx, &t, &px, &py, &nx, &ny, NULL};
     hs_batch_opts o = hs_batch_opts_default();
     assert_int_equal(hs_grid_closest(g, &qs, &o, co), HS_OK);
     assert_int_equal(idx, HS_NONE);
@@ -261,7 +261,7 @@ static void test_levels_and_threads(void **state)
     uint32_t *i0 = xcalloc(m, 4), *i1 = xcalloc(m, 4);
     float *t0 = xcalloc(m, 4), *t1 = xcalloc(m, 4);
     hs_batch_opts o = ms_opts(&w, 1, HS_ISA_SCALAR);
-    assert_int_equal(hs_grid_closest(w.g, &w.b.qs, &o, (hs_closest_out){i0, t0, 0, 0, 0, 0}),
+    assert_int_equal(hs_grid_closest(w.g, &w.b.qs, &o, (hs_closest_out){.idx = i0, .t = t0}),
                      HS_OK);
     hs_hits a0;
     assert_int_equal(hs_grid_all(w.g, &w.b.qs, &o, &a0), HS_OK);
@@ -271,7 +271,7 @@ static void test_levels_and_threads(void **state)
         for (int th = 1; th <= 3; th++) {
             o = ms_opts(&w, th, (hs_isa)isa);
             assert_int_equal(
-                hs_grid_closest(w.g, &w.b.qs, &o, (hs_closest_out){i1, t1, 0, 0, 0, 0}), HS_OK);
+                hs_grid_closest(w.g, &w.b.qs, &o, (hs_closest_out){.idx = i1, .t = t1}), HS_OK);
             assert_memory_equal(i0, i1, m * 4);
             assert_memory_equal(t0, t1, m * 4);
             hs_hits a1;

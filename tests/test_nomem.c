@@ -134,7 +134,8 @@ static void assert_grid_answers(const hs_grid *g, const world *w)
     float *gt = xcalloc(m, sizeof *gt), *bt = xcalloc(m, sizeof *bt);
     hs_batch_opts o = hs_batch_opts_default();
     o.threads = 1;
-    hs_closest_out go = {gi, gt, NULL, NULL, NULL, NULL}, bo = {bi, bt, NULL, NULL, NULL, NULL};
+    hs_closest_out go = {gi, gt, NULL, NULL, NULL, NULL, NULL},
+                   bo = {bi, bt, NULL, NULL, NULL, NULL, NULL};
     hs_status sg = hs_grid_closest(g, &w->qs, &o, go),
               sb = hs_brute_closest(w->s.cs, &w->qs, &o, bo);
     assert_int_equal(sg, sb);
@@ -264,7 +265,7 @@ static int place_into(void *ctx, size_t count, size_t total, hs_hits_into *dst)
     batch_ctx *c = ctx;
     c->into_places++;
     hs_hits_into d = {calloc(count + 1, sizeof *d.offsets), calloc(total + 1, sizeof *d.query),
-                      calloc(total + 1, sizeof *d.idx), calloc(total + 1, sizeof *d.t)};
+                      calloc(total + 1, sizeof *d.idx), calloc(total + 1, sizeof *d.t), NULL};
     if (!d.offsets || !d.query || !d.idx || !d.t) {
         free(d.offsets);
         free(d.query);
@@ -291,7 +292,7 @@ static hs_status batch_call(batch_ctx *c, uint32_t *idx, float *t, float *px, fl
                             uint8_t *hit, uint32_t *cnt, hs_hits *all)
 {
     const hs_queries *qs = &c->w->qs;
-    hs_closest_out out = {idx, t, px, NULL, NULL, ny};
+    hs_closest_out out = {idx, t, px, NULL, NULL, ny, NULL};
     switch (c->mode) {
     case M_CLOSEST:
         return c->g ? hs_grid_closest(c->g, qs, &c->o, out)

@@ -196,7 +196,7 @@ static hs_status query_op(void *p)
         memset(&c->out, 0xAB, sizeof c->out);
         return hs_grid_all(c->g, c->qs, NULL, &c->out);
     }
-    const hs_closest_out co = {c->idx, c->t, c->px, c->py, NULL, NULL};
+    const hs_closest_out co = {c->idx, c->t, c->px, c->py, NULL, NULL, NULL};
     return hs_grid_closest(c->g, c->qs, NULL, co);
 }
 
@@ -261,7 +261,7 @@ static void test_periodic(void **state)
     uint32_t *idx = xcalloc(m, sizeof(uint32_t)), *ref = xcalloc(m, sizeof(uint32_t));
     float *f = xcalloc(3 * m, sizeof(float));
     query_ctx q = {w.g, &qs, 0, idx, ref, f, f + m, f + 2 * m, {0}, {0}};
-    const hs_closest_out co = {ref, f, NULL, NULL, NULL, NULL};
+    const hs_closest_out co = {ref, f, NULL, NULL, NULL, NULL, NULL};
     assert_int_equal(hs_grid_closest(w.g, &qs, NULL, co), HS_OK);
     assert_true(each_failure("periodic closest", query_op, query_check, &q) >= 2);
     q.all = 1;

@@ -207,7 +207,7 @@ static void test_trimmed_rows_match_brute(void **state)
             /* brute force at the same level: entry times agree bit for bit within a level */
             hs_batch_opts bo = hs_batch_opts_default();
             bo.isa = (hs_isa)isa;
-            hs_closest_out bco = {bi, bt, NULL, NULL, NULL, NULL};
+            hs_closest_out bco = {bi, bt, NULL, NULL, NULL, NULL, NULL};
             assert_int_equal(hs_brute_closest(s.cs, &b.qs, &bo, bco), HS_OK);
             assert_int_equal(hs_brute_any(s.cs, &b.qs, &bo, ba), HS_OK);
             assert_int_equal(hs_brute_count(s.cs, &b.qs, &bo, bc), HS_OK);
@@ -217,7 +217,7 @@ static void test_trimmed_rows_match_brute(void **state)
                 hs_batch_opts o = hs_batch_opts_default();
                 o.isa = (hs_isa)isa;
                 o.threads = th;
-                hs_closest_out co = {gi, gt, NULL, NULL, NULL, NULL};
+                hs_closest_out co = {gi, gt, NULL, NULL, NULL, NULL, NULL};
                 assert_int_equal(hs_grid_closest(g, &b.qs, &o, co), HS_OK);
                 assert_int_equal(hs_grid_any(g, &b.qs, &o, ga), HS_OK);
                 assert_int_equal(hs_grid_count_hits(g, &b.qs, &o, gc), HS_OK);

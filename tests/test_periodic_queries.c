@@ -78,7 +78,7 @@ static ref_hits reference(const pbox *b, hs_circles *cs, const batch *q, hs_sema
             qs.ay = ay;
             hs_hits h;
             assert_int_equal(hs_brute_all(cs, &qs, &o, &h), HS_OK);
-            const hs_closest_out co = {ci, ct, g[0], g[1], g[2], g[3]};
+            const hs_closest_out co = {ci, ct, g[0], g[1], g[2], g[3], NULL};
             assert_int_equal(hs_brute_closest(cs, &qs, &o, co), HS_OK);
             for (size_t i = 0; i < m; i++) {
                 for (size_t k = h.offsets[i]; k < h.offsets[i + 1]; k++, r.n[i]++)
@@ -203,7 +203,7 @@ static void check_batch(const pbox *b, hs_circles *cs, const batch *q, hs_semant
     for (size_t i = 0; i < m; i++)
         invalid += (size_t)unbounded(b, q, i);
     const hs_status want = invalid ? HS_E_INVALID_QUERY : HS_OK;
-    const hs_closest_out co = {idx, t, px, py, nx, ny};
+    const hs_closest_out co = {idx, t, px, py, nx, ny, NULL};
     assert_int_equal(hs_grid_closest(b->g, &q->qs, &o, co), want);
     assert_int_equal(st.invalid, invalid);
     assert_int_equal(hs_grid_any(b->g, &q->qs, &o, any), want);
@@ -317,7 +317,7 @@ static void test_wrap_around(void **state)
     hs_hits_free(&h);
     uint32_t idx[2];
     float t[2], px[2], py[2], nx[2], ny[2];
-    const hs_closest_out co = {idx, t, px, py, nx, ny};
+    const hs_closest_out co = {idx, t, px, py, nx, ny, NULL};
     /* starting at x = -9 (the circle's image at -8 first): the point in the query's frame */
     const float bx[1] = {-9.0f};
     qs.ax = bx;

@@ -161,7 +161,7 @@ static int cast(const world *w, int how, hs_isa isa, hs_semantics sem, hs_vec2 a
     o.isa = isa;
     o.sem = sem;
     uint32_t idx;
-    hs_closest_out co = {&idx, t, &p->x, &p->y, &nrm->x, &nrm->y};
+    hs_closest_out co = {&idx, t, &p->x, &p->y, &nrm->x, &nrm->y, NULL};
     if (how == 1)
         assert_int_equal(hs_brute_closest(w->cs, &qs, &o, co), HS_OK);
     else

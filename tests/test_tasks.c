@@ -188,7 +188,7 @@ static void put_closest(bytes *b, const hs_grid *g, const hs_queries *qs, const 
     const size_t m = qs->count;
     uint32_t *idx = xcalloc(m, 4);
     float *f = xcalloc(6 * m, 4);
-    const hs_closest_out co = {idx, f, f + m, f + 2 * m, f + 3 * m, f + 4 * m};
+    const hs_closest_out co = {idx, f, f + m, f + 2 * m, f + 3 * m, f + 4 * m, NULL};
     hs_status s = hs_grid_closest(g, qs, o, co);
     put(b, &s, sizeof s);
     put(b, idx, m * 4);
@@ -260,7 +260,7 @@ static bytes answers(const world *w, const hs_batch_opts *o, const hs_grid_opts 
     assert_int_equal(hs_circles_create(w->x, w->y, w->r, NULL, 3000, &few, NULL), HS_OK);
     uint32_t *idx = xcalloc(m, 4);
     float *t = xcalloc(m, 4);
-    const hs_closest_out co = {idx, t, NULL, NULL, NULL, NULL};
+    const hs_closest_out co = {idx, t, NULL, NULL, NULL, NULL, NULL};
     assert_int_equal(hs_brute_closest(few, &w->qs, o, co), HS_OK);
     assert_int_equal(hs_brute_all(few, &w->qs, o, &h), HS_OK);
     put(&b, idx, m * 4);

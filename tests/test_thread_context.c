@@ -53,7 +53,7 @@ static void run_modes(const job *j)
     o.isa = j->isa;
     o.threads = 1;
     answers *a = j->out;
-    const hs_closest_out co = {a->idx, a->t, NULL, NULL, NULL, NULL};
+    const hs_closest_out co = {a->idx, a->t, NULL, NULL, NULL, NULL, NULL};
     a->st[0] = hs_grid_closest(j->g, j->qs, &o, co);
     a->st[1] = hs_grid_any(j->g, j->qs, &o, a->hit);
     a->st[2] = hs_grid_count_hits(j->g, j->qs, &o, a->count);

@@ -56,7 +56,7 @@ static listed plan_of(const hs_grid *g, const hs_queries *qs, hs_isa isa, int cl
     assert_non_null(state);
     uint32_t *count = xcalloc(m, 4), *idx = xcalloc(m, 4);
     float *t = xcalloc(m, 4);
-    const hs_closest_out co = {idx, t, NULL, NULL, NULL, NULL};
+    const hs_closest_out co = {idx, t, NULL, NULL, NULL, NULL, NULL};
     hs_tally tally = HS_TALLY_INIT;
     const hs_walk_range r = {g, qs, NULL, HS_SOLID, 0, m, &tally, state};
     gw->trace_range(&r, closest, count, co, &tr);

@@ -162,7 +162,7 @@ int main(int argc, char **argv)
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
         if (strcmp(mode, "closest") == 0) {
-            hs_closest_out co = {idx, t, NULL, NULL, NULL, NULL};
+            hs_closest_out co = {idx, t, NULL, NULL, NULL, NULL, NULL};
             st = hs_mpi_closest(s, &qs, &o, co);
             hits = 0;
             for (size_t i = 0; i < qn; i++)

@@ -34,7 +34,7 @@ void RunHitscan(benchmark::State &state, Mode mode, hs_scene_kind kind, size_t n
         case Mode::Closest:
             s = hs_grid_closest(
                 sc.g, &sc.qs, &o,
-                hs_closest_out{idx.data(), t.data(), nullptr, nullptr, nullptr, nullptr});
+                hs_closest_out{idx.data(), t.data(), nullptr, nullptr, nullptr, nullptr, NULL});
             break;
         case Mode::All: {
             hs_hits h;

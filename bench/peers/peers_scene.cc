@@ -66,7 +66,7 @@ const std::vector<uint32_t> &Scene::ClosestIdx()
         hs_batch_opts o = OneThread();
         if (hs_grid_closest(g, &qs, &o,
                             hs_closest_out{closest_idx_.data(), closest_t_.data(), nullptr, nullptr,
-                                           nullptr, nullptr}) != HS_OK)
+                                           nullptr, nullptr, NULL}) != HS_OK)
             std::fprintf(stderr, "peers: hs_grid_closest failed\n");
         have_closest_ = true;
     }

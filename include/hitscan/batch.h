@@ -182,11 +182,12 @@ typedef struct hs_closest_out {
     float *t;
     float *px, *py; /* hit point P(t) */
     float *nx, *ny; /* unit normal, as hs_intersect_circle */
+    uint8_t *kind;  /* HS_KIND_CIRCLE or HS_KIND_WALL of idx (HS_KIND_CIRCLE on a miss) */
 } hs_closest_out;
 
-/* All hits, CSR: hits of query i are entries offsets[i] .. offsets[i+1]-1, ordered by entry t
- * then circle index. Owned by the library: free with hs_hits_free (a no-op on the arrays when
- * they belong to a workspace, see above). */
+/* All hits, CSR: hits of query i are entries offsets[i] .. offsets[i+1]-1, ordered by entry t,
+ * then kind (circles first), then index. Owned by the library: free with hs_hits_free (a no-op on
+ * the arrays when they belong to a workspace, see above). */
 typedef struct hs_hits {
     size_t *offsets; /* count + 1 entries */
     uint32_t *idx;
@@ -194,6 +195,7 @@ typedef struct hs_hits {
     size_t count;           /* number of queries */
     size_t total;           /* offsets[count] */
     const hs_workspace *ws; /* non-NULL: the arrays are this workspace's */
+    uint8_t *kind;          /* HS_KIND_* of each hit; NULL when the grid has no walls */
 } hs_hits;
 HS_API void hs_hits_free(hs_hits *h);
 
@@ -205,6 +207,7 @@ typedef struct hs_hits_into {
     int64_t *query;   /* total entries: the query of each hit (ascending) */
     int64_t *idx;     /* total entries: the circle hit */
     float *t;         /* total entries: its entry parameter */
+    uint8_t *kind;    /* total entries: HS_KIND_* of idx (all HS_KIND_CIRCLE without walls) */
 } hs_hits_into;
 
 /* Called once per successful call, on the calling thread, when the number of hits is known

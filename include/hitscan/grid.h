@@ -4,6 +4,7 @@
 #define HITSCAN_GRID_H
 
 #include "hitscan/batch.h"
+#include "hitscan/walls.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -105,6 +106,10 @@ typedef struct hs_grid_opts {
     /* Optional: the caller's task system (hitscan/batch.h) for the build and every rebuild;
      * the grid keeps the pointer, which must stay valid while it may rebuild. */
     const hs_task_system *tasks;
+    /* Optional: walls beside the circles (hitscan/walls.h), copied at the build (the set may
+     * be destroyed after it); rebuilds of the circles keep them, hs_grid_set_walls replaces
+     * them. Not with a periodic box (HS_E_RANGE). */
+    const hs_walls *walls;
 } hs_grid_opts;
 
 HS_API hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, hs_grid **out);
@@ -128,6 +133,12 @@ HS_API void hs_grid_destroy(hs_grid *g);
 /* The task system the grid's rebuilds run on from now on (NULL: the library's own helper
  * threads); replaces hs_grid_opts.tasks of its build. */
 HS_API void hs_grid_set_tasks(hs_grid *g, const hs_task_system *tasks);
+/* The grid's walls replaced by a copy of ws (NULL or an empty set: no walls). On an error
+ * (HS_E_NOMEM, HS_E_RANGE: a periodic grid, or a wall too long for the grid's range) the grid
+ * keeps its walls. */
+HS_API hs_status hs_grid_set_walls(hs_grid *g, const hs_walls *ws);
+/* The number of walls the grid holds. */
+HS_API size_t hs_grid_wall_count(const hs_grid *g);
 
 HS_API size_t hs_grid_circle_count(const hs_grid *g); /* circles held */
 /* Deprecated (removed in 0.4): the old name of hs_grid_circle_count. */

@@ -8,6 +8,7 @@
 #include "hitscan/narrow.h"
 #include "hitscan/geom.h"
 #include "hitscan/batch.h"
+#include "hitscan/walls.h"
 #include "hitscan/grid.h"
 #include "hitscan/scene.h"
 #include "hitscan/origin.h"

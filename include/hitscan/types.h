@@ -89,6 +89,10 @@ typedef enum hs_semantics {
 } hs_semantics;
 
 /* hs_hit.flags */
+/* The kind of primitive a hit is on (hs_closest_out.kind, hs_hits.kind): the index beside it
+ * counts within its kind. Among hits at the same t, circles come before walls. */
+#define HS_KIND_CIRCLE 0u
+#define HS_KIND_WALL 1u
 #define HS_HIT_INSIDE 1u /* the query's start P(tmin) lies in the closed inflated disc */
 
 typedef struct hs_hit {

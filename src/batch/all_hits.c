@@ -26,6 +26,7 @@ void hs_hits_free(hs_hits *h)
         free(h->offsets);
         free(h->idx);
         free(h->t);
+        free(h->kind);
     }
     memset(h, 0, sizeof *h);
 }
@@ -407,11 +408,13 @@ static hs_status into_place(all_call *c, const hs_batch_setup *b, const hs_tally
     atomic_init(&rc.hits, 0);
     hs_par_range(&b->par, n, HS_PAR_LIGHT_STEP, row_range, &rc);
     const size_t hits = atomic_load(&rc.hits);
-    hs_hits_into d = {NULL, NULL, NULL, NULL};
+    hs_hits_into d = {NULL, NULL, NULL, NULL, NULL};
     if (place->fn(place->ctx, n, hits, &d) != 0)
         return HS_E_NOMEM;
     if (d.offsets || d.query || d.idx || d.t)
         copy_into(c, &d, hits);
+    if (d.kind && hits)
+        memset(d.kind, HS_KIND_CIRCLE, hits); /* every hit here is a circle's */
     return hs_batch_end(b, total);
 }
 

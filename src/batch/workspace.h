@@ -35,6 +35,8 @@ typedef enum hs_ws_slot {
     HS_WS_WALK,
     /* queries against moving circles: the displacements in the grid's order */
     HS_WS_MOVE,
+    /* a grid's walls: their answers before the merge with the circles' (grid/wall_query.c) */
+    HS_WS_WALLS,
     HS_WS_SLOTS
 } hs_ws_slot;
 

@@ -8,6 +8,7 @@
 #include "grid/build.h"
 #include "grid/periodic.h"
 #include "grid/storage.h"
+#include "grid/wall_grid.h"
 #include "tuning.h"
 
 /* The build's team: g->threads (0: the default team) on g->tasks, at most
@@ -156,6 +157,8 @@ hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, hs_grid 
     hs_status s = hs_grid_set_box(g, opts);
     if (s == HS_OK)
         s = grid_fill(g, cs, NULL);
+    if (s == HS_OK && opts && opts->walls)
+        s = hs_grid_set_walls(g, opts->walls);
     if (s != HS_OK) {
         hs_grid_destroy(g);
         return s;
@@ -195,6 +198,7 @@ void hs_grid_destroy(hs_grid *g)
 {
     if (g == NULL)
         return;
+    hs_grid_walls_free(g);
     free(g->x);
     free(g->y);
     free(g->r);
@@ -217,7 +221,7 @@ size_t hs_grid_bytes(const hs_grid *g)
         return 0;
     return sizeof *g + g->cap * (3 * sizeof(float) + sizeof(uint32_t)) +
            g->mask_cap * sizeof(uint32_t) + g->cells_cap * sizeof(uint32_t) + g->scratch_bytes +
-           g->spill_cap * sizeof(uint32_t) + g->occ_cap + g->slot_cap;
+           g->spill_cap * sizeof(uint32_t) + g->occ_cap + g->slot_cap + hs_grid_walls_bytes(g);
 }
 
 float hs_grid_cell_size(const hs_grid *g)

@@ -80,6 +80,10 @@ struct hs_grid {
     unsigned periodic;
     double box[4];
     double period[2];
+    /* walls (wall_grid.h): a grid of circles owns the grid of its walls' pieces (NULL: no
+     * walls); that grid owns the walls and answers for them (walls is NULL in every other) */
+    struct hs_grid *wall_grid;
+    struct hs_gwalls *walls;
 };
 
 /* Storage positions of the small circles: [0, hs_grid_small_count(g)); the big ones follow. */

@@ -328,7 +328,7 @@ static hs_status periodic_walk(const hs_grid_call *c)
     void *buf = s == HS_OK ? malloc(nn * (o->mode == HS_GRID_CLOSEST ? (geo ? 24 : 8) : 4)) : NULL;
     if (s == HS_OK && buf == NULL)
         s = HS_E_NOMEM;
-    hs_grid_out a = {o->mode, {NULL, NULL, NULL, NULL, NULL, NULL}, NULL, NULL, NULL, NULL};
+    hs_grid_out a = {o->mode, {NULL, NULL, NULL, NULL, NULL, NULL, NULL}, NULL, NULL, NULL, NULL};
     if (s == HS_OK && o->mode == HS_GRID_CLOSEST) {
         float *f = buf;
         a.co.idx = (uint32_t *)buf;

@@ -7,10 +7,12 @@
  *     no displacement can take: its refusal must not depend on their values);
  *   - periodic: a grid with a periodic box;
  *   - plain: the rest.
+ * A grid with walls has them answered beside the circles and merged (wall_query.h).
  * Engines sit below: they never call these functions. */
 #include <string.h>
 
 #include "grid/engine.h"
+#include "grid/wall_query.h"
 #include "grid/swept.h"
 #include "query_prep.h"
 #include "tuning.h"
@@ -60,7 +62,12 @@ static hs_status grid_query(const hs_grid *g, const hs_queries *qs, const hs_bat
     if (s != HS_OK)
         return s;
     const hs_grid_call c = {g, qs, opts, &b, w.ws, o};
-    s = moving ? hs_engine_moving(&c) : g->periodic ? hs_engine_periodic(&c) : hs_engine_plain(&c);
+    const hs_grid_engine_fn engine = moving        ? hs_engine_moving
+                                     : g->periodic ? hs_engine_periodic
+                                                   : hs_engine_plain;
+    /* walls (wall_query.h): answered beside the circles and merged */
+    s = o->mode == HS_GRID_ALL && g->wall_grid != NULL ? hs_walls_all(&c, engine)
+                                                       : hs_walls_merge(&c, engine(&c));
     hs_ws_close(&w);
     return s;
 }

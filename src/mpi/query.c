@@ -179,7 +179,7 @@ static hs_status answer(qcall *c, size_t nr, const int *rcnt, size_t *unit, int 
         float *tt = kept(s, HS_MQ_T, (5 * m + 1) * sizeof *tt);
         st = idx && tt && hs_mbuf_reserve(&s->sbuf, m * u + 1) ? HS_OK : HS_E_NOMEM;
         if (st == HS_OK && m > 0) {
-            hs_closest_out co = {idx, tt, NULL, NULL, NULL, NULL};
+            hs_closest_out co = {idx, tt, NULL, NULL, NULL, NULL, NULL};
             if (c->want_pn)
                 co.px = tt + m, co.py = tt + 2 * m, co.nx = tt + 3 * m, co.ny = tt + 4 * m;
             st = hs_grid_closest(s->grid, &q, &o, co);

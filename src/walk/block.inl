@@ -94,6 +94,7 @@ typedef struct hs_block {
     uint64_t list_key[HS_BLOCK_HITS + HS_W]; /* or their keys (hs_block_hit_key) */
     int skip; /* skip-start (types.h) for every slot; last, so the arrays keep their offsets */
     hs_plan_trace *trace; /* hs_block_out.trace */
+    hs_semantics sem;     /* the slots' semantics (a wall grid's exact tests) */
 } hs_block;
 
 /* Where a block's answers go: closest's arrays, any's flags or count's counts at the caller's
@@ -203,6 +204,7 @@ HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder 
     B->answered = 0;
     B->nitems = 0;
     B->skip = (sem & HS_SKIP_START) != 0;
+    B->sem = sem;
     const int perm = ord != NULL, idx_known = ord == NULL || ord->perm != NULL;
     if (perm)
         hs_block_gather(B, qs, ord, lo, n);
@@ -405,4 +407,16 @@ HS_INLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_row_setup *S)
         hs_vf_storeu(S->last_max + j,
                      hs_vf_select(clip, hs_vf_min(hs_vf_max(hs_vf_add(pmax, re), c0), c1), c1));
     }
+}
+
+/* Slot q's best lowered to (key, t's bits tb, storage position pos) when key is below it, with
+ * no branch on the data. */
+HS_INLINE void hs_block_fold_one(hs_block *B, uint32_t q, uint64_t key, uint32_t tb, uint32_t pos)
+{
+    const uint64_t cur = B->best_key[q];
+    const uint64_t m = 0u - (uint64_t)(key < cur);
+    const uint32_t m32 = (uint32_t)m;
+    B->best_key[q] = cur ^ ((cur ^ key) & m);
+    B->best_tbits[q] ^= (B->best_tbits[q] ^ tb) & m32;
+    B->best_pos[q] ^= (B->best_pos[q] ^ pos) & m32;
 }

@@ -24,10 +24,9 @@ HS_INLINE void hs_block_broadcast(const hs_block *B, size_t j, hs_vq *Q)
     Q->skip = B->skip;
 }
 
-/* Item it's circles and hit lanes, with the test flags tf (skip-start applied only with
- * HS_TF_SKIP: without it, the test of the flag is not in the loop at all). */
-HS_INLINE hs_vm hs_block_item_hits(const hs_block *B, const hs_grid *g, const hs_item it, hs_vq *Q,
-                                   hs_vc *c, const unsigned tf)
+/* Item it's circles and the lanes they hit before skip-start. */
+HS_INLINE hs_vm hs_block_item_proxies(const hs_block *B, const hs_grid *g, const hs_item it,
+                                      hs_vq *Q, hs_vc *c, const unsigned tf)
 {
     hs_block_broadcast(B, it.slot, Q);
     c->cx = hs_vf_loadu(g->x + it.start);
@@ -37,6 +36,19 @@ HS_INLINE hs_vm hs_block_item_hits(const hs_block *B, const hs_grid *g, const hs
         hs_vm_and(hs_v_hits(Q, *c, 1, HS_TF_HAS(tf, HS_TF_BOUNDARY)), hs_vm_from_bits(it.lanes));
     if (HS_TF_HAS(tf, HS_TF_MASK))
         m = hs_vm_and(m, hs_vm_test_i(hs_vi_loadu(g->mask + it.start), Q->kmask));
+    return m;
+}
+
+/* Item it's circles and hit lanes, with the test flags tf (skip-start applied only with
+ * HS_TF_SKIP: without it, the test of the flag is not in the loop at all). */
+HS_INLINE hs_vm hs_block_item_hits(const hs_block *B, const hs_grid *g, const hs_item it, hs_vq *Q,
+                                   hs_vc *c, const unsigned tf)
+{
+    const hs_vm m = hs_block_item_proxies(B, g, it, Q, c, tf);
+    if (HS_TF_HAS(tf, HS_TF_WALL)) {
+        const unsigned bits = hs_vm_bits(hs_vm_and(m, hs_v_wall_near(Q, g->walls, it.start)));
+        return bits ? hs_vm_from_bits(hs_block_wall_bits(B, g, it, bits)) : hs_vm_from_bits(0u);
+    }
     return HS_TF_HAS(tf, HS_TF_SKIP) ? hs_v_keep(Q, *c, m, 1) : m;
 }
 
@@ -62,16 +74,9 @@ HS_INLINE void hs_block_list_hits(hs_block *B, const hs_item it, hs_vm m, size_t
 HS_INLINE void hs_block_fold_hits(hs_block *B, size_t len)
 {
     for (size_t k = 0; k < len; k++) {
-        const uint32_t q = B->list_slot[k];
         uint32_t tb;
         memcpy(&tb, &B->list_t[k], sizeof tb);
-        const uint64_t key = hs_block_hit_key(B, k);
-        const uint64_t cur = B->best_key[q];
-        const uint64_t m = 0u - (uint64_t)(key < cur);
-        const uint32_t m32 = (uint32_t)m;
-        B->best_key[q] = cur ^ ((cur ^ key) & m);
-        B->best_tbits[q] ^= (B->best_tbits[q] ^ tb) & m32;
-        B->best_pos[q] ^= (B->best_pos[q] ^ B->list_pos[k]) & m32;
+        hs_block_fold_one(B, B->list_slot[k], hs_block_hit_key(B, k), tb, B->list_pos[k]);
     }
 }
 
@@ -139,8 +144,35 @@ HS_INLINE size_t hs_block_all_items(const hs_bw W, size_t at, const int per_item
     const size_t from = at;
     at = W.B->skip ? hs_block_all_lanes_of(W, W.tf | HS_TF_SKIP, at, per_item)
                    : hs_block_all_lanes_of(W, W.tf, at, per_item);
-    hs_block_all_times(W.B, W.g, W.o->buf, from, at, W.tf);
+    if (HS_TF_HAS(W.tf, HS_TF_WALL))
+        hs_block_wall_all_times(W.B, W.g, W.o->buf, from, at);
+    else
+        hs_block_all_times(W.B, W.g, W.o->buf, from, at, W.tf);
     return at;
+}
+
+/* Closest: the listed hits [0, len) timed and folded into their slots' bests. */
+HS_INLINE void hs_block_time_and_fold(const hs_bw W, size_t len)
+{
+    hs_block_entry_times(W.B, W.g, len, W.tf);
+    hs_block_fold_hits(W.B, len);
+}
+
+/* Closest on a grid of wall pieces: each item's proxy hits through the exact test, each hit
+ * folded as it is found (one exact test per lane). */
+HS_INLINE size_t hs_block_wall_closest(const hs_bw W, const unsigned tf)
+{
+    hs_block *B = W.B;
+    for (size_t k = 0; k < B->nitems; k++) {
+        const hs_item it = B->items[k];
+        hs_vq Q;
+        hs_vc c;
+        const hs_vm m = hs_block_item_proxies(B, W.g, it, &Q, &c, tf);
+        const unsigned bits = hs_vm_bits(hs_vm_and(m, hs_v_wall_near(&Q, W.g->walls, it.start)));
+        if (bits)
+            hs_block_wall_fold_item(B, W.g, it, bits);
+    }
+    return 0;
 }
 
 /* Closest: the items with a hit are listed with their hit lanes (no branch); returns their
@@ -165,6 +197,10 @@ HS_INLINE size_t hs_block_hit_items(const hs_bw W, const unsigned tf)
 HS_INLINE void hs_block_test_closest(const hs_bw W)
 {
     hs_block *B = W.B;
+    if (HS_TF_HAS(W.tf, HS_TF_WALL)) {
+        HS_BW_ITEM_LOOP(W, hs_block_wall_closest);
+        return;
+    }
     const size_t nh = HS_BW_ITEM_LOOP(W, hs_block_hit_items);
     size_t len = 0;
     for (size_t h = 0; h < nh; h++) {
@@ -172,13 +208,11 @@ HS_INLINE void hs_block_test_closest(const hs_bw W)
         hs_block_list_hits(B, B->items[B->hit_item[h]], hs_vm_from_bits(bits), len);
         len += (size_t)__builtin_popcount(bits);
         if (len > HS_BLOCK_HITS - HS_W) {
-            hs_block_entry_times(B, W.g, len, W.tf);
-            hs_block_fold_hits(B, len);
+            hs_block_time_and_fold(W, len);
             len = 0;
         }
     }
-    hs_block_entry_times(B, W.g, len, W.tf);
-    hs_block_fold_hits(B, len);
+    hs_block_time_and_fold(W, len);
 }
 
 /* All: the hits compressed straight into buf: a slot's items are consecutive, so its hits are

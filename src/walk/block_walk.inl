@@ -84,8 +84,31 @@ HS_INLINE hs_status hs_block_range(const hs_bw W, const hs_walk_range *r)
  * item of the range (the other bits stay known to the compiler); the thickness is always
  * added (r + 0 is r exactly, so q = 0 queries give the same answers). Binding either would
  * double the copies of the block walk per mode and level. */
+/* A grid of wall pieces (grid/wall_grid.h): the walk with HS_TF_WALL, its proxies tested solid
+ * (the exact test applies the semantics), out of line, so the walks of circles stay as they
+ * are. */
+static HS_OUTLINE hs_status HS_FN(walls_range)(const hs_walk_range *r, const int mode,
+                                               const hs_block_out *o)
+{
+    hs_bw W = {r->state,
+               r->g,
+               o,
+               r->tally,
+               r->sem,
+               HS_WALK_CLOSEST,
+               (r->g->mask ? (unsigned)HS_TF_MASK : 0u) | HS_TF_WALL};
+    switch (mode) {
+    case HS_WALK_CLOSEST: return hs_block_range(W, r);
+    case HS_WALK_ANY: W.mode = HS_WALK_ANY; return hs_block_range(W, r);
+    case HS_WALK_COUNT: W.mode = HS_WALK_COUNT; return hs_block_range(W, r);
+    default: W.mode = HS_WALK_ALL; return hs_block_range(W, r);
+    }
+}
+
 HS_INLINE hs_status hs_block_run(const hs_walk_range *r, const int mode, const hs_block_out *o)
 {
+    if (r->g->walls != NULL)
+        return HS_FN(walls_range)(r, mode, o);
     hs_bw W = {r->state, r->g, o, r->tally, r->sem, mode, r->g->mask ? (unsigned)HS_TF_MASK : 0u};
     if (!(r->sem & HS_BOUNDARY))
         return hs_block_range(W, r);

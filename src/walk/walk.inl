@@ -24,6 +24,7 @@
 #include "batch/hitbuf.h"
 #include "core.h"
 #include "grid/layout.h"
+#include "grid/wall_grid.h"
 #include "invariant.h"
 #include "kernels/kernels.h"
 #include "prefetch.h"
@@ -42,6 +43,10 @@ enum { HS_WALK_ANY, HS_WALK_COUNT, HS_WALK_CLOSEST, HS_WALK_ALL, HS_WALK_PLAN };
  * semantics, a circle mask to test, skip-start, the query's thickness (the block always adds
  * it: r + 0 is r exactly), occupancy bits to read on the level. */
 enum { HS_TF_BOUNDARY = 1, HS_TF_MASK = 2, HS_TF_SKIP = 4, HS_TF_THICK = 8, HS_TF_OCC = 16 };
+/* A grid of wall pieces (grid/wall_grid.h): its proxies are tested solid, without skip-start,
+ * and the lanes they hit go through the exact wall test under the query's semantics. A
+ * run-time bit, as the mask's. */
+enum { HS_TF_WALL = 64 };
 /* The per-query walk of a query against moving circles (walk_moving.inl): its runs go to
  * walk_moving_run. */
 enum { HS_TF_MOVE = 32 };
@@ -53,6 +58,7 @@ _Static_assert((int)HS_MW_ANY == (int)HS_WALK_ANY && (int)HS_MW_COUNT == (int)HS
 /* The grid walk: the block and its queries, the per-query walk, the block's plan, test and
  * answer steps, then the range walk over blocks. */
 #include "block.inl"
+#include "wall_test.inl"
 #include "walk_run.inl"
 #include "walk_query.inl"
 #include "walk_moving.inl"

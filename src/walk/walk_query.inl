@@ -435,6 +435,7 @@ HS_INLINE void hs_walk_init(hs_walk *w, const hs_grid *g, const hs_kq *kq)
             (g->mask != NULL ? (unsigned)HS_TF_MASK : 0u);
     w->buf = NULL;
     w->blk = NULL;
+    w->kq = kq;
     w->err = HS_OK;
 }
 

@@ -15,7 +15,8 @@ typedef struct hs_walk {
     uint32_t count;
     unsigned tf; /* the test flags HS_TF_THICK, _BOUNDARY and _MASK of the query and grid */
     hs_hitbuf *buf;
-    hs_block *blk; /* PLAN: the block and the slot items go to */
+    hs_block *blk;   /* PLAN: the block and the slot items go to */
+    const hs_kq *kq; /* the query (a wall grid's exact tests) */
     size_t slot;
     hs_status err;
 } hs_walk;
@@ -187,6 +188,42 @@ HS_INLINE int hs_walk_test_run(hs_walk *w, const int mode, uint32_t b, uint32_t 
 
 static int HS_FN(walk_moving_run)(hs_walk *w, int mode, uint32_t b, uint32_t e);
 
+/* A run of a grid of wall pieces (grid/wall_grid.h), piece by piece through the exact test:
+ * the per-query walk takes few queries, so no proxy test first. Returns 1 to stop. */
+static HS_OUTLINE int hs_walk_wall_run(hs_walk *w, const int mode, uint32_t b, uint32_t e)
+{
+    const hs_grid *g = w->g;
+    if (mode == HS_WALK_ALL && w->buf->cap - w->buf->len < (size_t)(e - b) &&
+        hs_hitbuf_reserve(w->buf, (size_t)(e - b)) != HS_OK) {
+        w->err = HS_E_NOMEM;
+        return 1;
+    }
+    for (uint32_t pos = b; pos < e; pos++) {
+        hs_wall_hit h;
+        if (!hs_gwall_hits(g, pos, w->kq, &h))
+            continue;
+        const uint32_t id = g->id[pos];
+        switch (mode) {
+        case HS_WALK_ANY: return 1;
+        case HS_WALK_COUNT: w->count++; break;
+        case HS_WALK_CLOSEST:
+            /* the key of the block's fold: t (with -0 as +0), then the index */
+            if (h.t + 0.0f < w->best_t + 0.0f ||
+                (h.t + 0.0f == w->best_t + 0.0f && id < w->best_id)) {
+                w->best_t = h.t;
+                w->best_id = id;
+                w->best_pos = pos;
+            }
+            break;
+        default:
+            w->buf->t[w->buf->len] = h.t;
+            w->buf->id[w->buf->len++] = id;
+            break;
+        }
+    }
+    return 0;
+}
+
 /* The run [b, e): planned (PLAN) or tested with the query's constant parameters bound. */
 HS_INLINE int hs_walk_run(hs_walk *w, const int mode, uint32_t b, uint32_t e)
 {
@@ -196,6 +233,8 @@ HS_INLINE int hs_walk_run(hs_walk *w, const int mode, uint32_t b, uint32_t e)
         return HS_FN(walk_moving_run)(w, mode, b, e);
     /* circle tests as the kernels make them: whole vectors, padding lanes included */
     w->tests += ((uint64_t)(e - b) + HS_W - 1u) / HS_W * HS_W;
+    if (w->g->walls != NULL)
+        return hs_walk_wall_run(w, mode, b, e);
     switch (w->tf) { /* each combination a constant of its own copy */
     case 0: return hs_walk_test_run(w, mode, b, e, 0);
     case HS_TF_MASK: return hs_walk_test_run(w, mode, b, e, HS_TF_MASK);

@@ -80,7 +80,7 @@ void test_queries_match_c(const scene &s)
     std::vector<std::uint8_t> any(m);
     CHECK(hs_grid_closest(cg, &cq, &copts,
                           hs_closest_out{idx.data(), t.data(), px.data(), py.data(), nx.data(),
-                                         ny.data()}) == HS_OK);
+                                         ny.data(), nullptr}) == HS_OK);
     CHECK(hs_grid_any(cg, &cq, &copts, any.data()) == HS_OK);
     CHECK(hs_grid_count_hits(cg, &cq, &copts, cnt.data()) == HS_OK);
     hs_hits call;
@@ -139,9 +139,9 @@ void test_queries_match_c(const scene &s)
     // Brute force answers as the C brute force (and as the grid).
     std::vector<std::uint32_t> bidx(m);
     std::vector<float> bt(m);
-    CHECK(hs_brute_closest(
-              ccs, &cq, &copts,
-              hs_closest_out{bidx.data(), bt.data(), nullptr, nullptr, nullptr, nullptr}) == HS_OK);
+    CHECK(hs_brute_closest(ccs, &cq, &copts,
+                           hs_closest_out{bidx.data(), bt.data(), nullptr, nullptr, nullptr,
+                                          nullptr, nullptr}) == HS_OK);
     auto b = hitscan::brute(cs).try_closest(qs, o);
     CHECK(b.ok() && same(b.value().idx, bidx.data(), m) && same(b.value().t, bt.data(), m));
     CHECK(same(b.value().idx, idx.data(), m));
@@ -175,9 +175,9 @@ void test_queries_match_c(const scene &s)
     hs_batch_opts mopts = hs_batch_opts_default();
     mopts.disp_x = ddx.data();
     mopts.disp_y = ddy.data();
-    CHECK(hs_grid_closest(
-              cg, &cq, &mopts,
-              hs_closest_out{bidx.data(), bt.data(), nullptr, nullptr, nullptr, nullptr}) == HS_OK);
+    CHECK(hs_grid_closest(cg, &cq, &mopts,
+                          hs_closest_out{bidx.data(), bt.data(), nullptr, nullptr, nullptr, nullptr,
+                                         nullptr}) == HS_OK);
     hitscan::options mo;
     mo.disp_x = ddx;
     mo.disp_y = ddy;

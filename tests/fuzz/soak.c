@@ -148,7 +148,7 @@ int main(int argc, char **argv)
         o.ws = irand(3) ? ws : NULL;
         const int mode = (int)irand(4);
         hs_hits all = {0};
-        hs_closest_out co = {idx, t, px, NULL, NULL, NULL};
+        hs_closest_out co = {idx, t, px, NULL, NULL, NULL, NULL};
         hs_status s = mode == 0   ? hs_grid_closest(g, &qs, &o, co)
                       : mode == 1 ? hs_grid_any(g, &qs, &o, hit)
                       : mode == 2 ? hs_grid_count_hits(g, &qs, &o, cnt)
@@ -175,7 +175,7 @@ int main(int argc, char **argv)
             float bt[32], bpx[32];
             uint8_t bhit[32];
             hs_hits ball = {0};
-            hs_closest_out bco = {bidx, bt, bpx, NULL, NULL, NULL};
+            hs_closest_out bco = {bidx, bt, bpx, NULL, NULL, NULL, NULL};
             hs_status bs = mode == 0   ? hs_brute_closest(cs, &bq, &bo, bco)
                            : mode == 1 ? hs_brute_any(cs, &bq, &bo, bhit)
                            : mode == 2 ? hs_brute_count(cs, &bq, &bo, bcnt)

@@ -164,7 +164,7 @@ static void check_queries(hs_mpi_set *s, const hs_grid *ref, const hs_queries *q
     for (int pn = 0; pn < 2; pn++) {
         uint32_t *ri = malloc((m + 1) * 4), *di = malloc((m + 1) * 4);
         float *rf = malloc((5 * m + 1) * 4), *df = malloc((5 * m + 1) * 4);
-        hs_closest_out ro = {ri, rf, NULL, NULL, NULL, NULL},
+        hs_closest_out ro = {ri, rf, NULL, NULL, NULL, NULL, NULL},
                        dout = {di, df, NULL, NULL, NULL, NULL};
         if (pn) {
             ro.px = rf + m, ro.py = rf + 2 * m, ro.nx = rf + 3 * m, ro.ny = rf + 4 * m;
@@ -550,9 +550,10 @@ static void run_errors(void)
     float ct[10];
     st = hs_mpi_count_hits(s, &q.qs, &o, c);
     CHECK(g_size == 1 ? st == HS_OK : st == HS_E_RANGE, "mixed semantics: %d", (int)st);
-    hs_closest_out none = {NULL, NULL, NULL, NULL, NULL, NULL};
-    st = hs_mpi_closest(s, &q.qs, NULL,
-                        g_rank == 0 ? none : (hs_closest_out){ci, ct, NULL, NULL, NULL, NULL});
+    hs_closest_out none = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    st =
+        hs_mpi_closest(s, &q.qs, NULL,
+                       g_rank == 0 ? none : (hs_closest_out){ci, ct, NULL, NULL, NULL, NULL, NULL});
     CHECK(st == HS_E_NULL, "NULL output on one rank: %d", (int)st);
     qset_free(&q);
     hs_mpi_destroy(s);

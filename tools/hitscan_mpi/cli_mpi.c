@@ -116,8 +116,8 @@ hs_status hscli_mpi_run(int mode, const hs_circles *cs, const hs_queries *qs,
     o.ws = NULL; /* all-hits' arrays are gathered into the caller's own */
     hs_status s = HS_E_RANGE;
     if (mode == 0) {
-        hs_closest_out part = {cl->idx + lo, cl->t + lo,  cl->px + lo,
-                               cl->py + lo,  cl->nx + lo, cl->ny + lo};
+        hs_closest_out part = {cl->idx + lo, cl->t + lo,  cl->px + lo, cl->py + lo,
+                               cl->nx + lo,  cl->ny + lo, NULL};
         s = cs ? hs_brute_closest(cs, &sub, &o, part) : hs_mpi_closest(g_set, &sub, &o, part);
     } else if (mode == 1)
         s = cs ? hs_brute_any(cs, &sub, &o, hit + lo) : hs_mpi_any(g_set, &sub, &o, hit + lo);

@@ -356,7 +356,7 @@ int HS_WEB(hs_web_query)(int mode, const hs_grid *g, const hs_circles *cs, const
     switch (mode) {
     case HS_WEB_CLOSEST: {
         float *px = s + 4 * m, *py = s + 5 * m, *nx = s + 6 * m, *ny = s + 7 * m;
-        hs_closest_out out = {out0, out1, NULL, NULL, NULL, NULL};
+        hs_closest_out out = {out0, out1, NULL, NULL, NULL, NULL, NULL};
         if (out2) {
             out.px = px;
             out.py = py;
@@ -463,7 +463,7 @@ int HS_WEB(hs_web_closest_one)(const hs_grid *g, float ax, float ay, float bx, f
     o.isa = (hs_isa)isa;
     o.threads = 1;
     o.ws = ws;
-    hs_closest_out out = {&one.idx, &one.t, NULL, NULL, NULL, NULL};
+    hs_closest_out out = {&one.idx, &one.t, NULL, NULL, NULL, NULL, NULL};
     if (details) {
         out.px = &one.px;
         out.py = &one.py;

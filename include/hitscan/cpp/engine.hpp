@@ -107,8 +107,8 @@ template <class Self> class engine
         if (too_short(out.idx, m) || too_short(out.t, m) || too_short(out.px, m) ||
             too_short(out.py, m) || too_short(out.nx, m) || too_short(out.ny, m))
             return HS_E_RANGE;
-        hs_closest_out c{ptr(out.idx), ptr(out.t),  ptr(out.px),
-                         ptr(out.py),  ptr(out.nx), ptr(out.ny)};
+        hs_closest_out c{ptr(out.idx), ptr(out.t),  ptr(out.px), ptr(out.py),
+                         ptr(out.nx),  ptr(out.ny), nullptr};
         return run(qs, o, [&](const hs_queries *q, const hs_batch_opts *b) {
             return Self::c_closest(self().c_handle(), q, b, c);
         });

@@ -19,7 +19,7 @@ int main(int argc, char **argv)
     hs_queries qs = hs_queries_segments(&ax, &ay, &dx, &dy, rank == 0 ? 1 : 0);
     uint32_t idx = HS_NONE;
     float t = 0.0f;
-    hs_closest_out hit = {&idx, &t, NULL, NULL, NULL, NULL};
+    hs_closest_out hit = {&idx, &t, NULL, NULL, NULL, NULL, NULL};
     ok = ok && hs_mpi_closest(set, &qs, NULL, hit) == HS_OK;
     if (rank == 0) {
         /* the segment enters the circle at x = 9: t = 0.09 */

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal: the block's steps on a grid of wall pieces (grid/wall_grid.h). The proxies go
+ * through the block's vector test like circles (solid, no skip-start); each lane they hit then
+ * takes the exact wall test (hs_gwall_hits) under the slot's query and semantics, which also
+ * keeps the hit on one piece of its wall only. Lanes a proxy hits are few (the proxies hug
+ * their pieces), so these steps are scalar, out of line, and cost nothing to a grid of circles.
+ * Part of the per-ISA walk (walk.inl). */
+#ifndef HS_KNAME
+#error "include walk.inl, not this file"
+#endif
+
+/* The lanes of the pieces at storage positions start .. start + HS_W - 1 that may lie within
+ * q + w of the query Q: a lane is dropped only where the query's line, or the piece's, has
+ * the whole of the other beyond that reach on one side (a separating axis). Each signed
+ * distance, times a length, is a difference of products of float sums: it errs by a few
+ * 2^-24 of |factor| |term| summed, and the margin is 2^-19 of that (and of the lengths). The
+ * pieces are grown (wall_grid.h), so a hit kept on a piece is near the piece as stored. */
+HS_INLINE hs_vm hs_v_wall_near(const hs_vq *Q, const struct hs_gwalls *W, uint32_t start)
+{
+    const hs_vf x0 = hs_vf_loadu(W->x0 + start), y0 = hs_vf_loadu(W->y0 + start);
+    const hs_vf x1 = hs_vf_loadu(W->x1 + start), y1 = hs_vf_loadu(W->y1 + start);
+    const hs_vf R = hs_vf_add(Q->q, hs_vf_loadu(W->w + start));
+    const hs_vf tiny = hs_vf_set1(0x1p-19f), up = hs_vf_set1(1.0f + 0x1p-18f);
+    const hs_vf adx = hs_vf_abs(Q->dx), ady = hs_vf_abs(Q->dy);
+    const hs_vf aax = hs_vf_abs(Q->ax), aay = hs_vf_abs(Q->ay);
+    const hs_vf ax0 = hs_vf_abs(x0), ay0 = hs_vf_abs(y0), ax1 = hs_vf_abs(x1), ay1 = hs_vf_abs(y1);
+    /* the query's line: both ends of the piece beyond R |d| on one side */
+    const hs_vf c0 =
+        hs_vf_sub(hs_vf_mul(Q->dx, hs_vf_sub(y0, Q->ay)), hs_vf_mul(Q->dy, hs_vf_sub(x0, Q->ax)));
+    const hs_vf c1 =
+        hs_vf_sub(hs_vf_mul(Q->dx, hs_vf_sub(y1, Q->ay)), hs_vf_mul(Q->dy, hs_vf_sub(x1, Q->ax)));
+    const hs_vf rd = hs_vf_mul(R, hs_vf_mul(hs_vf_sqrt(Q->dd), up));
+    const hs_vf l0 = hs_vf_add(rd, hs_vf_mul(tiny, hs_vf_add(hs_vf_mul(adx, hs_vf_add(ay0, aay)),
+                                                             hs_vf_mul(ady, hs_vf_add(ax0, aax)))));
+    const hs_vf l1 = hs_vf_add(rd, hs_vf_mul(tiny, hs_vf_add(hs_vf_mul(adx, hs_vf_add(ay1, aay)),
+                                                             hs_vf_mul(ady, hs_vf_add(ax1, aax)))));
+    const hs_vm apart_q =
+        hs_vm_or(hs_vm_and(hs_vm_lt(l0, c0), hs_vm_lt(l1, c1)),
+                 hs_vm_and(hs_vm_lt(c0, hs_vf_neg(l0)), hs_vm_lt(c1, hs_vf_neg(l1))));
+    /* the piece's line: both ends of the query beyond R |e| on one side (an infinite end
+     * gives an infinite margin, so a ray or line is never dropped by this axis) */
+    const hs_vf ex = hs_vf_sub(x1, x0), ey = hs_vf_sub(y1, y0);
+    const hs_vf ea = hs_vf_add(hs_vf_add(hs_vf_abs(ex), hs_vf_abs(ey)),
+                               hs_vf_add(hs_vf_add(ax0, ay0), hs_vf_add(ax1, ay1)));
+    const hs_vf base = hs_vf_add(hs_vf_add(aax, aay), hs_vf_add(hs_vf_add(ax0, ay0), R));
+    const hs_vf re =
+        hs_vf_mul(R, hs_vf_mul(hs_vf_sqrt(hs_vf_add(hs_vf_mul(ex, ex), hs_vf_mul(ey, ey))), up));
+    const hs_vf s0x = hs_vf_sub(hs_vf_add(Q->ax, hs_vf_mul(Q->tmin, Q->dx)), x0);
+    const hs_vf s0y = hs_vf_sub(hs_vf_add(Q->ay, hs_vf_mul(Q->tmin, Q->dy)), y0);
+    const hs_vf s1x = hs_vf_sub(hs_vf_add(Q->ax, hs_vf_mul(Q->tmax, Q->dx)), x0);
+    const hs_vf s1y = hs_vf_sub(hs_vf_add(Q->ay, hs_vf_mul(Q->tmax, Q->dy)), y0);
+    const hs_vf h0 = hs_vf_sub(hs_vf_mul(ex, s0y), hs_vf_mul(ey, s0x));
+    const hs_vf h1 = hs_vf_sub(hs_vf_mul(ex, s1y), hs_vf_mul(ey, s1x));
+    const hs_vf dsum = hs_vf_add(adx, ady);
+    const hs_vf m0 = hs_vf_add(
+        re, hs_vf_mul(tiny, hs_vf_mul(ea, hs_vf_add(base, hs_vf_mul(hs_vf_abs(Q->tmin), dsum)))));
+    const hs_vf m1 = hs_vf_add(
+        re, hs_vf_mul(tiny, hs_vf_mul(ea, hs_vf_add(base, hs_vf_mul(hs_vf_abs(Q->tmax), dsum)))));
+    const hs_vm apart_w =
+        hs_vm_or(hs_vm_and(hs_vm_lt(m0, h0), hs_vm_lt(m1, h1)),
+                 hs_vm_and(hs_vm_lt(h0, hs_vf_neg(m0)), hs_vm_lt(h1, hs_vf_neg(m1))));
+    return hs_vm_andnot(hs_vm_from_bits((1u << HS_W) - 1u), hs_vm_or(apart_q, apart_w));
+}
+
+/* The lanes of bits (proxy hits of item it) whose walls the slot's query hits. */
+static HS_OUTLINE unsigned hs_block_wall_bits(const hs_block *B, const hs_grid *g, const hs_item it,
+                                              unsigned bits)
+{
+    const hs_kq k = hs_block_kq(B, it.slot, B->sem);
+    unsigned keep = 0;
+    for (; bits != 0u; bits &= bits - 1u) {
+        const unsigned lane = (unsigned)__builtin_ctz(bits);
+        hs_wall_hit h;
+        keep |= (unsigned)hs_gwall_hits(g, it.start + lane, &k, &h) << lane;
+    }
+    return keep;
+}
+
+/* The wall hit of slot q at storage position pos (one the item test kept): its t, or +inf. */
+HS_INLINE float hs_block_wall_t(const hs_block *B, const hs_grid *g, uint32_t q, uint32_t pos)
+{
+    const hs_kq k = hs_block_kq(B, q, B->sem);
+    hs_wall_hit h;
+    return hs_gwall_hits(g, pos, &k, &h) ? h.t : INFINITY;
+}
+
+/* Closest: the proxy hits `bits` of item it through the exact test, each hit folded into the
+ * slot's best with the key hs_block_fold_hits uses: (t + 0)'s bits made monotone, above the
+ * wall's index. */
+static HS_OUTLINE void hs_block_wall_fold_item(hs_block *B, const hs_grid *g, const hs_item it,
+                                               unsigned bits)
+{
+    const hs_kq k = hs_block_kq(B, it.slot, B->sem);
+    for (; bits != 0u; bits &= bits - 1u) {
+        const uint32_t pos = it.start + (uint32_t)__builtin_ctz(bits);
+        hs_wall_hit h;
+        if (!hs_gwall_hits(g, pos, &k, &h))
+            continue;
+        const float t0 = h.t + 0.0f;
+        uint32_t u, tb;
+        memcpy(&u, &t0, sizeof u);
+        memcpy(&tb, &h.t, sizeof tb);
+        u ^= (uint32_t)((int32_t)u >> 31) | 0x80000000u;
+        hs_block_fold_one(B, it.slot, (uint64_t)u << 32 | g->id[pos], tb, pos);
+    }
+}
+
+/* All: the hits [from, to) of buf, written as (slot, storage position), turned into (t, wall
+ * index) by the exact test. */
+static HS_OUTLINE void hs_block_wall_all_times(const hs_block *B, const hs_grid *g, hs_hitbuf *buf,
+                                               size_t from, size_t to)
+{
+    const uint32_t *slot = (const uint32_t *)(const void *)buf->t;
+    for (size_t k = from; k < to; k++) {
+        const uint32_t q = slot[k], pos = buf->id[k];
+        buf->t[k] = hs_block_wall_t(B, g, q, pos);
+        buf->id[k] = g->id[pos];
+    }
+}

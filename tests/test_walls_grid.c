@@ -1,0 +1,459 @@
+/* SPDX-License-Identifier: MIT */
+/* Walls in the grid (hs_grid_opts.walls): every mode against brute force over circles and
+ * walls (the circles' brute force and the scalar wall test, wall by wall) at every ISA level
+ * and thread count, every semantics, with and without masks, on scenes with long walls (many
+ * pieces), thick and zero-length walls, rays and thick queries, queries starting on walls and
+ * running along them; the large-batch path (sorted, staged) against batches of one; the wall
+ * set's lifetime on the grid. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hitscan/hitscan.h"
+#include "query_prep.h"
+#include "test_util.h"
+#include "wall_core.h"
+
+typedef struct wscene {
+    size_t n, k, m;
+    float *cx, *cy, *cr;
+    uint32_t *cm;
+    float *ax, *ay, *bx, *by, *w;
+    uint32_t *wm;
+    float *qax, *qay, *qdx, *qdy, *qtmax, *qq;
+    uint32_t *qm;
+} wscene;
+
+static float wunif(uint64_t *s, float lo, float hi)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return lo + (hi - lo) * (float)((*s >> 40) * 0x1p-24);
+}
+
+static void *wcalloc(size_t n, size_t sz)
+{
+    void *p = calloc(n ? n : 1, sz);
+    assert_non_null(p);
+    return p;
+}
+
+/* n circles, k walls (short axis-aligned and diagonal ones, long ones, points, some thick),
+ * m queries (segments, rays, thick ones, some from a wall's end or middle, some along one). */
+static wscene wscene_make(uint64_t seed, size_t n, size_t k, size_t m, float world)
+{
+    wscene s;
+    memset(&s, 0, sizeof s);
+    s.n = n, s.k = k, s.m = m;
+    s.cx = wcalloc(n, 4), s.cy = wcalloc(n, 4), s.cr = wcalloc(n, 4), s.cm = wcalloc(n, 4);
+    s.ax = wcalloc(k, 4), s.ay = wcalloc(k, 4), s.bx = wcalloc(k, 4), s.by = wcalloc(k, 4);
+    s.w = wcalloc(k, 4), s.wm = wcalloc(k, 4);
+    s.qax = wcalloc(m, 4), s.qay = wcalloc(m, 4), s.qdx = wcalloc(m, 4), s.qdy = wcalloc(m, 4);
+    s.qtmax = wcalloc(m, 4), s.qq = wcalloc(m, 4), s.qm = wcalloc(m, 4);
+    uint64_t r = seed;
+    for (size_t i = 0; i < n; i++) {
+        s.cx[i] = wunif(&r, 0, world), s.cy[i] = wunif(&r, 0, world);
+        s.cr[i] = wunif(&r, 0.1f, 0.8f);
+        s.cm[i] = 1u << (i % 3);
+    }
+    for (size_t i = 0; i < k; i++) {
+        const float x = floorf(wunif(&r, 0, world)), y = floorf(wunif(&r, 0, world));
+        const int kind = (int)(i % 7);
+        float len = kind == 6 ? wunif(&r, 0.3f, 0.9f) * world : floorf(wunif(&r, 1, 6));
+        s.ax[i] = x, s.ay[i] = y;
+        s.bx[i] = x + (kind % 3 == 0 ? len : kind % 3 == 1 ? 0.0f : len * 0.6f);
+        s.by[i] = y + (kind % 3 == 1 ? len : kind % 3 == 2 ? len * 0.8f : 0.0f);
+        if (i % 11 == 5) /* a point */
+            s.bx[i] = s.ax[i], s.by[i] = s.ay[i];
+        s.w[i] = i % 4 == 3 ? wunif(&r, 0.05f, 0.6f) : 0.0f;
+        s.wm[i] = 1u << (i % 3);
+    }
+    for (size_t j = 0; j < m; j++) {
+        const size_t wi = (size_t)wunif(&r, 0, (float)k) % k;
+        const int kind = (int)(j % 8);
+        float len = wunif(&r, 0, world * 0.4f), ang = wunif(&r, 0, 6.2831853f);
+        s.qax[j] = wunif(&r, -2, world + 2), s.qay[j] = wunif(&r, -2, world + 2);
+        s.qdx[j] = len * cosf(ang), s.qdy[j] = len * sinf(ang);
+        s.qtmax[j] = 1.0f;
+        if (kind == 1) /* a ray */
+            s.qtmax[j] = INFINITY;
+        if (kind == 2) /* from a wall's end */
+            s.qax[j] = s.ax[wi], s.qay[j] = s.ay[wi];
+        if (kind == 3) /* from a wall's middle, which a float may not hold exactly */
+            s.qax[j] = 0.5f * (s.ax[wi] + s.bx[wi]), s.qay[j] = 0.5f * (s.ay[wi] + s.by[wi]);
+        if (kind == 4) { /* along a wall, from before its start */
+            s.qdx[j] = s.bx[wi] - s.ax[wi], s.qdy[j] = s.by[wi] - s.ay[wi];
+            s.qax[j] = s.ax[wi] - 0.5f * s.qdx[j], s.qay[j] = s.ay[wi] - 0.5f * s.qdy[j];
+        }
+        if (kind == 5) /* ending on a wall's end */
+            s.qdx[j] = s.bx[wi] - s.qax[j], s.qdy[j] = s.by[wi] - s.qay[j];
+        s.qq[j] = kind == 6 || kind == 7 ? wunif(&r, 0.0f, 0.7f) : 0.0f;
+        s.qm[j] = j % 5 == 0 ? 0u : 1u + (uint32_t)(j % 7);
+    }
+    return s;
+}
+
+static void wscene_free(wscene *s)
+{
+    void *p[] = {s->cx, s->cy,  s->cr,  s->cm,  s->ax,  s->ay,    s->bx, s->by, s->w,
+                 s->wm, s->qax, s->qay, s->qdx, s->qdy, s->qtmax, s->qq, s->qm};
+    for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+        free(p[i]);
+}
+
+static hs_queries wscene_queries(const wscene *s, int masks)
+{
+    hs_queries qs = hs_queries_capsules(s->qax, s->qay, s->qdx, s->qdy, s->qq, s->m);
+    qs.tmax = s->qtmax;
+    qs.mask = masks ? s->qm : NULL;
+    return qs;
+}
+
+/* The walls of s query i hits, brute force with the scalar test: the least (t, index) in
+ * *best / *bt, their number returned, the hits (t, index) appended to ts / ids. */
+static uint32_t walls_brute(const wscene *s, const hs_queries *qs, size_t i, hs_semantics sem,
+                            int masks, uint32_t *best, float *bt, float *ts, uint32_t *ids)
+{
+    hs_kq k;
+    *best = HS_NONE;
+    *bt = INFINITY;
+    if (!hs_prep_query(qs, i, sem, &k))
+        return 0;
+    uint32_t c = 0;
+    for (size_t w = 0; w < s->k; w++) {
+        if (((masks ? s->wm[w] : ~0u) & k.mask) == 0u)
+            continue;
+        const hs_kwall wl = {s->ax[w], s->ay[w], s->bx[w], s->by[w], s->w[w]};
+        hs_wall_hit h;
+        if (!hs_wall_hits(&k, &wl, &h))
+            continue;
+        if (ts) {
+            ts[c] = h.t;
+            ids[c] = (uint32_t)w;
+        }
+        c++;
+        if (h.t + 0.0f < *bt + 0.0f || *best == HS_NONE) {
+            *bt = h.t;
+            *best = (uint32_t)w;
+        }
+    }
+    return c;
+}
+
+/* Every mode of g against brute force over cs and s's walls, under opts. */
+static void check_modes(const hs_grid *g, const hs_circles *cs, const wscene *s, int masks,
+                        const hs_batch_opts *opts)
+{
+    const hs_queries qs = wscene_queries(s, masks);
+    const size_t m = s->m;
+    uint32_t *gi = wcalloc(m, 4), *bi = wcalloc(m, 4), *gc = wcalloc(m, 4), *bc = wcalloc(m, 4);
+    float *gt = wcalloc(m, 4), *btc = wcalloc(m, 4), *nx = wcalloc(m, 4), *ny = wcalloc(m, 4);
+    uint8_t *gk = wcalloc(m, 1), *ga = wcalloc(m, 1);
+    hs_batch_opts bo = *opts;
+    /* the circles' answers are the brute-force kernels' at the same level (FMA may differ) */
+    bo.threads = 1;
+    hs_status s0 = hs_brute_closest(cs, &qs, &bo, (hs_closest_out){.idx = bi, .t = btc});
+    hs_status sg = hs_grid_closest(
+        g, &qs, opts, (hs_closest_out){.idx = gi, .t = gt, .nx = nx, .ny = ny, .kind = gk});
+    assert_int_equal(sg, s0);
+    assert_int_equal(hs_brute_count(cs, &qs, &bo, bc), s0);
+    assert_int_equal(hs_grid_count_hits(g, &qs, opts, gc), s0);
+    assert_int_equal(hs_grid_any(g, &qs, opts, ga), s0);
+    hs_hits ha, hb;
+    assert_int_equal(hs_grid_all(g, &qs, opts, &ha), s0);
+    assert_int_equal(hs_brute_all(cs, &qs, &bo, &hb), s0);
+    assert_non_null(ha.kind);
+    float *wts = wcalloc(s->k, 4);
+    uint32_t *wids = wcalloc(s->k, 4);
+    size_t walls_hit = 0;
+    for (size_t i = 0; i < m; i++) {
+        uint32_t wb;
+        float wt;
+        const uint32_t nw = walls_brute(s, &qs, i, opts->sem, masks, &wb, &wt, wts, wids);
+        walls_hit += nw != 0;
+        /* closest: circles before walls at equal t */
+        const int wall = wb != HS_NONE && (bi[i] == HS_NONE || wt + 0.0f < btc[i] + 0.0f);
+        if (gi[i] != (wall ? wb : bi[i]) || gk[i] != (wall ? HS_KIND_WALL : HS_KIND_CIRCLE))
+            fail_msg("query %zu: closest %u kind %u, brute %u kind %d", i, gi[i], gk[i],
+                     wall ? wb : bi[i], wall);
+        if (gi[i] != HS_NONE)
+            assert_true(memcmp(&gt[i], wall ? &wt : &btc[i], 4) == 0);
+        if (wall) /* a unit normal */
+            assert_true(fabsf(nx[i] * nx[i] + ny[i] * ny[i] - 1.0f) < 1e-4f);
+        assert_int_equal(gc[i], bc[i] + nw);
+        assert_int_equal(ga[i], gc[i] != 0);
+        /* all: the circles' then the walls' hits, each in (t, index) order, merged */
+        const size_t a0 = ha.offsets[i], b0 = hb.offsets[i];
+        assert_int_equal(ha.offsets[i + 1] - a0, hb.offsets[i + 1] - b0 + nw);
+        size_t cb = b0, used = 0;
+        for (size_t h = a0; h < ha.offsets[i + 1]; h++) {
+            if (ha.kind[h] == HS_KIND_CIRCLE) {
+                assert_int_equal(ha.idx[h], hb.idx[cb]);
+                if (!(ha.t[h] == hb.t[cb]))
+                    fail_msg("q %zu hit %zu: %a vs %a id %u vs %u isa %d sem %d", i, h - a0,
+                             ha.t[h], hb.t[cb], ha.idx[h], hb.idx[cb], (int)opts->isa,
+                             (int)opts->sem);
+                cb++;
+            } else {
+                size_t f = 0;
+                while (f < nw && wids[f] != ha.idx[h])
+                    f++;
+                assert_true(f < nw);
+                assert_true(ha.t[h] == wts[f]);
+                used++;
+            }
+            if (h > a0)
+                assert_true(ha.t[h - 1] + 0.0f <= ha.t[h] + 0.0f);
+        }
+        assert_int_equal(used, nw);
+    }
+    assert_true(walls_hit > m / 20); /* the wscene does test walls */
+    hs_hits_free(&ha);
+    hs_hits_free(&hb);
+    free(wts), free(wids), free(gi), free(bi), free(gc), free(bc), free(gt), free(btc);
+    free(nx), free(ny), free(gk), free(ga);
+}
+
+static void test_modes_against_brute_force(void **state)
+{
+    (void)state;
+    for (int variant = 0; variant < 6; variant++) {
+        const int masks = variant & 1;
+        wscene s = wscene_make(11 + (uint64_t)variant, 400, 300, 700, variant < 2 ? 60.0f : 200.0f);
+        if (variant >= 4) /* far from the origin, where a float's step is 1/128 */
+            for (float *a[] = {s.cx, s.cy, s.ax, s.ay, s.bx, s.by, s.qax, s.qay}, **p = a;
+                 p < a + 8; p++)
+                for (size_t i = 0, n = p < a + 2 ? s.n : p < a + 6 ? s.k : s.m; i < n; i++)
+                    (*p)[i] += 1e5f;
+        hs_circles *cs;
+        hs_walls *ws;
+        assert_int_equal(hs_circles_create(s.cx, s.cy, s.cr, masks ? s.cm : NULL, s.n, &cs, NULL),
+                         HS_OK);
+        assert_int_equal(
+            hs_walls_create(s.ax, s.ay, s.bx, s.by, s.w, masks ? s.wm : NULL, s.k, &ws, NULL),
+            HS_OK);
+        hs_grid_opts go = {0};
+        go.walls = ws;
+        hs_grid *g;
+        assert_int_equal(hs_grid_build(cs, &go, &g), HS_OK);
+        hs_walls_destroy(ws); /* the grid keeps its own copy */
+        assert_int_equal(hs_grid_wall_count(g), s.k);
+        const hs_semantics sems[] = {HS_SOLID, HS_BOUNDARY, HS_SOLID_SKIP_START,
+                                     HS_BOUNDARY_SKIP_START};
+        for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
+            if (!hs_isa_supported((hs_isa)isa))
+                continue;
+            for (int si = 0; si < 4; si++) {
+                hs_batch_opts o = hs_batch_opts_default();
+                o.isa = (hs_isa)isa;
+                o.sem = sems[si];
+                o.threads = 1 + (si & 1);
+                check_modes(g, cs, &s, masks, &o);
+            }
+        }
+        hs_grid_destroy(g);
+        hs_circles_destroy(cs);
+        wscene_free(&s);
+    }
+}
+
+/* A batch large enough to be sorted and staged, against the same queries one by one. */
+static void test_large_batch_against_single_queries(void **state)
+{
+    (void)state;
+    wscene s = wscene_make(5, 100, 40000, 6000, 1000.0f);
+    hs_circles *cs;
+    hs_walls *ws;
+    assert_int_equal(hs_circles_create(s.cx, s.cy, s.cr, NULL, s.n, &cs, NULL), HS_OK);
+    assert_int_equal(hs_walls_create(s.ax, s.ay, s.bx, s.by, s.w, NULL, s.k, &ws, NULL), HS_OK);
+    hs_grid *g;
+    assert_int_equal(hs_grid_build(cs, NULL, &g), HS_OK);
+    assert_int_equal(hs_grid_set_walls(g, ws), HS_OK);
+    hs_walls_destroy(ws);
+    hs_queries qs = wscene_queries(&s, 0);
+    uint32_t *gi = wcalloc(s.m, 4), *gc = wcalloc(s.m, 4);
+    float *gt = wcalloc(s.m, 4);
+    uint8_t *gk = wcalloc(s.m, 1);
+    assert_int_equal(
+        hs_grid_closest(g, &qs, NULL, (hs_closest_out){.idx = gi, .t = gt, .kind = gk}), HS_OK);
+    assert_int_equal(hs_grid_count_hits(g, &qs, NULL, gc), HS_OK);
+    size_t walls = 0;
+    for (size_t i = 0; i < s.m; i += 7) {
+        hs_queries one = qs;
+        one.ax += i, one.ay += i, one.dx += i, one.dy += i, one.tmax += i, one.q += i;
+        one.count = 1;
+        uint32_t idx, cnt;
+        float t;
+        uint8_t kind;
+        assert_int_equal(
+            hs_grid_closest(g, &one, NULL, (hs_closest_out){.idx = &idx, .t = &t, .kind = &kind}),
+            HS_OK);
+        assert_int_equal(hs_grid_count_hits(g, &one, NULL, &cnt), HS_OK);
+        assert_int_equal(idx, gi[i]);
+        assert_int_equal(kind, gk[i]);
+        assert_int_equal(cnt, gc[i]);
+        if (idx != HS_NONE)
+            assert_true(memcmp(&t, &gt[i], 4) == 0);
+        walls += kind == HS_KIND_WALL;
+    }
+    assert_true(walls > s.m / 7 / 4);
+    free(gi), free(gc), free(gt), free(gk);
+    hs_grid_destroy(g);
+    hs_circles_destroy(cs);
+    wscene_free(&s);
+}
+
+/* One wall across a query, and the set's lifetime: rebuilds keep the walls, set_walls
+ * replaces or removes them, a periodic grid refuses them. */
+static void test_walls_on_the_grid(void **state)
+{
+    (void)state;
+    const float cx[1] = {50.0f}, cy[1] = {0.0f}, cr[1] = {1.0f};
+    const float ax[1] = {10.0f}, ay[1] = {-5.0f}, bx[1] = {10.0f}, by[1] = {5.0f};
+    hs_circles *cs;
+    hs_walls *ws;
+    assert_int_equal(hs_circles_create(cx, cy, cr, NULL, 1, &cs, NULL), HS_OK);
+    assert_int_equal(hs_walls_create(ax, ay, bx, by, NULL, NULL, 1, &ws, NULL), HS_OK);
+    hs_grid *g;
+    hs_grid_opts go = {0};
+    go.walls = ws;
+    assert_int_equal(hs_grid_build(cs, &go, &g), HS_OK);
+    const float qx[1] = {0.0f}, qy[1] = {0.0f}, qdx[1] = {100.0f}, qdy[1] = {0.0f};
+    hs_queries qs = hs_queries_segments(qx, qy, qdx, qdy, 1);
+    uint32_t idx;
+    float t, px, py, nx, ny;
+    uint8_t kind;
+    hs_closest_out co = {&idx, &t, &px, &py, &nx, &ny, &kind};
+    assert_int_equal(hs_grid_closest(g, &qs, NULL, co), HS_OK);
+    assert_int_equal(idx, 0);
+    assert_int_equal(kind, HS_KIND_WALL);
+    assert_true(t == 0.1f);
+    assert_true(px == 10.0f && py == 0.0f && nx == -1.0f && ny == 0.0f);
+    /* a rebuild of the circles keeps the walls */
+    assert_int_equal(hs_grid_rebuild(g, cs), HS_OK);
+    assert_int_equal(hs_grid_closest(g, &qs, NULL, co), HS_OK);
+    assert_int_equal(kind, HS_KIND_WALL);
+    /* removed: the circle is the first hit */
+    assert_int_equal(hs_grid_set_walls(g, NULL), HS_OK);
+    assert_int_equal(hs_grid_wall_count(g), 0);
+    assert_int_equal(hs_grid_closest(g, &qs, NULL, co), HS_OK);
+    assert_int_equal(kind, HS_KIND_CIRCLE);
+    assert_true(t == 0.49f);
+    hs_hits h;
+    assert_int_equal(hs_grid_all(g, &qs, NULL, &h), HS_OK);
+    assert_null(h.kind); /* no walls: every hit a circle's */
+    hs_hits_free(&h);
+    hs_grid_destroy(g);
+    /* a periodic box refuses walls */
+    hs_grid_opts po = {0};
+    po.periodic = HS_PERIODIC_XY;
+    po.box = (hs_aabb){{0.0f, -50.0f}, {100.0f, 50.0f}};
+    po.walls = ws;
+    g = (hs_grid *)1;
+    assert_int_equal(hs_grid_build(cs, &po, &g), HS_E_RANGE);
+    assert_null(g);
+    hs_walls_destroy(ws);
+    hs_circles_destroy(cs);
+}
+
+/* A dense maze (a wall on most unit cells' edges, some diagonal, ends shared) with segments
+ * and rays: closest and count against brute force over a sample, and queries against moving
+ * circles beside the walls (the walls stand still). */
+static void test_maze(void **state)
+{
+    (void)state;
+    const int S = 60;
+    const size_t cap = (size_t)S * S;
+    wscene s;
+    memset(&s, 0, sizeof s);
+    s.ax = wcalloc(cap, 4), s.ay = wcalloc(cap, 4), s.bx = wcalloc(cap, 4), s.by = wcalloc(cap, 4);
+    s.w = wcalloc(cap, 4), s.wm = wcalloc(cap, 4);
+    uint64_t r = 3;
+    for (int i = 0; i < S; i++)
+        for (int j = 0; j < S; j++, s.k++) {
+            const float u = wunif(&r, 0, 1);
+            s.ax[s.k] = (float)i, s.ay[s.k] = (float)j;
+            s.bx[s.k] = (float)i + (u < 0.55f ? 1.0f : u < 0.9f ? 0.0f : 1.0f);
+            s.by[s.k] = (float)j + (u < 0.55f ? 0.0f : 1.0f);
+        }
+    s.m = 3000;
+    s.qax = wcalloc(s.m, 4), s.qay = wcalloc(s.m, 4), s.qdx = wcalloc(s.m, 4);
+    s.qdy = wcalloc(s.m, 4), s.qtmax = wcalloc(s.m, 4), s.qq = wcalloc(s.m, 4),
+    s.qm = wcalloc(s.m, 4);
+    for (size_t k = 0; k < s.m; k++) {
+        const float a = wunif(&r, 0, 6.2831853f), len = wunif(&r, 0.5f, 20.0f);
+        s.qax[k] = k % 9 == 0 ? floorf(wunif(&r, 0, (float)S)) : wunif(&r, 0, (float)S);
+        s.qay[k] = k % 9 == 0 ? floorf(wunif(&r, 0, (float)S)) : wunif(&r, 0, (float)S);
+        s.qdx[k] = k % 7 == 0 ? len : len * cosf(a), s.qdy[k] = k % 7 == 0 ? 0.0f : len * sinf(a);
+        s.qtmax[k] = k % 4 == 0 ? INFINITY : 1.0f;
+    }
+    s.n = 50;
+    s.cx = wcalloc(s.n, 4), s.cy = wcalloc(s.n, 4), s.cr = wcalloc(s.n, 4), s.cm = wcalloc(s.n, 4);
+    float *dx = wcalloc(s.n, 4), *dy = wcalloc(s.n, 4);
+    for (size_t i = 0; i < s.n; i++) {
+        s.cx[i] = wunif(&r, 0, (float)S), s.cy[i] = wunif(&r, 0, (float)S), s.cr[i] = 0.3f;
+        dx[i] = wunif(&r, -1, 1), dy[i] = wunif(&r, -1, 1);
+    }
+    hs_circles *cs;
+    hs_walls *ws;
+    assert_int_equal(hs_circles_create(s.cx, s.cy, s.cr, NULL, s.n, &cs, NULL), HS_OK);
+    assert_int_equal(hs_walls_create(s.ax, s.ay, s.bx, s.by, NULL, NULL, s.k, &ws, NULL), HS_OK);
+    hs_grid_opts go = {0};
+    go.walls = ws;
+    hs_grid *g;
+    assert_int_equal(hs_grid_build(cs, &go, &g), HS_OK);
+    hs_batch_opts o = hs_batch_opts_default();
+    check_modes(g, cs, &s, 0, &o);
+    /* moving circles: segments only (rays are invalid against moving circles) */
+    for (size_t k = 0; k < s.m; k++)
+        s.qtmax[k] = 1.0f;
+    const hs_queries qs = wscene_queries(&s, 0);
+    uint32_t *gi = wcalloc(s.m, 4), *ci = wcalloc(s.m, 4), *gc = wcalloc(s.m, 4),
+             *cc = wcalloc(s.m, 4);
+    float *gt = wcalloc(s.m, 4), *ct = wcalloc(s.m, 4);
+    uint8_t *gk = wcalloc(s.m, 1);
+    hs_batch_opts mo = hs_batch_opts_default();
+    mo.disp_x = dx, mo.disp_y = dy;
+    assert_int_equal(hs_grid_closest(g, &qs, &mo, (hs_closest_out){.idx = gi, .t = gt, .kind = gk}),
+                     HS_OK);
+    assert_int_equal(hs_grid_count_hits(g, &qs, &mo, gc), HS_OK);
+    hs_grid *gc_only;
+    assert_int_equal(hs_grid_build(cs, NULL, &gc_only), HS_OK);
+    assert_int_equal(hs_grid_closest(gc_only, &qs, &mo, (hs_closest_out){.idx = ci, .t = ct}),
+                     HS_OK);
+    assert_int_equal(hs_grid_count_hits(gc_only, &qs, &mo, cc), HS_OK);
+    size_t moving_hits = 0;
+    for (size_t i = 0; i < s.m; i++) {
+        uint32_t wb;
+        float wt;
+        const uint32_t nw = walls_brute(&s, &qs, i, HS_SOLID, 0, &wb, &wt, NULL, NULL);
+        const int wall = wb != HS_NONE && (ci[i] == HS_NONE || wt + 0.0f < ct[i] + 0.0f);
+        assert_int_equal(gi[i], wall ? wb : ci[i]);
+        assert_int_equal(gk[i], wall ? HS_KIND_WALL : HS_KIND_CIRCLE);
+        assert_int_equal(gc[i], cc[i] + nw);
+        moving_hits += cc[i] != 0;
+    }
+    assert_true(moving_hits > 0);
+    free(gi), free(ci), free(gc), free(cc), free(gt), free(ct), free(gk), free(dx), free(dy);
+    hs_grid_destroy(gc_only);
+    hs_grid_destroy(g);
+    hs_walls_destroy(ws);
+    hs_circles_destroy(cs);
+    wscene_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_modes_against_brute_force),
+        cmocka_unit_test(test_large_batch_against_single_queries),
+        cmocka_unit_test(test_walls_on_the_grid),
+        cmocka_unit_test(test_maze),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
