@@ -42,8 +42,6 @@ const char *hs_scene_kind_name(hs_scene_kind kind)
     return scene_names[kind];
 }
 
-float hs_scene_side(size_t n) { return (float)(4000.0 * sqrt((double)n / 1e6)); }
-
 static double world_side(hs_scene_kind kind, size_t n)
 {
     const double side = hs_scene_side(n);

@@ -27,6 +27,10 @@
 
 static const double sqrt_half = 0.70710678118654752440;
 
+/* The standard scenes' world side for n circles (scene.h); here, below scene.c, which uses
+ * the suite's sides too. */
+float hs_scene_side(size_t n) { return (float)(4000.0 * sqrt((double)n / 1e6)); }
+
 /* Side of one of twoclusters' squares: half the circles at uniform's density. */
 static double half_side(size_t n) { return 4000.0 * sqrt((double)n / 2.0 / 1e6); }
 static double blob_side(size_t n) { return SUITE_BLOB_SIDE * sqrt((double)n / 2e5); }

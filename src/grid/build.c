@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The grid build (hs_grid_build, hs_grid_rebuild) and the grid's lifetime: the passes of
- * build.h run in order into the grid's memory, which is kept and reused by rebuilds. */
+/* The grid of circles (hs_grid_make, hs_grid_rebuild): the passes of build.h run in order
+ * into the grid's memory, which is kept and reused by rebuilds. lifetime.c adds the walls. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +8,6 @@
 #include "grid/build.h"
 #include "grid/periodic.h"
 #include "grid/storage.h"
-#include "grid/wall_grid.h"
 #include "tuning.h"
 
 /* The build's team: g->threads (0: the default team) on g->tasks, at most
@@ -139,7 +138,7 @@ void hs_grid_set_tasks(hs_grid *g, const hs_task_system *tasks)
         g->tasks = tasks;
 }
 
-hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, hs_grid **out)
+hs_status hs_grid_make(const hs_circles *cs, const hs_grid_opts *opts, hs_grid **out)
 {
     if (cs == NULL || out == NULL)
         return HS_E_NULL;
@@ -157,10 +156,8 @@ hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, hs_grid 
     hs_status s = hs_grid_set_box(g, opts);
     if (s == HS_OK)
         s = grid_fill(g, cs, NULL);
-    if (s == HS_OK && opts && opts->walls)
-        s = hs_grid_set_walls(g, opts->walls);
     if (s != HS_OK) {
-        hs_grid_destroy(g);
+        hs_grid_free(g);
         return s;
     }
     *out = g;
@@ -194,11 +191,10 @@ hs_status hs_grid_rebuild_from(hs_grid *g, const float *x, const float *y, const
     return s;
 }
 
-void hs_grid_destroy(hs_grid *g)
+void hs_grid_free(hs_grid *g)
 {
     if (g == NULL)
         return;
-    hs_grid_walls_free(g);
     free(g->x);
     free(g->y);
     free(g->r);
@@ -215,13 +211,11 @@ void hs_grid_destroy(hs_grid *g)
 size_t hs_grid_circle_count(const hs_grid *g) { return g ? g->n : 0; }
 size_t hs_grid_count(const hs_grid *g) { return hs_grid_circle_count(g); }
 
-size_t hs_grid_bytes(const hs_grid *g)
+size_t hs_grid_storage_bytes(const hs_grid *g)
 {
-    if (g == NULL)
-        return 0;
     return sizeof *g + g->cap * (3 * sizeof(float) + sizeof(uint32_t)) +
            g->mask_cap * sizeof(uint32_t) + g->cells_cap * sizeof(uint32_t) + g->scratch_bytes +
-           g->spill_cap * sizeof(uint32_t) + g->occ_cap + g->slot_cap + hs_grid_walls_bytes(g);
+           g->spill_cap * sizeof(uint32_t) + g->occ_cap + g->slot_cap;
 }
 
 float hs_grid_cell_size(const hs_grid *g)

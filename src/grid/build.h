@@ -16,6 +16,12 @@
 #include "batch/parallel.h"
 #include "grid/layout.h"
 
+/* The grid of cs's circles as hs_grid_build makes it, without opts->walls (lifetime.c adds
+ * them); its memory freed (no walls); its bytes (no walls). */
+hs_status hs_grid_make(const hs_circles *cs, const hs_grid_opts *opts, hs_grid **out);
+void hs_grid_free(hs_grid *g);
+size_t hs_grid_storage_bytes(const hs_grid *g);
+
 /* Sets g->n, the levels (g->lv, g->nlevels, g->split_r) and g->ncells from cs; HS_OK or
  * HS_E_TOO_MANY (more cells than 32-bit indices address). The circles are validated as
  * hs_circles_create does (their arrays may be borrowed and changed since): on a bad one it

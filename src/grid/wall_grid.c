@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grid/build.h"
 #include "grid/wall_grid.h"
 #include "tuning.h"
 
@@ -43,7 +44,7 @@ void hs_grid_walls_free(hs_grid *g)
     if (g->wall_grid != NULL) {
         gwalls_free(g->wall_grid->walls);
         g->wall_grid->walls = NULL;
-        hs_grid_destroy(g->wall_grid);
+        hs_grid_free(g->wall_grid);
         g->wall_grid = NULL;
     }
 }
@@ -161,7 +162,7 @@ static hs_status wall_grid_make(const hs_grid *g, const hs_walls *ws, hs_grid **
     if (s == HS_OK) {
         const hs_circles cs = {.x = p.x, .y = p.y, .r = p.r, .mask = p.mask, .n = p.n};
         const hs_grid_opts go = {.threads = g->threads, .tasks = g->tasks};
-        s = hs_grid_build(&cs, &go, &wg);
+        s = hs_grid_make(&cs, &go, &wg);
         /* a proxy beyond the circles' range: a wall longer than the grid can take */
         if (s == HS_E_NONFINITE || s == HS_E_NEG_RADIUS)
             s = HS_E_RANGE;
@@ -187,7 +188,7 @@ static hs_status wall_grid_make(const hs_grid *g, const hs_walls *ws, hs_grid **
         wg->walls = W;
         *out = wg;
     } else {
-        hs_grid_destroy(wg);
+        hs_grid_free(wg);
         gwalls_free(W);
     }
     pieces_free(&p);
@@ -218,7 +219,7 @@ size_t hs_grid_walls_bytes(const hs_grid *g)
         return 0;
     const size_t n = wg->walls->set->n;
     const size_t arrays = 4u + (wg->walls->set->w != NULL) + (wg->walls->set->mask != NULL);
-    return hs_grid_bytes(wg) + sizeof *wg->walls + sizeof *wg->walls->set +
+    return hs_grid_storage_bytes(wg) + sizeof *wg->walls + sizeof *wg->walls->set +
            (n + 2 * HS_PAD_FLOATS) * arrays * sizeof(float) + n * sizeof(uint32_t) +
            (wg->n + HS_PAD_FLOATS) * 6 * sizeof(uint32_t);
 }
