@@ -165,7 +165,7 @@ static void check_queries(hs_mpi_set *s, const hs_grid *ref, const hs_queries *q
         uint32_t *ri = malloc((m + 1) * 4), *di = malloc((m + 1) * 4);
         float *rf = malloc((5 * m + 1) * 4), *df = malloc((5 * m + 1) * 4);
         hs_closest_out ro = {ri, rf, NULL, NULL, NULL, NULL, NULL},
-                       dout = {di, df, NULL, NULL, NULL, NULL};
+                       dout = {di, df, NULL, NULL, NULL, NULL, NULL};
         if (pn) {
             ro.px = rf + m, ro.py = rf + 2 * m, ro.nx = rf + 3 * m, ro.ny = rf + 4 * m;
             dout.px = df + m, dout.py = df + 2 * m, dout.nx = df + 3 * m, dout.ny = df + 4 * m;
