@@ -251,6 +251,126 @@ static void test_tunnelling(void **state)
     hs_circles_destroy(cs);
 }
 
+/* The exact answer of query q against circle j moving by (ddx, ddy): hs_intersect_circle on the
+ * relative motion (a relative |d|^2 below FLT_MIN is none), as batch.h defines it. */
+static int rel_hit(hs_query q, float x, float y, float r, float ddx, float ddy, hs_semantics sem,
+                   hs_hit *h)
+{
+    q.d.x -= ddx;
+    q.d.y -= ddy;
+    if (!(q.d.x * q.d.x + q.d.y * q.d.y >= FLT_MIN))
+        q.d.x = q.d.y = 0.0f;
+    const hs_circle c = {.x = x, .y = y, .r = r};
+    return hs_intersect_circle(q, c, sem, h) == 1;
+}
+
+/* Every mode, semantics and level against hs_intersect_circle pair by pair, bit for bit:
+ * short and long segments (the block's and the per-query walk's), points with an interval
+ * around 0, intervals that do not start at 0, capsules, circle and query masks. */
+static void test_exact_semantics(void **state)
+{
+    (void)state;
+    const size_t n = test_quick() ? 600 : 2000, m = test_quick() ? 300 : 900;
+    const float side = 100.0f;
+    float *x = xcalloc(n, 4), *y = xcalloc(n, 4), *r = xcalloc(n, 4), *ddx = xcalloc(n, 4),
+          *ddy = xcalloc(n, 4);
+    uint32_t *cmask = xcalloc(n, 4), *qmask = xcalloc(m, 4);
+    float *ax = xcalloc(m, 4), *ay = xcalloc(m, 4), *dx = xcalloc(m, 4), *dy = xcalloc(m, 4),
+          *t0 = xcalloc(m, 4), *t1 = xcalloc(m, 4), *qq = xcalloc(m, 4);
+    for (size_t j = 0; j < n; j++) {
+        x[j] = frange(0, side);
+        y[j] = frange(0, side);
+        r[j] = frange(0.2, 2.0);
+        ddx[j] = frange(-2, 2);
+        ddy[j] = frange(-2, 2);
+        cmask[j] = 1u << (j % 3);
+    }
+    for (size_t i = 0; i < m; i++) {
+        const int kind = (int)(i % 5); /* short, long, point, shifted interval, capsule */
+        const float len = kind == 1 ? 150.0f : 4.0f;
+        ax[i] = frange(0, side);
+        ay[i] = frange(0, side);
+        dx[i] = kind == 2 ? 0.0f : frange(-len, len);
+        dy[i] = kind == 2 ? 0.0f : frange(-len, len);
+        t0[i] = kind == 2 || kind == 3 ? -0.5f : 0.0f;
+        t1[i] = kind == 3 ? 0.75f : 1.0f;
+        qq[i] = kind == 4 ? 0.5f : 0.0f;
+        qmask[i] = i % 7 == 0 ? 0u : (uint32_t)(1 + i % 7);
+    }
+    hs_circles *cs;
+    hs_grid *g;
+    assert_int_equal(hs_circles_create(x, y, r, cmask, n, &cs, NULL), HS_OK);
+    assert_int_equal(hs_grid_build(cs, NULL, &g), HS_OK);
+    hs_queries qs = hs_queries_capsules(ax, ay, dx, dy, qq, m);
+    qs.tmin = t0;
+    qs.tmax = t1;
+    qs.mask = qmask;
+    uint32_t *idx = xcalloc(m, 4), *cnt = xcalloc(m, 4);
+    float *t = xcalloc(m, 4), *px = xcalloc(m, 4), *py = xcalloc(m, 4), *nx = xcalloc(m, 4),
+          *ny = xcalloc(m, 4);
+    uint8_t *any = xcalloc(m, 1);
+    const hs_semantics sems[] = {HS_SOLID, HS_BOUNDARY, HS_SOLID_SKIP_START,
+                                 HS_BOUNDARY_SKIP_START};
+    size_t hits = 0;
+    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
+        if (!hs_isa_supported((hs_isa)isa))
+            continue;
+        for (size_t k = 0; k < sizeof sems / sizeof sems[0]; k++) {
+            hs_batch_opts o = hs_batch_opts_default();
+            o.isa = (hs_isa)isa;
+            o.sem = sems[k];
+            o.threads = 1 + isa % 2;
+            o.disp_x = ddx;
+            o.disp_y = ddy;
+            const hs_closest_out co = {.idx = idx, .t = t, .px = px, .py = py, .nx = nx, .ny = ny};
+            assert_int_equal(hs_grid_closest(g, &qs, &o, co), HS_OK);
+            assert_int_equal(hs_grid_count_hits(g, &qs, &o, cnt), HS_OK);
+            assert_int_equal(hs_grid_any(g, &qs, &o, any), HS_OK);
+            hs_hits all;
+            assert_int_equal(hs_grid_all(g, &qs, &o, &all), HS_OK);
+            for (size_t i = 0; i < m; i++) {
+                const hs_query q = {{ax[i], ay[i]}, {dx[i], dy[i]}, t0[i], t1[i], qq[i]};
+                uint32_t best = HS_NONE, c = 0;
+                hs_hit bh = {0}, h;
+                size_t at = all.offsets[i];
+                for (uint32_t j = 0; j < n; j++) {
+                    if (!(cmask[j] & qmask[i]) ||
+                        !rel_hit(q, x[j], y[j], r[j], ddx[j], ddy[j], sems[k], &h))
+                        continue;
+                    c++;
+                    if (best == HS_NONE || h.t < bh.t) {
+                        best = j;
+                        bh = h;
+                    }
+                    int found = 0; /* j among all's hits of i, with its t */
+                    for (size_t a = all.offsets[i]; a < all.offsets[i + 1]; a++)
+                        found |= all.idx[a] == j && all.t[a] == h.t;
+                    assert_true(found);
+                    at++;
+                }
+                assert_int_equal(at, all.offsets[i + 1]);
+                assert_int_equal(cnt[i], c);
+                assert_int_equal(any[i], c != 0);
+                assert_int_equal(idx[i], best);
+                hits += c;
+                if (best == HS_NONE)
+                    continue;
+                assert_true(t[i] == bh.t);
+                assert_true(px[i] == ax[i] + bh.t * dx[i] && py[i] == ay[i] + bh.t * dy[i]);
+                assert_true(nx[i] == bh.normal.x && ny[i] == bh.normal.y);
+            }
+            hs_hits_free(&all);
+        }
+    }
+    assert_true(hits > m); /* the scene has hits to compare */
+    hs_grid_destroy(g);
+    hs_circles_destroy(cs);
+    void *bufs[] = {x,  y,  r,  ddx, ddy, cmask, qmask, ax, ay, dx, dy,
+                    t0, t1, qq, idx, cnt, t,     px,    py, nx, ny, any};
+    for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; k++)
+        free(bufs[k]);
+}
+
 /* Every level and thread count gives the same bytes. */
 static void test_levels_and_threads(void **state)
 {
@@ -417,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_zero_displacement),
         cmocka_unit_test(test_tunnelling),
         cmocka_unit_test(test_levels_and_threads),
+        cmocka_unit_test(test_exact_semantics),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_unbounded_whatever_displacement),
         cmocka_unit_test(test_no_query_null_outputs),

@@ -164,9 +164,10 @@ typedef struct hs_batch_opts {
      * outputs may be NULL, as without displacements); not in a periodic box yet
      * (HS_E_UNSUPPORTED).
      * Answers do not depend on the ISA level or the thread count; with every displacement 0
-     * the valid queries get the circles' standing answers. Cost: a grid of each circle's swept disc
-     * is built per call (24 bytes per circle besides it), then each query's candidates there are
-     * tested exactly, in scalar arithmetic. */
+     * the valid queries get the circles' standing answers. Cost: the displacements copied in
+     * the grid's order (8 bytes per circle, in the workspace); each query walks the grid with
+     * its thickness grown by its interval times the largest displacement, and the circles it
+     * meets are tested exactly on their relative motion (the stats count the walk's tests). */
     const float *disp_x, *disp_y;
     /* Optional: the caller's task system (above); NULL: the library's own helper threads. */
     const hs_task_system *tasks;

@@ -54,30 +54,49 @@ typedef struct hs_vs {
     hs_vf fx, fy, R2, tcl;
 } hs_vs;
 
-HS_INLINE hs_vs hs_v_hits1(const hs_vq *Q, hs_vc c, const int thick)
+/* a*b + c as the level computes it (hs_vf_fmadd: one FMA where the level fuses), or with
+ * twice rounded twice at every level, exactly as core.h (a compile-time constant). */
+HS_INLINE hs_vf hs_v_madd(hs_vf a, hs_vf b, hs_vf c, const int twice)
+{
+    return twice ? hs_vf_add(hs_vf_mul(a, b), c) : hs_vf_fmadd(a, b, c);
+}
+
+HS_INLINE hs_vs hs_v_hits1_r(const hs_vq *Q, hs_vc c, const int thick, const int twice)
 {
     hs_vs s;
     s.fx = hs_vf_sub(Q->ax, c.cx);
     s.fy = hs_vf_sub(Q->ay, c.cy);
     hs_vf R = thick ? hs_vf_add(c.r, Q->q) : c.r; /* r + 0 == r exactly */
     s.R2 = hs_vf_mul(R, R);
-    hs_vf b = hs_vf_fmadd(s.fy, Q->dy, hs_vf_mul(s.fx, Q->dx));
+    hs_vf b = hs_v_madd(s.fy, Q->dy, hs_vf_mul(s.fx, Q->dx), twice);
     s.tcl = hs_vf_min(hs_vf_max(hs_vf_mul(b, Q->ninv), Q->tmin), Q->tmax);
     return s;
 }
 
-HS_INLINE hs_vm hs_v_hits2(const hs_vq *Q, hs_vs s, const int boundary)
+HS_INLINE hs_vm hs_v_hits2_r(const hs_vq *Q, hs_vs s, const int boundary, const int twice)
 {
-    hs_vf px = hs_vf_fmadd(s.tcl, Q->dx, s.fx), py = hs_vf_fmadd(s.tcl, Q->dy, s.fy);
-    hs_vm hit = hs_vm_le(hs_vf_fmadd(py, py, hs_vf_mul(px, px)), s.R2);
+    hs_vf px = hs_v_madd(s.tcl, Q->dx, s.fx, twice), py = hs_v_madd(s.tcl, Q->dy, s.fy, twice);
+    hs_vm hit = hs_vm_le(hs_v_madd(py, py, hs_vf_mul(px, px), twice), s.R2);
     if (boundary) {
-        hs_vf sx = hs_vf_fmadd(Q->tmin, Q->dx, s.fx), sy = hs_vf_fmadd(Q->tmin, Q->dy, s.fy);
-        hs_vf ex = hs_vf_fmadd(Q->tmax, Q->dx, s.fx), ey = hs_vf_fmadd(Q->tmax, Q->dy, s.fy);
-        hs_vm sin = hs_vm_lt(hs_vf_fmadd(sy, sy, hs_vf_mul(sx, sx)), s.R2);
-        hs_vm ein = hs_vm_lt(hs_vf_fmadd(ey, ey, hs_vf_mul(ex, ex)), s.R2);
+        hs_vf sx = hs_v_madd(Q->tmin, Q->dx, s.fx, twice);
+        hs_vf sy = hs_v_madd(Q->tmin, Q->dy, s.fy, twice);
+        hs_vf ex = hs_v_madd(Q->tmax, Q->dx, s.fx, twice);
+        hs_vf ey = hs_v_madd(Q->tmax, Q->dy, s.fy, twice);
+        hs_vm sin = hs_vm_lt(hs_v_madd(sy, sy, hs_vf_mul(sx, sx), twice), s.R2);
+        hs_vm ein = hs_vm_lt(hs_v_madd(ey, ey, hs_vf_mul(ex, ex), twice), s.R2);
         hit = hs_vm_andnot(hit, hs_vm_and(sin, ein));
     }
     return hit;
+}
+
+HS_INLINE hs_vs hs_v_hits1(const hs_vq *Q, hs_vc c, const int thick)
+{
+    return hs_v_hits1_r(Q, c, thick, 0);
+}
+
+HS_INLINE hs_vm hs_v_hits2(const hs_vq *Q, hs_vs s, const int boundary)
+{
+    return hs_v_hits2_r(Q, s, boundary, 0);
 }
 
 /* hs_pair_hits, lane-wise, same operations in the same order; a*b + c becomes one FMA on
@@ -91,12 +110,18 @@ HS_INLINE hs_vm hs_v_hits(const hs_vq *Q, hs_vc c, const int thick, const int bo
 
 /* hs_pair_skips_start, lane-wise, same operations in the same order: m without the lanes
  * whose query starts in the circle's closed inflated disc heading outward. */
+HS_INLINE hs_vm hs_v_skip_start_r(const hs_vq *Q, hs_vf fx, hs_vf fy, hs_vf R2, hs_vm m,
+                                  const int twice)
+{
+    hs_vf sx = hs_v_madd(Q->tmin, Q->dx, fx, twice), sy = hs_v_madd(Q->tmin, Q->dy, fy, twice);
+    hs_vm in = hs_vm_le(hs_v_madd(sy, sy, hs_vf_mul(sx, sx), twice), R2);
+    hs_vm out = hs_vm_le(hs_vf_set1(0.0f), hs_v_madd(sy, Q->dy, hs_vf_mul(sx, Q->dx), twice));
+    return hs_vm_andnot(m, hs_vm_and(in, out));
+}
+
 HS_INLINE hs_vm hs_v_skip_start(const hs_vq *Q, hs_vf fx, hs_vf fy, hs_vf R2, hs_vm m)
 {
-    hs_vf sx = hs_vf_fmadd(Q->tmin, Q->dx, fx), sy = hs_vf_fmadd(Q->tmin, Q->dy, fy);
-    hs_vm in = hs_vm_le(hs_vf_fmadd(sy, sy, hs_vf_mul(sx, sx)), R2);
-    hs_vm out = hs_vm_le(hs_vf_set1(0.0f), hs_vf_fmadd(sy, Q->dy, hs_vf_mul(sx, Q->dx)));
-    return hs_vm_andnot(m, hs_vm_and(in, out));
+    return hs_v_skip_start_r(Q, fx, fy, R2, m, 0);
 }
 
 /* The hit lanes m of the circles c, with skip-start applied when the query asks for it. The
@@ -144,13 +169,14 @@ HS_INLINE hs_vf hs_v_csq(const hs_vq *Q, hs_vc c, const int thick)
 
 /* hs_pair_times' entry parameter, lane-wise (lanes that do not hit compute garbage that
  * the caller masks off; the division is guarded so no lane divides by zero). */
-HS_INLINE hs_vf hs_v_entry(const hs_vq *Q, hs_vc c, const int thick, const int boundary)
+HS_INLINE hs_vf hs_v_entry_r(const hs_vq *Q, hs_vc c, const int thick, const int boundary,
+                             const int twice)
 {
     hs_vf zero = hs_vf_set1(0.0f);
     hs_vf fx = hs_vf_sub(Q->ax, c.cx), fy = hs_vf_sub(Q->ay, c.cy);
     hs_vf R = thick ? hs_vf_add(c.r, Q->q) : c.r;
     hs_vf R2 = hs_vf_mul(R, R);
-    hs_vf b = hs_vf_fmadd(fy, Q->dy, hs_vf_mul(fx, Q->dx));
+    hs_vf b = hs_v_madd(fy, Q->dy, hs_vf_mul(fx, Q->dx), twice);
     hs_vf cc = hs_v_csq(Q, c, thick);
     hs_vf tc = hs_vf_mul(b, Q->ninv);
     hs_vf disc = hs_vf_max(hs_v_disc(Q, c, tc, thick), zero);
@@ -161,8 +187,8 @@ HS_INLINE hs_vf hs_v_entry(const hs_vq *Q, hs_vc c, const int thick, const int b
     hs_vf ra = hs_vf_mul(qq, Q->inv_dd);
     hs_vf rb = hs_vf_div(cc, hs_vf_select(nz, qq, hs_vf_set1(1.0f)));
     hs_vf t0 = hs_vf_select(nz, hs_vf_min(ra, rb), tc);
-    hs_vf sx = hs_vf_fmadd(Q->tmin, Q->dx, fx), sy = hs_vf_fmadd(Q->tmin, Q->dy, fy);
-    hs_vf s2 = hs_vf_fmadd(sy, sy, hs_vf_mul(sx, sx));
+    hs_vf sx = hs_v_madd(Q->tmin, Q->dx, fx, twice), sy = hs_v_madd(Q->tmin, Q->dy, fy, twice);
+    hs_vf s2 = hs_v_madd(sy, sy, hs_vf_mul(sx, sx), twice);
     hs_vf t = hs_vf_min(hs_vf_max(t0, Q->tmin), Q->tmax);
     t = hs_vf_select(hs_vm_le(s2, R2), Q->tmin, t);
     if (boundary) {
@@ -171,6 +197,11 @@ HS_INLINE hs_vf hs_v_entry(const hs_vq *Q, hs_vc c, const int thick, const int b
         t = hs_vf_select(hs_vm_lt(s2, R2), exitw, t);
     }
     return t;
+}
+
+HS_INLINE hs_vf hs_v_entry(const hs_vq *Q, hs_vc c, const int thick, const int boundary)
+{
+    return hs_v_entry_r(Q, c, thick, boundary, 0);
 }
 
 HS_INLINE hs_vc hs_v_load(const hs_run *run, size_t i, const int aligned)

@@ -95,6 +95,10 @@ typedef struct hs_block {
     int skip; /* skip-start (types.h) for every slot; last, so the arrays keep their offsets */
     hs_plan_trace *trace; /* hs_block_out.trace */
     hs_semantics sem;     /* the slots' semantics (a wall grid's exact tests) */
+    /* Moving circles (block_moving.inl; NULL: standing): the slots' own thickness and
+     * interval, as the caller gave them (q above is the walk's, grown by the motion) */
+    const hs_moving_set *mv;
+    float mq[HS_BLOCK_Q], mt0[HS_BLOCK_Q], mt1[HS_BLOCK_Q];
 } hs_block;
 
 /* Where a block's answers go: closest's arrays, any's flags or count's counts at the caller's
@@ -122,6 +126,7 @@ typedef struct hs_bw {
     hs_semantics sem;
     int mode;
     unsigned tf;
+    const hs_moving_set *mv; /* with HS_TF_MOVE: the circles' motion; else NULL */
 } hs_bw;
 
 /* ---- 1. prep ------------------------------------------------------------------------------ */
@@ -205,6 +210,7 @@ HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder 
     B->nitems = 0;
     B->skip = (sem & HS_SKIP_START) != 0;
     B->sem = sem;
+    B->mv = NULL;
     const int perm = ord != NULL, idx_known = ord == NULL || ord->perm != NULL;
     if (perm)
         hs_block_gather(B, qs, ord, lo, n);
@@ -419,4 +425,25 @@ HS_INLINE void hs_block_fold_one(hs_block *B, uint32_t q, uint64_t key, uint32_t
     B->best_key[q] = cur ^ ((cur ^ key) & m);
     B->best_tbits[q] ^= (B->best_tbits[q] ^ tb) & m32;
     B->best_pos[q] ^= (B->best_pos[q] ^ pos) & m32;
+}
+
+/* Slot q's best lowered to the hit (t, id) at storage position pos when it comes first, with
+ * the key hs_block_fold_hits uses: (t + 0)'s bits made monotone, above the id. */
+HS_INLINE void hs_block_fold_t(hs_block *B, uint32_t q, float t, uint32_t id, uint32_t pos)
+{
+    const float t0 = t + 0.0f;
+    uint32_t u, tb;
+    memcpy(&u, &t0, sizeof u);
+    memcpy(&tb, &t, sizeof tb);
+    u ^= (uint32_t)((int32_t)u >> 31) | 0x80000000u;
+    hs_block_fold_one(B, q, (uint64_t)u << 32 | id, tb, pos);
+}
+
+/* Slot j's closest hit: its caller's id, or HS_NONE (invalid query or no hit); *t its t. */
+HS_INLINE uint32_t hs_block_best(const hs_block *B, size_t j, float *t)
+{
+    const uint64_t key = B->best_key[j];
+    const uint32_t hit = 0u - (uint32_t)((B->state[j] == HS_SLOT_LIVE) & (key != UINT64_MAX));
+    memcpy(t, &B->best_tbits[j], sizeof *t);
+    return ((uint32_t)key & hit) | (HS_NONE & ~hit); /* a mask, as in hs_block_stage_closest */
 }

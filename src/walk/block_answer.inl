@@ -74,15 +74,6 @@ HS_INLINE void hs_block_stage_geometry(const hs_block_out *o, size_t pos, const 
     r[3] = nrm.y;
 }
 
-/* Slot j's closest hit: its caller's id, or HS_NONE (invalid query or no hit); *t its t. */
-HS_INLINE uint32_t hs_block_best(const hs_block *B, size_t j, float *t)
-{
-    const uint64_t key = B->best_key[j];
-    const uint32_t hit = 0u - (uint32_t)((B->state[j] == HS_SLOT_LIVE) & (key != UINT64_MAX));
-    memcpy(t, &B->best_tbits[j], sizeof *t);
-    return ((uint32_t)key & hit) | (HS_NONE & ~hit); /* a mask, as in hs_block_stage_closest */
-}
-
 HS_INLINE void hs_block_answer_closest(hs_block *B, const hs_grid *g, size_t upto, hs_semantics sem,
                                        const hs_block_out *o)
 {
@@ -129,6 +120,8 @@ HS_INLINE void hs_block_answer(const hs_bw W, size_t upto, hs_status st)
     const hs_block_out *o = W.o;
     if (hs_block_answer_lanes(B, W.g, upto, W.sem, W.mode, o)) /* the level's own way */
         B->answered = upto;
+    else if (W.mode == HS_WALK_CLOSEST && HS_TF_HAS(W.tf, HS_TF_MOVE))
+        hs_block_moving_answer(B, W.g, upto, o);
     else if (W.mode == HS_WALK_CLOSEST)
         hs_block_answer_closest(B, W.g, upto, W.sem, o);
     else if (W.mode == HS_WALK_ALL)
@@ -152,6 +145,8 @@ static HS_OUTLINE hs_status HS_FN(block_walk_query)(hs_block *B, const hs_grid *
                                                     hs_semantics sem, int mode,
                                                     const hs_block_out *o, hs_tally *acc)
 {
+    if (B->mv != NULL)
+        return HS_FN(block_walk_moving)(B, g, j, mode, o, acc);
     const hs_kq kq = hs_block_kq(B, j, sem);
     const size_t i = B->idx[j];
     if (mode == HS_WALK_CLOSEST) {

@@ -49,6 +49,10 @@ HS_INLINE hs_vm hs_block_item_hits(const hs_block *B, const hs_grid *g, const hs
         const unsigned bits = hs_vm_bits(hs_vm_and(m, hs_v_wall_near(Q, g->walls, it.start)));
         return bits ? hs_vm_from_bits(hs_block_wall_bits(B, g, it, bits)) : hs_vm_from_bits(0u);
     }
+    if (HS_TF_HAS(tf, HS_TF_MOVE)) {
+        const unsigned bits = hs_vm_bits(m);
+        return bits ? hs_vm_from_bits(hs_block_moving_bits(B, g, it, bits)) : hs_vm_from_bits(0u);
+    }
     return HS_TF_HAS(tf, HS_TF_SKIP) ? hs_v_keep(Q, *c, m, 1) : m;
 }
 
@@ -146,6 +150,8 @@ HS_INLINE size_t hs_block_all_items(const hs_bw W, size_t at, const int per_item
                    : hs_block_all_lanes_of(W, W.tf, at, per_item);
     if (HS_TF_HAS(W.tf, HS_TF_WALL))
         hs_block_wall_all_times(W.B, W.g, W.o->buf, from, at);
+    else if (HS_TF_HAS(W.tf, HS_TF_MOVE))
+        hs_block_moving_all_times(W.B, W.g, W.o->buf, from, at);
     else
         hs_block_all_times(W.B, W.g, W.o->buf, from, at, W.tf);
     return at;
@@ -158,19 +164,25 @@ HS_INLINE void hs_block_time_and_fold(const hs_bw W, size_t len)
     hs_block_fold_hits(W.B, len);
 }
 
-/* Closest on a grid of wall pieces: each item's proxy hits through the exact test, each hit
- * folded as it is found (one exact test per lane). */
-HS_INLINE size_t hs_block_wall_closest(const hs_bw W, const unsigned tf)
+/* Closest on a grid of wall pieces, or against moving circles: each item's candidates through
+ * the exact test, each hit folded as it is found (one exact test per lane). */
+HS_INLINE size_t hs_block_exact_closest(const hs_bw W, const unsigned tf)
 {
     hs_block *B = W.B;
     for (size_t k = 0; k < B->nitems; k++) {
         const hs_item it = B->items[k];
         hs_vq Q;
         hs_vc c;
-        const hs_vm m = hs_block_item_proxies(B, W.g, it, &Q, &c, tf);
-        const unsigned bits = hs_vm_bits(hs_vm_and(m, hs_v_wall_near(&Q, W.g->walls, it.start)));
-        if (bits)
+        hs_vm m = hs_block_item_proxies(B, W.g, it, &Q, &c, tf);
+        if (HS_TF_HAS(tf, HS_TF_WALL))
+            m = hs_vm_and(m, hs_v_wall_near(&Q, W.g->walls, it.start));
+        const unsigned bits = hs_vm_bits(m);
+        if (bits == 0u)
+            continue;
+        if (HS_TF_HAS(tf, HS_TF_WALL))
             hs_block_wall_fold_item(B, W.g, it, bits);
+        else
+            hs_block_moving_fold_item(B, W.g, it, bits);
     }
     return 0;
 }
@@ -197,8 +209,8 @@ HS_INLINE size_t hs_block_hit_items(const hs_bw W, const unsigned tf)
 HS_INLINE void hs_block_test_closest(const hs_bw W)
 {
     hs_block *B = W.B;
-    if (HS_TF_HAS(W.tf, HS_TF_WALL)) {
-        HS_BW_ITEM_LOOP(W, hs_block_wall_closest);
+    if (HS_TF_HAS(W.tf, HS_TF_WALL | HS_TF_MOVE)) {
+        HS_BW_ITEM_LOOP(W, hs_block_exact_closest);
         return;
     }
     const size_t nh = HS_BW_ITEM_LOOP(W, hs_block_hit_items);

@@ -52,6 +52,8 @@ HS_INLINE hs_status hs_block_range(const hs_bw W, const hs_walk_range *r)
     for (size_t base = r->lo; base < r->hi; base += HS_BLOCK_Q) {
         const size_t nq = r->hi - base < HS_BLOCK_Q ? r->hi - base : HS_BLOCK_Q;
         hs_block_prep(B, r->qs, r->ord, W.sem, base, nq, W.acc);
+        if (HS_TF_HAS(W.tf, HS_TF_MOVE))
+            hs_block_moving_prep(B, r->qs, r->sem, W.mv, W.acc);
         if (nq == 1) { /* a batch of one: the per-query walk, without the block's set-up */
             if (B->state[0] == HS_SLOT_LIVE &&
                 HS_FN(block_walk_query)(B, W.g, 0, W.sem, W.mode, W.o, W.acc) != HS_OK)
@@ -96,8 +98,38 @@ static HS_OUTLINE hs_status HS_FN(walls_range)(const hs_walk_range *r, const int
                r->tally,
                r->sem,
                HS_WALK_CLOSEST,
-               (r->g->mask ? (unsigned)HS_TF_MASK : 0u) | HS_TF_WALL};
+               (r->g->mask ? (unsigned)HS_TF_MASK : 0u) | HS_TF_WALL,
+               NULL};
     switch (mode) {
+    case HS_WALK_CLOSEST: return hs_block_range(W, r);
+    case HS_WALK_ANY: W.mode = HS_WALK_ANY; return hs_block_range(W, r);
+    case HS_WALK_COUNT: W.mode = HS_WALK_COUNT; return hs_block_range(W, r);
+    default: W.mode = HS_WALK_ALL; return hs_block_range(W, r);
+    }
+}
+
+/* Against circles moving by mv (block_moving.inl): the walk solid, each query's thickness
+ * grown by the motion, the candidates tested exactly under r->sem; out of line like a wall
+ * grid's walk. */
+static HS_OUTLINE hs_status HS_FN(moving_range)(const hs_walk_range *r, const hs_moving_set *mv,
+                                                const hs_moving_walk_out *mo)
+{
+    hs_block_out o;
+    memset(&o, 0, sizeof o);
+    o.co = mo->co;
+    o.hit = mo->hit;
+    o.count = mo->count;
+    o.buf = mo->buf;
+    o.cnt = mo->cnt;
+    hs_bw W = {r->state,
+               r->g,
+               &o,
+               r->tally,
+               HS_SOLID,
+               HS_WALK_CLOSEST,
+               (r->g->mask ? (unsigned)HS_TF_MASK : 0u) | HS_TF_MOVE,
+               mv};
+    switch (mo->mode) {
     case HS_WALK_CLOSEST: return hs_block_range(W, r);
     case HS_WALK_ANY: W.mode = HS_WALK_ANY; return hs_block_range(W, r);
     case HS_WALK_COUNT: W.mode = HS_WALK_COUNT; return hs_block_range(W, r);
@@ -109,7 +141,8 @@ HS_INLINE hs_status hs_block_run(const hs_walk_range *r, const int mode, const h
 {
     if (r->g->walls != NULL)
         return HS_FN(walls_range)(r, mode, o);
-    hs_bw W = {r->state, r->g, o, r->tally, r->sem, mode, r->g->mask ? (unsigned)HS_TF_MASK : 0u};
+    hs_bw W = {r->state, r->g, o, r->tally, r->sem, mode, r->g->mask ? (unsigned)HS_TF_MASK : 0u,
+               NULL};
     if (!(r->sem & HS_BOUNDARY))
         return hs_block_range(W, r);
     W.tf |= HS_TF_BOUNDARY;

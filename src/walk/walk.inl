@@ -47,8 +47,8 @@ enum { HS_TF_BOUNDARY = 1, HS_TF_MASK = 2, HS_TF_SKIP = 4, HS_TF_THICK = 8, HS_T
  * and the lanes they hit go through the exact wall test under the query's semantics. A
  * run-time bit, as the mask's. */
 enum { HS_TF_WALL = 64 };
-/* The per-query walk of a query against moving circles (walk_moving.inl): its runs go to
- * walk_moving_run. */
+/* Against moving circles: the per-query walk's runs go to walk_moving_run (walk_moving.inl);
+ * the block's candidates take the exact test of block_moving.inl. */
 enum { HS_TF_MOVE = 32 };
 _Static_assert((int)HS_MW_ANY == (int)HS_WALK_ANY && (int)HS_MW_COUNT == (int)HS_WALK_COUNT &&
                    (int)HS_MW_CLOSEST == (int)HS_WALK_CLOSEST && (int)HS_MW_ALL == (int)HS_WALK_ALL,
@@ -62,6 +62,7 @@ _Static_assert((int)HS_MW_ANY == (int)HS_WALK_ANY && (int)HS_MW_COUNT == (int)HS
 #include "walk_run.inl"
 #include "walk_query.inl"
 #include "walk_moving.inl"
+#include "block_moving.inl"
 #include "block_plan.inl"
 #include HS_WALK_LANES /* block_lanes.inl, or the level's own form */
 #include "block_test.inl"

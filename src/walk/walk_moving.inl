@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal: queries against moving circles through the per-query walk (walk_query.inl). Part
- * of the per-ISA walk (walk.inl).
+/* Internal: queries against moving circles: the exact test on the relative motion and the
+ * per-query walk (walk_query.inl); the block's steps are block_moving.inl. Part of the per-ISA
+ * walk (walk.inl).
  *
  * Circle p stands at c_p + t d_p when the query is at P(t) = a + t d, so the query hits it
  * when a + t (d - d_p) hits the circle standing still. Over the query's [tmin, tmax] the
  * circle stays within T |d_p| <= T dmax of c_p (T = max(|tmin|, |tmax|)), so a point of the
  * query within r_p + q of the moving circle lies within r_p + q + T dmax of c_p: the query
  * walked with that thickness (solid, rounded up with a margin far above the float test's
- * rounding) meets every circle it can hit. Each circle it meets (a candidate) then gets the
+ * rounding) meets every circle it can hit, in the block walk as in the per-query walk. Each
+ * circle it meets (a candidate) then gets the
  * exact test on the relative motion, in scalar (the arithmetic of core.h, hs_pair_hits and
  * hs_pair_times, as hs_intersect_circle), so the answers depend neither on the level nor on
  * the thread count. The inflated query is entered no later than the true one at every circle,
@@ -26,27 +28,31 @@ typedef struct hs_mwalk {
     const hs_moving_set *mv;
 } hs_mwalk;
 
-/* Candidate p against the moving query: 1 on a hit, its entry time in *t. A relative motion
- * whose |d|^2 is below FLT_MIN counts as none (the query then stands still relative to the
- * circle). */
-HS_INLINE hs_kq hs_moving_kq(const hs_mwalk *m, uint32_t p)
+/* The query q (semantics sem) relative to the circle at storage position p moving by mv: a
+ * relative motion whose |d|^2 is below FLT_MIN counts as none (the query then stands still
+ * relative to the circle). */
+HS_INLINE hs_kq hs_moving_rel_kq(hs_query q, hs_semantics sem, const hs_moving_set *mv, uint32_t p)
 {
-    hs_query q = m->q;
-    q.d.x -= m->mv->dx[p];
-    q.d.y -= m->mv->dy[p];
+    q.d.x -= mv->dx[p];
+    q.d.y -= mv->dy[p];
     if (!(q.d.x * q.d.x + q.d.y * q.d.y >= FLT_MIN))
         q.d.x = q.d.y = 0.0f;
-    return hs_kq_make(q, m->sem, 0u);
+    return hs_kq_make(q, sem, 0u);
+}
+
+/* Candidate p against the query of k (hs_moving_rel_kq): 1 on a hit, its entry time in *t. */
+HS_INLINE int hs_moving_rel_hit(const hs_kq *k, const hs_grid *g, uint32_t p, float *t)
+{
+    if (!hs_pair_hits(k, g->x[p], g->y[p], g->r[p]))
+        return 0;
+    *t = hs_pair_times(k, g->x[p], g->y[p], g->r[p]).t;
+    return 1;
 }
 
 HS_INLINE int hs_moving_hit(const hs_mwalk *m, uint32_t p, float *t)
 {
-    const hs_grid *g = m->w.g;
-    const hs_kq k = hs_moving_kq(m, p);
-    if (!hs_pair_hits(&k, g->x[p], g->y[p], g->r[p]))
-        return 0;
-    *t = hs_pair_times(&k, g->x[p], g->y[p], g->r[p]).t;
-    return 1;
+    const hs_kq k = hs_moving_rel_kq(m->q, m->sem, m->mv, p);
+    return hs_moving_rel_hit(&k, m->w.g, p, t);
 }
 
 /* The run [b, e) of storage: candidates by the inflated query (tf: its flags), each tested
@@ -115,97 +121,48 @@ HS_INLINE hs_kq hs_moving_reach_kq(const hs_query *q, uint32_t mask, const hs_mo
     return hs_kq_make(qi, HS_SOLID, mask);
 }
 
-/* Position k's query (the caller's i): a and d from the order's records, which lie in the
- * order of the positions (the caller's arrays through the permutation miss the cache). */
-HS_INLINE hs_query hs_query_at_pos(const hs_queries *qs, const hs_qorder *ord, size_t k, size_t i)
+/* Closest's answer (id, t at storage position pos; HS_NONE a miss) of query q to co at i:
+ * the query's own point P(t), the normal from the moving circle's centre at t. */
+HS_INLINE void hs_moving_put_closest(const hs_grid *g, const hs_moving_set *mv, hs_query q,
+                                     hs_semantics sem, uint32_t id, float t, uint32_t pos,
+                                     const hs_closest_out *co, size_t i)
 {
-    if (ord == NULL)
-        return hs_query_at(qs, i);
-    const float *rec = ord->rec + 4 * k;
-    hs_query q;
-    q.a.x = rec[0];
-    q.a.y = rec[1];
-    q.d.x = rec[2];
-    q.d.y = rec[3];
-    q.tmin = qs->tmin ? qs->tmin[i] : qs->tmin_all;
-    q.tmax = qs->tmax ? qs->tmax[i] : qs->tmax_all;
-    q.q = qs->q ? qs->q[i] : qs->q_all;
-    return q;
-}
-
-/* Query i's fields in the caller's per-query arrays, requested ahead of their use. */
-#define HS_MOVING_AHEAD 8
-HS_INLINE void hs_moving_prefetch(const hs_queries *qs, size_t i)
-{
-    if (qs->tmin)
-        hs_prefetch(qs->tmin + i);
-    if (qs->tmax)
-        hs_prefetch(qs->tmax + i);
-    if (qs->q)
-        hs_prefetch(qs->q + i);
-    if (qs->mask)
-        hs_prefetch(qs->mask + i);
-}
-
-/* Positions lo .. hi-1 of r against the moving circles mv (walkers.h). */
-static hs_status HS_FN(moving_range)(const hs_walk_range *r, const hs_moving_set *mv,
-                                     const hs_moving_walk_out *o)
-{
-    const hs_grid *g = r->g;
-    for (size_t k = r->lo; k < r->hi; k++) {
-        const size_t i = r->ord ? r->ord->perm[k] : k;
-        if (r->ord && k + HS_MOVING_AHEAD < r->hi) /* the caller's arrays, read out of order */
-            hs_moving_prefetch(r->qs, r->ord->perm[k + HS_MOVING_AHEAD]);
-        hs_mwalk m;
-        m.q = hs_query_at_pos(r->qs, r->ord, k, i);
-        m.sem = r->sem;
-        m.mv = mv;
-        const uint32_t mask = r->qs->mask ? r->qs->mask[i] : r->qs->mask_all;
-        const int valid = hs_query_validate(m.q) == HS_OK;
-        if (!valid || !isfinite(m.q.tmin) || !isfinite(m.q.tmax)) {
-            r->tally->invalid++;
-            r->tally->first = i < r->tally->first ? i : r->tally->first;
-        }
-        const hs_kq kq = hs_moving_reach_kq(&m.q, mask, mv);
-        hs_walk_init(&m.w, g, &kq);
-        m.w.tf |= HS_TF_MOVE;
-        m.w.buf = o->buf;
-        const size_t before = o->buf ? o->buf->len : 0;
-        int hit = 0;
-        if (valid && isfinite(m.q.tmin) && isfinite(m.q.tmax) && !hs_query_mask_none(mask))
-            for (int l = 0; l < g->nlevels && !hit; l++)
-                hit = hs_walk_level(&m.w, o->mode, &kq, &g->lv[l]);
-        r->tally->tests += m.w.tests;
-        if (o->mode == HS_WALK_ANY) {
-            o->hit[i] = (uint8_t)hit;
-        } else if (o->mode == HS_WALK_COUNT) {
-            o->count[i] = m.w.count;
-        } else if (o->mode == HS_WALK_ALL) {
-            if (m.w.err != HS_OK)
-                return m.w.err;
-            o->cnt[k] = (uint32_t)(o->buf->len - before);
-        } else {
-            const uint32_t id = m.w.best_id;
-            const int got = id != HS_NONE;
-            hs_vec2 p = {NAN, NAN}, nrm = {NAN, NAN};
-            if (got) {
-                const uint32_t cp = m.w.best_pos;
-                const hs_kq rk = hs_moving_kq(&m, cp);
-                hs_hit_geometry(&rk, g->x[cp], g->y[cp], m.w.best_t, &p, &nrm);
-                p.x = m.q.a.x + m.w.best_t * m.q.d.x; /* the query's own point */
-                p.y = m.q.a.y + m.w.best_t * m.q.d.y;
-            }
-            o->co.idx[i] = id;
-            o->co.t[i] = got ? m.w.best_t : NAN;
-            if (o->co.px)
-                o->co.px[i] = p.x;
-            if (o->co.py)
-                o->co.py[i] = p.y;
-            if (o->co.nx)
-                o->co.nx[i] = nrm.x;
-            if (o->co.ny)
-                o->co.ny[i] = nrm.y;
-        }
+    const int got = id != HS_NONE;
+    hs_vec2 p = {NAN, NAN}, nrm = {NAN, NAN};
+    if (got) {
+        const hs_kq rk = hs_moving_rel_kq(q, sem, mv, pos);
+        hs_hit_geometry(&rk, g->x[pos], g->y[pos], t, &p, &nrm);
+        p.x = q.a.x + t * q.d.x; /* the query's own point */
+        p.y = q.a.y + t * q.d.y;
     }
-    return HS_OK;
+    co->idx[i] = id;
+    co->t[i] = got ? t : NAN;
+    if (co->px)
+        co->px[i] = p.x;
+    if (co->py)
+        co->py[i] = p.y;
+    if (co->nx)
+        co->nx[i] = nrm.x;
+    if (co->ny)
+        co->ny[i] = nrm.y;
+}
+
+/* The per-query walk of q (valid, with a finite interval; mask, semantics sem) against the
+ * circles moving by mv in mode (all: hits appended to buf): 1 when any stops at a hit (all:
+ * on no memory, m->w.err). The answers are in m->w (best_*, count). */
+HS_INLINE int hs_moving_walk_one(hs_mwalk *m, const hs_grid *g, hs_query q, uint32_t mask,
+                                 hs_semantics sem, const hs_moving_set *mv, int mode,
+                                 hs_hitbuf *buf)
+{
+    m->q = q;
+    m->sem = sem;
+    m->mv = mv;
+    const hs_kq kq = hs_moving_reach_kq(&q, mask, mv);
+    hs_walk_init(&m->w, g, &kq);
+    m->w.tf |= HS_TF_MOVE;
+    m->w.buf = buf;
+    int hit = 0;
+    for (int l = 0; l < g->nlevels && !hit; l++)
+        hit = hs_walk_level(&m->w, mode, &kq, &g->lv[l]);
+    return hit;
 }

@@ -79,7 +79,8 @@ typedef struct hs_grid_walkers {
                         hs_plan_trace *trace);
     /* The range (order: NULL or with perm) against the circles moving by mv, in o->mode:
      * invalid queries (and rays and lines, which have no finite interval) are misses counted
-     * in the tally; tests += the candidates tested exactly. HS_OK or HS_E_NOMEM (all). */
+     * in the tally; tests += the walk's tests, as the other walkers count them. HS_OK or
+     * HS_E_NOMEM (all). state as for the others. */
     hs_status (*moving_range)(const hs_walk_range *r, const hs_moving_set *mv,
                               const hs_moving_walk_out *o);
 } hs_grid_walkers;

@@ -85,8 +85,7 @@ HS_INLINE float hs_block_wall_t(const hs_block *B, const hs_grid *g, uint32_t q,
 }
 
 /* Closest: the proxy hits `bits` of item it through the exact test, each hit folded into the
- * slot's best with the key hs_block_fold_hits uses: (t + 0)'s bits made monotone, above the
- * wall's index. */
+ * slot's best (hs_block_fold_t). */
 static HS_OUTLINE void hs_block_wall_fold_item(hs_block *B, const hs_grid *g, const hs_item it,
                                                unsigned bits)
 {
@@ -94,14 +93,8 @@ static HS_OUTLINE void hs_block_wall_fold_item(hs_block *B, const hs_grid *g, co
     for (; bits != 0u; bits &= bits - 1u) {
         const uint32_t pos = it.start + (uint32_t)__builtin_ctz(bits);
         hs_wall_hit h;
-        if (!hs_gwall_hits(g, pos, &k, &h))
-            continue;
-        const float t0 = h.t + 0.0f;
-        uint32_t u, tb;
-        memcpy(&u, &t0, sizeof u);
-        memcpy(&tb, &h.t, sizeof tb);
-        u ^= (uint32_t)((int32_t)u >> 31) | 0x80000000u;
-        hs_block_fold_one(B, it.slot, (uint64_t)u << 32 | g->id[pos], tb, pos);
+        if (hs_gwall_hits(g, pos, &k, &h))
+            hs_block_fold_t(B, it.slot, h.t, g->id[pos], pos);
     }
 }
 
