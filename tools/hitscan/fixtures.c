@@ -143,12 +143,12 @@ static void expected(void)
      * left edge (j's image at -0.5), 4 (given at x = 40.25, wrapped to 8.25) overlaps 5; 2 and
      * 3 are 1.25 apart across the bottom edge, joining with --skin 0.25 */
     /* with the walls of good_walls.csv: query 0 meets wall 0 (x = 4) at t 0.25 before circle
-     * 0, normal against its direction; query 3 meets wall 2 (x = 7.5) at t 0.75 after the
+     * 0, normal (-1, 0) against its direction; query 3 meets wall 2 (x = 7.5) at t 0.75 after the
      * point circle 3; wall 1 lies far from every query */
     const uint32_t w_idx[NQ] = {0, 2, HS_NONE, 3, 0};
     const uint8_t w_kind[NQ] = {1, 0, 0, 0, 0};
     const float w_t[NQ] = {0.25f, 0, NAN, 0.5f, 0}, w_px[NQ] = {4, 0, NAN, 5, 9.5f};
-    const float w_ny[NQ] = {-0.0f, -1, NAN, -0.0f, 0};
+    const float w_ny[NQ] = {0, -1, NAN, -0.0f, 0};
     const size_t w_off[NQ + 1] = {0, 2, 3, 3, 5, 6};
     const uint32_t w_all_idx[] = {0, 0, 2, 3, 2, 0};
     const float w_all_t[] = {0.25f, 0.5f, 0, 0.5f, 0.75f, 0};

@@ -74,7 +74,9 @@ static const char usage_text[] =
     "  --walls FILE       wall segments beside the circles, ax,ay,bx,by[,thickness[,mask]]:\n"
     "                     .npy '<f4' or '<f8' shape (K,4) to (K,6), or .csv of 4 to 6\n"
     "                     columns; every query mode meets circles and walls (grid only)\n"
-    "\n"
+    "\n";
+/* ISO C promises string literals of 4095 characters only: the help is in three. */
+static const char usage_query[] =
     "query:\n"
     "  --mode MODE        closest (default), any, count, all; pairs: the overlapping pairs of\n"
     "                     circles (no queries; grid only)\n"
@@ -97,7 +99,6 @@ static const char usage_text[] =
     "                     query_ms is then the median call, and the summary adds repeat=R and\n"
     "                     first_ms (the first, cold call)\n"
     "\n";
-/* Two strings: ISO C promises string literals of 4095 characters only. */
 static const char usage_output[] =
     "output:\n"
     "  --out FILE         write results (default: none, summary only); '-' is stdout. The\n"
@@ -271,6 +272,7 @@ static int parse_args(int argc, char **argv, options *o)
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(usage_text, stdout);
+            fputs(usage_query, stdout);
             fputs(usage_output, stdout);
             return 0;
         }
