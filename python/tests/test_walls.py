@@ -451,3 +451,29 @@ def test_dask_refuses_walls():
     grid = hitscan.Grid(np.float32([[1, 1, 1]]), walls=np.float32([[0, 0, 1, 1]]))
     with pytest.raises(ValueError, match="walls"):
         hd.closest(grid, np.float32([[0, 0, 1, 1]]))
+
+
+@pytest.mark.parametrize("kind", ["segment", "ray"])
+def test_equals_the_tool(cli, tmp_path, scene, kind):
+    """The hitscan tool's --walls answers (its .npy, kind last), byte for byte."""
+    xyr, segs, thick, q = scene
+    mask = (np.arange(len(segs)) % 5 != 4).astype(np.float64)  # some walls no query meets
+    table = np.column_stack([segs, thick, mask]).astype("<f8")
+    files = {"c": xyr, "q": q, "w": table}
+    for name, a in files.items():
+        np.save(tmp_path / f"{name}.npy", a)
+    args = ["--circles", tmp_path / "c.npy", "--queries", tmp_path / "q.npy",
+            "--walls", tmp_path / "w.npy", "--kind", kind]
+    grid = hitscan.Grid(xyr, walls=hitscan.Walls(segs, thickness=thick,
+                                                 mask=mask.astype(np.uint32)))
+    ref = cli(args, tmp_path / "closest.npy")
+    c = grid.closest(q, kind=kind, details=True)
+    got = np.column_stack([np.where(c.index < 0, -1.0, c.index), c.t, c.point, c.normal,
+                           c.kind]).astype(np.float64)
+    got[c.index < 0, 1:6] = np.nan
+    assert ref.shape == (len(q), 7) and got.tobytes() == ref.tobytes()
+    ref = cli(args + ["--mode", "all"], tmp_path / "all.npy")
+    h = grid.all(q, kind=kind)
+    assert ref.shape[1] == 4 and (h.kind == 1).any()
+    assert np.column_stack([h.query, h.circle, h.t, h.kind]).astype(np.float64).tobytes() == \
+        ref.tobytes()
