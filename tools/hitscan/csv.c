@@ -61,19 +61,28 @@ static void trim(const char **s, const char **e)
         (*e)--;
 }
 
+/* Field [s, e) as a NUL-terminated string in tmp: its length, 0 for an empty field, -2 for
+ * one longer than any sensible spelling of a number. */
+static int field_text(const char *s, const char *e, char tmp[FIELD_MAX])
+{
+    const size_t n = (size_t)(e - s);
+    if (n >= FIELD_MAX)
+        return -2;
+    memcpy(tmp, s, n);
+    tmp[n] = '\0';
+    return (int)n;
+}
+
 /* Field [s, e) trimmed, as a float; with a non-zero shift, read as a double and taken
  * relative to shift before the one rounding to float. 1 ok, 0 not a number, -1 out of float
  * range, -2 longer than any sensible spelling of a float. */
 static int parse_field(const char *s, const char *e, double shift, float *v)
 {
     char tmp[FIELD_MAX];
-    size_t n = (size_t)(e - s);
-    if (n == 0)
-        return 0;
-    if (n >= sizeof tmp)
-        return -2;
-    memcpy(tmp, s, n);
-    tmp[n] = '\0';
+    const int len = field_text(s, e, tmp);
+    if (len <= 0)
+        return len;
+    const size_t n = (size_t)len;
     char *end;
     errno = 0;
     if (shift != 0.0) {
@@ -100,13 +109,10 @@ static int parse_field(const char *s, const char *e, double shift, float *v)
 static int parse_bits(const char *s, const char *e, uint32_t *v)
 {
     char tmp[FIELD_MAX];
-    size_t n = (size_t)(e - s);
-    if (n == 0)
-        return 0;
-    if (n >= sizeof tmp)
-        return -2;
-    memcpy(tmp, s, n);
-    tmp[n] = '\0';
+    const int len = field_text(s, e, tmp);
+    if (len <= 0)
+        return len;
+    const size_t n = (size_t)len;
     const int hex = n > 2 && tmp[0] == '0' && (tmp[1] == 'x' || tmp[1] == 'X');
     const char *digits = hex ? tmp + 2 : tmp;
     if (!(is_digit(*digits) || (hex && strchr("abcdefABCDEF", *digits))))
