@@ -123,7 +123,8 @@ def maze(seed=3, k=160, n=250, m=500, side=100.0):
 
 def reference_all(q, segs, thick, kind, thickness):
     """Per query: (hit, sure, t) over every wall, from the float32 inputs in double."""
-    a, b, w = segs[:, :2].astype(np.float64), segs[:, 2:].astype(np.float64), thick.astype(np.float64)
+    a, b = segs[:, :2].astype(np.float64), segs[:, 2:].astype(np.float64)
+    w = thick.astype(np.float64)
     out = []
     for A32, B32 in zip(q[:, :2], q[:, 2:]):
         D = (B32 - A32).astype(np.float64)  # B - A in float32, as the package computes it
@@ -382,7 +383,8 @@ def test_errors():
     segs = np.float32([[0, 0, 1, 0], [2, 2, 3, 3], [4, 4, 5, 5]])
     bad = segs.copy()
     bad[2, 1] = np.nan
-    with pytest.raises(ValueError, match=r"segments: row 2: NaN or infinite value \(ax=4.0, ay=nan"):
+    with pytest.raises(ValueError,
+                       match=r"segments: row 2: NaN or infinite value \(ax=4.0, ay=nan"):
         hitscan.Walls(bad)
     bad = segs.copy()
     bad[1, 3] = 2e18
@@ -408,7 +410,8 @@ def test_errors():
         hitscan.Walls(segs, mask=[1, 2, 3, 4])
     with pytest.raises(ValueError, match="mask: element 1 is -1"):
         hitscan.Walls(segs, mask=[1, -1, 3])
-    with pytest.raises(TypeError, match="segments must be a float array of shape \\(K, 4\\), got None"):
+    with pytest.raises(TypeError,
+                       match=r"segments must be a float array of shape \(K, 4\), got None"):
         hitscan.Walls(None)
     with pytest.raises(TypeError, match="walls must be a hitscan.Walls or a float array of shape "
                                         "\\(K, 4\\), got int"):
