@@ -437,6 +437,83 @@ static void csv_good(void **state)
     hsio_table_free(&t);
 }
 
+/* The walls' layout (hsio_spec): 4 to 6 columns, the count of the first line; the sixth an
+ * exact mask (decimal or hex); .npy '<f8' too, its mask column whole numbers. */
+static const hsio_spec walls_spec = {4, 6, 1, 5};
+
+static int read_spec_csv(const char *text, hsio_table *t, char *err, size_t errlen)
+{
+    FILE *f = mem(text, strlen(text));
+    const int rc = hsio_read_csv_spec(f, &walls_spec, HSIO_HEADER_AUTO, NULL, t, err, errlen);
+    fclose(f);
+    return rc;
+}
+
+static void spec_readers(void **state)
+{
+    (void)state;
+    hsio_table t;
+    char err[256];
+    assert_int_equal(read_spec_csv("ax,ay,bx,by,w,m\n1,2,3,4,0.5,4294967295\n5,6,7,8,0,0xff\n", &t,
+                                   err, sizeof err),
+                     0);
+    assert_int_equal(t.rows, 2);
+    assert_int_equal(t.cols, 6);
+    assert_non_null(t.bits);
+    assert_int_equal(t.bits[0], 4294967295u); /* exact, where float32 would round */
+    assert_int_equal(t.bits[1], 255);
+    assert_true(t.v[4] == 0.5f && t.v[6 + 3] == 8.0f);
+    hsio_table_free(&t);
+    assert_int_equal(read_spec_csv("1,2,3,4\n5,6,7,8\n", &t, err, sizeof err), 0);
+    assert_int_equal(t.cols, 4);
+    assert_null(t.bits);
+    hsio_table_free(&t);
+    assert_int_equal(read_spec_csv("1,2,3,4\n5,6,7,8,9\n", &t, err, sizeof err), -1);
+    assert_string_equal(err, "row 1 (line 2): 5 fields, expected 4, as the first line");
+    assert_int_equal(read_spec_csv("1,2,3\n", &t, err, sizeof err), -1);
+    assert_string_equal(err, "row 0 (line 1): 3 fields, expected 4 to 6");
+    assert_int_equal(read_spec_csv("a,b,c,d,e,f,g\n", &t, err, sizeof err), -1);
+    assert_string_equal(err, "line 1: header has 7 fields, expected 4 to 6");
+    static const char *const bad_masks[] = {"4294967296", "-1", "+1", " 0x", "1.5", "1e3", "0x1g"};
+    for (size_t i = 0; i < sizeof bad_masks / sizeof bad_masks[0]; i++) {
+        char text[64];
+        snprintf(text, sizeof text, "1,2,3,4,0,%s\n", bad_masks[i]);
+        assert_int_equal(read_spec_csv(text, &t, err, sizeof err), -1);
+        assert_non_null(strstr(err, "row 0 (line 1), column 6: '"));
+        assert_non_null(strstr(err, "' is not a mask"));
+    }
+    /* .npy: '<f8' (2, 6) with an exact mask; a mask that is not a whole number */
+    const double d[12] = {1, 2, 3, 4, 0.25, 4294967295.0, 5, 6, 7, 8, 0, 3};
+    static unsigned char buf[1024];
+    size_t n = npy_bytes(buf, 1, 0, "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 6), }\n",
+                         SIZE_MAX, d, sizeof d);
+    FILE *f = mem(buf, n);
+    assert_int_equal(hsio_read_npy_spec(f, &walls_spec, &t, err, sizeof err), 0);
+    fclose(f);
+    assert_int_equal(t.rows, 2);
+    assert_int_equal(t.bits[0], 4294967295u);
+    assert_int_equal(t.bits[1], 3);
+    assert_true(t.v[4] == 0.25f && t.v[6] == 5.0f);
+    hsio_table_free(&t);
+    double d2[12];
+    memcpy(d2, d, sizeof d);
+    d2[11] = 2.5;
+    n = npy_bytes(buf, 1, 0, "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 6), }\n",
+                  SIZE_MAX, d2, sizeof d2);
+    f = mem(buf, n);
+    assert_int_equal(hsio_read_npy_spec(f, &walls_spec, &t, err, sizeof err), -1);
+    fclose(f);
+    assert_string_equal(err,
+                        "row 1, column 6: 2.5 is not a mask (a whole number in 0..4294967295)");
+    /* the plain reader still takes '<f4' only */
+    n = npy_bytes(buf, 1, 0, "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 6), }\n",
+                  SIZE_MAX, d, sizeof d);
+    f = mem(buf, n);
+    assert_int_equal(hsio_read_npy(f, 6, &t, err, sizeof err), -1);
+    fclose(f);
+    assert_non_null(strstr(err, "need little-endian float32 '<f4' (numpy"));
+}
+
 static void csv_errors(void **state)
 {
     (void)state;
@@ -1147,6 +1224,7 @@ int main(void)
         cmocka_unit_test(npy_every_prefix_and_flip),
         cmocka_unit_test(csv_good),
         cmocka_unit_test(csv_errors),
+        cmocka_unit_test(spec_readers),
         cmocka_unit_test(csv_every_prefix),
         cmocka_unit_test(csv_header_rule),
         cmocka_unit_test(table_by_extension),

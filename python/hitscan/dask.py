@@ -91,6 +91,9 @@ def _circle_set(circles, cell_size):
         if circles.box is not None:
             raise ValueError("circles: hitscan.dask does not take a periodic Grid (its box "
                              "would not reach the workers)")
+        if circles.wall_count:
+            raise ValueError("circles: hitscan.dask does not take a Grid with walls (its walls "
+                             "would not reach the workers)")
         # what the grid pickles as: its circles and its cell_size argument (None: chosen
         # from the circles, as the grid chose it)
         circles, cell_size = circles.__reduce__()[1][:2]

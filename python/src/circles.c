@@ -28,7 +28,7 @@ void hspy_raise_bad_circle(hs_status s, const char *reason, const char *arg, con
         Py_XDECREF(v[k]);
 }
 
-static int check_vector(PyArrayObject *a, const char *arg, npy_intp n)
+int hspy_check_vector(PyArrayObject *a, const char *arg, npy_intp n, const char *noun)
 {
     if (PyArray_NDIM(a) != 1) {
         PyErr_Format(PyExc_ValueError, "%s: need a 1-D array, got %d dimensions", arg,
@@ -36,11 +36,16 @@ static int check_vector(PyArrayObject *a, const char *arg, npy_intp n)
         return -1;
     }
     if (n >= 0 && PyArray_DIM(a, 0) != n) {
-        PyErr_Format(PyExc_ValueError, "%s: length %zd does not match the %zd circles", arg,
-                     (Py_ssize_t)PyArray_DIM(a, 0), (Py_ssize_t)n);
+        PyErr_Format(PyExc_ValueError, "%s: length %zd does not match the %zd %s", arg,
+                     (Py_ssize_t)PyArray_DIM(a, 0), (Py_ssize_t)n, noun);
         return -1;
     }
     return 0;
+}
+
+static int check_vector(PyArrayObject *a, const char *arg, npy_intp n)
+{
+    return hspy_check_vector(a, arg, n, "circles");
 }
 
 static void clear3(PyArrayObject *out[3])
@@ -49,42 +54,46 @@ static void clear3(PyArrayObject *out[3])
         Py_CLEAR(out[k]);
 }
 
-int hspy_circle_columns(PyObject *obj, PyArrayObject *out[3])
+int hspy_columns(PyObject *obj, const char *arg, const char *what, const char *need, int k,
+                 PyArrayObject **out)
 {
-    out[0] = out[1] = out[2] = NULL;
-    PyArrayObject *xyr = hspy_float32(obj, "xyr", "a float array of shape (N, 3)");
-    if (!xyr)
+    for (int c = 0; c < k; c++)
+        out[c] = NULL;
+    PyArrayObject *rows = hspy_float32(obj, arg, what);
+    if (!rows)
         return -1;
-    if (PyArray_NDIM(xyr) != 2 || PyArray_DIM(xyr, 1) != 3) {
-        PyObject *shape = PyObject_GetAttrString((PyObject *)xyr, "shape");
+    if (PyArray_NDIM(rows) != 2 || PyArray_DIM(rows, 1) != k) {
+        PyObject *shape = PyObject_GetAttrString((PyObject *)rows, "shape");
         if (shape)
-            PyErr_Format(PyExc_ValueError, "xyr: need an (N, 3) array of x, y, r, got shape %R",
-                         shape);
+            PyErr_Format(PyExc_ValueError, "%s: need %s, got shape %R", arg, need, shape);
         Py_XDECREF(shape);
-        Py_DECREF(xyr);
+        Py_DECREF(rows);
         return -1;
     }
-    npy_intp n = PyArray_DIM(xyr, 0);
-    for (int k = 0; k < 3; k++) {
-        if (!(out[k] = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_FLOAT32))) {
-            Py_DECREF(xyr);
-            clear3(out);
+    npy_intp n = PyArray_DIM(rows, 0);
+    float *col[8];
+    for (int c = 0; c < k; c++) {
+        if (!(out[c] = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_FLOAT32))) {
+            Py_DECREF(rows);
+            for (int j = 0; j < c; j++)
+                Py_CLEAR(out[j]);
             return -1;
         }
+        col[c] = (float *)PyArray_DATA(out[c]);
     }
-    const float *src = (const float *)PyArray_DATA(xyr);
-    float *x = (float *)PyArray_DATA(out[0]), *y = (float *)PyArray_DATA(out[1]),
-          *r = (float *)PyArray_DATA(out[2]);
-    Py_BEGIN_ALLOW_THREADS for (npy_intp i = 0; i < n; i++)
-    {
-        x[i] = src[3 * i];
-        y[i] = src[3 * i + 1];
-        r[i] = src[3 * i + 2];
-    }
-    Py_END_ALLOW_THREADS Py_DECREF(xyr);
-    for (int k = 0; k < 3; k++)
-        PyArray_CLEARFLAGS(out[k], NPY_ARRAY_WRITEABLE);
+    const float *src = (const float *)PyArray_DATA(rows);
+    Py_BEGIN_ALLOW_THREADS for (npy_intp i = 0; i < n; i++) for (int c = 0; c < k; c++) col[c][i] =
+        src[k * i + c];
+    Py_END_ALLOW_THREADS Py_DECREF(rows);
+    for (int c = 0; c < k; c++)
+        PyArray_CLEARFLAGS(out[c], NPY_ARRAY_WRITEABLE);
     return 0;
+}
+
+int hspy_circle_columns(PyObject *obj, PyArrayObject *out[3])
+{
+    return hspy_columns(obj, "xyr", "a float array of shape (N, 3)", "an (N, 3) array of x, y, r",
+                        3, out);
 }
 
 int hspy_circle_arrays(PyObject *ox, PyObject *oy, PyObject *or_, PyArrayObject *out[3])

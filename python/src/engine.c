@@ -97,17 +97,29 @@ static int grid_opts(PyObject *cell_size, PyObject *threads, PyObject *box, PyOb
     return hspy_threads(threads, &o->threads);
 }
 
-/* Builds the grid over `circles` (GIL released). */
+/* The library refuses walls in a periodic box (HS_E_RANGE): say so in words. */
+static int walls_periodic(unsigned periodic, const hspy_walls *walls)
+{
+    if (!periodic || !walls || hs_walls_count(walls->ws) == 0)
+        return 0;
+    PyErr_SetString(PyExc_ValueError, "walls: a grid with a periodic box takes no walls");
+    return -1;
+}
+
+/* Builds the grid over `circles` with self->walls (GIL released). */
 static int build(hspy_engine *self, hspy_circles *circles)
 {
     hs_grid_opts o;
-    if (grid_opts(self->cell_size, self->threads, self->box, self->periodic, &o))
+    if (grid_opts(self->cell_size, self->threads, self->box, self->periodic, &o) ||
+        walls_periodic(o.periodic, self->walls))
         return -1;
+    o.walls = self->walls ? self->walls->ws : NULL;
     hs_status s;
     Py_BEGIN_ALLOW_THREADS s = hs_grid_build(circles->cs, &o, &self->grid);
     Py_END_ALLOW_THREADS if (s != HS_OK)
     {
-        hspy_raise_status(s, "circles");
+        /* the circles were validated by their Circles: a range error is the walls' */
+        hspy_raise_status(s, s == HS_E_RANGE && o.walls ? "walls" : "circles");
         return -1;
     }
     Py_INCREF(circles);
@@ -117,21 +129,31 @@ static int build(hspy_engine *self, hspy_circles *circles)
 
 static PyObject *grid_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"circles", "cell_size", "threads", "box", "periodic", NULL};
-    PyObject *c, *cell_size = Py_None, *threads = Py_None, *box = Py_None, *periodic = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|OOOO:Grid", kwlist, &c, &cell_size, &threads,
-                                     &box, &periodic))
+    static char *kwlist[] = {"circles", "cell_size", "threads", "box", "periodic", "walls", NULL};
+    PyObject *c, *cell_size = Py_None, *threads = Py_None, *box = Py_None, *periodic = Py_None,
+                 *walls_arg = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|OOOOO:Grid", kwlist, &c, &cell_size, &threads,
+                                     &box, &periodic, &walls_arg))
         return NULL;
     hs_grid_opts o;
     if (grid_opts(cell_size, threads, box, periodic, &o))
         return NULL;
+    hspy_walls *walls = walls_arg == Py_None ? NULL : hspy_as_walls(walls_arg, "walls");
+    if ((walls_arg != Py_None && !walls) || walls_periodic(o.periodic, walls)) {
+        Py_XDECREF(walls);
+        return NULL;
+    }
     PyObject *wrapped = hspy_wrap_xyr(c, o.periodic, &o.box);
     hspy_circles *circles = hspy_as_circles(wrapped, "circles");
     Py_DECREF(wrapped);
-    if (!circles)
+    if (!circles) {
+        Py_XDECREF(walls);
         return NULL;
+    }
     hspy_engine *self = (hspy_engine *)type->tp_alloc(type, 0);
     if (self) {
+        self->walls = walls; /* the reference taken above */
+        walls = NULL;
         Py_INCREF(cell_size);
         Py_INCREF(threads);
         Py_INCREF(box);
@@ -143,6 +165,7 @@ static PyObject *grid_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         if (!(self->bin = hspy_bin_new()) || build(self, circles))
             Py_CLEAR(self);
     }
+    Py_XDECREF(walls);
     Py_DECREF(circles);
     return (PyObject *)self;
 }
@@ -184,6 +207,7 @@ static void engine_dealloc(hspy_engine *self)
     Py_XDECREF(self->threads);
     Py_XDECREF(self->box);
     Py_XDECREF(self->periodic);
+    Py_XDECREF(self->walls);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -270,9 +294,10 @@ static PyObject *given_out(PyObject *o, const hspy_batch *b, int type, int pairs
                      "out: %s must be a writeable %s array shaped like the result (as a "
                      "previous call returned it)",
                      name,
-                     type == NPY_INT64  ? "int64"
-                     : type == NPY_BOOL ? "bool"
-                                        : "float32");
+                     type == NPY_INT64   ? "int64"
+                     : type == NPY_BOOL  ? "bool"
+                     : type == NPY_UINT8 ? "uint8"
+                                         : "float32");
         return NULL;
     }
     Py_INCREF(o);
@@ -445,10 +470,10 @@ static PyObject *engine_closest(hspy_engine *self, PyObject *args, PyObject *kwd
         hspy_batch_clear(&b);
         return NULL;
     }
-    PyObject *given[4] = {NULL, NULL, NULL, NULL};
-    PyObject *idx = NULL, *t = NULL, *pt = NULL, *nrm = NULL, *res = NULL;
+    PyObject *given[5] = {NULL, NULL, NULL, NULL, NULL};
+    PyObject *idx = NULL, *t = NULL, *pt = NULL, *nrm = NULL, *kind = NULL, *res = NULL;
+    const Py_ssize_t want = b.details ? 4 : 2;
     if (b.out) {
-        const Py_ssize_t want = b.details ? 4 : 2;
         if (!PyTuple_Check(b.out) || PyTuple_GET_SIZE(b.out) != want) {
             PyErr_Format(PyExc_TypeError,
                          "out: need a tuple of %zd arrays (index, t%s), as closest returns", want,
@@ -457,6 +482,9 @@ static PyObject *engine_closest(hspy_engine *self, PyObject *args, PyObject *kwd
         }
         for (Py_ssize_t k = 0; k < want; k++)
             given[k] = PyTuple_GET_ITEM(b.out, k);
+        /* a previous result brings its kind array too (a field beside the tuple's items) */
+        if (Py_IS_TYPE(b.out, b.details ? hspy_ClosestDetailsType : hspy_ClosestType))
+            given[4] = PyStructSequence_GetItem(b.out, want);
     }
     idx = out_array(self, &b, NPY_INT64, 0, given[0], "index");
     t = idx ? out_array(self, &b, NPY_FLOAT32, 0, given[1], "t") : NULL;
@@ -464,18 +492,22 @@ static PyObject *engine_closest(hspy_engine *self, PyObject *args, PyObject *kwd
         pt = out_array(self, &b, NPY_FLOAT32, 1, given[2], "point");
         nrm = pt ? out_array(self, &b, NPY_FLOAT32, 1, given[3], "normal") : NULL;
     }
-    static const char *const names[4] = {"index", "t", "point", "normal"};
-    PyObject *const outs[4] = {given[0] ? idx : NULL, given[1] ? t : NULL, given[2] ? pt : NULL,
-                               given[3] ? nrm : NULL};
+    if (t && (!b.details || nrm))
+        kind = out_array(self, &b, NPY_UINT8, 0, given[4], "kind");
+    static const char *const names[5] = {"index", "t", "point", "normal", "kind"};
+    PyObject *const outs[5] = {given[0] ? idx : NULL, given[1] ? t : NULL, given[2] ? pt : NULL,
+                               given[3] ? nrm : NULL, given[4] ? kind : NULL};
     call c;
-    if (!idx || !t || (b.details && (!pt || !nrm)) || out_aliases(&b, outs, names, 4) ||
-        call_begin(self, &c, b.m))
+    if (!kind || out_aliases(&b, outs, names, 5) || call_begin(self, &c, b.m))
         goto done;
     b.opts.ws = c.s->ws;
     hs_closest_out out;
     memset(&out, 0, sizeof out);
     out.idx = c.s->u32; /* widened into idx below */
     out.t = (float *)PyArray_DATA((PyArrayObject *)t);
+    /* the grid writes every kind; brute force has circles alone */
+    uint8_t *kinds = (uint8_t *)PyArray_DATA((PyArrayObject *)kind);
+    out.kind = self->grid ? kinds : NULL;
     if (b.details) {
         out.px = (float *)PyArray_DATA((PyArrayObject *)pt);
         out.py = out.px + b.m;
@@ -485,9 +517,12 @@ static PyObject *engine_closest(hspy_engine *self, PyObject *args, PyObject *kwd
     hs_status s;
     Py_BEGIN_ALLOW_THREADS hs_queries qs = hspy_batch_soa(&b, c.s);
     s = run_closest(self, &qs, &b, out);
-    if (s == HS_OK || s == HS_E_INVALID_QUERY)
+    if (s == HS_OK || s == HS_E_INVALID_QUERY) {
         hspy_widen_u32(out.idx, (int64_t *)PyArray_DATA((PyArrayObject *)idx), b.m, 1,
                        b.opts.threads);
+        if (!out.kind)
+            memset(kinds, HS_KIND_CIRCLE, b.m);
+    }
     Py_END_ALLOW_THREADS call_end(self, &c);
     if (failed(s))
         goto done;
@@ -506,7 +541,8 @@ static PyObject *engine_closest(hspy_engine *self, PyObject *args, PyObject *kwd
     }
     PyStructSequence_SET_ITEM(res, 0, idx);
     PyStructSequence_SET_ITEM(res, 1, t);
-    idx = t = NULL;
+    PyStructSequence_SET_ITEM(res, want, kind);
+    idx = t = kind = NULL;
     if (s == HS_E_INVALID_QUERY && hspy_warn_invalid(&b))
         Py_CLEAR(res);
 done:
@@ -514,6 +550,7 @@ done:
     Py_XDECREF(t);
     Py_XDECREF(pt);
     Py_XDECREF(nrm);
+    Py_XDECREF(kind);
     hspy_batch_clear(&b);
     return res;
 }
@@ -581,7 +618,7 @@ static PyObject *engine_all(hspy_engine *self, PyObject *args, PyObject *kwds)
         return NULL;
     }
     b.opts.ws = c.s->ws;
-    hspy_hits_arrays arrays = {self->bin, b.csr, NULL, NULL, NULL};
+    hspy_hits_arrays arrays = {self->bin, b.csr, NULL, NULL, NULL, NULL};
     hs_status s;
     Py_BEGIN_ALLOW_THREADS hs_queries qs = hspy_batch_soa(&b, c.s);
     s = self->grid ? hs_grid_all_into(self->grid, &qs, &b.opts, hspy_hits_place, &arrays)
@@ -841,6 +878,50 @@ static PyObject *grid_periodic(hspy_engine *self, void *c)
                          axes & HS_PERIODIC_Y ? Py_True : Py_False);
 }
 
+/* set_walls(walls): the grid's walls replaced by a copy of a Walls or a (K, 4) array, or
+ * removed (None); on an error the grid keeps its walls. */
+static PyObject *grid_set_walls(hspy_engine *self, PyObject *arg)
+{
+    hspy_walls *walls = arg == Py_None ? NULL : hspy_as_walls(arg, "walls");
+    if (arg != Py_None && !walls)
+        return NULL;
+    if (walls_periodic(hs_grid_periodic(self->grid, NULL), walls)) {
+        Py_XDECREF(walls);
+        return NULL;
+    }
+    if (self->calls > 0 || self->rebuilding) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "set_walls: another thread is querying or rebuilding this grid");
+        Py_XDECREF(walls);
+        return NULL;
+    }
+    hs_status s;
+    self->rebuilding = 1;
+    Py_BEGIN_ALLOW_THREADS s = hs_grid_set_walls(self->grid, walls ? walls->ws : NULL);
+    Py_END_ALLOW_THREADS self->rebuilding = 0;
+    if (s != HS_OK) {
+        hspy_raise_status(s, "walls");
+        Py_XDECREF(walls);
+        return NULL;
+    }
+    Py_XSETREF(self->walls, walls);
+    Py_RETURN_NONE;
+}
+
+static PyObject *grid_wall_count(hspy_engine *self, void *c)
+{
+    (void)c;
+    return PyLong_FromSize_t(hs_grid_wall_count(self->grid));
+}
+
+static PyObject *grid_walls(hspy_engine *self, void *c)
+{
+    (void)c;
+    PyObject *w = self->walls ? (PyObject *)self->walls : Py_None;
+    Py_INCREF(w);
+    return w;
+}
+
 static PyObject *grid_nbytes(hspy_engine *self, void *c)
 {
     (void)c;
@@ -851,9 +932,13 @@ static PyObject *engine_repr(hspy_engine *self)
 {
     if (self->grid) {
         PyObject *cell = PyFloat_FromDouble(hs_grid_cell_size(self->grid));
-        PyObject *r = cell ? PyUnicode_FromFormat("hitscan.Grid(<%zu circles, cell size %R>)",
-                                                  hs_grid_circle_count(self->grid), cell)
-                           : NULL;
+        const size_t nw = hs_grid_wall_count(self->grid);
+        PyObject *r =
+            !cell ? NULL
+            : nw  ? PyUnicode_FromFormat("hitscan.Grid(<%zu circles, %zu walls, cell size %R>)",
+                                         hs_grid_circle_count(self->grid), nw, cell)
+                  : PyUnicode_FromFormat("hitscan.Grid(<%zu circles, cell size %R>)",
+                                         hs_grid_circle_count(self->grid), cell);
         Py_XDECREF(cell);
         return r;
     }
@@ -865,6 +950,9 @@ static PyObject *engine_reduce(hspy_engine *self, PyObject *Py_UNUSED(ignored))
 {
     if (is_grid(self)) {
         hspy_circles *circles = grid_source(self);
+        if (circles && self->walls) /* the walls the grid holds a copy of */
+            return Py_BuildValue("O(NOOOOO)", (PyObject *)Py_TYPE(self), circles, self->cell_size,
+                                 self->threads, self->box, self->periodic, self->walls);
         return circles ? Py_BuildValue("O(NOOOO)", (PyObject *)Py_TYPE(self), circles,
                                        self->cell_size, self->threads, self->box, self->periodic)
                        : NULL;
@@ -896,24 +984,30 @@ static PyObject *engine_reduce(hspy_engine *self, PyObject *Py_UNUSED(ignored))
      "closest($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n"   \
      "        threads=None, isa=None, details=False, out=None, skip_start=False)\n--\n\n"          \
      "Closest hit per query: (index, t), index int64 (-1 for a miss), t float32 (NaN).\n"          \
-     "details=True adds point and normal, float32 (..., 2) arrays. out: the arrays to\n"           \
-     "write (a previous result of the same call), for loops that allocate "                        \
+     "details=True adds point and normal, float32 (..., 2) arrays. .kind (uint8, beside the\n"     \
+     "tuple) says what index counts in: 0 a circle, 1 a wall of a Grid's walls (its row in\n"      \
+     "the Walls); at equal t a circle comes first. out: the arrays to write (a previous\n"         \
+     "result of the same call, which brings its kind array), for loops that allocate "             \
      "nothing.\n\n" QUERY_DOC_ARGS},                                                               \
         {"any", (PyCFunction)(void (*)(void))engine_any, METH_VARARGS | METH_KEYWORDS,             \
          "any($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n"   \
          "    threads=None, isa=None, out=None, skip_start=False)\n--\n\n"                         \
-         "Whether each query hits any circle: a bool array (or out).\n\n" QUERY_DOC_ARGS},         \
+         "Whether each query hits any circle (or wall of a Grid's walls): a bool array (or\n"      \
+         "out).\n\n" QUERY_DOC_ARGS},                                                              \
         {"count", (PyCFunction)(void (*)(void))engine_count, METH_VARARGS | METH_KEYWORDS,         \
          "count($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
          "      threads=None, isa=None, out=None, skip_start=False)\n--\n\n"                       \
-         "Number of circles each query hits: an int64 array (or out).\n\n" QUERY_DOC_ARGS},        \
+         "Number of circles (and walls of a Grid's walls) each query hits: an int64 array\n"       \
+         "(or out).\n\n" QUERY_DOC_ARGS},                                                          \
         {"all", (PyCFunction)(void (*)(void))engine_all, METH_VARARGS | METH_KEYWORDS,             \
          "all($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n"   \
          "    threads=None, isa=None, csr=False, skip_start=False)\n--\n\n"                        \
          "Every hit: (query, circle, t) arrays (int64, int64, float32) ordered by query, then "    \
          "t,\n"                                                                                    \
          "then circle. csr=True returns (offsets, circle, t) instead, offsets int64 of length\n"   \
-         "M + 1.\n\n" QUERY_DOC_ARGS},
+         "M + 1. .kind (uint8 per hit, beside the tuple): 0 when circle is a circle's index,\n"    \
+         "1 when it is a wall's (a Grid with walls; at equal t circles come "                      \
+         "first).\n\n" QUERY_DOC_ARGS},
 
 static PyMethodDef engine_methods[] = {
     QUERY_METHODS{"_c_call", (PyCFunction)engine_c_call, METH_VARARGS, NULL},
@@ -934,6 +1028,12 @@ static PyMethodDef grid_methods[] = {
      "ValueError on a bad circle (NaN, infinite, |value| > 1e18, negative radius), naming\n"
      "its index and reason; the grid is then unchanged and keeps answering for its last\n"
      "build. RuntimeError while another thread queries it."},
+    {"set_walls", (PyCFunction)grid_set_walls, METH_O,
+     "set_walls($self, walls, /)\n--\n\n"
+     "Replaces the grid's walls by a copy of walls (a Walls or a (K, 4) array of ax, ay,\n"
+     "bx, by), or removes them (None). Rebuilds keep the walls. ValueError in a periodic\n"
+     "box (it takes no walls) or for a bad wall; the grid then keeps its walls.\n"
+     "RuntimeError while another thread queries the grid. The GIL is released."},
     {"pairs", (PyCFunction)(void (*)(void))hspy_grid_pairs, METH_VARARGS | METH_KEYWORDS,
      "pairs($self, skin=0.0, *, shifts=False, contacts=False, collide=None, threads=None)\n"
      "--\n\n"
@@ -992,6 +1092,9 @@ static PyGetSetDef grid_getset[] = {
      "The periodic box (x0, y0, x1, y1) as held, in float32 values, or None.", NULL},
     {"periodic", (getter)grid_periodic, NULL, "The periodic axes: (x, y) bools.", NULL},
     {"nbytes", (getter)grid_nbytes, NULL, "Heap bytes the grid holds.", NULL},
+    {"wall_count", (getter)grid_wall_count, NULL, "The number of walls the grid holds.", NULL},
+    {"walls", (getter)grid_walls, NULL,
+     "The Walls the grid holds a copy of (given to Grid() or set_walls()), or None.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -1004,7 +1107,8 @@ PyTypeObject hspy_GridType = {
     .tp_repr = (reprfunc)engine_repr,
     .tp_as_sequence = &engine_as_sequence,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Grid(circles, cell_size=None, threads=None, box=None, periodic=None)\n\n"
+    .tp_doc = "Grid(circles, cell_size=None, threads=None, box=None, periodic=None, "
+              "walls=None)\n\n"
               "Uniform-grid broadphase over a Circles (or an (N, 3) array of x, y, r). The grid\n"
               "keeps its own reordered copy of the circles; every index it reports is the\n"
               "caller's. cell_size=None chooses the cell from the radii; threads for the build\n"
@@ -1017,7 +1121,10 @@ PyTypeObject hspy_GridType = {
               "A circle's diameter must stay below half a period. The box is held in float32\n"
               "(its values rounded to the nearest float32, as .box returns them); a box with\n"
               "no periodic axis is refused (ValueError). Positions given in float64 are wrapped\n"
-              "into the box in float64, then rounded to float32.",
+              "into the box in float64, then rounded to float32.\n"
+              "walls: a Walls (or a (K, 4) array of ax, ay, bx, by) the grid copies: every query\n"
+              "meets circles and walls together, and closest / all tell them apart by .kind.\n"
+              "Rebuilds keep them; set_walls() replaces them. Not with a periodic box.",
     .tp_methods = grid_methods,
     .tp_getset = grid_getset,
     .tp_new = grid_new,

@@ -64,12 +64,20 @@ hspy_circles *hspy_as_circles(PyObject *obj, const char *arg);
 /* 0 when `obj` may be a circle set (a Circles, an array or a sequence), else -1 with a
  * TypeError naming `arg`. */
 int hspy_circles_like(PyObject *obj, const char *arg);
+/* The k columns of an (N, k) array (k <= 8) as new read-only float32 arrays (a copy); errors
+ * name `arg` and say what it must be (`what`: for None and other types, `need`: for a shape).
+ * On error out[] is all NULL. */
+int hspy_columns(PyObject *obj, const char *arg, const char *what, const char *need, int k,
+                 PyArrayObject **out);
 /* x, y, r as new read-only float32 arrays (a copy), deinterleaved from an (N, 3) array. On
  * error out[] is all NULL. */
 int hspy_circle_columns(PyObject *xyr, PyArrayObject *out[3]);
 /* x, y, r as float32 C-contiguous 1-D arrays of one length: the caller's own when they are
  * such arrays (borrowed), else converted copies. On error out[] is all NULL. */
 int hspy_circle_arrays(PyObject *x, PyObject *y, PyObject *r, PyArrayObject *out[3]);
+/* 0 when a is 1-D of length n (n < 0: any), else -1 with a ValueError naming arg and, for a
+ * wrong length, the n `noun` ("circles", "walls") it should match. */
+int hspy_check_vector(PyArrayObject *a, const char *arg, npy_intp n, const char *noun);
 /* A per-circle mask: uint32, 1-D, length n. */
 PyArrayObject *hspy_circle_mask(PyObject *mask, npy_intp n);
 /* The same for any per-circle bits named arg in errors (mask, collide). */
@@ -79,6 +87,18 @@ PyArrayObject *hspy_circle_bits(PyObject *bits, const char *arg, npy_intp n);
 void hspy_raise_bad_circle(hs_status s, const char *reason, const char *arg, const char *unit,
                            size_t i, const float *x, const float *y, const float *r,
                            const char *tail);
+
+/* ---- walls.c --------------------------------------------------------------------------- */
+typedef struct hspy_walls {
+    PyObject_HEAD PyArrayObject *end[4]; /* ax, ay, bx, by: the set's own read-only copies */
+    PyArrayObject *thickness;            /* float32 (K,) or NULL: borrowed by ws */
+    PyArrayObject *mask;                 /* uint32 (K,) or NULL: borrowed by ws */
+    hs_walls *ws;
+} hspy_walls;
+extern PyTypeObject hspy_WallsType;
+/* `obj` as a Walls: itself (new reference), Walls(obj) for a (K, 4) array, or NULL with an
+ * exception (a TypeError naming `arg` for None and objects that are neither). */
+hspy_walls *hspy_as_walls(PyObject *obj, const char *arg);
 
 /* ---- wrap.c: float64 centres wrapped into a periodic box before float32 ----------------- */
 /* An (N, 3) array of x, y, r (hspy_wrap_xyr) or a 1-D array of the coordinates on axis
@@ -155,13 +175,14 @@ int hspy_warn_invalid(const hspy_batch *b);
 int hspy_team(int threads);
 /* out[i] = in[i] as int64 (HS_NONE -> -1 when none_to_minus1), one parallel loop. */
 void hspy_widen_u32(const uint32_t *in, int64_t *out, size_t n, int none_to_minus1, int threads);
-/* All-hits' result arrays, (query, circle, t) or with csr (offsets, circle, t): made from the
- * bin by hspy_hits_place (an hs_hits_place_fn, ctx a hspy_hits_arrays) when the library knows
- * the number of hits, and filled by the library itself. */
+/* All-hits' result arrays, (query, circle, t) or with csr (offsets, circle, t), and .kind: made
+ * from the bin by hspy_hits_place (an hs_hits_place_fn, ctx a hspy_hits_arrays) when the library
+ * knows the number of hits, and filled by the library itself. */
 typedef struct hspy_hits_arrays {
     hspy_bin *bin;
     int csr;
     PyArrayObject *first, *circle, *t; /* NULL until placed */
+    PyArrayObject *kind;               /* uint8 HS_KIND_* per hit, NULL until placed */
 } hspy_hits_arrays;
 int hspy_hits_place(void *ctx, size_t count, size_t total, hs_hits_into *dst);
 /* The result tuple, taking the arrays (NULL with an exception, the arrays dropped). */
@@ -185,6 +206,7 @@ typedef struct hspy_engine {
     PyObject *threads;
     PyObject *box;        /* None, or the periodic box (x0, y0, x1, y1) as given */
     PyObject *periodic;   /* None, or the periodic axes as given */
+    hspy_walls *walls;    /* Grid: the Walls it holds a copy of (for .walls, pickling), or NULL */
     hspy_scratch scratch; /* lent to one call at a time */
     hspy_bin *bin;        /* memory of dropped result arrays, for the next calls' results */
     int scratch_busy;

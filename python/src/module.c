@@ -304,7 +304,7 @@ PyMODINIT_FUNC PyInit__hitscan(void)
         return NULL;
     if (PyType_Ready(&hspy_BinType) < 0 || PyType_Ready(&hspy_OwnerType) < 0)
         goto fail;
-    PyTypeObject *types[] = {&hspy_CirclesType, &hspy_GridType, &hspy_BruteType};
+    PyTypeObject *types[] = {&hspy_CirclesType, &hspy_WallsType, &hspy_GridType, &hspy_BruteType};
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         if (PyType_Ready(types[i]) < 0)
             goto fail;

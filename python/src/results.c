@@ -69,7 +69,8 @@ int hspy_hits_place(void *ctx, size_t count, size_t total, hs_hits_into *dst)
     p->first = new_array(p->bin, p->csr ? m + 1 : k, NPY_INT64);
     p->circle = p->first ? new_array(p->bin, k, NPY_INT64) : NULL;
     p->t = p->circle ? new_array(p->bin, k, NPY_FLOAT32) : NULL;
-    const int ok = p->t != NULL;
+    p->kind = p->t ? new_array(p->bin, k, NPY_UINT8) : NULL;
+    const int ok = p->kind != NULL;
     if (ok) {
         if (p->csr)
             dst->offsets = (int64_t *)PyArray_DATA(p->first);
@@ -77,6 +78,7 @@ int hspy_hits_place(void *ctx, size_t count, size_t total, hs_hits_into *dst)
             dst->query = (int64_t *)PyArray_DATA(p->first);
         dst->idx = (int64_t *)PyArray_DATA(p->circle);
         dst->t = (float *)PyArray_DATA(p->t);
+        dst->kind = (uint8_t *)PyArray_DATA(p->kind);
     }
     PyGILState_Release(gil);
     return !ok;
@@ -87,6 +89,7 @@ void hspy_hits_arrays_clear(hspy_hits_arrays *p)
     Py_CLEAR(p->first);
     Py_CLEAR(p->circle);
     Py_CLEAR(p->t);
+    Py_CLEAR(p->kind);
 }
 
 PyObject *hspy_hits_result(hspy_hits_arrays *p)
@@ -99,32 +102,45 @@ PyObject *hspy_hits_result(hspy_hits_arrays *p)
     PyStructSequence_SET_ITEM(res, 0, (PyObject *)p->first);
     PyStructSequence_SET_ITEM(res, 1, (PyObject *)p->circle);
     PyStructSequence_SET_ITEM(res, 2, (PyObject *)p->t);
-    p->first = p->circle = p->t = NULL;
+    PyStructSequence_SET_ITEM(res, 3, (PyObject *)p->kind);
+    p->first = p->circle = p->t = p->kind = NULL;
     return res;
 }
 
+#define KIND_DOC                                                                                   \
+    "uint8, not part of the tuple: what index / circle counts in, 0 a circle, 1 a wall (its row "  \
+    "of the grid's Walls); 0 on a miss and for grids without walls"
 static PyStructSequence_Field closest_fields[] = {
-    {"index", "int64: the closest circle hit, -1 for a miss (ties in t: the smaller index)"},
+    {"index", "int64: the closest circle (or wall: see kind) hit, -1 for a miss (ties in t: a "
+              "circle before a wall, then the smaller index)"},
     {"t", "float32: its entry parameter, NaN for a miss"},
+    {"kind", KIND_DOC},
     {NULL, NULL},
 };
 static PyStructSequence_Field details_fields[] = {
-    {"index", "int64: the closest circle hit, -1 for a miss (ties in t: the smaller index)"},
+    {"index", "int64: the closest circle (or wall: see kind) hit, -1 for a miss (ties in t: a "
+              "circle before a wall, then the smaller index)"},
     {"t", "float32: its entry parameter, NaN for a miss"},
     {"point", "float32 (..., 2): the hit point P(t), NaN for a miss"},
-    {"normal", "float32 (..., 2): unit normal from the circle's centre towards the point"},
+    {"normal", "float32 (..., 2): unit normal from the circle's centre (a wall's nearest point) "
+               "towards the point"},
+    {"kind", KIND_DOC},
     {NULL, NULL},
 };
 static PyStructSequence_Field hits_fields[] = {
     {"query", "int64: the query of each hit (flat index), ascending"},
-    {"circle", "int64: the circle hit"},
-    {"t", "float32: entry parameter; a query's hits are ordered by t, then circle"},
+    {"circle", "int64: the circle hit (a wall's index where kind is 1)"},
+    {"t", "float32: entry parameter; a query's hits are ordered by t, then kind (circles "
+          "first), then index"},
+    {"kind", KIND_DOC},
     {NULL, NULL},
 };
 static PyStructSequence_Field csr_fields[] = {
     {"offsets", "int64 (M + 1): query i's hits are entries offsets[i] .. offsets[i + 1] - 1"},
-    {"circle", "int64: the circle hit"},
-    {"t", "float32: entry parameter; a query's hits are ordered by t, then circle"},
+    {"circle", "int64: the circle hit (a wall's index where kind is 1)"},
+    {"t", "float32: entry parameter; a query's hits are ordered by t, then kind (circles "
+          "first), then index"},
+    {"kind", KIND_DOC},
     {NULL, NULL},
 };
 static PyStructSequence_Field overlaps_fields[] = {

@@ -77,6 +77,47 @@ hs_cli(pairs ARGS1 --circles good_circles.csv --mode pairs --out r_pairs.csv
        OUT2 "^i,j,t,nx,ny,overlapping\r?\n0,1,0.75,1,0,0\r?\n$" ERR2 "mode=pairs .* hits=1 "
        ARGS3 --circles good_circles.csv --mode pairs --displacements good_displacements.npy --threads 2 --out r_swept.npy
        SAME r_pairs.csv exp_pairs.csv r_swept.npy exp_swept.npy)
+# --walls (good_walls.csv, see fixtures.c): query 0 meets wall 0 at t 0.25 before circle 0
+# (kind 1, index 0), query 3 wall 2 after the point circle; the same from a '<f8' (K, 6) and a
+# '<f4' (K, 4) .npy, whose rows the CSV's are
+hs_cli(walls ARGS1 ${C_CSV} --walls good_walls.csv --out r_closest_w.csv
+       ERR1 "mode=closest .* hits=4 ${TIMES} walls=3\n$"
+       ARGS2 ${C_NPY} --walls good_walls.npy --mode all --threads 2 --out r_all_w.npy
+       ARGS3 ${C_CSV} --walls good_walls4.npy --out - --format csv
+       OUT3 "^query,idx,t,px,py,nx,ny,kind\r?\n0,0,0.25,4,-?0,-1,-?0,1\r?\n1,2,0,0,10,-0,-1,0\r?\n2,-1,nan,nan,nan,nan,nan,0\r?\n"
+       SAME r_closest_w.csv exp_closest_walls.csv r_all_w.npy exp_all_walls.npy)
+hs_cli(walls_formats ARGS1 ${C_NPY} --walls good_walls4.csv --out r_closest_w.npy
+       ARGS2 ${C_CSV} --walls good_walls.csv --mode all --out r_all_w.csv
+       ARGS3 ${C_CSV} --walls good_walls.csv --mode count --out -
+       OUT3 "^query,count\r?\n0,2\r?\n1,1\r?\n2,0\r?\n3,2\r?\n4,1\r?\n$"
+       SAME r_closest_w.npy exp_closest_walls.npy r_all_w.csv exp_all_walls.csv)
+# a wall of mask 0 meets no query (the tool's queries have every bit); an empty wall file
+# gives the plain answers with a kind column of circles
+hs_cli(walls_masked ARGS1 ${C_CSV} --walls masked_walls.csv --mode all --out -
+       OUT1 "^query,idx,t,kind\r?\n0,0,0.5,0\r?\n1,2,0,0\r?\n3,3,0.5,0\r?\n4,0,0,0\r?\n$"
+       ARGS2 ${C_CSV} --walls empty_walls.csv --mode all --out -
+       OUT2 "^query,idx,t,kind\r?\n0,0,0.5,0\r?\n1,2,0,0\r?\n3,3,0.5,0\r?\n4,0,0,0\r?\n$"
+       ERR2 "hits=4 ${TIMES} walls=0\n$"
+       ARGS3 ${C_CSV} --walls empty_walls.csv --mode any --out -
+       OUT3 "^query,hit\r?\n0,1\r?\n1,1\r?\n2,0\r?\n3,1\r?\n4,1\r?\n$")
+hs_cli(walls_errors ARGS1 ${C_CSV} --walls bad_walls_nan.csv RC1 1
+       ERR1 "^hitscan: error: bad_walls_nan.csv: row 1 .line 2.: non-finite value .NaN or Inf. .ax=1, ay=2, bx=nan, by=4, thickness=0.\n$"
+       ARGS2 ${C_CSV} --walls bad_walls_thickness.csv RC2 1
+       ERR2 "^hitscan: error: bad_walls_thickness.csv: row 1 .line 4.: negative thickness .ax=1, ay=2, bx=3, by=4, thickness=-0.5.\n$"
+       ARGS3 ${C_CSV} --walls bad_walls_fields.csv RC3 1
+       ERR3 "bad_walls_fields.csv: row 1 .line 2.: 5 fields, expected 4, as the first line\n$")
+hs_cli(walls_errors2 ARGS1 ${C_CSV} --walls bad_walls_mask.csv RC1 1
+       ERR1 "bad_walls_mask.csv: row 0 .line 1., column 6: '-1' is not a mask"
+       ARGS2 ${C_CSV} --walls bad_walls_shape.npy RC2 1
+       ERR2 "bad_walls_shape.npy: shape .4, 3. is not .N, 4. to .N, 6."
+       ARGS3 ${C_CSV} --walls bad_dtype_be.npy RC3 1
+       ERR3 "need little-endian float32 '<f4' or float64 '<f8'")
+hs_cli(walls_usage ARGS1 ${C_CSV} --walls good_walls.csv --brute RC1 2
+       ERR1 "--walls needs the grid; it has no --brute .hitscan --help"
+       ARGS2 --circles good_circles.csv --mode pairs --walls good_walls.csv RC2 2
+       ERR2 "--walls goes with the query modes"
+       ARGS3 --circles box_circles.csv --mode pairs --box 0,0,16,8 --walls good_walls.csv RC3 2
+       ERR3 "--walls: a periodic box .--box. takes no walls")
 hs_cli(scene_too_big ARGS1 --scene uniform --n 4294967294 --m 4294967294 RC1 1 ERR1 "needs about [0-9.]+ GB; this machine has")
 # queries against moving circles: circle 1 closes on queries 0 and 4 (at t 0.75 and 17/18)
 hs_cli(moving ARGS1 --circles good_circles.csv --queries good_queries.csv --mode count

@@ -61,19 +61,28 @@ static void trim(const char **s, const char **e)
         (*e)--;
 }
 
+/* Field [s, e) as a NUL-terminated string in tmp: its length, 0 for an empty field, -2 for
+ * one longer than any sensible spelling of a number. */
+static int field_text(const char *s, const char *e, char tmp[FIELD_MAX])
+{
+    const size_t n = (size_t)(e - s);
+    if (n >= FIELD_MAX)
+        return -2;
+    memcpy(tmp, s, n);
+    tmp[n] = '\0';
+    return (int)n;
+}
+
 /* Field [s, e) trimmed, as a float; with a non-zero shift, read as a double and taken
  * relative to shift before the one rounding to float. 1 ok, 0 not a number, -1 out of float
  * range, -2 longer than any sensible spelling of a float. */
 static int parse_field(const char *s, const char *e, double shift, float *v)
 {
     char tmp[FIELD_MAX];
-    size_t n = (size_t)(e - s);
-    if (n == 0)
-        return 0;
-    if (n >= sizeof tmp)
-        return -2;
-    memcpy(tmp, s, n);
-    tmp[n] = '\0';
+    const int len = field_text(s, e, tmp);
+    if (len <= 0)
+        return len;
+    const size_t n = (size_t)len;
     char *end;
     errno = 0;
     if (shift != 0.0) {
@@ -92,6 +101,28 @@ static int parse_field(const char *s, const char *e, double shift, float *v)
     if (errno == ERANGE && isinf(x))
         return -1;
     *v = x;
+    return 1;
+}
+
+/* Field [s, e) trimmed, as an integer in 0 .. 2^32 - 1: decimal, or hex after 0x. 1 ok, 0 not
+ * such an integer, -2 longer than any sensible spelling. */
+static int parse_bits(const char *s, const char *e, uint32_t *v)
+{
+    char tmp[FIELD_MAX];
+    const int len = field_text(s, e, tmp);
+    if (len <= 0)
+        return len;
+    const size_t n = (size_t)len;
+    const int hex = n > 2 && tmp[0] == '0' && (tmp[1] == 'x' || tmp[1] == 'X');
+    const char *digits = hex ? tmp + 2 : tmp;
+    if (!(is_digit(*digits) || (hex && strchr("abcdefABCDEF", *digits))))
+        return 0; /* no sign, no blank: strtoull would take them */
+    char *end;
+    errno = 0;
+    const unsigned long long x = strtoull(digits, &end, hex ? 16 : 10);
+    if (end != tmp + n || errno == ERANGE || x > UINT32_MAX)
+        return 0;
+    *v = (uint32_t)x;
     return 1;
 }
 
@@ -133,7 +164,28 @@ int hsio_read_csv_opt(FILE *f, size_t cols, hsio_header header, hsio_table *out,
 int hsio_read_csv_at(FILE *f, size_t cols, hsio_header header, const double *shift, hsio_table *out,
                      char *err, size_t errlen)
 {
+    const hsio_spec spec = {cols, cols, 0, HSIO_NO_INT_COL};
+    return hsio_read_csv_spec(f, &spec, header, shift, out, err, errlen);
+}
+
+/* "4" or "4 to 6": the field counts a spec takes. */
+static const char *counts(const hsio_spec *spec, char *buf, size_t cap)
+{
+    if (spec->cmin == spec->cmax)
+        snprintf(buf, cap, "%zu", spec->cmin);
+    else
+        snprintf(buf, cap, "%zu to %zu", spec->cmin, spec->cmax);
+    return buf;
+}
+
+int hsio_read_csv_spec(FILE *f, const hsio_spec *spec, hsio_header header, const double *shift,
+                       hsio_table *out, char *err, size_t errlen)
+{
     memset(out, 0, sizeof *out);
+    /* fixed, or set by the header or the first row */
+    size_t cols = spec->cmin == spec->cmax ? spec->cmin : 0;
+    char want[48];
+    counts(spec, want, sizeof want);
     size_t len = 0;
     errno = 0;
     char *buf = slurp(f, &len);
@@ -144,11 +196,12 @@ int hsio_read_csv_at(FILE *f, size_t cols, hsio_header header, const double *shi
     size_t max_rows = 1;
     for (size_t i = 0; i < len; i++)
         max_rows += buf[i] == '\n';
-    float *v = malloc(max_rows * cols * sizeof(float));
+    float *v = malloc(max_rows * spec->cmax * sizeof(float));
     size_t *line = malloc(max_rows * sizeof(size_t));
+    uint32_t *bits = spec->int_col < spec->cmax ? malloc(max_rows * sizeof(uint32_t)) : NULL;
     int rc = 0;
     size_t rows = 0, lineno = 0;
-    if (!v || !line) {
+    if (!v || !line || (spec->int_col < spec->cmax && !bits)) {
         rc = hsio_fail(err, errlen, "out of memory");
         goto done;
     }
@@ -177,6 +230,8 @@ int hsio_read_csv_at(FILE *f, size_t cols, hsio_header header, const double *shi
         size_t nf = 1;
         for (const char *q = s; q < e; q++)
             nf += *q == ',';
+        if (first && cols == 0 && nf >= spec->cmin && nf <= spec->cmax)
+            cols = nf; /* the file's own count, from its first line */
         if (first && header != HSIO_HEADER_NO) {
             int is_header = 1;
             for (const char *fs = s; is_header && header == HSIO_HEADER_AUTO;) {
@@ -190,16 +245,18 @@ int hsio_read_csv_at(FILE *f, size_t cols, hsio_header header, const double *shi
             }
             if (is_header) { /* its names are not checked, only their count */
                 if (nf != cols) {
-                    rc = hsio_fail(err, errlen, "line %zu: header has %zu fields, expected %zu",
-                                   lineno, nf, cols);
+                    rc = hsio_fail(err, errlen, "line %zu: header has %zu fields, expected %s",
+                                   lineno, nf, want);
                     goto done;
                 }
                 continue;
             }
         }
         if (nf != cols) {
-            rc = hsio_fail(err, errlen, "row %zu (line %zu): %zu fields, expected %zu", rows,
-                           lineno, nf, cols);
+            if (cols != spec->cmin || cols != spec->cmax) /* the first row's count */
+                snprintf(want, sizeof want, "%zu, as the first line", cols);
+            rc = hsio_fail(err, errlen, "row %zu (line %zu): %zu fields, expected %s", rows, lineno,
+                           nf, cols ? want : counts(spec, want, sizeof want));
             goto done;
         }
         const char *fs = s;
@@ -209,7 +266,20 @@ int hsio_read_csv_at(FILE *f, size_t cols, hsio_header header, const double *shi
                 fe = e;
             const char *a = fs, *b = fe;
             trim(&a, &b);
-            int ok = parse_field(a, b, shift ? shift[k] : 0.0, &v[rows * cols + k]);
+            const int is_bits = k == spec->int_col;
+            int ok = is_bits ? parse_bits(a, b, &bits[rows])
+                             : parse_field(a, b, shift ? shift[k] : 0.0, &v[rows * cols + k]);
+            if (is_bits && ok == 1)
+                v[rows * cols + k] = (float)bits[rows];
+            if (is_bits && ok == 0 && a != b) {
+                char ex[48];
+                excerpt(a, b, ex, sizeof ex);
+                rc = hsio_fail(err, errlen,
+                               "row %zu (line %zu), column %zu: '%s' is not a mask (an integer "
+                               "in 0..4294967295, decimal or 0x hex)",
+                               rows, lineno, k + 1, ex);
+                goto done;
+            }
             if (ok != 1) {
                 char ex[48], at[96];
                 excerpt(a, b, ex, sizeof ex);
@@ -246,12 +316,16 @@ done:
     if (rc != 0 || rows == 0) {
         free(v);
         free(line);
+        free(bits);
         if (rc == 0)
-            out->cols = cols;
+            out->cols = cols ? cols : spec->cmin;
         return rc;
     }
     out->v = v;
     out->line = line;
+    out->bits = spec->int_col < cols ? bits : NULL;
+    if (!out->bits)
+        free(bits);
     out->rows = rows;
     out->cols = cols;
     return 0;

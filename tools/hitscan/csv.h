@@ -31,6 +31,10 @@ int hsio_read_csv_opt(FILE *f, size_t cols, hsio_header header, hsio_table *out,
  * its one rounding to float (shift NULL, or a zero entry: as hsio_read_csv_opt). */
 int hsio_read_csv_at(FILE *f, size_t cols, hsio_header header, const double *shift, hsio_table *out,
                      char *err, size_t errlen);
+/* hsio_read_csv_at with the columns of spec (io_common.h): a count in a range, an integer
+ * column. A row with another count than the file's first line is an error naming it. */
+int hsio_read_csv_spec(FILE *f, const hsio_spec *spec, hsio_header header, const double *shift,
+                       hsio_table *out, char *err, size_t errlen);
 /* hsio_read_csv_opt with HSIO_HEADER_AUTO. */
 int hsio_read_csv(FILE *f, size_t cols, hsio_table *out, char *err, size_t errlen);
 

@@ -142,6 +142,17 @@ static void expected(void)
     /* box_circles in the box [0, 16) x [0, 8), periodic in x and y: 0 and 1 touch across the
      * left edge (j's image at -0.5), 4 (given at x = 40.25, wrapped to 8.25) overlaps 5; 2 and
      * 3 are 1.25 apart across the bottom edge, joining with --skin 0.25 */
+    /* with the walls of good_walls.csv: query 0 meets wall 0 (x = 4) at t 0.25 before circle
+     * 0, normal (-1, 0) against its direction; query 3 meets wall 2 (x = 7.5) at t 0.75 after the
+     * point circle 3; wall 1 lies far from every query */
+    const uint32_t w_idx[NQ] = {0, 2, HS_NONE, 3, 0};
+    const uint8_t w_kind[NQ] = {1, 0, 0, 0, 0};
+    const float w_t[NQ] = {0.25f, 0, NAN, 0.5f, 0}, w_px[NQ] = {4, 0, NAN, 5, 9.5f};
+    const float w_ny[NQ] = {0, -1, NAN, -0.0f, 0};
+    const size_t w_off[NQ + 1] = {0, 2, 3, 3, 5, 6};
+    const uint32_t w_all_idx[] = {0, 0, 2, 3, 2, 0};
+    const float w_all_t[] = {0.25f, 0.5f, 0, 0.5f, 0.75f, 0};
+    const uint8_t w_all_kind[] = {1, 0, 0, 0, 1, 0};
     const uint32_t box_i[] = {0, 4}, box_j[] = {1, 5};
     const int8_t box_sx[] = {-1, 0}, box_sy[] = {0, 0};
 
@@ -156,6 +167,10 @@ static void expected(void)
             close_out(f, call, name);                                                              \
     } while (0)
         EXPECT("closest", hsio_write_closest(f, (hsio_format)fmt, NQ, idx, t, px, py, nx, ny));
+        EXPECT("closest_walls", hsio_write_closest_kind(f, (hsio_format)fmt, NQ, w_idx, w_t, w_px,
+                                                        py, nx, w_ny, 0.0, 0.0, w_kind));
+        EXPECT("all_walls",
+               hsio_write_all_kind(f, (hsio_format)fmt, NQ, w_off, w_all_idx, w_all_t, w_all_kind));
         EXPECT("any", hsio_write_any(f, (hsio_format)fmt, NQ, any));
         EXPECT("any_boundary", hsio_write_any(f, (hsio_format)fmt, NQ, any_boundary));
         EXPECT("count", hsio_write_count(f, (hsio_format)fmt, NQ, count));
@@ -174,6 +189,10 @@ static void expected(void)
 #undef EXPECT
     }
 }
+
+/* Walls (see expected()): ax, ay, bx, by, thickness, mask. */
+static const double walls[3][6] = {
+    {4, -1, 4, 1, 0, 1}, {30, 30, 31, 31, 0.5, 255}, {7.5, 4, 7.5, 6, 0, 2}};
 
 static void inputs(void)
 {
@@ -194,6 +213,24 @@ static void inputs(void)
     text("good_circles.csv", "x,y,r\n10,0,2\n 20 , 0 , 2 \r\n0,10,1\n\n5,5,0e0\n-10,-5,1\n");
     text("good_queries.csv", "0,0,16,0\n0,10,0,20\n-5,-5,-1,-5\n0,5,1e1,5\n9.5,0,10.5,0");
     text("empty_queries.csv", "ax,ay,bx,by\n");
+    text("good_walls.csv", "ax,ay,bx,by,thickness,mask\n4,-1,4,1,0,1\n30,30,31,31,0.5,0xff\n"
+                           "7.5,4,7.5,6,0,2\n");
+    text("good_walls4.csv", "4,-1,4,1\n30,30,31,31\n7.5,4,7.5,6\n");
+    text("masked_walls.csv", "ax,ay,bx,by,thickness,mask\n4,-1,4,1,0,0\n");
+    text("empty_walls.csv", "ax,ay,bx,by\n");
+    {
+        FILE *f = open_out("good_walls.npy"); /* '<f8' (3, 6): the mask exact */
+        const size_t shape[2] = {3, 6};
+        if (f)
+            close_out(f, hsio_write_npy(f, "<f8", 2, shape, &walls[0][0], sizeof(double)),
+                      "good_walls.npy");
+        float w4[3][4];
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 4; k++)
+                w4[i][k] = (float)walls[i][k];
+        npy_f4("good_walls4.npy", 3, 4, &w4[0][0]);
+        npy_f4("bad_walls_shape.npy", 4, 3, &w4[0][0]);
+    }
     /* the header rule: the same circles with a UTF-8 byte order mark and no header; the same
      * queries under a header of numbers, read with --header */
     text("bom_circles.csv", "\xef\xbb\xbf"
@@ -218,6 +255,10 @@ static void inputs(void)
 
 static void malformed(void)
 {
+    text("bad_walls_nan.csv", "4,-1,4,1\n1,2,nan,4\n");
+    text("bad_walls_thickness.csv", "ax,ay,bx,by,thickness\n4,-1,4,1,0\n\n1,2,3,4,-0.5\n");
+    text("bad_walls_fields.csv", "4,-1,4,1\n1,2,3,4,5\n");
+    text("bad_walls_mask.csv", "4,-1,4,1,0,-1\n");
     const float d12[12] = {0, 0, 1, 5, 5, 1, 9, 9, 1, 2, 2, 1};
     static const char hdr_ok[] = "{'descr': '<f4', 'fortran_order': False, 'shape': (4, 3), }\n";
     text("bad_magic.npy", "PK\x03\x04 this is a zip file, not an array\n");

@@ -50,6 +50,13 @@ int hsio_read_table_opt(const char *path, size_t cols, hsio_header header, hsio_
 int hsio_read_table_at(const char *path, size_t cols, hsio_header header, const double *shift,
                        hsio_table *out, char *err, size_t errlen)
 {
+    const hsio_spec spec = {cols, cols, 0, HSIO_NO_INT_COL};
+    return hsio_read_table_spec(path, &spec, header, shift, out, err, errlen);
+}
+
+int hsio_read_table_spec(const char *path, const hsio_spec *spec, hsio_header header,
+                         const double *shift, hsio_table *out, char *err, size_t errlen)
+{
     memset(out, 0, sizeof *out);
     hsio_format fmt = hsio_format_of_path(path);
     if (fmt == HSIO_NONE)
@@ -57,12 +64,12 @@ int hsio_read_table_at(const char *path, size_t cols, hsio_header header, const 
     FILE *f = fopen(path, "rb");
     if (!f)
         return hsio_fail(err, errlen, "cannot open: %s", strerror(errno));
-    int rc = fmt == HSIO_NPY ? hsio_read_npy(f, cols, out, err, errlen)
-                             : hsio_read_csv_at(f, cols, header, shift, out, err, errlen);
+    int rc = fmt == HSIO_NPY ? hsio_read_npy_spec(f, spec, out, err, errlen)
+                             : hsio_read_csv_spec(f, spec, header, shift, out, err, errlen);
     fclose(f);
     if (rc == 0 && fmt == HSIO_NPY && shift)
-        for (size_t i = 0; i < out->rows * cols; i++)
-            out->v[i] = (float)((double)out->v[i] - shift[i % cols]);
+        for (size_t i = 0; i < out->rows * out->cols; i++)
+            out->v[i] = (float)((double)out->v[i] - shift[i % out->cols]);
     return rc;
 }
 
@@ -96,12 +103,27 @@ int hsio_write_closest_at(FILE *f, hsio_format fmt, size_t m, const uint32_t *id
                           const float *px, const float *py, const float *nx, const float *ny,
                           double ox, double oy)
 {
+    return hsio_write_closest_kind(f, fmt, m, idx, t, px, py, nx, ny, ox, oy, NULL);
+}
+
+/* ",K" after a row when there are kinds, then the line's end. */
+static int end_row(FILE *f, const uint8_t *kind, size_t i)
+{
+    if (kind && fprintf(f, ",%u", (unsigned)kind[i]) < 0)
+        return -1;
+    return fputc('\n', f) == EOF ? -1 : 0;
+}
+
+int hsio_write_closest_kind(FILE *f, hsio_format fmt, size_t m, const uint32_t *idx, const float *t,
+                            const float *px, const float *py, const float *nx, const float *ny,
+                            double ox, double oy, const uint8_t *kind)
+{
     if (fmt == HSIO_CSV) {
-        if (fputs("query,idx,t,px,py,nx,ny\n", f) < 0)
+        if (fputs(kind ? "query,idx,t,px,py,nx,ny,kind\n" : "query,idx,t,px,py,nx,ny\n", f) < 0)
             return -1;
         for (size_t i = 0; i < m; i++) {
             if (idx[i] == HS_NONE) {
-                if (fprintf(f, "%zu,-1,nan,nan,nan,nan,nan\n", i) < 0)
+                if (fprintf(f, "%zu,-1,nan,nan,nan,nan,nan", i) < 0 || end_row(f, kind, i) != 0)
                     return -1;
                 continue;
             }
@@ -112,20 +134,21 @@ int hsio_write_closest_at(FILE *f, hsio_format fmt, size_t m, const uint32_t *id
             for (int k = 0; k < 5; k++)
                 if (fputc(',', f) == EOF || put_point(f, v[k], off[k]) != 0)
                     return -1;
-            if (fputc('\n', f) == EOF)
+            if (end_row(f, kind, i) != 0)
                 return -1;
         }
         return 0;
     }
-    const size_t shape[2] = {m, 6};
+    const size_t cols = kind ? 7 : 6;
+    const size_t shape[2] = {m, cols};
     if (hsio_npy_write_header(f, "<f8", 2, shape) != 0)
         return -1;
-    double buf[CHUNK * 6];
+    double buf[CHUNK * 7];
     for (size_t i0 = 0; i0 < m; i0 += CHUNK) {
         size_t k = m - i0 < CHUNK ? m - i0 : CHUNK;
         for (size_t j = 0; j < k; j++) {
             size_t i = i0 + j;
-            double *row = buf + 6 * j;
+            double *row = buf + cols * j;
             if (idx[i] == HS_NONE) {
                 row[0] = -1.0;
                 row[1] = row[2] = row[3] = row[4] = row[5] = (double)NAN;
@@ -137,8 +160,10 @@ int hsio_write_closest_at(FILE *f, hsio_format fmt, size_t m, const uint32_t *id
                 row[4] = (double)nx[i];
                 row[5] = (double)ny[i];
             }
+            if (kind)
+                row[6] = (double)kind[i];
         }
-        if (hsio_write_le(f, buf, sizeof(double), 6 * k) != 0)
+        if (hsio_write_le(f, buf, sizeof(double), cols * k) != 0)
             return -1;
     }
     return 0;
@@ -186,34 +211,44 @@ int hsio_write_count(FILE *f, hsio_format fmt, size_t m, const uint32_t *count)
 int hsio_write_all(FILE *f, hsio_format fmt, size_t m, const size_t *offsets, const uint32_t *idx,
                    const float *t)
 {
+    return hsio_write_all_kind(f, fmt, m, offsets, idx, t, NULL);
+}
+
+int hsio_write_all_kind(FILE *f, hsio_format fmt, size_t m, const size_t *offsets,
+                        const uint32_t *idx, const float *t, const uint8_t *kind)
+{
     size_t total = m ? offsets[m] - offsets[0] : 0;
     if (fmt == HSIO_CSV) {
-        if (fputs("query,idx,t\n", f) < 0)
+        if (fputs(kind ? "query,idx,t,kind\n" : "query,idx,t\n", f) < 0)
             return -1;
         for (size_t i = 0; i < m; i++)
             for (size_t h = offsets[i]; h < offsets[i + 1]; h++)
                 if (fprintf(f, "%zu,%lu,", i, (unsigned long)idx[h]) < 0 ||
-                    put_float(f, t[h]) != 0 || fputc('\n', f) == EOF)
+                    put_float(f, t[h]) != 0 || end_row(f, kind, h) != 0)
                     return -1;
         return 0;
     }
-    const size_t shape[2] = {total, 3};
+    const size_t cols = kind ? 4 : 3;
+    const size_t shape[2] = {total, cols};
     if (hsio_npy_write_header(f, "<f8", 2, shape) != 0)
         return -1;
-    double buf[CHUNK * 3];
+    double buf[CHUNK * 4];
     size_t k = 0;
     for (size_t i = 0; i < m; i++)
         for (size_t h = offsets[i]; h < offsets[i + 1]; h++) {
-            buf[3 * k] = (double)i;
-            buf[3 * k + 1] = (double)idx[h];
-            buf[3 * k + 2] = (double)t[h];
+            double *row = buf + cols * k;
+            row[0] = (double)i;
+            row[1] = (double)idx[h];
+            row[2] = (double)t[h];
+            if (kind)
+                row[3] = (double)kind[h];
             if (++k == CHUNK) {
-                if (hsio_write_le(f, buf, sizeof(double), 3 * k) != 0)
+                if (hsio_write_le(f, buf, sizeof(double), cols * k) != 0)
                     return -1;
                 k = 0;
             }
         }
-    return hsio_write_le(f, buf, sizeof(double), 3 * k);
+    return hsio_write_le(f, buf, sizeof(double), cols * k);
 }
 
 int hsio_write_pairs(FILE *f, hsio_format fmt, size_t k, const hsio_pair_cols *c)

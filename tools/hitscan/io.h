@@ -27,16 +27,20 @@ int hsio_read_table_opt(const char *path, size_t cols, hsio_header header, hsio_
  * relative to them in double, which keeps no more digits than the file held). */
 int hsio_read_table_at(const char *path, size_t cols, hsio_header header, const double *shift,
                        hsio_table *out, char *err, size_t errlen);
+/* hsio_read_table_at with the columns of spec (io_common.h): a count in a range, '<f8' .npy,
+ * an integer column (shift, when given, has spec->cmax entries). */
+int hsio_read_table_spec(const char *path, const hsio_spec *spec, hsio_header header,
+                         const double *shift, hsio_table *out, char *err, size_t errlen);
 /* hsio_read_table_opt with HSIO_HEADER_AUTO. */
 int hsio_read_table(const char *path, size_t cols, hsio_table *out, char *err, size_t errlen);
 
 /* Result writers; 0 on success, -1 on a write error. Layouts (the tool's output contract,
  * see tools/hitscan/README.md):
- *   closest  CSV query,idx,t,px,py,nx,ny (idx -1 and nan on a miss)
+ *   closest  CSV query,idx,t,px,py,nx,ny (idx -1 and nan on a miss); with walls ,kind
  *            npy (M, 6) '<f8' columns idx,t,px,py,nx,ny (idx -1.0 and NaN on a miss)
  *   any      CSV query,hit (0/1)       npy (M,) '|b1'
  *   count    CSV query,count           npy (M,) '<u4'
- *   all      CSV query,idx,t           npy (K, 3) '<f8' rows query,idx,t
+ *   all      CSV query,idx,t           npy (K, 3) '<f8' rows query,idx,t; with walls ,kind
  *   pairs    CSV i,j                   npy (K, 2) '<f8' rows i,j
  *            with displacements: CSV i,j,t,nx,ny,overlapping, npy (K, 6) '<f8' (overlapping
  *            0 / 1)
@@ -48,6 +52,11 @@ int hsio_write_closest(FILE *f, hsio_format fmt, size_t m, const uint32_t *idx, 
 int hsio_write_closest_at(FILE *f, hsio_format fmt, size_t m, const uint32_t *idx, const float *t,
                           const float *px, const float *py, const float *nx, const float *ny,
                           double ox, double oy);
+/* hsio_write_closest_at with kind (HS_KIND_* per query; NULL: none, the same bytes as
+ * hsio_write_closest_at): CSV adds a last column kind, .npy a seventh column (M, 7). */
+int hsio_write_closest_kind(FILE *f, hsio_format fmt, size_t m, const uint32_t *idx, const float *t,
+                            const float *px, const float *py, const float *nx, const float *ny,
+                            double ox, double oy, const uint8_t *kind);
 int hsio_write_any(FILE *f, hsio_format fmt, size_t m, const uint8_t *hit);
 int hsio_write_count(FILE *f, hsio_format fmt, size_t m, const uint32_t *count);
 /* The columns of a pairs output: i, j; t, nx, ny, overlapping for swept pairs (NULL for
@@ -62,5 +71,9 @@ int hsio_write_pairs(FILE *f, hsio_format fmt, size_t k, const hsio_pair_cols *c
 /* CSR: hits of query i are offsets[i] .. offsets[i+1]-1. */
 int hsio_write_all(FILE *f, hsio_format fmt, size_t m, const size_t *offsets, const uint32_t *idx,
                    const float *t);
+/* hsio_write_all with kind (HS_KIND_* per hit; NULL: none, hsio_write_all's bytes): CSV adds a
+ * last column kind, .npy a fourth column (K, 4). */
+int hsio_write_all_kind(FILE *f, hsio_format fmt, size_t m, const size_t *offsets,
+                        const uint32_t *idx, const float *t, const uint8_t *kind);
 
 #endif

@@ -12,6 +12,7 @@ void hsio_table_free(hsio_table *t)
 {
     free(t->v);
     free(t->line);
+    free(t->bits);
     memset(t, 0, sizeof *t);
 }
 

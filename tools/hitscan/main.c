@@ -71,7 +71,12 @@ static const char usage_text[] =
     "  --periodic AXES    the box's periodic axes: x, y or xy (default xy); on the other\n"
     "                     axis every centre must lie in the box\n"
     "  --skin S           with --mode pairs: pairs whose gap is at most S (neighbour list)\n"
-    "\n"
+    "  --walls FILE       wall segments beside the circles, ax,ay,bx,by[,thickness[,mask]]:\n"
+    "                     .npy '<f4' or '<f8' shape (K,4) to (K,6), or .csv of 4 to 6\n"
+    "                     columns; every query mode meets circles and walls (grid only)\n"
+    "\n";
+/* ISO C promises string literals of 4095 characters only: the help is in three. */
+static const char usage_query[] =
     "query:\n"
     "  --mode MODE        closest (default), any, count, all; pairs: the overlapping pairs of\n"
     "                     circles (no queries; grid only)\n"
@@ -94,7 +99,6 @@ static const char usage_text[] =
     "                     query_ms is then the median call, and the summary adds repeat=R and\n"
     "                     first_ms (the first, cold call)\n"
     "\n";
-/* Two strings: ISO C promises string literals of 4095 characters only. */
 static const char usage_output[] =
     "output:\n"
     "  --out FILE         write results (default: none, summary only); '-' is stdout. The\n"
@@ -109,6 +113,8 @@ static const char usage_output[] =
     "       with --displacements: csv i,j,t,nx,ny,overlapping, npy (K,6) '<f8': t the first\n"
     "       contact in [0,1], (nx,ny) the unit normal from i towards j, overlapping 0/1\n"
     "       with --box: two more columns sx,sy (csv) / (K,4) or (K,8) (npy)\n"
+    "       with --walls: closest and all add a last column kind (0 circle, 1 wall):\n"
+    "       csv ...,kind, npy (M,7) / (K,4); idx is then the row within its kind\n"
     "     idx is the circle's 0-based row; a miss is idx -1 with NaN fields. all-hits rows are\n"
     "     ordered by query, then entry t, then idx; pairs rows by i < j, then j.\n"
     "\n"
@@ -124,7 +130,7 @@ typedef enum kind { KIND_SEGMENT, KIND_RAY, KIND_LINE } kind;
 static const char *const kind_names[] = {"segment", "ray", "line"};
 
 typedef struct options {
-    const char *circles, *queries, *out, *write_scene, *displacements;
+    const char *circles, *queries, *out, *write_scene, *displacements, *walls;
     hs_scene_kind scene;
     int have_scene, have_n, have_m, have_seed;
     size_t n, m;
@@ -266,6 +272,7 @@ static int parse_args(int argc, char **argv, options *o)
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(usage_text, stdout);
+            fputs(usage_query, stdout);
             fputs(usage_output, stdout);
             return 0;
         }
@@ -306,13 +313,13 @@ static int parse_args(int argc, char **argv, options *o)
             val = eq + 1;
         } else {
             strcpy(name, a);
-            static const char *const valued[] = {"--circles", "--queries",   "--mode",
-                                                 "--kind",    "--thickness", "--isa",
-                                                 "--threads", "--cell-size", "--out",
-                                                 "--format",  "--scene",     "--n",
-                                                 "--m",       "--seed",      "--write-scene",
-                                                 "--repeat",  "--origin",    "--displacements",
-                                                 "--box",     "--periodic",  "--skin"};
+            static const char *const valued[] = {
+                "--circles",   "--queries",       "--mode",        "--kind",
+                "--thickness", "--isa",           "--threads",     "--cell-size",
+                "--out",       "--format",        "--scene",       "--n",
+                "--m",         "--seed",          "--write-scene", "--repeat",
+                "--origin",    "--displacements", "--box",         "--periodic",
+                "--skin",      "--walls"};
             if (pick(name, valued, (int)(sizeof valued / sizeof valued[0])) < 0)
                 return usage_error("unknown option '%s'", a);
             if (i + 1 >= argc)
@@ -327,6 +334,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->out = val;
         } else if (strcmp(name, "--displacements") == 0) {
             o->displacements = val;
+        } else if (strcmp(name, "--walls") == 0) {
+            o->walls = val;
         } else if (strcmp(name, "--write-scene") == 0) {
             if (!*val)
                 return usage_error("--write-scene needs a non-empty prefix");
@@ -457,9 +466,18 @@ static int parse_args(int argc, char **argv, options *o)
         return usage_error("--skin goes with overlap pairs, not --displacements");
     if (o->mode == MODE_PAIRS && o->brute)
         return usage_error("--mode pairs runs on the grid; it has no --brute");
+    if (o->walls && o->have_box)
+        return usage_error("--walls: a periodic box (--box) takes no walls");
+    if (o->walls && o->mode == MODE_PAIRS)
+        return usage_error("--walls goes with the query modes (closest, any, count, all), not "
+                           "--mode pairs");
+    if (o->walls && o->brute)
+        return usage_error("--walls needs the grid; it has no --brute");
 #ifdef HS_CLI_MPI
     if (o->mode == MODE_PAIRS)
         return usage_error("--mode pairs is not available in the MPI tool");
+    if (o->walls)
+        return usage_error("--walls is not available in the MPI tool");
 #endif
     if (o->brute && o->cell_size > 0.0f)
         return usage_error("--cell-size is a grid option; it has no meaning with --brute");
@@ -718,6 +736,50 @@ static void report_bad_displacement(const options *o, const problem *p, hs_statu
     error("pairs failed: %s", status_text(s));
 }
 
+/* Why hs_walls_create refuses a wall, for messages. */
+static const char *wall_fault(hs_status s)
+{
+    if (s == HS_E_RANGE)
+        return "|ax|, |ay|, |bx|, |by| or thickness above 1e+18";
+    return s == HS_E_NEG_RADIUS ? "negative thickness" : status_text(s);
+}
+
+/* The walls of --walls, rows ax,ay,bx,by[,thickness[,mask]] (taken relative to --origin), as
+ * a wall set of their own (the grid copies it). */
+static int load_walls(const options *o, hs_walls **out)
+{
+    static const hsio_spec spec = {4, 6, 1, 5};
+    const double ox = o->origin[0], oy = o->origin[1]; /* zero without --origin */
+    const double shift[6] = {ox, oy, ox, oy, 0.0, 0.0};
+    hsio_table wt = {0};
+    char err[512], wb[64];
+    progress_step("reading", o->walls);
+    if (hsio_read_table_spec(o->walls, &spec, o->header, o->have_origin ? shift : NULL, &wt, err,
+                             sizeof err) != 0) {
+        error("%s: %s", o->walls, err);
+        return -1;
+    }
+    const size_t k = wt.rows, c = wt.cols, kk = k ? k : 1;
+    float *col = malloc(5 * kk * sizeof(float)); /* ax, ay, bx, by, thickness */
+    for (size_t i = 0; col && i < k; i++)
+        for (size_t j = 0; j < 5; j++)
+            col[j * kk + i] = j < c ? wt.v[c * i + j] : 0.0f;
+    size_t bad = (size_t)-1;
+    const hs_status s = col ? hs_walls_create(col, col + kk, col + 2 * kk, col + 3 * kk,
+                                              c >= 5 ? col + 4 * kk : NULL, wt.bits, k, out, &bad)
+                            : HS_E_NOMEM;
+    if (s != HS_OK && bad < k)
+        error("%s: %s: %s (ax=%g, ay=%g, bx=%g, by=%g, thickness=%g)", o->walls,
+              where(wb, sizeof wb, bad, wt.line), wall_fault(s), (double)col[bad],
+              (double)col[kk + bad], (double)col[2 * kk + bad], (double)col[3 * kk + bad],
+              (double)col[4 * kk + bad]);
+    else if (s != HS_OK)
+        error("%s: cannot make the wall set: %s", o->walls, status_text(s));
+    free(col);
+    hsio_table_free(&wt);
+    return s == HS_OK ? 0 : -1;
+}
+
 /* Results of one run, whatever the mode. */
 typedef struct results {
     hs_closest_out cl;
@@ -738,6 +800,7 @@ static void results_free(results *r)
     free(r->cl.py);
     free(r->cl.nx);
     free(r->cl.ny);
+    free(r->cl.kind);
     free(r->hit);
     free(r->count);
     if (r->all.offsets)
@@ -759,7 +822,10 @@ static hs_status results_alloc(const options *o, size_t m, results *res)
         c->py = malloc(mm * sizeof(float));
         c->nx = malloc(mm * sizeof(float));
         c->ny = malloc(mm * sizeof(float));
-        return c->idx && c->t && c->px && c->py && c->nx && c->ny ? HS_OK : HS_E_NOMEM;
+        c->kind = o->walls ? malloc(mm) : NULL; /* the grid writes every one */
+        return c->idx && c->t && c->px && c->py && c->nx && c->ny && (c->kind || !o->walls)
+                   ? HS_OK
+                   : HS_E_NOMEM;
     }
     case MODE_ANY: res->hit = malloc(mm); return res->hit ? HS_OK : HS_E_NOMEM;
     case MODE_COUNT:
@@ -844,14 +910,21 @@ static int write_results(const options *o, const problem *p, const results *r)
     errno = 0;
     switch (o->mode) {
     case MODE_CLOSEST:
-        w = hsio_write_closest_at(f, o->format, p->m, r->cl.idx, r->cl.t, r->cl.px, r->cl.py,
-                                  r->cl.nx, r->cl.ny, o->origin[0], o->origin[1]);
+        w = hsio_write_closest_kind(f, o->format, p->m, r->cl.idx, r->cl.t, r->cl.px, r->cl.py,
+                                    r->cl.nx, r->cl.ny, o->origin[0], o->origin[1], r->cl.kind);
         break;
     case MODE_ANY: w = hsio_write_any(f, o->format, p->m, r->hit); break;
     case MODE_COUNT: w = hsio_write_count(f, o->format, p->m, r->count); break;
-    case MODE_ALL:
-        w = hsio_write_all(f, o->format, p->m, r->all.offsets, r->all.idx, r->all.t);
+    case MODE_ALL: {
+        /* with --walls a kind column, all circles' when the wall set was empty */
+        uint8_t *none = o->walls && !r->all.kind ? calloc(r->all.total + 1, 1) : NULL;
+        const uint8_t *kind = r->all.kind ? r->all.kind : none;
+        w = o->walls && !kind ? -1
+                              : hsio_write_all_kind(f, o->format, p->m, r->all.offsets, r->all.idx,
+                                                    r->all.t, kind);
+        free(none);
         break;
+    }
     case MODE_PAIRS: {
         const hs_swept_pairs *sw = &r->swept;
         const hsio_pair_cols c =
@@ -948,10 +1021,11 @@ int main(int argc, char **argv)
     /* an input is never an output: refused before anything is read or written */
     if (o.out) {
         const char *out = strcmp(o.out, "-") == 0 ? NULL : o.out;
-        const char *in[3][2] = {{"--circles", o.circles},
+        const char *in[4][2] = {{"--circles", o.circles},
                                 {"--queries", o.queries},
-                                {"--displacements", o.displacements}};
-        for (int k = 0; k < 3; k++)
+                                {"--displacements", o.displacements},
+                                {"--walls", o.walls}};
+        for (int k = 0; k < 4; k++)
             if (in[k][1] && hsio_same_file(in[k][1], out)) {
                 error("--out %s is the same file as %s %s: it would destroy the input",
                       out ? out : "- (stdout)", in[k][0], in[k][1]);
@@ -969,6 +1043,7 @@ int main(int argc, char **argv)
     float *scene_rows = NULL;
     hs_circles *cs = NULL;
     hs_grid *g = NULL;
+    hs_walls *walls = NULL;
     hs_workspace *ws = NULL;
     results res;
     memset(&res, 0, sizeof res);
@@ -977,6 +1052,8 @@ int main(int argc, char **argv)
     if (o.have_scene ? load_scene(&o, &p, &scene_rows) : load_files(&o, &p, &ct, &qt))
         goto done;
     if (o.displacements && load_displacements(&o, &p) != 0)
+        goto done;
+    if (o.walls && load_walls(&o, &walls) != 0)
         goto done;
     const double read_ms = (omp_get_wtime() - t_start) * 1e3;
     if (o.write_scene) {
@@ -1008,7 +1085,7 @@ int main(int argc, char **argv)
     }
     if (!o.brute) {
         t0 = omp_get_wtime();
-        hs_grid_opts go = {.cell_size = o.cell_size, .threads = o.threads};
+        hs_grid_opts go = {.cell_size = o.cell_size, .threads = o.threads, .walls = walls};
         if (o.have_box) {
             go.periodic = o.periodic;
             go.box =
@@ -1161,6 +1238,8 @@ int main(int argc, char **argv)
     if (o.repeat)
         fprintf(stderr, " repeat=%d first_ms=%.3f", reps, first_ms);
     fprintf(stderr, " read_ms=%.3f write_ms=%.3f total_ms=%.3f", read_ms, write_ms, total_ms);
+    if (o.walls)
+        fprintf(stderr, " walls=%zu", hs_walls_count(walls));
 #ifdef HS_CLI_MPI
     fprintf(stderr, " ranks=%d", hscli_mpi_ranks());
 #endif
@@ -1172,6 +1251,7 @@ done:
     hs_workspace_destroy(ws);
     if (g)
         hs_grid_destroy(g);
+    hs_walls_destroy(walls);
     if (cs)
         hs_circles_destroy(cs);
     problem_free(&p);

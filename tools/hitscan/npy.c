@@ -243,27 +243,62 @@ static void shape_str(const hsio_npy_header *h, char *buf, size_t cap)
 
 int hsio_read_npy(FILE *f, size_t cols, hsio_table *out, char *err, size_t errlen)
 {
+    const hsio_spec spec = {cols, cols, 0, HSIO_NO_INT_COL};
+    return hsio_read_npy_spec(f, &spec, out, err, errlen);
+}
+
+/* '<f8' data (rows x cols, little-endian) into v as floats, the integer column into bits:
+ * -1 with the error for a value there that is not a whole number in 0 .. 2^32 - 1. */
+static int narrow_f8(const unsigned char *raw, size_t rows, size_t cols, size_t int_col, float *v,
+                     uint32_t *bits, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < rows * cols; i++) {
+        double d;
+        memcpy(&d, raw + 8 * i, 8);
+        if (!host_is_le())
+            swap_bytes(&d, 1, 8);
+        v[i] = (float)d;
+        if (i % cols == int_col) {
+            if (!(d >= 0.0 && d <= (double)UINT32_MAX && d == (double)(uint64_t)d))
+                return hsio_fail(err, errlen,
+                                 "row %zu, column %zu: %.17g is not a mask (a whole number in "
+                                 "0..4294967295)",
+                                 i / cols, int_col + 1, d);
+            bits[i / cols] = (uint32_t)d;
+        }
+    }
+    return 0;
+}
+
+int hsio_read_npy_spec(FILE *f, const hsio_spec *spec, hsio_table *out, char *err, size_t errlen)
+{
     hsio_npy_header h;
     char shp[160];
     memset(out, 0, sizeof *out);
     if (hsio_npy_read_header(f, &h, err, errlen) != 0)
         return -1;
-    if (strcmp(h.descr, "<f4") != 0)
+    const int f8 = spec->f8 && strcmp(h.descr, "<f8") == 0;
+    if (strcmp(h.descr, "<f4") != 0 && !f8)
         return hsio_fail(err, errlen,
-                         "dtype '%s' is not supported: need little-endian float32 '<f4' "
+                         "dtype '%s' is not supported: need little-endian float32 '<f4'%s "
                          "(numpy: a.astype('<f4'))",
-                         h.descr);
+                         h.descr, spec->f8 ? " or float64 '<f8'" : "");
     if (h.fortran_order)
         return hsio_fail(
             err, errlen,
             "fortran_order is True: need a C-order array (numpy: np.ascontiguousarray(a))");
     shape_str(&h, shp, sizeof shp);
-    if (h.ndim != 2 || h.shape[1] != cols)
-        return hsio_fail(err, errlen, "shape %s is not (N, %zu)", shp, cols);
+    if (h.ndim != 2 || h.shape[1] < spec->cmin || h.shape[1] > spec->cmax) {
+        if (spec->cmin == spec->cmax)
+            return hsio_fail(err, errlen, "shape %s is not (N, %zu)", shp, spec->cmin);
+        return hsio_fail(err, errlen, "shape %s is not (N, %zu) to (N, %zu)", shp, spec->cmin,
+                         spec->cmax);
+    }
     if (h.shape[0] > HS_MAX_COUNT)
         return hsio_fail(err, errlen, "shape %s: more than %zu rows", shp, (size_t)HS_MAX_COUNT);
+    const size_t cols = (size_t)h.shape[1];
     size_t rows = (size_t)h.shape[0];
-    size_t bytes = rows * cols * sizeof(float);
+    size_t bytes = rows * cols * (f8 ? sizeof(double) : sizeof(float));
     /* a seekable file is measured first, so a lying header cannot make us allocate */
     long here = ftell(f);
     if (here >= 0 && fseek(f, 0, SEEK_END) == 0) {
@@ -299,8 +334,44 @@ int hsio_read_npy(FILE *f, size_t cols, hsio_table *out, char *err, size_t errle
         free(v);
         return hsio_fail(err, errlen, "read error");
     }
-    if (v && !host_is_le())
+    if (v && f8) { /* each double rounded once to float */
+        uint32_t *bits = spec->int_col < cols ? malloc(rows * sizeof *bits) : NULL;
+        float *nv = malloc(rows * cols * sizeof(float));
+        if (!nv || (spec->int_col < cols && !bits) ||
+            narrow_f8((const unsigned char *)v, rows, cols, spec->int_col, nv, bits, err, errlen) !=
+                0) {
+            const int nomem = !nv || (spec->int_col < cols && !bits);
+            free(v);
+            free(nv);
+            free(bits);
+            return nomem ? hsio_fail(err, errlen, "out of memory for shape %s", shp) : -1;
+        }
+        free(v);
+        v = nv;
+        out->bits = bits;
+    } else if (v && !host_is_le()) {
         swap_bytes(v, rows * cols, sizeof(float));
+    }
+    if (v && !f8 && spec->int_col < cols) {
+        uint32_t *bits = malloc(rows * sizeof *bits);
+        for (size_t i = 0; bits && i < rows; i++) {
+            const float x = v[i * cols + spec->int_col];
+            if (!(x >= 0.0f && x <= 4294967040.0f && x == (float)(uint32_t)x)) {
+                free(bits);
+                free(v);
+                return hsio_fail(err, errlen,
+                                 "row %zu, column %zu: %.9g is not a mask (a whole number in "
+                                 "0..4294967295)",
+                                 i, spec->int_col + 1, (double)x);
+            }
+            bits[i] = (uint32_t)x;
+        }
+        if (!bits) {
+            free(v);
+            return hsio_fail(err, errlen, "out of memory for shape %s", shp);
+        }
+        out->bits = bits;
+    }
     out->v = v;
     out->rows = rows;
     out->cols = cols;

@@ -13,6 +13,10 @@
  * and 3.0. The data must end exactly where the file does. */
 int hsio_read_npy(FILE *f, size_t cols, hsio_table *out, char *err, size_t errlen);
 
+/* hsio_read_npy with the columns of spec (io_common.h): (rows, cmin) to (rows, cmax), '<f8'
+ * when spec->f8, an integer column. */
+int hsio_read_npy_spec(FILE *f, const hsio_spec *spec, hsio_table *out, char *err, size_t errlen);
+
 /* A parsed .npy header. */
 typedef struct hsio_npy_header {
     int major, minor;
