@@ -55,8 +55,8 @@ static float *scratch(size_t n, size_t k)
 {
     if (n > SIZE_MAX / sizeof(float) / (k + 1))
         return NULL;
-    if (n * k > soa_cap) {
-        size_t cap = n * k + n * k / 2;
+    if (n * k > soa_cap || !soa) { /* never NULL: n = 0 is not out of memory */
+        size_t cap = n * k + n * k / 2 + 16;
         float *p = realloc(soa, cap * sizeof(float));
         if (!p)
             return NULL;
