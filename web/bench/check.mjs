@@ -102,20 +102,33 @@ function note(report, what, i, detail) {
  * same, how far the t differ: `t_off` answers differ by more than T_TOL, at most `t_max_diff`.
  */
 export function compareClosest(got, ref, q, xyr) {
+  return compareFirst(got, ref, q, { grazes: (i, c) => borderline(q, xyr, i, c) });
+}
+
+/**
+ * The loop of compareClosest and compareWalls: `grazes(i, k)`, whether segment i only grazes
+ * primitive k; `touches(i, k, t)`, whether a tie on k at t holds; `strict`: the same primitive
+ * at a t more than T_TOL apart is a mismatch; `wrong(i)`, a reference answer of the wrong kind.
+ */
+function compareFirst(got, ref, q, { grazes, touches = () => true, strict = false,
+  wrong = () => false }) {
   const m = q.length / 4;
   const r = { compared: m, agree: 0, tie: 0, tangent: 0, mismatch: 0, t_off: 0, t_max_diff: 0,
     examples: [] };
   for (let i = 0; i < m; i++) {
     const p = got.index[i], h = ref.index[i];
     const tp = got.t[i], th = ref.t[i];
-    if (p === h) {
+    if (wrong(i)) {
+      note(r, 'mismatch', i, { got: [p, tp], hitscan: [h, th, 'of another kind'] });
+    } else if (p === h && (!strict || p < 0 || Math.abs(tp - th) <= T_TOL)) {
       r.agree++;
       if (p >= 0) tDiff(r, Math.abs(tp - th));
-    } else if (p >= 0 && h >= 0 && Math.abs(tp - th) <= T_TOL) {
+    } else if (p >= 0 && h >= 0 && Math.abs(tp - th) <= T_TOL && touches(i, p, tp)) {
       r.tie++;
-    } else if ((p >= 0 && borderline(q, xyr, i, p)) || (h >= 0 && borderline(q, xyr, i, h))) {
+    } else if ((p >= 0 && grazes(i, p)) || (h >= 0 && grazes(i, h))) {
       r.tangent++;
     } else {
+      if (p === h) tDiff(r, Math.abs(tp - th));
       note(r, 'mismatch', i, { got: [p, tp], hitscan: [h, th] });
     }
   }
@@ -212,30 +225,14 @@ function touches(q, walls, i, w, t) {
 /**
  * Closest walls against hitscan's (`ref`: index, t, kind): the same wall with t within T_TOL
  * (agree), another wall at the same t that the segment's point there touches (a tie: two
- * walls meeting at a corner), a disagreement
- * on a wall the segment only grazes (tangent), or a mismatch, which a hit on the same wall at
- * a t more than T_TOL apart is too.
+ * walls meeting at a corner), a disagreement on a wall the segment only grazes (tangent), or
+ * a mismatch, which a hit on the same wall at a t more than T_TOL apart is too.
  */
 export function compareWalls(got, ref, q, walls) {
-  const m = q.length / 4;
-  const r = { compared: m, agree: 0, tie: 0, tangent: 0, mismatch: 0, t_off: 0, t_max_diff: 0,
-    examples: [] };
-  for (let i = 0; i < m; i++) {
-    const p = got.index[i], h = ref.index[i];
-    const tp = got.t[i], th = ref.t[i];
-    if (h >= 0 && ref.kind[i] !== 1) {
-      note(r, 'mismatch', i, { got: [p, tp], hitscan: [h, th, 'not a wall'] });
-    } else if (p === h && (p < 0 || Math.abs(tp - th) <= T_TOL)) {
-      r.agree++;
-      if (p >= 0) tDiff(r, Math.abs(tp - th));
-    } else if (p >= 0 && h >= 0 && Math.abs(tp - th) <= T_TOL && touches(q, walls, i, p, tp)) {
-      r.tie++;
-    } else if ((p >= 0 && wallBorderline(q, walls, i, p)) || (h >= 0 && wallBorderline(q, walls, i, h))) {
-      r.tangent++;
-    } else {
-      if (p === h) tDiff(r, Math.abs(tp - th));
-      note(r, 'mismatch', i, { got: [p, tp], hitscan: [h, th] });
-    }
-  }
-  return r;
+  return compareFirst(got, ref, q, {
+    grazes: (i, w) => wallBorderline(q, walls, i, w),
+    touches: (i, w, t) => touches(q, walls, i, w, t),
+    strict: true,
+    wrong: (i) => ref.index[i] >= 0 && ref.kind[i] !== 1,
+  });
 }

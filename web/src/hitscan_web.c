@@ -66,17 +66,19 @@ static float *scratch(size_t n, size_t k)
     return soa;
 }
 
+void hs_web_split(const float *rows, size_t n, size_t width, float *out)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t c = 0; c < width; c++)
+            out[c * n + i] = rows[width * i + c];
+}
+
 /* x, y, r triples into three arrays of the scratch. */
 static float *split_xyr(const float *xyr, size_t n)
 {
     float *s = scratch(n, 3);
-    if (!s)
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        s[i] = xyr[3 * i];
-        s[n + i] = xyr[3 * i + 1];
-        s[2 * n + i] = xyr[3 * i + 2];
-    }
+    if (s)
+        hs_web_split(xyr, n, 3, s);
     return s;
 }
 

@@ -20,13 +20,9 @@ int HS_WEB(hs_web_walls_create)(const float *q4, const float *thick, float thick
     float *s = malloc((5 * k + 1) * sizeof(float));
     if (!s)
         return HS_E_NOMEM;
-    for (size_t i = 0; i < k; i++) {
-        s[i] = q4[4 * i];
-        s[k + i] = q4[4 * i + 1];
-        s[2 * k + i] = q4[4 * i + 2];
-        s[3 * k + i] = q4[4 * i + 3];
+    hs_web_split(q4, k, 4, s);
+    for (size_t i = 0; i < k; i++)
         s[4 * k + i] = thick_all;
-    }
     const float *w = thick ? thick : thick_all != 0.0f ? s + 4 * k : NULL;
     hs_walls *ws = NULL;
     size_t bad = (size_t)-1;
