@@ -257,8 +257,9 @@ export class Grid extends Engine {
    * the old ones, masks included: without `mask` they have none (as all bits set). */
   rebuild(xyr: Float32Array, options?: CirclesOptions): this;
   /** The closest hit of one query A -> B, as closest() answers a batch of one, allocating
-   * nothing: for code that casts one query at a time. Returns the circle's index, -1 on a miss;
-   * `out` gets `t` (NaN on a miss) and, with `details: true`, the point and normal. */
+   * nothing: for code that casts one query at a time. Returns the circle's (or wall's) index,
+   * -1 on a miss; `out` gets `t` (NaN on a miss), `kind` and, with `details: true`, the point
+   * and normal. */
   closestOne(ax: number, ay: number, bx: number, by: number, options?: ClosestOneOptions): number;
   /** Pairs of circles whose gap is at most skin (0: overlapping), i < j, by i then j; in a
    * periodic box by the minimum image. With shifts / contacts also their arrays; with
