@@ -37,11 +37,16 @@ export function memoryBytes(): number;
 /** The version of the C library in the current build. */
 export function version(): string;
 
+/** `kind` of a hit on a circle. */
+export const KIND_CIRCLE: 0;
+/** `kind` of a hit on a wall: the index beside it counts walls. */
+export const KIND_WALL: 1;
+
 /** Errors carry the library's status name where there is one. */
 export interface HitscanError extends Error {
   /** 'HS_E_NONFINITE', 'HS_E_NEG_RADIUS', 'HS_E_RANGE', 'HS_E_NOMEM', ... */
   code?: string;
-  /** The bad circle or the first invalid query. */
+  /** The bad circle or wall, or the first invalid query. */
   index?: number;
   /** How many queries were invalid. */
   invalid?: number;
@@ -102,10 +107,12 @@ export interface BatchOptions extends QueryOptions {
 }
 
 export interface Closest {
-  /** The circle hit first, -1 on a miss. */
+  /** The circle or wall hit first (its index within its kind), -1 on a miss. */
   index: Int32Array;
   /** Its entry parameter, NaN on a miss. */
   t: Float32Array;
+  /** KIND_CIRCLE (0) or KIND_WALL (1) of index; 0 on a miss. */
+  kind: Uint8Array;
   /** With details: P(t), x, y pairs. */
   point?: Float32Array;
   /** With details: the unit normal, x, y pairs. */
@@ -115,14 +122,17 @@ export interface Closest {
 export interface ClosestOptions extends BatchOptions {
   /** Also the hit points and normals. */
   details?: boolean;
-  /** A previous result to write into (no new arrays). */
-  out?: Closest;
+  /** A previous result to write into (no new arrays); `kind` may be left out when the grid
+   * has no walls. */
+  out?: Omit<Closest, 'kind'> & { kind?: Uint8Array };
 }
 
 /** What closestOne writes into `out`. */
 export interface ClosestOneHit {
   /** The entry parameter, NaN on a miss. */
   t?: number;
+  /** KIND_CIRCLE (0) or KIND_WALL (1) of the index returned; 0 on a miss. */
+  kind?: number;
   /** With details: the hit point P(t). */
   x?: number;
   y?: number;
@@ -145,10 +155,12 @@ export interface ClosestOneOptions extends Omit<QueryOptions, 'thickness' | 'mas
 export interface Hits {
   /** The query of each hit (ascending). */
   query: Int32Array;
-  /** The circle hit. */
+  /** The circle or wall hit: its index within its kind. */
   circle: Int32Array;
-  /** Its entry parameter; a query's hits by t, then circle. */
+  /** Its entry parameter; a query's hits by t, then kind (circles first), then index. */
   t: Float32Array;
+  /** KIND_CIRCLE (0) or KIND_WALL (1) of each hit. */
+  kind: Uint8Array;
 }
 
 declare class Engine extends Handle {
@@ -157,6 +169,20 @@ declare class Engine extends Handle {
   any(q: Float32Array, options?: BatchOptions & { out?: Uint8Array }): Uint8Array;
   count(q: Float32Array, options?: BatchOptions & { out?: Uint32Array }): Uint32Array;
   all(q: Float32Array, options?: BatchOptions): Hits;
+}
+
+/** Walls: ax, ay, bx, by per wall (a segment from A to B). */
+export type WallSegments = Float32Array | readonly number[];
+
+/** Walls with their thickness (a capsule's radius) and filter masks. */
+export interface WallSet {
+  /** ax, ay, bx, by per wall. */
+  segments: WallSegments;
+  /** A number in [0, 1e18] for every wall, or one per wall (default 0: thin). */
+  thickness?: number | Float32Array;
+  /** One filter mask per wall, as circles' masks: a query with mask m tests walls with
+   * (mask & m) != 0. */
+  mask?: Uint32Array;
 }
 
 export interface GridOptions {
@@ -169,6 +195,9 @@ export interface GridOptions {
   box?: readonly number[] | Float32Array | Float64Array;
   /** The periodic axes: true (both; the default with a box), false, or [x, y]. Needs a box. */
   periodic?: boolean | readonly [boolean, boolean];
+  /** Static walls beside the circles (not with a periodic box): every query sees both, and
+   * results say which with `kind`. A rebuild keeps them; setWalls replaces them. */
+  walls?: WallSegments | WallSet;
 }
 
 export interface PairsOptions {
@@ -218,14 +247,19 @@ export interface SweptPairs {
 export class Grid extends Engine {
   constructor(circles: Circles | Float32Array, options?: GridOptions);
   /** Rebuilds in place from a Circles (with its masks, if it has them), reusing the grid's
-   * memory. */
+   * memory; the walls stay. */
   rebuild(circles: Circles, options?: { mask?: undefined }): this;
+  /** Replaces the walls (null: none); a bad wall throws and leaves them as they were. */
+  setWalls(walls: WallSegments | WallSet | null): this;
+  /** The number of walls. */
+  readonly wallCount: number;
   /** Rebuilds in place from x, y, r triples, reusing the grid's memory. The circles replace
    * the old ones, masks included: without `mask` they have none (as all bits set). */
   rebuild(xyr: Float32Array, options?: CirclesOptions): this;
   /** The closest hit of one query A -> B, as closest() answers a batch of one, allocating
-   * nothing: for code that casts one query at a time. Returns the circle's index, -1 on a miss;
-   * `out` gets `t` (NaN on a miss) and, with `details: true`, the point and normal. */
+   * nothing: for code that casts one query at a time. Returns the circle's (or wall's) index,
+   * -1 on a miss; `out` gets `t` (NaN on a miss), `kind` and, with `details: true`, the point
+   * and normal. */
   closestOne(ax: number, ay: number, bx: number, by: number, options?: ClosestOneOptions): number;
   /** Pairs of circles whose gap is at most skin (0: overlapping), i < j, by i then j; in a
    * periodic box by the minimum image. With shifts / contacts also their arrays; with

@@ -41,6 +41,12 @@ const HS_E_BOX = -10;
 const HS_PERIODIC_MAX_IMAGES = 64;
 const HS_PAIRS_SHIFTS = 1;
 const HS_PAIRS_CONTACTS = 2;
+const HS_E_NEG_RADIUS = -3;
+
+/** `kind` of a hit on a circle (closest's and all's `kind` arrays, closestOne's `out.kind`). */
+export const KIND_CIRCLE = 0;
+/** `kind` of a hit on a wall: the index beside it counts walls. */
+export const KIND_WALL = 1;
 
 /* ---- loading ------------------------------------------------------------------------- */
 
@@ -292,12 +298,12 @@ class Module {
     return new Float32Array(this.buffer, this.ret, 16)[k];
   }
 
-  // Views of hs_web_closest_one's answer (index, then t, px, py, nx, ny), made again only when
+  // Views of hs_web_closest_one's answer (index, then t, px, py, nx, ny, kind), made again only when
   // the memory has grown (which detaches the old ones).
   oneViews() {
     if (this.oneF32 === undefined || this.oneF32.buffer !== this.x.memory.buffer) {
       const p = this.x.hs_web_one();
-      this.oneI32 = new Int32Array(this.x.memory.buffer, p, 1);
+      this.oneI32 = new Int32Array(this.x.memory.buffer, p, 7);
       this.oneF32 = new Float32Array(this.x.memory.buffer, p, 6);
     }
     return this;
@@ -543,6 +549,114 @@ function invalidReason(moving, periodic) {
       'line across a periodic axis, or a segment wrapping around the box too often)';
   }
   return 'invalid query';
+}
+
+/* ---- walls --------------------------------------------------------------------------- */
+
+const WALLS_TYPES = 'a Float32Array or an array of ax, ay, bx, by quadruples, or ' +
+  '{ segments, thickness, mask }';
+
+// The segments of a walls value (a Float32Array or an array of numbers) as a Float32Array.
+function wallSegments(v, what, where) {
+  if (Array.isArray(v)) {
+    const bad = v.findIndex((x) => typeof x !== 'number');
+    if (bad >= 0) {
+      throw new TypeError(`${where}: ${what} values must be numbers, got ${got(v[bad])} at ` +
+                          `${bad}`);
+    }
+    v = Float32Array.from(v);
+  } else if (!(v instanceof Float32Array)) {
+    throw new TypeError(`${where}: ${what} must be ${WALLS_TYPES}, got ${got(v)}`);
+  }
+  if (v.length % 4 !== 0) {
+    throw new RangeError(`${where}: ${what} has ${v.length} values, not a multiple of 4 (ax, ` +
+                         'ay, bx, by per wall)');
+  }
+  return v;
+}
+
+// The walls option (segments, or { segments, thickness, mask }) checked: its segments (a
+// Float32Array), count k, thickness (a number or a Float32Array of k) and mask (undefined or a
+// Uint32Array of k).
+function wallsOption(walls, where) {
+  let segments = walls;
+  let thickness = 0;
+  let mask;
+  let what = 'walls';
+  if (walls !== null && typeof walls === 'object' && !Array.isArray(walls) &&
+      !ArrayBuffer.isView(walls)) {
+    checkOptions(walls, ['segments', 'thickness', 'mask'], `${where}: walls`);
+    if (walls.segments === undefined) {
+      throw new TypeError(`${where}: walls.segments is missing (ax, ay, bx, by per wall)`);
+    }
+    segments = walls.segments;
+    thickness = orDefault(walls.thickness, 0);
+    mask = walls.mask;
+    what = 'walls.segments';
+  }
+  segments = wallSegments(segments, what, where);
+  const k = segments.length / 4;
+  if (typeof thickness === 'number') {
+    sizeNumber(thickness, 'walls.thickness', where);
+  } else {
+    perItem(thickness, Float32Array, k, 'walls.thickness', where, 'walls', 'number');
+  }
+  if (mask !== undefined) {
+    perItem(mask, Uint32Array, k, 'walls.mask', where, 'walls');
+  }
+  return { segments, k, thickness, mask };
+}
+
+// A wall set of the module from a checked walls option: its pointer (0 for none), which the
+// caller destroys (hs_web_walls_destroy) once a grid has copied it.
+function makeWalls(m, w, where) {
+  const { segments, k, thickness, mask } = w;
+  const perWall = typeof thickness !== 'number';
+  const L = layout(16 * k, perWall ? 4 * k : 0, mask === undefined ? 0 : 4 * k);
+  const base = m.arena(L.end);
+  new Float32Array(m.buffer, base, 4 * k).set(segments);
+  if (perWall) {
+    new Float32Array(m.buffer, base + L.at[1], k).set(thickness);
+  }
+  if (mask !== undefined) {
+    m.u32(base + L.at[2], k).set(mask);
+  }
+  const st = m.x.hs_web_walls_create(base, perWall ? base + L.at[1] : 0, perWall ? 0 : thickness,
+                                     mask === undefined ? 0 : base + L.at[2], k);
+  const ptr = m.retWord(0);
+  if (st !== HS_OK) {
+    const bad = m.retWord(1);
+    const e = m.fail(st, where);
+    if (bad !== 0xffffffff) {
+      const [ax, ay, bx, by] = segments.subarray(4 * bad, 4 * bad + 4);
+      const t = perWall ? thickness[bad] : thickness;
+      const why = st === HS_E_NONFINITE ? 'a value is NaN or infinite'
+        : st === HS_E_NEG_RADIUS ? 'the thickness is negative'
+          : st === HS_E_RANGE ? 'a value is out of range (|coordinate| or thickness > 1e18)'
+            : m.statusString(st);
+      e.message = `${where}: wall ${bad} (ax=${ax}, ay=${ay}, bx=${bx}, by=${by}, ` +
+        `thickness=${t}): ${why}`;
+      e.index = bad;
+    }
+    throw e;
+  }
+  return ptr;
+}
+
+function periodicWalls(where) {
+  return rangeError(`${where}: walls are not supported in a periodic box (HS_E_RANGE): build ` +
+                    'the grid without a box, or without walls', 'HS_E_RANGE');
+}
+
+// A grid's walls refused by the library after they were checked: a wall too long or too far
+// out for the grid's range, or out of memory.
+function wallsRefused(m, st, where) {
+  const e = m.fail(st, where);
+  if (st === HS_E_RANGE) {
+    e.message = `${where}: walls: a wall is too long or too far out for the grid (its pieces ` +
+      'leave the range of coordinates, 1e18)';
+  }
+  return e;
 }
 
 /* ---- handles ------------------------------------------------------------------------- */
@@ -848,8 +962,9 @@ function runQueries(engine, mode, q, options, where) {
   }
 
   // inputs (queries, thickness, masks, displacements), then outputs: closest index, t,
-  // points, normals; any bytes; count words
-  const outBytes = mode === MODE.closest ? [4 * n, 4 * n, details ? 8 * n : 0, details ? 8 * n : 0]
+  // points, normals, kinds; any bytes; count words
+  const outBytes = mode === MODE.closest
+    ? [4 * n, 4 * n, details ? 8 * n : 0, details ? 8 * n : 0, n]
     : mode === MODE.any ? [n] : mode === MODE.count ? [4 * n] : [];
   const L = layout(16 * n, thick ? 4 * n : 0, qmask ? 4 * n : 0, 8 * nCircles, ...outBytes);
   const base = m.arena(L.end);
@@ -867,7 +982,7 @@ function runQueries(engine, mode, q, options, where) {
   const o = (k) => (k + 4 < L.at.length && outBytes[k] > 0 ? base + L.at[k + 4] : 0);
   const st = m.x.hs_web_query(mode, g, cs, base, n, kind, sem, isa, thick ? base + L.at[1] : 0,
                               thickAll, qmask ? base + L.at[2] : 0, maskAll, o(0), o(1), o(2),
-                              o(3), dxy !== undefined ? base + L.at[3] : 0);
+                              o(3), dxy !== undefined ? base + L.at[3] : 0, o(4));
   if (st !== HS_OK && st !== HS_E_INVALID_QUERY) {
     if (dxy !== undefined && (st === HS_E_NONFINITE || st === HS_E_RANGE)) {
       throw displacementError(m, st, dxy, 'displacement', where) ?? m.fail(st, where);
@@ -915,13 +1030,17 @@ function runQueries(engine, mode, q, options, where) {
       if (out !== undefined) {
         into(out.index, Int32Array, 0, n, 'index');
         into(out.t, Float32Array, 1, n, 't');
+        if (out.kind !== undefined || (g !== 0 && m.x.hs_web_grid_wall_count(g) !== 0)) {
+          into(out.kind, Uint8Array, 4, n, 'kind'); // needed to tell walls from circles
+        }
         if (details) {
           into(out.point, Float32Array, 2, 2 * n, 'point');
           into(out.normal, Float32Array, 3, 2 * n, 'normal');
         }
         return out;
       }
-      const r = { index: take(Int32Array, 0, n), t: take(Float32Array, 1, n) };
+      const r = { index: take(Int32Array, 0, n), t: take(Float32Array, 1, n),
+        kind: take(Uint8Array, 4, n) };
       if (details) {
         r.point = take(Float32Array, 2, 2 * n);
         r.normal = take(Float32Array, 3, 2 * n);
@@ -939,6 +1058,8 @@ function runQueries(engine, mode, q, options, where) {
           query: new Int32Array(b, m.retWord(4), total).slice(),
           circle: new Int32Array(b, m.retWord(5), total).slice(),
           t: new Float32Array(b, m.retWord(6), total).slice(),
+          kind: m.retWord(8) === 0 ? new Uint8Array(total)
+            : new Uint8Array(b, m.retWord(8), total).slice(),
         };
       } finally {
         m.x.hs_web_all_free();
@@ -950,28 +1071,30 @@ function runQueries(engine, mode, q, options, where) {
 /* Closest, any, count and all, shared by Grid and Brute. */
 class Engine extends Handle {
   /**
-   * The first circle each query hits: `index` (Int32Array, -1 on a miss) and entry parameter
-   * `t` (Float32Array, NaN on a miss); with `details: true` also `point` and `normal`
-   * (Float32Array of x, y pairs). `q` holds ax, ay, bx, by quadruples: query i is
+   * The first circle or wall each query hits: `index` (Int32Array, -1 on a miss; within its
+   * kind), entry parameter `t` (Float32Array, NaN on a miss) and `kind` (Uint8Array:
+   * KIND_CIRCLE or KIND_WALL; KIND_CIRCLE on a miss); with `details: true` also `point` and
+   * `normal` (Float32Array of x, y pairs). `q` holds ax, ay, bx, by quadruples: query i is
    * P(t) = A + t (B - A).
    */
   closest(q, options = {}) {
     return runQueries(this, MODE.closest, q, options, `${this.constructor.name}.closest`);
   }
 
-  /** Whether each query hits a circle (Uint8Array of 0 / 1). */
+  /** Whether each query hits a circle or a wall (Uint8Array of 0 / 1). */
   any(q, options = {}) {
     return runQueries(this, MODE.any, q, options, `${this.constructor.name}.any`);
   }
 
-  /** How many circles each query hits (Uint32Array). */
+  /** How many circles and walls each query hits (Uint32Array). */
   count(q, options = {}) {
     return runQueries(this, MODE.count, q, options, `${this.constructor.name}.count`);
   }
 
   /**
-   * Every hit: `query`, `circle` (Int32Array) and `t` (Float32Array), ordered by query, then
-   * entry parameter, then circle.
+   * Every hit: `query`, `circle` (Int32Array: the circle's or wall's index, within its kind),
+   * `t` (Float32Array) and `kind` (Uint8Array: KIND_CIRCLE or KIND_WALL), ordered by query,
+   * then entry parameter, then kind (circles first), then index.
    */
   all(q, options = {}) {
     return runQueries(this, MODE.all, q, options, `${this.constructor.name}.all`);
@@ -991,7 +1114,8 @@ function asCircles(circles, where) {
 }
 
 /**
- * The uniform grid over a set of circles (a Circles, or a Float32Array of x, y, r triples).
+ * The uniform grid over a set of circles (a Circles, or a Float32Array of x, y, r triples),
+ * and walls beside them (`walls`: ax, ay, bx, by quadruples, or { segments, thickness, mask }).
  * It holds its own copy: the Circles may be disposed after. `cellSize` (0 or absent: chosen
  * from the radii) sets the cell side; one that would make more than N / 2 + 64 cells over
  * the circles' extent is refused (RangeError).
@@ -999,13 +1123,19 @@ function asCircles(circles, where) {
 export class Grid extends Engine {
   constructor(circles, options = {}) {
     const where = 'Grid';
-    checkOptions(options, ['cellSize', 'box', 'periodic'], where);
+    checkOptions(options, ['cellSize', 'box', 'periodic', 'walls'], where);
     const periodic = boxOption(options, where);
+    const walls = options.walls === undefined ? null : wallsOption(options.walls, where);
+    if (walls !== null && walls.k > 0 && periodic.axes !== 0) {
+      throw periodicWalls(where);
+    }
     const { cs, temporary } = asCircles(circles, where);
     const m = cs._m;
     let cell;
+    let wallSet = 0;
     try {
       cell = sizeNumber(orDefault(options.cellSize, 0), 'cellSize', where);
+      wallSet = walls === null ? 0 : makeWalls(m, walls, where);
     } catch (e) {
       if (temporary) {
         cs.dispose();
@@ -1013,8 +1143,10 @@ export class Grid extends Engine {
       throw e;
     }
     const [x0, y0, x1, y1] = periodic.box;
-    const st = m.x.hs_web_grid_build(cs._ptr, cell, periodic.axes, x0, y0, x1, y1);
+    const st = m.x.hs_web_grid_build(cs._ptr, cell, periodic.axes, x0, y0, x1, y1, wallSet);
     const ptr = m.retWord(0);
+    const wallsFailed = m.retWord(2) === 1;
+    m.x.hs_web_walls_destroy(wallSet); // the grid holds its own copy
     let boxError = null;
     if (st === HS_E_BOX) {
       boxError = m.retWord(1) !== 0xffffffff
@@ -1027,6 +1159,9 @@ export class Grid extends Engine {
     }
     if (boxError !== null) {
       throw boxError;
+    }
+    if (wallsFailed) {
+      throw wallsRefused(m, st, where);
     }
     if (st === HS_E_RANGE && cell > 0) { // the circles were checked by Circles already
       throw rangeError(`${where}: cellSize ${cell} is too small for these circles: it makes ` +
@@ -1048,9 +1183,36 @@ export class Grid extends Engine {
   }
 
   /**
+   * Replaces the grid's walls (as the `walls` option of the constructor: segments, or
+   * { segments, thickness, mask }; null: none). A bad wall throws and leaves the grid's walls
+   * as they were. Not in a periodic box (RangeError).
+   */
+  setWalls(walls) {
+    const where = 'Grid.setWalls';
+    const g = this._live(where);
+    const m = this._m;
+    const w = walls === null ? null : wallsOption(walls, where);
+    if (w !== null && w.k > 0 && m.x.hs_web_grid_periodic(g) !== 0) {
+      throw periodicWalls(where);
+    }
+    const set = w === null ? 0 : makeWalls(m, w, where);
+    const st = m.x.hs_web_grid_set_walls(g, set);
+    m.x.hs_web_walls_destroy(set);
+    if (st !== HS_OK) {
+      throw wallsRefused(m, st, where);
+    }
+    return this;
+  }
+
+  /** The number of walls. */
+  get wallCount() {
+    return this._m.x.hs_web_grid_wall_count(this._live('Grid.wallCount')) >>> 0;
+  }
+
+  /**
    * Rebuilds the grid in place from new circles (a Circles, or a Float32Array of x, y, r
    * triples with an optional per-circle `mask`), reusing its memory: the frame loop's call.
-   * A bad circle throws and leaves the grid as it was.
+   * The walls stay. A bad circle throws and leaves the grid as it was.
    */
   rebuild(circles, options = {}) {
     const where = 'Grid.rebuild';
@@ -1083,9 +1245,10 @@ export class Grid extends Engine {
 
   /**
    * The closest hit of one query A -> B, as closest() answers a batch of one, for code that
-   * casts one query at a time: nothing is allocated per call. Returns the circle's index (-1 on
-   * a miss); `out`, when given, gets `t` (NaN on a miss) and, with `details: true`, the point
-   * `x`, `y` and the normal `nx`, `ny`.
+   * casts one query at a time: nothing is allocated per call. Returns the circle's (or wall's)
+   * index (-1 on a miss); `out`, when given, gets `t` (NaN on a miss), `kind` (KIND_CIRCLE or
+   * KIND_WALL; KIND_CIRCLE on a miss) and, with `details: true`, the point `x`, `y` and the
+   * normal `nx`, `ny`.
    */
   closestOne(ax, ay, bx, by, options) {
     const where = 'Grid.closestOne';
@@ -1137,6 +1300,7 @@ export class Grid extends Engine {
     const v = m.oneViews();
     if (out !== undefined) {
       out.t = v.oneF32[1];
+      out.kind = v.oneI32[6];
       if (details) {
         out.x = v.oneF32[2];
         out.y = v.oneF32[3];

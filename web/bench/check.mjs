@@ -102,20 +102,33 @@ function note(report, what, i, detail) {
  * same, how far the t differ: `t_off` answers differ by more than T_TOL, at most `t_max_diff`.
  */
 export function compareClosest(got, ref, q, xyr) {
+  return compareFirst(got, ref, q, { grazes: (i, c) => borderline(q, xyr, i, c) });
+}
+
+/**
+ * The loop of compareClosest and compareWalls: `grazes(i, k)`, whether segment i only grazes
+ * primitive k; `touches(i, k, t)`, whether a tie on k at t holds; `strict`: the same primitive
+ * at a t more than T_TOL apart is a mismatch; `wrong(i)`, a reference answer of the wrong kind.
+ */
+function compareFirst(got, ref, q, { grazes, touches = () => true, strict = false,
+  wrong = () => false }) {
   const m = q.length / 4;
   const r = { compared: m, agree: 0, tie: 0, tangent: 0, mismatch: 0, t_off: 0, t_max_diff: 0,
     examples: [] };
   for (let i = 0; i < m; i++) {
     const p = got.index[i], h = ref.index[i];
     const tp = got.t[i], th = ref.t[i];
-    if (p === h) {
+    if (wrong(i)) {
+      note(r, 'mismatch', i, { got: [p, tp], hitscan: [h, th, 'of another kind'] });
+    } else if (p === h && (!strict || p < 0 || Math.abs(tp - th) <= T_TOL)) {
       r.agree++;
       if (p >= 0) tDiff(r, Math.abs(tp - th));
-    } else if (p >= 0 && h >= 0 && Math.abs(tp - th) <= T_TOL) {
+    } else if (p >= 0 && h >= 0 && Math.abs(tp - th) <= T_TOL && touches(i, p, tp)) {
       r.tie++;
-    } else if ((p >= 0 && borderline(q, xyr, i, p)) || (h >= 0 && borderline(q, xyr, i, h))) {
+    } else if ((p >= 0 && grazes(i, p)) || (h >= 0 && grazes(i, h))) {
       r.tangent++;
     } else {
+      if (p === h) tDiff(r, Math.abs(tp - th));
       note(r, 'mismatch', i, { got: [p, tp], hitscan: [h, th] });
     }
   }
@@ -174,4 +187,52 @@ export function compareAll(got, ref, q, xyr) {
     }
   }
   return r;
+}
+
+/**
+ * Whether segment i only grazes wall w of `walls` (ax, ay, bx, by quadruples): an end of
+ * either within the band of the other (a ray touching a wall's end, or ending on a wall), or
+ * the two nearly collinear. The band is 2^-20 of the coordinates' magnitude (float32's
+ * rounding there, with room), at least 1e-6.
+ */
+export function wallBorderline(q, walls, i, w) {
+  const [ax, ay, bx, by] = q.subarray(4 * i, 4 * i + 4);
+  const [cx, cy, dx, dy] = walls.subarray(4 * w, 4 * w + 4);
+  const tol = Math.max(1e-6, 2 ** -20 * Math.max(Math.abs(ax), Math.abs(ay), Math.abs(bx),
+                                                 Math.abs(by), Math.abs(cx), Math.abs(cy)));
+  const d = (px, py, x0, y0, x1, y1) => {
+    const ex = x1 - x0, ey = y1 - y0, ee = ex * ex + ey * ey;
+    const s = ee > 0 ? Math.min(1, Math.max(0, ((px - x0) * ex + (py - y0) * ey) / ee)) : 0;
+    return Math.hypot(px - x0 - s * ex, py - y0 - s * ey);
+  };
+  const line = (px, py, x0, y0, x1, y1) =>
+    Math.abs((x1 - x0) * (py - y0) - (y1 - y0) * (px - x0)) / Math.hypot(x1 - x0, y1 - y0);
+  return d(cx, cy, ax, ay, bx, by) <= tol || d(dx, dy, ax, ay, bx, by) <= tol ||
+    d(ax, ay, cx, cy, dx, dy) <= tol || d(bx, by, cx, cy, dx, dy) <= tol ||
+    (line(cx, cy, ax, ay, bx, by) <= tol && line(dx, dy, ax, ay, bx, by) <= tol);
+}
+
+/** Whether segment i's point at t lies on wall w (within t's tolerance along the segment). */
+function touches(q, walls, i, w, t) {
+  const [ax, ay, bx, by] = q.subarray(4 * i, 4 * i + 4);
+  const [cx, cy, dx, dy] = walls.subarray(4 * w, 4 * w + 4);
+  const px = ax + t * (bx - ax), py = ay + t * (by - ay);
+  const ex = dx - cx, ey = dy - cy, ee = ex * ex + ey * ey;
+  const s = ee > 0 ? Math.min(1, Math.max(0, ((px - cx) * ex + (py - cy) * ey) / ee)) : 0;
+  return Math.hypot(px - cx - s * ex, py - cy - s * ey) <= T_TOL * Math.hypot(bx - ax, by - ay);
+}
+
+/**
+ * Closest walls against hitscan's (`ref`: index, t, kind): the same wall with t within T_TOL
+ * (agree), another wall at the same t that the segment's point there touches (a tie: two
+ * walls meeting at a corner), a disagreement on a wall the segment only grazes (tangent), or
+ * a mismatch, which a hit on the same wall at a t more than T_TOL apart is too.
+ */
+export function compareWalls(got, ref, q, walls) {
+  return compareFirst(got, ref, q, {
+    grazes: (i, w) => wallBorderline(q, walls, i, w),
+    touches: (i, w, t) => touches(q, walls, i, w, t),
+    strict: true,
+    wrong: (i) => ref.index[i] >= 0 && ref.kind[i] !== 1,
+  });
 }

@@ -112,7 +112,7 @@ class GivenOrder {
 /* ---- outputs ------------------------------------------------------------------------------ */
 
 export function closestOut(m) {
-  return { index: new Int32Array(m), t: new Float32Array(m) };
+  return { index: new Int32Array(m), t: new Float32Array(m), kind: new Uint8Array(m) };
 }
 
 /** All hits as ranges of two growing arrays; `start` / `count` per segment. */
@@ -171,7 +171,7 @@ function push(out, circle, t) {
  * closest hit, -1 / NaN for none), `each(ax, ay, bx, by, out)` pushes every hit into out.
  * Both run over the segments in the peer's order; answers land in the segments' order.
  */
-class Caster {
+export class Caster {
   constructor(m, semantics) {
     this.order = new ZOrder(m);
     this.semantics = semantics;
@@ -376,6 +376,11 @@ export async function setup(name, xyr, m, order = 'zorder') {
     case 'detect-collisions': lib = new DetectCollisions(xyr, m); break;
     default: throw new Error(`unknown library ${name} (${LIBRARIES.join(', ')})`);
   }
+  return inOrder(lib, m, order);
+}
+
+/** A peer casting in `order` ('zorder' or 'given'). */
+export function inOrder(lib, m, order) {
   if (order === 'given') {
     lib.order = new GivenOrder(m);
   } else if (order !== 'zorder') {

@@ -1,32 +1,38 @@
 // SPDX-License-Identifier: MIT
 // hitscan's WebAssembly builds against Rapier, planck.js and detect-collisions in Node.js, on
 // the library's own scenes (as hitscan_bench's): closest and all hits of m segments against
-// n circles, one thread each. Every library's answers are checked against hitscan's before it
+// n circles, one thread each; and on the walls benchmark's maze (`maze`: n walls, no circles,
+// closest only, against Rapier's segment colliders). Every library's answers are checked against hitscan's before it
 // is timed; then, after a warm-up, alternated rounds (a different library first in each),
 // each library's median call.
-//   npm ci && node side-by-side.mjs [--scenes uniform,lasers] [--sizes 10000,100000]
+//   npm ci && node side-by-side.mjs [--scenes uniform,lasers,maze] [--sizes 10000,100000]
 //     [--modes closest,all] [--libs hitscan-wasm128,...] [--rounds 7] [--min-ms 300]
-//     [--order zorder|given] [--sample planck=4,...] [--seed 1] [--out FILE] [--check-only]
+//     [--order zorder|given] [--sample planck=4,...] [--seed 1] [--out FILE] [--merge]
+//     [--check-only]
 // --check-only runs the checks alone and exits 1 on a mismatch. --sample LIB=K times every
 // K-th segment only (the rate is per segment timed). Results: JSON (--out, by default
-// bench/results/web_node.json at the repository root) and a markdown table on stdout.
+// bench/results/web_node.json at the repository root) and a markdown table on stdout. --merge
+// keeps what FILE holds and adds this run ({ context, results, checks }) to its `runs`,
+// replacing an earlier run of the same command.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { init, scene, version as hitscanVersion } from '../index.js';
-import { compareAll, compareClosest, csrOf, references } from './check.mjs';
+import { compareAll, compareClosest, compareWalls, csrOf, references } from './check.mjs';
 import { LIBRARIES, allOut, closestOut, loadAll, setup, versions } from './libraries.mjs';
+import { MAZE_LIBRARIES, mazeScene, setupMaze } from './maze.mjs';
+import { Grid } from '../index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 
 const args = {
-  scenes: 'uniform,lasers', sizes: '10000,100000', modes: 'closest,all',
+  scenes: 'uniform,lasers,maze', sizes: '10000,100000', modes: 'closest,all',
   libs: LIBRARIES.join(','), rounds: 7, 'min-ms': 300, order: 'zorder', sample: '', seed: 1,
-  out: path.join(root, 'bench/results/web_node.json'), 'check-only': false,
+  out: path.join(root, 'bench/results/web_node.json'), merge: false, 'check-only': false,
 };
 for (let k = 2; k < process.argv.length; k++) {
   const key = process.argv[k].replace(/^--/, '');
@@ -121,26 +127,44 @@ const results = [];
 const checks = [];
 let failed = 0;
 
+// The maze's reference: hitscan's closest walls (the build `init` loaded last).
+function mazeReference(sc) {
+  const grid = new Grid(new Float32Array(0), { walls: sc.walls });
+  const closest = grid.closest(sc.q);
+  grid.dispose();
+  return { closest: { solid: closest } };
+}
+
 for (const kind of scenes) {
+  // the maze: n walls (hs_maze_walls' seeds, not --seed), closest only, the libraries with an
+  // adapter for segment colliders
+  const maze = kind === 'maze';
+  const sceneLibs = maze ? libs.filter((x) => MAZE_LIBRARIES.includes(x)) : libs;
+  const sceneModes = maze ? modes.filter((x) => x === 'closest') : modes;
   for (const n of sizes) {
     const m = n;
     await init();
-    const sc = scene(kind, n, m, args.seed);
-    const ref = references(sc.xyr, sc.q);
+    const sc = maze ? mazeScene(n, m) : scene(kind, n, m, args.seed);
+    const ref = maze ? mazeReference(sc) : references(sc.xyr, sc.q);
     const built = {};
-    for (const name of libs) {
+    for (const name of sceneLibs) {
       const t0 = performance.now();
-      built[name] = await setup(name, sc.xyr, m, args.order);
+      built[name] = maze ? await setupMaze(name, sc.walls, m, args.order)
+        : await setup(name, sc.xyr, m, args.order);
       console.error(`${kind} ${n}: ${name} built in ${(performance.now() - t0).toFixed(0)} ms`);
     }
-    for (const mode of modes) {
+    for (const mode of sceneModes) {
       const calls = {};
-      for (const name of libs) {
+      for (const name of sceneLibs) {
         const lib = built[name];
-        const sem = lib.semantics[mode];
+        const sem = maze ? 'solid' : lib.semantics[mode];
         // the checked call is the warm-up
         let report;
-        if (mode === 'closest') {
+        if (maze) {
+          const out = closestOut(m);
+          lib.closest(sc.q, out);
+          report = compareWalls(out, ref.closest.solid, sc.q, sc.walls);
+        } else if (mode === 'closest') {
           const out = closestOut(m);
           lib.closest(sc.q, out);
           report = compareClosest(out, ref.closest[sem], sc.q, sc.xyr);
@@ -153,12 +177,13 @@ for (const kind of scenes) {
         checks.push({ library: name, scene: kind, n, m, mode, semantics: sem, ...report });
         console.error(`${kind} ${n} ${mode} ${name}: checked against hitscan (${sem}): ` +
           `${report.agree} agree${report.tie !== undefined ? `, ${report.tie} ties` : ''}, ` +
-          `${report.tangent} tangent, ${report.mismatch} mismatches; same circle, t apart by ` +
+          `${report.tangent} tangent, ${report.mismatch} mismatches; same ${maze ? 'wall' : 'circle'}, t apart by ` +
           `more than 1e-4: ${report.t_off} (at most ${report.t_max_diff.toPrecision(2)})` +
           (report.examples.length ? ` ${JSON.stringify(report.examples)}` : ''));
         const q = every(sc.q, sample[name]);
         const mq = q.length / 4;
-        const out = mode === 'closest' ? closestOut(mq) : allOut(mq, Math.ceil(ref.all.solid.total * 1.25));
+        const out = mode === 'closest' ? closestOut(mq)
+          : allOut(mq, Math.ceil(ref.all.solid.total * 1.25));
         const run = mode === 'closest' ? () => lib.closest(q, out) : () => lib.all(q, out);
         calls[name] = { mq, run };
         if (!args['check-only']) {
@@ -168,14 +193,14 @@ for (const kind of scenes) {
         }
       }
       if (args['check-only']) continue;
-      const times = Object.fromEntries(libs.map((name) => [name, []]));
-      const cpu = Object.fromEntries(libs.map((name) => [name, []]));
+      const times = Object.fromEntries(sceneLibs.map((name) => [name, []]));
+      const cpu = Object.fromEntries(sceneLibs.map((name) => [name, []]));
       const loads = [];
       for (let r = 0; r < args.rounds; r++) {
         loads.push(load()[0]);
         // a different library goes first in each round
-        for (let k = 0; k < libs.length; k++) {
-          const name = libs[(k + r) % libs.length];
+        for (let k = 0; k < sceneLibs.length; k++) {
+          const name = sceneLibs[(k + r) % sceneLibs.length];
           const { run } = calls[name];
           let count = 0;
           const c0 = process.cpuUsage();
@@ -194,12 +219,12 @@ for (const kind of scenes) {
       const base = median(times['hitscan-wasm128'] ?? [NaN]) / m;
       const cpuBase = median(cpu['hitscan-wasm128'] ?? [NaN]) / m;
       const r3 = (x) => Number(x.toFixed(3));
-      for (const name of libs) {
+      for (const name of sceneLibs) {
         const ms = median(times[name]);
         const cms = median(cpu[name]);
         const mq = calls[name].mq;
         results.push({
-          library: name, scene: kind, n, m, mode,
+          library: name, scene: kind, n, m, mode, ...(maze ? { primitives: 'walls' } : {}),
           segments_timed: mq,
           ms_per_call: r3(ms),
           queries_per_second: Math.round(mq / ms * 1000),
@@ -214,7 +239,7 @@ for (const kind of scenes) {
           `${fmtRate(mq / ms * 1000)}, x ${(ms / mq / base).toFixed(2)}`);
       }
     }
-    for (const name of libs) built[name].dispose();
+    for (const name of sceneLibs) built[name].dispose();
   }
 }
 
@@ -228,7 +253,13 @@ if (args['check-only']) {
 
 context.load_avg_end = load();
 context.seconds = Math.round((Date.now() - started.getTime()) / 1000);
-writeFileSync(args.out, `${JSON.stringify({ context, results, checks }, null, 1)}\n`);
+let file = { context, results, checks };
+if (args.merge && existsSync(args.out)) {
+  file = JSON.parse(readFileSync(args.out, 'utf8'));
+  file.runs = (file.runs ?? []).filter((r) => r.context.command !== context.command);
+  file.runs.push({ context, results, checks });
+}
+writeFileSync(args.out, `${JSON.stringify(file, null, 1)}\n`);
 console.error(`wrote ${args.out}`);
 
 // the README's table: rate, and in brackets time / hitscan-wasm128's
@@ -239,8 +270,12 @@ console.log(`|---|---|${libs.map(() => '---:').join('|')}|`);
 for (const kind of scenes) {
   for (const n of sizes) {
     for (const mode of modes) {
+      const found = (name) => results.find((x) => x.library === name && x.scene === kind &&
+        x.n === n && x.mode === mode);
+      if (!libs.some(found)) continue; // the maze has no all hits
       const row = libs.map((name) => {
-        const r = results.find((x) => x.library === name && x.scene === kind && x.n === n && x.mode === mode);
+        const r = found(name);
+        if (!r) return '—';
         const star = r.segments_timed !== r.m ? '*' : '';
         return name === 'hitscan-wasm128' ? fmtRate(r.queries_per_second)
           : `${fmtRate(r.queries_per_second)}${star} (${r.time_over_wasm128.toPrecision(3)}×)`;

@@ -10,13 +10,11 @@
 #include <string.h>
 
 #include "hitscan/hitscan.h"
-
-#define HS_WEB(name) __attribute__((export_name(#name))) name
+#include "hitscan_web.h"
 
 enum { HS_WEB_CLOSEST = 0, HS_WEB_ANY = 1, HS_WEB_COUNT = 2, HS_WEB_ALL = 3 };
 
-/* Answers beyond a status, read by JavaScript right after the call. */
-static uint32_t ret[16];
+static uint32_t ret[16]; /* hs_web_ret() */
 
 /* The queries' (or circles') structure of arrays, grown as needed, kept between calls. */
 static float *soa;
@@ -57,8 +55,8 @@ static float *scratch(size_t n, size_t k)
 {
     if (n > SIZE_MAX / sizeof(float) / (k + 1))
         return NULL;
-    if (n * k > soa_cap) {
-        size_t cap = n * k + n * k / 2;
+    if (n * k > soa_cap || !soa) { /* never NULL: n = 0 is not out of memory */
+        size_t cap = n * k + n * k / 2 + 16;
         float *p = realloc(soa, cap * sizeof(float));
         if (!p)
             return NULL;
@@ -68,17 +66,19 @@ static float *scratch(size_t n, size_t k)
     return soa;
 }
 
+void hs_web_split(const float *rows, size_t n, size_t width, float *out)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t c = 0; c < width; c++)
+            out[c * n + i] = rows[width * i + c];
+}
+
 /* x, y, r triples into three arrays of the scratch. */
 static float *split_xyr(const float *xyr, size_t n)
 {
     float *s = scratch(n, 3);
-    if (!s)
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        s[i] = xyr[3 * i];
-        s[n + i] = xyr[3 * i + 1];
-        s[2 * n + i] = xyr[3 * i + 2];
-    }
+    if (s)
+        hs_web_split(xyr, n, 3, s);
     return s;
 }
 
@@ -126,9 +126,10 @@ static size_t box_refused(const hs_circles *cs, const hs_grid_opts *o)
 }
 
 /* A grid of the set (cell_size 0: chosen by the library; periodic: hs_grid_opts.periodic, with
- * the box [x0, x1) x [y0, y1)). ret[0]: the grid, ret[1]: a circle the box refuses. */
+ * the box [x0, x1) x [y0, y1)) and the walls (NULL: none). ret[0]: the grid, ret[1]: a circle
+ * the box refuses, ret[2]: 1 when the walls were refused. */
 int HS_WEB(hs_web_grid_build)(const hs_circles *cs, float cell_size, unsigned periodic, float x0,
-                              float y0, float x1, float y1)
+                              float y0, float x1, float y1, const hs_walls *walls)
 {
     hs_grid_opts o;
     memset(&o, 0, sizeof o);
@@ -141,6 +142,12 @@ int HS_WEB(hs_web_grid_build)(const hs_circles *cs, float cell_size, unsigned pe
     o.box.max.y = y1;
     hs_grid *g = NULL;
     hs_status st = hs_grid_build(cs, &o, &g);
+    ret[2] = 0;
+    if (st == HS_OK && walls && (st = hs_grid_set_walls(g, walls)) != HS_OK) {
+        ret[2] = 1;
+        hs_grid_destroy(g);
+        g = NULL;
+    }
     ret[0] = (uint32_t)(uintptr_t)g;
     ret[1] = UINT32_MAX;
     if (st == HS_E_BOX) /* the box refuses a circle: which one, as a rebuild names it */
@@ -232,13 +239,13 @@ static void interleave(float *out, const float *x, const float *y, size_t m)
 }
 
 /* What all-hits needs of this module's memory for `hits` hits of m queries: the hit buffer
- * (grown by doubling from 64), the result (index and t), its offsets and hit_query. */
+ * (grown by doubling from 64), the result (index, t, kind), its offsets and hit_query. */
 static double all_bytes(double hits, size_t m)
 {
     double cap = 64.0;
     while (cap < hits)
         cap *= 2.0;
-    return 8.0 * cap + 12.0 * hits + 8.0 * (double)m;
+    return 8.0 * cap + 13.0 * hits + 8.0 * (double)m;
 }
 
 static hs_status count_hits(const hs_grid *g, const hs_circles *cs, const hs_queries *qs,
@@ -259,7 +266,8 @@ static hs_status count_hits(const hs_grid *g, const hs_circles *cs, const hs_que
 static int all_too_big(const hs_grid *g, const hs_circles *cs, const hs_queries *qs,
                        const hs_batch_opts *o, float *spare, double *hits)
 {
-    const size_t m = qs->count, n = g ? hs_grid_circle_count(g) : hs_circles_count(cs);
+    const size_t m = qs->count,
+                 n = g ? hs_grid_circle_count(g) + hs_grid_wall_count(g) : hs_circles_count(cs);
     const double space = 4294967296.0;
     *hits = 0.0;
     if (m == 0 || all_bytes((double)m * (double)n, m) <= space / 4)
@@ -297,10 +305,10 @@ static int all_too_big(const hs_grid *g, const hs_circles *cs, const hs_queries 
  * kind 0..2 (segment, ray, line); sem an hs_semantics; thick / qmask: per-query arrays or
  * NULL for thick_all / mask_all. Outputs by mode:
  *   closest: out0 index (m words, UINT32_MAX on a miss), out1 t (m), out2 points and out3
- *            normals (2 m each, x, y pairs; NULL: not computed);
+ *            normals (2 m each, x, y pairs; NULL: not computed), hit_kind (m bytes, HS_KIND_*);
  *   any: out0 m bytes; count: out0 m words;
- *   all: ret[3] hits, ret[4] their queries, ret[5] circles, ret[6] entry times (valid until
- *        hs_web_all_free or the next call).
+ *   all: ret[3] hits, ret[4] their queries, ret[5] circles or walls, ret[6] entry times,
+ *        ret[8] kinds (0: every hit a circle's), valid until hs_web_all_free or the next call.
  * dxy: NULL, or the grid's circles moving by (dx, dy) pairs over the queries' interval
  * (hs_batch_opts.disp_x / disp_y; grid only).
  * ret[0]: the invalid queries (answered as misses), ret[1]: the first, ret[2]: its status.
@@ -309,7 +317,7 @@ static int all_too_big(const hs_grid *g, const hs_circles *cs, const hs_queries 
 int HS_WEB(hs_web_query)(int mode, const hs_grid *g, const hs_circles *cs, const float *q4,
                          size_t m, int kind, int sem, int isa, const float *thick, float thick_all,
                          const uint32_t *qmask, uint32_t mask_all, void *out0, void *out1,
-                         float *out2, float *out3, const float *dxy)
+                         float *out2, float *out3, const float *dxy, uint8_t *hit_kind)
 {
     hs_hits_free(&last_hits);
     if (kind < 0 || kind > 2 || mode < HS_WEB_CLOSEST || mode > HS_WEB_ALL)
@@ -356,7 +364,9 @@ int HS_WEB(hs_web_query)(int mode, const hs_grid *g, const hs_circles *cs, const
     switch (mode) {
     case HS_WEB_CLOSEST: {
         float *px = s + 4 * m, *py = s + 5 * m, *nx = s + 6 * m, *ny = s + 7 * m;
-        hs_closest_out out = {out0, out1, NULL, NULL, NULL, NULL, NULL};
+        hs_closest_out out = {out0, out1, NULL, NULL, NULL, NULL, hit_kind};
+        if (hit_kind) /* brute force leaves it */
+            memset(hit_kind, HS_KIND_CIRCLE, m);
         if (out2) {
             out.px = px;
             out.py = py;
@@ -409,6 +419,7 @@ int HS_WEB(hs_web_query)(int mode, const hs_grid *g, const hs_circles *cs, const
         ret[4] = (uint32_t)(uintptr_t)hit_query;
         ret[5] = (uint32_t)(uintptr_t)h.idx;
         ret[6] = (uint32_t)(uintptr_t)h.t;
+        ret[8] = (uint32_t)(uintptr_t)h.kind;
         last_hits = h; /* a periodic grid's and moving circles' arrays are h's own */
         break;
     }
@@ -430,11 +441,12 @@ static struct {
     float ax, ay, dx, dy;
     uint32_t idx;
     float t, px, py, nx, ny;
+    uint32_t kind;  /* HS_KIND_* of idx */
     int32_t reason; /* an invalid query's hs_query_validate status */
 } one;
 
 /* Where the answer of hs_web_closest_one is: idx (UINT32_MAX on a miss), then t, px, py, nx,
- * ny (floats). */
+ * ny (floats), then kind. */
 void *HS_WEB(hs_web_one)(void) { return &one.idx; }
 
 int HS_WEB(hs_web_one_reason)(void) { return one.reason; }
@@ -463,7 +475,8 @@ int HS_WEB(hs_web_closest_one)(const hs_grid *g, float ax, float ay, float bx, f
     o.isa = (hs_isa)isa;
     o.threads = 1;
     o.ws = ws;
-    hs_closest_out out = {&one.idx, &one.t, NULL, NULL, NULL, NULL, NULL};
+    uint8_t hit_kind = HS_KIND_CIRCLE;
+    hs_closest_out out = {&one.idx, &one.t, NULL, NULL, NULL, NULL, &hit_kind};
     if (details) {
         out.px = &one.px;
         out.py = &one.py;
@@ -471,6 +484,7 @@ int HS_WEB(hs_web_closest_one)(const hs_grid *g, float ax, float ay, float bx, f
         out.ny = &one.ny;
     }
     hs_status st = hs_grid_closest(g, &qs, &o, out);
+    one.kind = hit_kind;
     if (st == HS_E_INVALID_QUERY) {
         float q4[4] = {ax, ay, bx, by};
         one.reason = hs_query_validate(query_of(q4, 0, kind, NULL, thick));
@@ -546,36 +560,6 @@ int HS_WEB(hs_web_overlap)(const hs_grid *g, float x, float y, float r, uint32_t
     hs_status st = hs_grid_overlap_circle_filtered(g, c, mask, category, collide, idx, cap, &found);
     ret[0] = (uint32_t)found;
     return st;
-}
-
-/* The library's benchmark scene kind (hs_scene_kind: 0 uniform, 1 clustered, ... 13 point):
- * n x, y, r triples into xyr and m ax, ay, bx, by quadruples into q4. */
-int HS_WEB(hs_web_scene)(int kind, size_t n, size_t m, uint32_t seed_lo, uint32_t seed_hi,
-                         float *xyr, float *q4)
-{
-    const uint64_t seed = (uint64_t)seed_hi << 32 | seed_lo;
-    const size_t big = n > m ? n : m;
-    float *s = scratch(big, 4);
-    if (!s)
-        return HS_E_NOMEM;
-    hs_status st = hs_scene_circles((hs_scene_kind)kind, n, seed, s, s + big, s + 2 * big);
-    if (st != HS_OK)
-        return st;
-    for (size_t i = 0; i < n; i++) {
-        xyr[3 * i] = s[i];
-        xyr[3 * i + 1] = s[big + i];
-        xyr[3 * i + 2] = s[2 * big + i];
-    }
-    st = hs_scene_segments((hs_scene_kind)kind, n, m, seed, s, s + big, s + 2 * big, s + 3 * big);
-    if (st != HS_OK)
-        return st;
-    for (size_t i = 0; i < m; i++) {
-        q4[4 * i] = s[i];
-        q4[4 * i + 1] = s[big + i];
-        q4[4 * i + 2] = s[i] + s[2 * big + i];
-        q4[4 * i + 3] = s[big + i] + s[3 * big + i];
-    }
-    return HS_OK;
 }
 
 /* Gives back the memory kept between calls (query buffer, workspace, last results). */

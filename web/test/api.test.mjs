@@ -104,7 +104,7 @@ for (const build of ['wasm128', 'scalar']) {
     assert.equal(grid.length, 2000);
     assert.ok(grid.cellSize > 0 && grid.bytes > 2000 * 16);
     const c = grid.closest(q);
-    assert.deepEqual(Object.keys(c), ['index', 't']);
+    assert.deepEqual(Object.keys(c), ['index', 't', 'kind']);
     assert.ok(c.index instanceof Int32Array && c.index.length === 500);
     assert.ok(c.t instanceof Float32Array && c.t.length === 500);
     assert.ok(c.index.some((i) => i === -1) && c.index.some((i) => i >= 0), 'hits and misses');

@@ -389,7 +389,7 @@ for (const build of ['wasm128', 'scalar']) {
       [[-24, 30], [1, 0]]);
     const out = {};
     assert.equal(grid.closestOne(-18, 30, -30, 30, { details: true, out }), 0);
-    assert.deepEqual(out, { t: 0.5, x: -24, y: 30, nx: 1, ny: 0 });
+    assert.deepEqual(out, { t: 0.5, kind: 0, x: -24, y: 30, nx: 1, ny: 0 });
     // a segment two periods long meets circle 0 twice
     const long = new Float32Array([-20, 30, 140, 30]);
     assert.deepEqual(Array.from(grid.count(long)), [2]);

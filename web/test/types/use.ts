@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Checked by tsc (test/types.test.mjs), never run: the typings accept what index.js accepts
 // and refuse what it throws on.
-import { Circles, Grid, init, type Closest } from '../../index.js';
+import { Circles, Grid, init, KIND_CIRCLE, KIND_WALL, type Closest } from '../../index.js';
 
 export async function frame(xyr: Float32Array, q: Float32Array): Promise<Closest> {
   await init({ simd: 'auto', wasm: './hitscan-wasm128.wasm' });
@@ -56,4 +56,29 @@ export function particles(xyr: Float32Array, q: Float32Array, dxy: Float32Array)
   box.sweptPairs(dxy, { collide: [1] });
   return push + first + hit.t[0] + (b?.[0] ?? 0) + (px && py ? 1 : 0) + f.i.length +
     fs.t.length + near.length;
+}
+
+export function walls(xyr: Float32Array, q: Float32Array): number {
+  using grid = new Grid(xyr, { walls: new Float32Array([0, 0, 10, 0]) });
+  using thick = new Grid(xyr, {
+    walls: { segments: [0, 0, 10, 0, 5, 5, 5, 9], thickness: new Float32Array(2),
+      mask: new Uint32Array(2) },
+  });
+  grid.setWalls([0, 0, 1, 1]).setWalls({ segments: new Float32Array(4), thickness: 0.5 });
+  grid.setWalls(null);
+  const c = grid.closest(q);
+  const onWall: boolean = c.kind[0] === KIND_WALL && c.index[0] >= 0;
+  grid.closest(q, { out: { index: new Int32Array(q.length / 4), t: new Float32Array(q.length / 4) } });
+  grid.closest(q, { out: c });
+  const all = thick.all(q);
+  const circles: number = all.kind.filter((k) => k === KIND_CIRCLE).length;
+  const hit: { t?: number; kind?: number } = {};
+  thick.closestOne(0, 0, 1, 0, { out: hit });
+  // @ts-expect-error walls' masks are a Uint32Array
+  new Grid(xyr, { walls: { segments: [0, 0, 1, 1], mask: [1] } });
+  // @ts-expect-error segments are Float32Array or numbers
+  new Grid(xyr, { walls: new Float64Array(4) });
+  // @ts-expect-error wallCount is read-only
+  grid.wallCount = 3;
+  return (onWall ? 1 : 0) + circles + grid.wallCount + (hit.kind ?? 0);
 }
