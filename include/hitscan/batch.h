@@ -161,8 +161,8 @@ typedef struct hs_batch_opts {
      * here whatever the displacements, all 0 included: answered as misses and counted). Both
      * arrays, hs_grid_circle_count entries, finite, each displacement at most HS_MAX_COORD
      * long (HS_E_NULL, HS_E_NONFINITE, HS_E_RANGE; nothing answered then; with no query the
-     * outputs may be NULL, as without displacements); not in a periodic box yet
-     * (HS_E_UNSUPPORTED).
+     * outputs may be NULL, as without displacements). In a periodic box the query meets
+     * every image of each moving circle (a circle crossing an edge is met beyond it).
      * Answers do not depend on the ISA level or the thread count; with every displacement 0
      * the valid queries get the circles' standing answers. Cost: the displacements copied in
      * the grid's order (8 bytes per circle, in the workspace); each query walks the grid with

@@ -2,9 +2,9 @@
 /* Internal: the engines behind the grid's batch calls. The front door (query.c) checks a call
  * once, opens its workspace and picks one engine: plain (plain.c: the circles where they lie),
  * periodic (periodic_query.c: a query cut into its pieces near each image of the box, the
- * pieces answered by the plain walk) or moving (moving.c: circles moving by
- * hs_batch_opts.disp_x / disp_y). Engines call the steps below and the walkers
- * (walk/walkers.h), never the public calls nor each other. */
+ * pieces answered by the plain walk, or by the moving engine when the circles move) or moving
+ * (moving.c: circles moving by hs_batch_opts.disp_x / disp_y). Engines call the steps below
+ * and the walkers (walk/walkers.h), never the public calls. */
 #ifndef HITSCAN_GRID_ENGINE_H
 #define HITSCAN_GRID_ENGINE_H
 
@@ -31,7 +31,8 @@ typedef struct hs_grid_out {
 } hs_grid_out;
 
 /* What every engine gets from the front door: the grid, the batch, the options, the batch's
- * set-up (hs_batch_begin: checks, level, team, chunk), the open workspace and the outputs. */
+ * set-up (hs_batch_begin: checks, level, team, chunk), the open workspace, the outputs, and
+ * whether the circles move (opts->disp_x / disp_y, checked). */
 typedef struct hs_grid_call {
     const hs_grid *g;
     const hs_queries *qs;
@@ -39,6 +40,7 @@ typedef struct hs_grid_call {
     const hs_batch_setup *b;
     hs_workspace *ws;
     const hs_grid_out *o;
+    int moving;
 } hs_grid_call;
 
 hs_status hs_engine_plain(const hs_grid_call *c);
@@ -60,6 +62,10 @@ hs_tally hs_grid_ranges(const hs_batch_setup *b, size_t n, hs_grid_range_fn fn, 
  * slot tid's. */
 unsigned char *hs_walk_states(hs_workspace *ws, const hs_grid_walkers *gw, int threads);
 void *hs_walk_state(unsigned char *states, const hs_grid_walkers *gw, int tid);
+
+/* The displacements of c's moving circles in the grid's order (ws's HS_WS_MOVE) and the
+ * bounds the walk grows queries by (moving.c): HS_OK or HS_E_NOMEM. */
+hs_status hs_moving_set_make(const hs_grid_call *c, hs_moving_set *mv);
 
 /* The team of opts (the caller's task system, or the library's). */
 hs_par hs_grid_team(const hs_batch_opts *opts);

@@ -14,10 +14,9 @@
 #include "grid/engine.h"
 #include "tuning.h"
 
-/* The displacements in the grid's order (ws's HS_WS_MOVE; each array padded with zeros past
- * the last circle, as the grid's, for whole-vector loads) and the bounds the walk inflates
- * by: HS_OK or HS_E_NOMEM. */
-static hs_status moving_set_make(const hs_grid_call *c, hs_moving_set *mv)
+/* Each array of the displacements padded with zeros past the last circle, as the grid's, for
+ * whole-vector loads. */
+hs_status hs_moving_set_make(const hs_grid_call *c, hs_moving_set *mv)
 {
     const hs_grid *g = c->g;
     const size_t n = g->n, stride = n + HS_PAD_FLOATS;
@@ -90,7 +89,7 @@ hs_status hs_engine_moving(const hs_grid_call *c)
                : o->mode == HS_GRID_ANY   ? HS_MW_ANY
                : o->mode == HS_GRID_COUNT ? HS_MW_COUNT
                                           : HS_MW_ALL;
-    hs_status s = moving_set_make(c, &m.mv);
+    hs_status s = hs_moving_set_make(c, &m.mv);
     if (s != HS_OK)
         return s;
     m.state = hs_walk_states(c->ws, m.gw, b->threads);

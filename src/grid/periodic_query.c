@@ -11,7 +11,12 @@
  * closest the least (t, index), any any of them, count every image hit (a circle met again
  * after the query wraps around the box counts again). All: the pieces are made in the
  * batch's locality order, so a range of positions has its pieces in one stretch, which the
- * walker's all_range answers, and hs_all_hits sorts and lays out each query's hits. */
+ * walker's all_range answers, and hs_all_hits sorts and lays out each query's hits.
+ * Against moving circles (hs_batch_opts.disp_x / disp_y) a circle's motion takes it up to
+ * T dmax out of the box over the query's interval (T the largest |t|, dmax the largest
+ * displacement), so the reach grows by that much; only finite intervals are valid; the
+ * pieces go to the moving engine (closest, any, count) or the walker's moving_range (all),
+ * each piece keeping the query's parameter, so the relative motion is the query's. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,9 +90,10 @@ static void round_out(double u0, double u1, const hs_query *q, float *t0, float 
     *t1 = f1 < q->tmax ? f1 : q->tmax;
 }
 
-/* The pieces of the valid query q, up to HS_PERIODIC_MAX_IMAGES into out; their number, or
- * HS_PERIODIC_MAX_IMAGES + 1 when there are more. */
-static size_t query_pieces(const hs_grid *g, const hs_query *q, piece *out)
+/* The pieces of the valid query q, up to HS_PERIODIC_MAX_IMAGES into out, against circles
+ * moving up to dmax (0 for standing ones); their number, or HS_PERIODIC_MAX_IMAGES + 1 when
+ * there are more. */
+static size_t query_pieces(const hs_grid *g, const hs_query *q, double dmax, piece *out)
 {
     const size_t max = HS_PERIODIC_MAX_IMAGES;
     double rmax = 0.0;
@@ -97,8 +103,10 @@ static size_t query_pieces(const hs_grid *g, const hs_query *q, piece *out)
     for (int k = 0; k < 4; k++)
         mag += fabs(g->box[k]);
     const double tm = fmax(fabs(q->tmin), fabs(q->tmax));
-    if (isfinite(tm))
+    if (isfinite(tm)) {
         mag += (fabs(q->d.x) + fabs(q->d.y)) * tm;
+        e += tm * dmax;
+    }
     e += hs_gpad(mag, e);
     const axis X = {q->a.x, q->d.x, g->box[0], g->box[2], g->period[0], e};
     const axis Y = {q->a.y, q->d.y, g->box[1], g->box[3], g->period[1], e};
@@ -150,14 +158,18 @@ static void pieces_free(pieces *p)
 }
 
 /* Query i's pieces, at most HS_PERIODIC_MAX_IMAGES (0 for an invalid query, or one with
- * more), written from position at when out is not NULL. */
-static size_t pieces_of(const hs_grid *g, const hs_queries *qs, size_t i, pieces *out, size_t at)
+ * more), written from position at when out is not NULL; dmax < 0: the circles stand still,
+ * else they move up to dmax (and an infinite interval is invalid). */
+static size_t pieces_of(const hs_grid *g, const hs_queries *qs, size_t i, double dmax, pieces *out,
+                        size_t at)
 {
     const hs_query q = hs_query_at(qs, i);
     if (!hs_query_surely_valid(q) && hs_query_validate(q) != HS_OK)
         return 0;
+    if (dmax >= 0.0 && (!isfinite(q.tmin) || !isfinite(q.tmax)))
+        return 0;
     piece buf[HS_PERIODIC_MAX_IMAGES];
-    const size_t k = query_pieces(g, &q, buf);
+    const size_t k = query_pieces(g, &q, dmax > 0.0 ? dmax : 0.0, buf);
     if (k > HS_PERIODIC_MAX_IMAGES)
         return 0;
     for (size_t j = 0; j < k; j++) { /* a query moved beyond HS_MAX_COORD */
@@ -194,6 +206,7 @@ typedef struct pieces_call {
     const hs_grid *g;
     const hs_queries *qs;
     const uint32_t *perm; /* position k's query (NULL: k) */
+    double dmax;          /* pieces_of's */
     pieces *p;            /* NULL: count them */
     size_t *first;
 } pieces_call;
@@ -206,14 +219,14 @@ static void pieces_range(void *ctx, size_t lo, size_t hi, int slot)
     for (size_t k = lo; k < hi; k++) {
         const size_t i = c->perm ? c->perm[k] : k;
         if (c->p == NULL)
-            first[k + 1] = pieces_of(c->g, c->qs, i, NULL, 0);
+            first[k + 1] = pieces_of(c->g, c->qs, i, c->dmax, NULL, 0);
         else if (first[k + 1] > first[k])
-            pieces_of(c->g, c->qs, i, c->p, first[k]);
+            pieces_of(c->g, c->qs, i, c->dmax, c->p, first[k]);
     }
 }
 
 static hs_status make_pieces(const hs_grid *g, const hs_queries *qs, const uint32_t *perm,
-                             const hs_par *par, pieces *p)
+                             double dmax, const hs_par *par, pieces *p)
 {
     const size_t m = qs->count;
     memset(p, 0, sizeof *p);
@@ -221,7 +234,7 @@ static hs_status make_pieces(const hs_grid *g, const hs_queries *qs, const uint3
     if (p->first == NULL)
         return HS_E_NOMEM;
     size_t *first = p->first;
-    const pieces_call count = {g, qs, perm, NULL, first};
+    const pieces_call count = {g, qs, perm, dmax, NULL, first};
     hs_par_range(par, m, HS_PERIODIC_GRAIN, pieces_range, (void *)&count);
     first[0] = 0;
     p->first_invalid = (size_t)-1;
@@ -243,7 +256,7 @@ static hs_status make_pieces(const hs_grid *g, const hs_queries *qs, const uint3
     p->qs = (hs_queries){
         p->v,    p->v + n, p->v + 2 * n, p->v + 3 * n, p->v + 4 * n, p->v + 5 * n, p->v + 6 * n,
         p->mask, n,        0.0f,         0.0f,         0.0f,         qs->mask_all};
-    const pieces_call make = {g, qs, perm, p, first};
+    const pieces_call make = {g, qs, perm, dmax, p, first};
     hs_par_range(par, m, HS_PERIODIC_GRAIN, pieces_range, (void *)&make);
     return HS_OK;
 }
@@ -320,8 +333,12 @@ static hs_status periodic_walk(const hs_grid_call *c)
     const hs_grid_out *o = c->o;
     const hs_queries *qs = c->qs;
     const hs_par par = hs_grid_team(c->opts);
+    hs_moving_set mv = {NULL, NULL, -1.0, 0.0};
     pieces p;
-    hs_status s = make_pieces(c->g, qs, NULL, &par, &p);
+    memset(&p, 0, sizeof p);
+    hs_status s = c->moving ? hs_moving_set_make(c, &mv) : HS_OK;
+    if (s == HS_OK)
+        s = make_pieces(c->g, qs, NULL, mv.dmax, &par, &p);
     const size_t n = p.qs.count, nn = n ? n : 1;
     /* the pieces' answers: closest's geometry when the caller asks for it */
     const int geo = o->co.px || o->co.py || o->co.nx || o->co.ny;
@@ -348,9 +365,9 @@ static hs_status periodic_walk(const hs_grid_call *c)
         io.stats = &inner;
         hs_batch_setup ib;
         s = hs_batch_begin(&p.qs, &io, HS_GRID_QUERY_COST, &ib);
-        const hs_grid_call pc = {c->g, &p.qs, &io, &ib, c->ws, &a};
+        const hs_grid_call pc = {c->g, &p.qs, &io, &ib, c->ws, &a, c->moving};
         if (s == HS_OK)
-            s = hs_plain_walk(&pc);
+            s = c->moving ? hs_engine_moving(&pc) : hs_plain_walk(&pc);
     }
     if (s == HS_OK || s == HS_E_INVALID_QUERY) {
         const merge_call mc = {&p, &a, o};
@@ -371,8 +388,9 @@ typedef struct pall_call {
     const pieces *p;
     const uint32_t *perm;
     hs_semantics sem;
-    unsigned char *state; /* hs_walk_states */
-    uint32_t *pcnt;       /* each piece's hits */
+    unsigned char *state;    /* hs_walk_states */
+    uint32_t *pcnt;          /* each piece's hits */
+    const hs_moving_set *mv; /* the circles' motion, or NULL */
 } pall_call;
 
 static hs_status pall_range(const void *ctx, size_t lo, size_t hi, int tid, hs_hitbuf *buf,
@@ -383,7 +401,9 @@ static hs_status pall_range(const void *ctx, size_t lo, size_t hi, int tid, hs_h
     if (first[hi] > first[lo]) {
         const hs_walk_range r = {c->g,      &c->p->qs, NULL,  c->sem,
                                  first[lo], first[hi], tally, hs_walk_state(c->state, c->gw, tid)};
-        const hs_status s = c->gw->all_range(&r, buf, c->pcnt);
+        const hs_moving_walk_out mo = {HS_MW_ALL, {0}, NULL, NULL, buf, c->pcnt};
+        const hs_status s =
+            c->mv ? c->gw->moving_range(&r, c->mv, &mo) : c->gw->all_range(&r, buf, c->pcnt);
         if (s != HS_OK)
             return s;
     }
@@ -408,13 +428,19 @@ static hs_status periodic_all(const hs_grid_call *c)
     hs_qorder ord;
     if (hs_qorder_make(c->g, c->qs, &par, HS_STAGE_NONE, c->ws, &ord) != 0)
         return HS_E_NOMEM;
+    hs_moving_set mv = {NULL, NULL, -1.0, 0.0};
     pieces p;
-    hs_status s = make_pieces(c->g, c->qs, ord.perm, &par, &p);
+    memset(&p, 0, sizeof p);
+    hs_status s = c->moving ? hs_moving_set_make(c, &mv) : HS_OK;
+    if (s == HS_OK)
+        s = make_pieces(c->g, c->qs, ord.perm, mv.dmax, &par, &p);
     const size_t n = p.qs.count;
     uint32_t *pcnt = s == HS_OK ? malloc((n ? n : 1) * sizeof *pcnt) : NULL;
     const hs_grid_walkers *gw = hs_grid_walkers_get(b->ks->isa);
-    const pall_call pc = {c->g, gw, &p, ord.perm, b->sem, hs_walk_states(c->ws, gw, b->threads),
-                          pcnt};
+    const pall_call pc = {c->g,   gw,
+                          &p,     ord.perm,
+                          b->sem, hs_walk_states(c->ws, gw, b->threads),
+                          pcnt,   c->moving ? &mv : NULL};
     if (s == HS_OK && (pcnt == NULL || pc.state == NULL))
         s = HS_E_NOMEM;
     if (s == HS_OK)

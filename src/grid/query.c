@@ -3,9 +3,9 @@
  * hs_grid_all and hs_grid_all_into, through one front door. It checks the call once (the
  * grid, the batch and its options through hs_batch_begin, the outputs, the displacements),
  * opens the workspace, picks the engine once and hands it the call (engine.h):
+ *   - periodic: a grid with a periodic box (its pieces against moving circles or not);
  *   - moving: displacements given and not all 0 (or a ray or line among the queries, which
  *     no displacement can take: its refusal must not depend on their values);
- *   - periodic: a grid with a periodic box;
  *   - plain: the rest.
  * A grid with walls has them answered beside the circles and merged (wall_query.h).
  * Engines sit below: they never call these functions. */
@@ -55,16 +55,14 @@ static hs_status grid_query(const hs_grid *g, const hs_queries *qs, const hs_bat
     if (moving_opts && (s = hs_check_displacements(opts->disp_x, opts->disp_y, g->n)) != HS_OK)
         return s;
     const int moving = moving_opts && moving_needed(g, qs, opts);
-    if (moving && g->periodic)
-        return HS_E_UNSUPPORTED; /* moving circles in a periodic box: not yet */
     hs_wsref w;
     s = hs_ws_open(opts, &w);
     if (s != HS_OK)
         return s;
-    const hs_grid_call c = {g, qs, opts, &b, w.ws, o};
-    const hs_grid_engine_fn engine = moving        ? hs_engine_moving
-                                     : g->periodic ? hs_engine_periodic
-                                                   : hs_engine_plain;
+    const hs_grid_call c = {g, qs, opts, &b, w.ws, o, moving};
+    const hs_grid_engine_fn engine = g->periodic ? hs_engine_periodic
+                                     : moving    ? hs_engine_moving
+                                                 : hs_engine_plain;
     /* walls (wall_query.h): answered beside the circles and merged */
     s = o->mode == HS_GRID_ALL && g->wall_grid != NULL ? hs_walls_all(&c, engine)
                                                        : hs_walls_merge(&c, engine(&c));

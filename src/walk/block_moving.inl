@@ -72,13 +72,15 @@ HS_INLINE unsigned hs_block_moving_lanes(const hs_block *B, const hs_grid *g, co
     hs_vf dx = hs_vf_sub(hs_vf_set1(B->dx[j]), hs_vf_loadu(mv->dx + it.start));
     hs_vf dy = hs_vf_sub(hs_vf_set1(B->dy[j]), hs_vf_loadu(mv->dy + it.start));
     /* a relative motion below FLT_MIN squared is none: a point, its interval collapsed */
-    const hs_vm moves = hs_vm_le(hs_vf_set1(FLT_MIN), hs_vf_add(hs_vf_mul(dx, dx), hs_vf_mul(dy, dy)));
+    const hs_vm moves =
+        hs_vm_le(hs_vf_set1(FLT_MIN), hs_vf_add(hs_vf_mul(dx, dx), hs_vf_mul(dy, dy)));
     dx = hs_vf_select(moves, dx, zero);
     dy = hs_vf_select(moves, dy, zero);
     Q.dx = dx;
     Q.dy = dy;
     Q.dd = hs_vf_add(hs_vf_mul(dx, dx), hs_vf_mul(dy, dy));
-    Q.inv_dd = hs_vf_select(moves, hs_vf_div(hs_vf_set1(1.0f), hs_vf_select(moves, Q.dd, hs_vf_set1(1.0f))), zero);
+    Q.inv_dd = hs_vf_select(
+        moves, hs_vf_div(hs_vf_set1(1.0f), hs_vf_select(moves, Q.dd, hs_vf_set1(1.0f))), zero);
     Q.ninv = hs_vf_neg(Q.inv_dd);
     const float t0 = B->mt0[j], t1 = B->mt1[j], tp = hs_clampf(0.0f, t0, t1);
     Q.tmin = hs_vf_select(moves, hs_vf_set1(t0), hs_vf_set1(tp));
@@ -174,8 +176,7 @@ HS_INLINE void hs_block_moving_answer(const hs_block *B, const hs_grid *g, size_
 
 /* Slot j by the per-query walk against the moving circles, answered now. */
 static HS_OUTLINE hs_status HS_FN(block_walk_moving)(hs_block *B, const hs_grid *g, size_t j,
-                                                     int mode, const hs_block_out *o,
-                                                     hs_tally *acc)
+                                                     int mode, const hs_block_out *o, hs_tally *acc)
 {
     hs_mwalk m;
     const size_t i = B->idx[j], before = o->buf ? o->buf->len : 0;
@@ -193,8 +194,8 @@ static HS_OUTLINE hs_status HS_FN(block_walk_moving)(hs_block *B, const hs_grid 
         }
         o->cnt[B->base + j] = (uint32_t)(o->buf->len - before);
     } else {
-        hs_moving_put_closest(g, B->mv, m.q, B->sem, m.w.best_id, m.w.best_t, m.w.best_pos,
-                              &o->co, i);
+        hs_moving_put_closest(g, B->mv, m.q, B->sem, m.w.best_id, m.w.best_t, m.w.best_pos, &o->co,
+                              i);
     }
     return HS_OK;
 }

@@ -117,8 +117,8 @@ static HS_OUTLINE hs_status HS_FN(moving_range)(const hs_walk_range *r, const hs
     hs_block_out o;
     memset(&o, 0, sizeof o);
     o.co = mo->co;
-    o.hit = mo->hit;
-    o.count = mo->count;
+    o.hit = mo->mode == HS_WALK_ANY ? mo->hit : NULL; /* the answer step writes the one set */
+    o.count = mo->mode == HS_WALK_COUNT ? mo->count : NULL;
     o.buf = mo->buf;
     o.cnt = mo->cnt;
     hs_bw W = {r->state,
