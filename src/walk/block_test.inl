@@ -164,11 +164,13 @@ HS_INLINE void hs_block_time_and_fold(const hs_bw W, size_t len)
     hs_block_fold_hits(W.B, len);
 }
 
-/* Closest on a grid of wall pieces, or against moving circles: each item's candidates through
- * the exact test, each hit folded as it is found (one exact test per lane). */
+/* Closest on a grid of wall pieces, or against moving circles: the items with candidates
+ * listed with them first (no branch), then each candidate through the exact test, each hit
+ * folded as it is found. */
 HS_INLINE size_t hs_block_exact_closest(const hs_bw W, const unsigned tf)
 {
     hs_block *B = W.B;
+    size_t nh = 0;
     for (size_t k = 0; k < B->nitems; k++) {
         const hs_item it = B->items[k];
         hs_vq Q;
@@ -177,12 +179,16 @@ HS_INLINE size_t hs_block_exact_closest(const hs_bw W, const unsigned tf)
         if (HS_TF_HAS(tf, HS_TF_WALL))
             m = hs_vm_and(m, hs_v_wall_near(&Q, W.g->walls, it.start));
         const unsigned bits = hs_vm_bits(m);
-        if (bits == 0u)
-            continue;
+        B->hit_item[nh] = (uint16_t)k;
+        B->hit_bits[nh] = (uint16_t)bits;
+        nh += bits != 0;
+    }
+    for (size_t h = 0; h < nh; h++) {
+        const hs_item it = B->items[B->hit_item[h]];
         if (HS_TF_HAS(tf, HS_TF_WALL))
-            hs_block_wall_fold_item(B, W.g, it, bits);
+            hs_block_wall_fold_item(B, W.g, it, B->hit_bits[h]);
         else
-            hs_block_moving_fold_item(B, W.g, it, bits);
+            hs_block_moving_fold_item(B, W.g, it, B->hit_bits[h]);
     }
     return 0;
 }
