@@ -170,3 +170,15 @@ def test_periodic_modes_agree():
     assert (np.abs(ref.sum(1) - count) <= near).all()
     beyond = ref.reshape(m, len(shifts), n)[:, np.arange(len(shifts)) != 12].sum()
     assert ref.sum() > m // 4 and beyond > ref.sum() // 20
+
+
+def test_periodic_invalid_reasons():
+    # a segment wrapping around the box too often is invalid for its images, not its interval
+    xyr = np.array([[5, 5, 1]], np.float32)
+    grid = hitscan.Grid(xyr, box=(0, 0, 10, 10))
+    zero = np.zeros((1, 2), np.float32)
+    q = np.array([[0, 5, 2000, 5.5]], np.float32)
+    with pytest.warns(hitscan.InvalidQueryWarning, match="more than 64 images"):
+        assert grid.count(q, displacement=zero).tolist() == [0]
+    with pytest.warns(hitscan.InvalidQueryWarning, match="moving circles need a finite"):
+        assert grid.count(q, kind="ray", displacement=zero).tolist() == [0]
