@@ -204,8 +204,13 @@ static void test_across_the_edge(void **state)
     assert_int_equal(hs_grid_count_hits(g, &qs, &o, &cnt), HS_OK);
     assert_int_equal(cnt, 1);
     /* a ray has no finite interval: invalid against moving circles */
-    const hs_queries rq = {.ax = &ax, .ay = &ay, .dx = &dx, .dy = &dy, .count = 1,
-                           .tmax_all = INFINITY, .mask_all = ~0u};
+    const hs_queries rq = {.ax = &ax,
+                           .ay = &ay,
+                           .dx = &dx,
+                           .dy = &dy,
+                           .count = 1,
+                           .tmax_all = INFINITY,
+                           .mask_all = ~0u};
     assert_int_equal(hs_grid_count_hits(g, &rq, &o, &cnt), HS_E_INVALID_QUERY);
     assert_int_equal(cnt, 0);
     hs_grid_destroy(g);
@@ -286,8 +291,7 @@ static void test_levels_and_threads(void **state)
     uint32_t *i0 = xcalloc(m, 4), *i1 = xcalloc(m, 4);
     float *t0 = xcalloc(m, 4), *t1 = xcalloc(m, 4);
     hs_batch_opts o = ps_opts(&p, HS_ISA_SCALAR, 1);
-    assert_int_equal(hs_grid_closest(p.g, &p.qs, &o, (hs_closest_out){.idx = i0, .t = t0}),
-                     HS_OK);
+    assert_int_equal(hs_grid_closest(p.g, &p.qs, &o, (hs_closest_out){.idx = i0, .t = t0}), HS_OK);
     hs_hits a0;
     assert_int_equal(hs_grid_all(p.g, &p.qs, &o, &a0), HS_OK);
     for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
@@ -295,8 +299,8 @@ static void test_levels_and_threads(void **state)
             continue;
         for (int th = 1; th <= 3; th += 2) {
             o = ps_opts(&p, (hs_isa)isa, th);
-            assert_int_equal(
-                hs_grid_closest(p.g, &p.qs, &o, (hs_closest_out){.idx = i1, .t = t1}), HS_OK);
+            assert_int_equal(hs_grid_closest(p.g, &p.qs, &o, (hs_closest_out){.idx = i1, .t = t1}),
+                             HS_OK);
             assert_memory_equal(i0, i1, m * 4);
             assert_memory_equal(t0, t1, m * 4);
             hs_hits a1;
