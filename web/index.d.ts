@@ -100,7 +100,7 @@ export interface QueryOptions {
 }
 
 export interface BatchOptions extends QueryOptions {
-  /** Moving circles (Grid only, not in a periodic box): dx, dy pairs, one per circle; circle k
+  /** Moving circles (Grid only; in a periodic box too): dx, dy pairs, one per circle; circle k
    * stands at its centre + t (dx, dy) when the query is at A + t (B - A). Segments only (rays
    * and lines have no finite interval: invalid). */
   displacement?: Float32Array;

@@ -538,7 +538,8 @@ function queryProblem(ax, ay, bx, by, thick) {
   return null;
 }
 
-// Why a query that hs_query_validate accepts was invalid all the same.
+// Why a query that hs_query_validate accepts was invalid all the same (moving: a ray or line
+// against moving circles; a segment there is invalid only for the box's images).
 function invalidReason(moving, periodic) {
   if (moving) {
     return 'an unbounded ray or line: moving circles need a finite interval, whatever the ' +
@@ -953,12 +954,6 @@ function runQueries(engine, mode, q, options, where) {
       throw new TypeError(`${where}: displacement: moving circles need a Grid`);
     }
     nCircles = displacements(dxy, g, m, 'displacement', where);
-    if (periodic()) {
-      const e = new Error(`${where}: displacement: moving circles in a periodic box are not ` +
-                          'supported yet');
-      e.code = 'HS_E_UNSUPPORTED';
-      throw e;
-    }
   }
 
   // inputs (queries, thickness, masks, displacements), then outputs: closest index, t,
@@ -1003,8 +998,9 @@ function runQueries(engine, mode, q, options, where) {
     const [ax, ay, bx, by] = q.subarray(4 * first, 4 * first + 4);
     const row = fmt([ax, ay, bx, by]);
     const t = thick ? `, thickness=${thick[first]}` : '';
+    const unbounded = dxy !== undefined && kind !== 0;
     const why = queryProblem(ax, ay, bx, by, thick ? thick[first] : thickAll) ??
-      (reason === 0 ? invalidReason(dxy !== undefined, periodic()) : m.statusString(reason));
+      (reason === 0 ? invalidReason(unbounded, periodic()) : m.statusString(reason));
     e.message = `${where}: query ${first} (ax, ay, bx, by = ${row}${t}): ${why}` +
       ` (${nInvalid} invalid ${nInvalid === 1 ? 'query' : 'queries'}; invalid: 'miss' answers` +
       ' them as misses)';

@@ -441,12 +441,6 @@ static int batch_displacement(hspy_engine *self, hspy_batch *b)
         PyErr_SetString(PyExc_TypeError, "displacement: moving circles need a Grid");
         return -1;
     }
-    hs_aabb box;
-    if (hs_grid_periodic(self->grid, &box) != 0) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "displacement: moving circles in a periodic box are not supported yet");
-        return -1;
-    }
     if (!(b->disp = hspy_displacement_columns(self, b->displacement, "displacement")))
         return -1;
     b->opts.disp_x = b->disp;

@@ -257,7 +257,7 @@ int hspy_warn_invalid(const hspy_batch *b)
     const hs_status s = hs_query_validate(one);
     const char *reason =
         s != HS_OK ? hspy_status_text(s)
-        : b->disp != NULL
+        : b->disp != NULL && !isfinite(one.tmax)
             ? "an unbounded ray or line: moving circles need a finite interval, whatever the "
               "displacements"
         : b->periodic != 0

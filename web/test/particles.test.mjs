@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Moving circles and periodic boxes against a brute force written here in double: contacts on
 // pairs, swept pairs (plain and periodic), queries against moving circles (closest, any,
-// count, all), pairs and queries in a periodic box; the builds and levels alike; the errors.
+// count, all; in a periodic box too), pairs and queries in a periodic box; the builds and
+// levels alike; the errors.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -178,6 +179,30 @@ function checkQueries(r, rows, what) {
   return hits;
 }
 
+// m segments starting within `margin` of BOX, up to lx / 2 and ly / 2 long on each axis.
+function boxQueries(m, seed, margin, lx, ly) {
+  const rnd = rng(seed);
+  const q = new Float32Array(4 * m);
+  for (let k = 0; k < m; k++) {
+    q[4 * k] = BOX[0] - margin + rnd() * (PERIOD[0] + 2 * margin);
+    q[4 * k + 1] = BOX[1] - margin + rnd() * (PERIOD[1] + 2 * margin);
+    q[4 * k + 2] = q[4 * k] + (rnd() - 0.5) * lx;
+    q[4 * k + 3] = q[4 * k + 1] + (rnd() - 0.5) * ly;
+  }
+  return q;
+}
+
+// The image shifts (sx, sy) with |sx|, |sy| <= k.
+function imageShifts(k) {
+  const out = [];
+  for (let sx = -k; sx <= k; sx++) {
+    for (let sy = -k; sy <= k; sy++) {
+      out.push([sx, sy]);
+    }
+  }
+  return out;
+}
+
 function answers(engine, q, options) {
   return {
     closest: engine.closest(q, { ...options, details: true }),
@@ -352,22 +377,9 @@ for (const build of ['wasm128', 'scalar']) {
   test(`${build}: queries in a periodic box equal a brute force over the images`, async () => {
     await init({ simd });
     const xyr = boxScene(1200, 5, [true, true], 1.5, 0);
-    const rnd = rng(6);
-    const m = 1500;
-    const q = new Float32Array(4 * m);
-    for (let k = 0; k < m; k++) {
-      q[4 * k] = BOX[0] - 20 + rnd() * (PERIOD[0] + 40);
-      q[4 * k + 1] = BOX[1] - 20 + rnd() * (PERIOD[1] + 40);
-      q[4 * k + 2] = q[4 * k] + (rnd() - 0.5) * 60;
-      q[4 * k + 3] = q[4 * k + 1] + (rnd() - 0.5) * 30;
-    }
+    const q = boxQueries(1500, 6, 20, 60, 30);
     const grid = new Grid(xyr, { box: BOX });
-    const images = [];
-    for (let sx = -3; sx <= 3; sx++) {
-      for (let sy = -3; sy <= 3; sy++) {
-        images.push([sx, sy]);
-      }
-    }
+    const images = imageShifts(3);
     for (const thickness of [0, 0.25]) {
       const r = answers(grid, q, { thickness });
       const hits = checkQueries(r, bruteHits(xyr, q, { thickness, images }), `thickness ${thickness}`);
@@ -377,6 +389,109 @@ for (const build of ['wasm128', 'scalar']) {
     }
     grid.dispose();
   });
+
+  test(`${build}: moving circles in a periodic box equal a brute force over the images`,
+    async () => {
+      await init({ simd });
+      const xyr = boxScene(900, 61, [true, true], 1.5, 0);
+      const n = xyr.length / 3;
+      const d = moves(n, 62, 2, 6);
+      const m = 1000;
+      const q = boxQueries(m, 63, 10, 30, 20);
+      const grid = new Grid(xyr, { box: BOX });
+      const images = imageShifts(2);
+      const w = wrapped(xyr, [true, true]);
+      for (const thickness of [0, 0.25]) {
+        const what = `moving periodic, thickness ${thickness}`;
+        const r = answers(grid, q, { thickness, displacement: d });
+        const hits = checkQueries(r, bruteHits(w, q, { disp: d, thickness, images }), what);
+        assert.ok(hits > 500, `${what}: the scene has hits (${hits})`);
+        // the modes agree: closest is the first of all's rows, count their number
+        let h = 0;
+        for (let k = 0; k < m; k++) {
+          const first = h;
+          for (; h < r.all.query.length && r.all.query[h] === k; h++);
+          assert.equal(h - first, r.count[k], `${what}: all rows of query ${k} = count`);
+          assert.equal(r.any[k], r.count[k] > 0 ? 1 : 0, `${what}: any of query ${k}`);
+          assert.equal(r.closest.index[k], h > first ? r.all.circle[first] : -1,
+            `${what}: closest of query ${k} is all's first`);
+          if (h > first) {
+            assert.ok(Object.is(r.closest.t[k], r.all.t[first]), `${what}: t of query ${k}`);
+          }
+        }
+        // some hits come through an image: without the box they are not there
+        const plain = new Grid(w).count(q, { thickness, displacement: d });
+        assert.ok(plain.some((c, k) => c < r.count[k]), `${what}: some hits are across an edge`);
+      }
+      grid.dispose();
+    });
+
+  test(`${build}: a moving circle crossing the box's edge is met beyond it`, async () => {
+    await init({ simd });
+    // circle 0 just left of the right edge (x = 60) moves right by 4: its image crosses the
+    // left edge at x = -21 + 4 t, y = 30, and meets the segment (-19, 27) -> (-19, 33)
+    const xyr = new Float32Array([59, 30, 0.5, 20, 20, 0.5]);
+    const d = new Float32Array([4, 0, 0, 0]);
+    const grid = new Grid(xyr, { box: BOX });
+    const q = new Float32Array([-19, 27, -19, 33]);
+    assert.deepEqual(Array.from(grid.closest(q).index), [-1]);
+    // |(2 - 4t, 6t - 3)| = 0.5: 52 t^2 - 52 t + 12.75 = 0, the smaller root
+    const te = (52 - Math.sqrt(52 * 52 - 4 * 52 * 12.75)) / (2 * 52);
+    const r = grid.closest(q, { displacement: d, details: true });
+    assert.equal(r.index[0], 0);
+    assert.ok(Math.abs(r.t[0] - te) < 1e-5, `t ${r.t[0]}, want ${te}`);
+    // the point is the query's own P(t); the normal from the image's centre at t
+    assert.ok(Math.abs(r.point[0] + 19) < 1e-5 && Math.abs(r.point[1] - (27 + 6 * te)) < 1e-4);
+    const ex = 2 - 4 * te;
+    const ey = 6 * te - 3;
+    const e = Math.hypot(ex, ey);
+    assert.ok(Math.abs(r.normal[0] - ex / e) < 1e-4 && Math.abs(r.normal[1] - ey / e) < 1e-4);
+    assert.deepEqual(Array.from(grid.count(q, { displacement: d })), [1]);
+    assert.deepEqual(Array.from(grid.any(q, { displacement: d })), [1]);
+    const all = grid.all(q, { displacement: d });
+    assert.deepEqual([Array.from(all.circle), all.t[0]], [[0], r.t[0]]);
+    // without the box the circle moves away from the segment
+    assert.deepEqual(Array.from(new Grid(xyr).count(q, { displacement: d })), [0]);
+    // a segment wrapping around the box too often is invalid for the images, a ray for its
+    // interval
+    const long = new Float32Array([-20, 30, 6000, 30.5]);
+    assert.throws(() => grid.count(long, { displacement: d }), (e) => e instanceof RangeError &&
+      e.code === 'HS_E_INVALID_QUERY' && /64 images of the periodic box/.test(e.message));
+    assert.throws(() => grid.count(q, { displacement: d, kind: 'ray' }),
+      (e) => e instanceof RangeError && /moving circles need a finite interval/.test(e.message));
+    grid.dispose();
+  });
+
+  test(`${build}: moving circles far from the box's edges: the answers without it`,
+    async () => {
+      await init({ simd });
+      const rnd = rng(71);
+      const n = 800;
+      const m = 600;
+      const xyr = new Float32Array(3 * n);
+      for (let i = 0; i < n; i++) {
+        xyr[3 * i] = 0 + rnd() * 40;
+        xyr[3 * i + 1] = 20 + rnd() * 20;
+        xyr[3 * i + 2] = 0.2 + rnd() * 0.6;
+      }
+      const d = moves(n, 72, 1, 1);
+      const q = new Float32Array(4 * m);
+      for (let k = 0; k < m; k++) {
+        q[4 * k] = 2 + rnd() * 36;
+        q[4 * k + 1] = 22 + rnd() * 16;
+        q[4 * k + 2] = q[4 * k] + (rnd() - 0.5) * 6;
+        q[4 * k + 3] = q[4 * k + 1] + (rnd() - 0.5) * 6;
+      }
+      const box = new Grid(xyr, { box: BOX });
+      const plain = new Grid(xyr);
+      for (const thickness of [0, 0.25]) {
+        const r = answers(box, q, { thickness, displacement: d });
+        sameAnswers(r, answers(plain, q, { thickness, displacement: d }), `thickness ${thickness}`);
+        assert.ok(r.all.query.length > m / 4, `the scene has hits (${r.all.query.length})`);
+      }
+      box.dispose();
+      plain.dispose();
+    });
 
   test(`${build}: a query wrapping around the box`, async () => {
     await init({ simd });
@@ -413,6 +528,7 @@ test('both builds and every level give the same bytes for moving and periodic ca
     const { xyr, q } = randomScene(1500, 600, 51, 100, 2);
     const d = moves(1500, 52, 2, 12);
     const bx = boxScene(1000, 53);
+    const bd = moves(1000, 55, 1.5, 6);
     const results = [];
     for (const simd of [true, false]) {
       const info = await init({ simd });
@@ -425,6 +541,7 @@ test('both builds and every level give the same bytes for moving and periodic ca
         results.push([`${info.build}/${isa}`, {
           moving: answers(grid, q, { displacement: d, thickness: 0.25, isa }),
           periodic: answers(pg, q, { isa }),
+          movingPeriodic: answers(pg, q, { displacement: bd, thickness: 0.25, isa }),
           arrays: [sp.i, sp.j, sp.t, sp.normal, sp.overlapping, sp.shift, psp.i, psp.j, psp.t,
             psp.normal, psp.shift, pp.i, pp.j, pp.shift, pp.normal, pp.distance, pp.gap],
         }]);
@@ -437,6 +554,7 @@ test('both builds and every level give the same bytes for moving and periodic ca
     for (const [name, got] of results.slice(1)) {
       sameAnswers(got.moving, want.moving, `${name} vs ${name0} moving`);
       sameAnswers(got.periodic, want.periodic, `${name} vs ${name0} periodic`);
+      sameAnswers(got.movingPeriodic, want.movingPeriodic, `${name} vs ${name0} moving periodic`);
       got.arrays.forEach((a, k) => sameBytes(a, want.arrays[k], `${name} vs ${name0} array ${k}`));
     }
   });
@@ -503,10 +621,6 @@ test('periodic boxes: argument errors', async () => {
   assert.throws(() => grid.pairs({ skin: 17.5 }), isRange(/skin 17.5 is too large/, 'HS_E_BOX'));
   assert.throws(() => grid.sweptPairs(new Float32Array(2 * grid.length).fill(15)),
     isRange(/dxy: the periodic box is too small/, 'HS_E_BOX'));
-  // moving circles in a periodic box: not yet
-  assert.throws(() => grid.closest(new Float32Array(4), { displacement: new Float32Array(600) }),
-    (e) => !(e instanceof RangeError) && !(e instanceof TypeError) && e.code === 'HS_E_UNSUPPORTED' &&
-      /periodic box are not supported yet/.test(e.message));
   grid.dispose();
 });
 
