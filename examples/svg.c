@@ -9,6 +9,7 @@
 static const char svg_style[] =
     "  .cell{fill:none;stroke:#9aa5b1;stroke-width:0.6;stroke-opacity:0.45}\n"
     "  .rock{fill:#c9b79c;fill-opacity:0.75;stroke:#6b5a45;stroke-width:1.2}\n"
+    "  .wall{stroke:#34495e;stroke-linecap:round;fill:none}\n"
     "  .particle{fill:#8fa8c8;fill-opacity:0.6;stroke:#4d6380;stroke-width:0.5}\n"
     "  .struck{fill:#e8a27c;fill-opacity:0.8;stroke:#a04a1c;stroke-width:0.8}\n"
     "  .laser{stroke:#d62728;stroke-width:2;stroke-linecap:round;fill:none}\n"
@@ -101,6 +102,13 @@ void svg_query(svg_canvas *c, hs_query q, double t0, double t1, const char *cls)
     if (q.q > 0.0f)
         fprintf(c->f, " stroke-width=\"%.2f\"", 2.0 * q.q * c->scale);
     fputs("/>\n", c->f);
+}
+
+/* A wall is drawn as the capsule query over it: the same line, with its thickness, and at
+ * least 3 pixels wide. */
+void svg_wall(svg_canvas *c, hs_vec2 a, hs_vec2 b, float thickness, const char *cls)
+{
+    svg_query(c, hs_capsule(a, b, (float)fmax(thickness, 1.5 / c->scale)), 0.0, 1.0, cls);
 }
 
 void svg_dot(svg_canvas *c, hs_vec2 p, const char *cls)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* A small SVG writer for the examples' pictures: circles, queries, hit points and normals, and a
- * grid's cells, given in world coordinates (y up) and mapped onto a picture (y down). */
+/* A small SVG writer for the examples' pictures: circles, walls, queries, hit points and
+ * normals, and a grid's cells, given in world coordinates (y up) and mapped onto a picture (y
+ * down). */
 #ifndef HITSCAN_EXAMPLES_SVG_H
 #define HITSCAN_EXAMPLES_SVG_H
 
@@ -27,6 +28,8 @@ void svg_circle(svg_canvas *c, hs_circle k, const char *cls);
 /* The part of q with t in [t0, t1] (clipped to q's interval and to the picture), as a line
  * with q's thickness. Draws nothing if that part is empty or outside the picture. */
 void svg_query(svg_canvas *c, hs_query q, double t0, double t1, const char *cls);
+/* A wall from a to b thickened by thickness (a capsule), at least 3 pixels wide. */
+void svg_wall(svg_canvas *c, hs_vec2 a, hs_vec2 b, float thickness, const char *cls);
 /* A dot of fixed size at p, and an arrow of world length len from p along the unit vector n. */
 void svg_dot(svg_canvas *c, hs_vec2 p, const char *cls);
 void svg_arrow(svg_canvas *c, hs_vec2 p, hs_vec2 n, double len, const char *cls);

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 # ctest script: runs an example that writes SVG pictures and checks them.
 #   -DPROGRAM=<exe> -DMODE=demo|frames -DOUTDIR=<dir> -DXMLLINT=<xmllint or empty>
-# demo:   `demo --svg OUTDIR/demo.svg`; one rock per asteroid, and as many hit points and normals
-#         as the lasers its stdout reports a hit for.
+# demo:   `demo --svg OUTDIR/demo.svg`; one rock per asteroid, one wall per wall, and as many hit
+#         points and normals as the lasers its stdout reports a hit for (on a rock or a wall;
+#         at least one of each).
 # frames: `frame_loop --frames OUTDIR`; eight frames, each with particles and hit points.
 # Every file must be well-formed XML (xmllint --noout) with an <svg> root.
 cmake_minimum_required(VERSION 3.20)
@@ -40,19 +41,24 @@ if(MODE STREQUAL "demo")
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "demo --svg exited with ${rc}:\n${stdout}")
   endif()
-  if(NOT stdout MATCHES "^hitscan demo: ([0-9]+) asteroids, ([0-9]+) lasers")
+  if(NOT stdout MATCHES "^hitscan demo: ([0-9]+) asteroids, ([0-9]+) walls, ([0-9]+) lasers")
     message(FATAL_ERROR "unexpected demo output:\n${stdout}")
   endif()
   set(rocks ${CMAKE_MATCH_1})
-  count_of("${stdout}" "\n  [^\n]* rock [0-9]+ at t=" hits)
+  set(walls ${CMAKE_MATCH_2})
+  count_of("${stdout}" "\n  [^\n]* rock [0-9]+ at t=" rock_hits)
+  count_of("${stdout}" "\n  [^\n]* wall [0-9]+ at t=" wall_hits)
+  math(EXPR hits "${rock_hits} + ${wall_hits}")
   check_svg("${out}")
   count_of("${svg_text}" "class=\"rock\"" drawn_rocks)
+  count_of("${svg_text}" "class=\"wall\"" drawn_walls)
   count_of("${svg_text}" "class=\"hit\"" drawn_hits)
   count_of("${svg_text}" "class=\"normal\"" drawn_normals)
-  if(NOT drawn_rocks EQUAL rocks OR NOT drawn_hits EQUAL hits OR NOT drawn_normals EQUAL hits
-     OR hits EQUAL 0)
-    message(FATAL_ERROR "demo.svg draws ${drawn_rocks} rocks, ${drawn_hits} hits, "
-                        "${drawn_normals} normals; stdout reports ${rocks} rocks, ${hits} hits")
+  if(NOT drawn_rocks EQUAL rocks OR NOT drawn_walls EQUAL walls OR NOT drawn_hits EQUAL hits OR
+     NOT drawn_normals EQUAL hits OR rock_hits EQUAL 0 OR wall_hits EQUAL 0 OR walls EQUAL 0)
+    message(FATAL_ERROR "demo.svg draws ${drawn_rocks} rocks, ${drawn_walls} walls, "
+                        "${drawn_hits} hits, ${drawn_normals} normals; stdout reports ${rocks} "
+                        "rocks, ${walls} walls, ${rock_hits} + ${wall_hits} hits")
   endif()
 elseif(MODE STREQUAL "frames")
   execute_process(COMMAND ${PROGRAM} --frames "${OUTDIR}" RESULT_VARIABLE rc OUTPUT_VARIABLE stdout)

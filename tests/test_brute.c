@@ -802,7 +802,9 @@ static void test_capsule_batch(void **state)
     assert_true(qs.tmin_all == 0.0f && qs.tmax_all == 1.0f && qs.mask_all == UINT32_MAX);
     uint32_t idx[M], count[M];
     float t[M];
-    const hs_closest_out out = {.idx = idx, .t = t};
+    uint8_t kind[M];
+    memset(kind, 7, sizeof kind);
+    const hs_closest_out out = {.idx = idx, .t = t, .kind = kind};
     assert_int_equal(hs_brute_closest(cs, &qs, NULL, out), HS_OK);
     assert_int_equal(hs_brute_count(cs, &qs, NULL, count), HS_OK);
     for (size_t i = 0; i < M; i++) {
@@ -819,6 +821,7 @@ static void test_capsule_batch(void **state)
             }
         }
         assert_int_equal(idx[i], best);
+        assert_int_equal(kind[i], HS_KIND_CIRCLE); /* hit or miss (hs_closest_out.kind) */
         assert_int_equal(count[i], n);
         if (best != HS_NONE)
             assert_true(t[i] == bt);

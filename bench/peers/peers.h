@@ -75,6 +75,32 @@ Order QueryOrder();
 void SetQueryOrder(Order order);
 const char *OrderName(Order order);
 
+// The walls benchmark's maze (bench/walls_maze.h, as BM_GridClosestWalls/maze: k walls from
+// seed 1, m segments from seed 3, no circles), with hitscan's closest answers on a grid of the
+// walls alone (one thread): the reference of the peers' maze checks.
+struct Maze {
+    size_t k = 0, m = 0;
+    std::vector<float> wax, way, wbx, wby, ax, ay, dx, dy;
+    hs_grid *g = nullptr;
+    hs_queries qs{};
+    bool ok = false;
+
+    Maze(size_t k, size_t m);
+    ~Maze();
+    Maze(const Maze &) = delete;
+    Maze &operator=(const Maze &) = delete;
+
+    const std::vector<uint32_t> &ClosestIdx(); // wall index, HS_NONE on a miss
+    const std::vector<float> &ClosestT();
+    double HitsPerQuery(); // segments that hit a wall, per segment
+
+  private:
+    std::vector<uint32_t> closest_idx_;
+    std::vector<float> closest_t_;
+    bool have_closest_ = false;
+};
+Maze &GetMaze(size_t k, size_t m);
+
 // Walk order of m points under QueryOrder(): perm[k] is the k-th to run. The buffers are kept
 // from call to call, as a caller's frame loop would keep them.
 class Walk
@@ -83,6 +109,7 @@ class Walk
     std::vector<uint32_t> perm;
     void Make(const float *x, const float *y, size_t m);
     void Make(const Scene &sc) { Make(sc.ax.data(), sc.ay.data(), sc.m); } // segment starts
+    void Make(const Maze &mz) { Make(mz.ax.data(), mz.ay.data(), mz.m); }
 
   private:
     std::vector<uint64_t> keys_, tmp_;
@@ -120,18 +147,29 @@ Check CheckCounts(Scene &sc, const std::vector<uint32_t> &counts);
 Check CheckHits(Scene &sc, const std::vector<size_t> &offsets, const std::vector<uint32_t> &idx);
 // Pairs: the number of overlapping pairs (each peer filters to exact overlaps as hitscan does).
 Check CheckPairs(Scene &sc, uint64_t pairs);
+// Maze closest: hit or miss, and |t - t_hitscan| <= 1e-3 on a hit, on every segment but those
+// starting on a wall (skipped: hitscan's solid semantics answers t = 0 there, Box2D's ray
+// ignores the wall). A hit on another wall at the same t (a corner where walls meet) is a
+// tie, named in note, not a disagreement; the note names the first few disagreeing segments.
+Check CheckMazeClosest(Maze &mz, const std::vector<uint32_t> &idx, const std::vector<float> &t);
 // Prints the check once per key and sets its counters on state.
 void Report(benchmark::State &state, const std::string &key, const Check &c);
 
 // Rates like hitscan_bench's: queries_per_second for query modes, circles_per_second for
 // Pairs and Build, plus hits_per_query / pairs_per_circle.
 void SetRates(benchmark::State &state, Mode mode, Scene &sc);
+// Threads of the process (Linux; 0 elsewhere): 1 shows that no library ran work on a pool.
+int ProcessThreads();
+// The maze's: queries_per_second, hits_per_query (segments hitting a wall), process_threads.
+void SetMazeRates(benchmark::State &state, Maze &mz);
 
-// One library: which modes it has and the benchmark body for (mode, kind, n, m).
+// One library: which modes it has and the benchmark body for (mode, kind, n, m); maze: closest
+// on the maze of k walls (BM_Peer<name>Closest/maze/<k>/<m>), nullptr without walls.
 struct Library {
     const char *name; // as in BM_Peer<name><Mode>
     bool (*has)(Mode);
     void (*run)(benchmark::State &, Mode, hs_scene_kind, size_t n, size_t m);
+    void (*maze)(benchmark::State &, size_t k, size_t m);
 };
 extern const Library kHitscan;
 #ifdef HS_PEERS_EMBREE

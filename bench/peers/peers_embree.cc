@@ -410,6 +410,6 @@ void RunEmbree(benchmark::State &state, Mode mode, hs_scene_kind kind, size_t n,
 
 } // namespace
 
-const Library kEmbree{"Embree", EmbreeHas, RunEmbree};
+const Library kEmbree{"Embree", EmbreeHas, RunEmbree, nullptr}; // no segment primitive
 
 } // namespace peers

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-// hitscan itself on the peers' data: grid closest, all hits, pairs and build, one thread.
+// hitscan itself on the peers' data: grid closest, all hits, pairs and build, one thread; closest
+// on the maze of walls.
 #include "peers.h"
 
 namespace peers
@@ -75,8 +76,36 @@ void RunHitscan(benchmark::State &state, Mode mode, hs_scene_kind kind, size_t n
     SetRates(state, mode, sc);
 }
 
+// The maze: hs_grid_closest on the grid of its walls, with a warmed workspace as above.
+void RunHitscanMaze(benchmark::State &state, size_t k, size_t m)
+{
+    Maze &mz = GetMaze(k, m);
+    hs_workspace *ws = nullptr;
+    if (!mz.ok || hs_workspace_create(&ws) != HS_OK) {
+        state.SkipWithError("maze setup failed");
+        return;
+    }
+    hs_batch_opts o = hs_batch_opts_default();
+    o.threads = 1;
+    o.ws = ws;
+    std::vector<uint32_t> idx(m);
+    std::vector<float> t(m);
+    const hs_closest_out out{idx.data(), t.data(), nullptr, nullptr, nullptr, nullptr, nullptr};
+    hs_status s = hs_grid_closest(mz.g, &mz.qs, &o, out);
+    for (auto _ : state) {
+        s = hs_grid_closest(mz.g, &mz.qs, &o, out);
+        if (s != HS_OK) {
+            state.SkipWithError("hitscan call failed");
+            break;
+        }
+        benchmark::ClobberMemory();
+    }
+    hs_workspace_destroy(ws);
+    SetMazeRates(state, mz);
+}
+
 } // namespace
 
-const Library kHitscan{"Hitscan", HitscanHas, RunHitscan};
+const Library kHitscan{"Hitscan", HitscanHas, RunHitscan, RunHitscanMaze};
 
 } // namespace peers

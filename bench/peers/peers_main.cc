@@ -5,6 +5,7 @@
 // suite's scenes (from outlier on) run at 10^4 and 10^5 instead, as do uniform and clustered,
 // their twins, besides their own sizes; point at 10^4 only and only closest and build (its all
 // hits and pairs grow as N^2, and so do the peers' closest: every circle's box holds the point).
+// Then the maze of walls (BM_Peer<Lib>Closest/maze/<K>/<M>, K = M = 10^4, 10^5), closest only.
 #include "peers.h"
 
 #include <cstdio>
@@ -72,6 +73,19 @@ int main(int argc, char **argv)
                         ->Unit(benchmark::kMillisecond);
                 }
     }
+    // The walls benchmark's maze, closest only (BM_GridClosestWalls/maze's walls and segments).
+    for (size_t k : {size_t{10000}, size_t{100000}})
+        for (const Library *lib : libs) {
+            if (!lib->maze)
+                continue;
+            const std::string name = std::string("BM_Peer") + lib->name + "Closest/maze/" +
+                                     std::to_string(k) + "/" + std::to_string(k);
+            auto maze = lib->maze;
+            benchmark::RegisterBenchmark(name.c_str(),
+                                         [=](benchmark::State &st) { maze(st, k, k); })
+                ->UseRealTime()
+                ->Unit(benchmark::kMillisecond);
+        }
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv))
         return 1;

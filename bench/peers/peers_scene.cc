@@ -355,8 +355,7 @@ void Report(benchmark::State &state, const std::string &key, const Check &c)
     state.counters["check_compared"] = (double)c.checked;
 }
 
-// Threads of the process (Linux; 0 elsewhere): 1 shows that no library ran work on a pool.
-static int ProcessThreads()
+int ProcessThreads()
 {
     int threads = 0;
     if (FILE *f = std::fopen("/proc/self/status", "r")) {

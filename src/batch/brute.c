@@ -136,6 +136,8 @@ hs_status hs_brute_closest(const hs_circles *cs, const hs_queries *qs, const hs_
         return s;
     if (qs->count > 0 && (out.idx == NULL || out.t == NULL))
         return HS_E_NULL;
+    if (out.kind != NULL && qs->count > 0) /* a set of circles only: every answer is a circle's */
+        memset(out.kind, HS_KIND_CIRCLE, qs->count);
     const hs_run run = whole_run(cs);
     const uint64_t per_query = lanes(b.ks, cs->n);
     hs_tally total = HS_TALLY_INIT;

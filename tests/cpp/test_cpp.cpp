@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-// hitscan.hpp against the C API on the same scene: the same answers from every call, errors
-// with the C API's status and index, owners that move without freeing twice. Built as C++17,
+// hitscan.hpp against the C API on the same scene (and on a small maze of walls among
+// circles): the same answers from every call, errors with the C API's status and index, owners
+// that move without freeing twice. Built as C++17,
 // as C++20 (std::span) and as C++17 without exceptions (the try_ calls alone).
 #include <hitscan/hitscan.hpp>
 
@@ -438,6 +439,198 @@ void test_spans(const scene &s)
     CHECK(c.ok() && c.value().idx.size() == m);
 #endif
 }
+
+// A small maze of walls (unit cells, each with its bottom or left edge or a diagonal; every
+// fifth wall thick, one a point) among circles, and segments across it.
+struct maze {
+    std::vector<float> ax, ay, bx, by, w, x, y, r;
+    explicit maze(std::size_t side)
+    {
+        for (std::size_t i = 0; i < side * side; i++) {
+            const float cx = (float)(i % side), cy = (float)(i / side);
+            const std::size_t pick = (i * 7 + i / side) % 10;
+            ax.push_back(cx);
+            ay.push_back(cy);
+            bx.push_back(pick < 4 || pick == 9 ? cx + 1.0f : cx);
+            by.push_back(pick < 4 ? cy : cy + 1.0f);
+            w.push_back(i % 5 == 0 ? 0.08f : 0.0f);
+            if (i % 13 == 6) // a point wall
+                bx.back() = cx, by.back() = cy;
+            x.push_back(cx + 0.5f);
+            y.push_back(cy + 0.3f + 0.04f * (float)(i % 5));
+            r.push_back(0.1f + 0.02f * (float)(i % 4));
+        }
+    }
+};
+
+void test_walls(const scene &s)
+{
+    const maze z(24);
+    const std::size_t k = z.ax.size(), n = z.x.size(), m = s.ax.size();
+    // The lasers scene's segments scaled into the maze's square.
+    std::vector<float> ax(m), ay(m), dx(m), dy(m);
+    float span_max = 0.0f;
+    for (std::size_t i = 0; i < s.x.size(); i++)
+        span_max = std::fmax(span_max, std::fmax(s.x[i], s.y[i]));
+    const float f = 24.0f / span_max;
+    for (std::size_t i = 0; i < m; i++)
+        ax[i] = s.ax[i] * f, ay[i] = s.ay[i] * f, dx[i] = s.dx[i] * f, dy[i] = s.dy[i] * f;
+
+    auto rw = hitscan::walls::try_create(z.ax, z.ay, z.bx, z.by, z.w);
+    CHECK(rw.ok() && rw.index() == hitscan::npos);
+    hitscan::walls ws = std::move(rw).value();
+    CHECK(ws && ws.size() == k && ws.get() != nullptr);
+    hitscan::circles cs = std::move(hitscan::circles::try_create(z.x, z.y, z.r).value());
+    hitscan::grid g = std::move(hitscan::grid::try_build(cs, ws).value());
+    CHECK(g.wall_count() == k && g.circle_count() == n);
+    ws = hitscan::walls(); // the grid keeps its own copy
+    CHECK(!ws && ws.size() == 0);
+
+    hs_circles *ccs = nullptr;
+    hs_walls *cws = nullptr;
+    hs_grid *cg = nullptr;
+    CHECK(hs_circles_create(z.x.data(), z.y.data(), z.r.data(), nullptr, n, &ccs, nullptr) ==
+          HS_OK);
+    CHECK(hs_walls_create(z.ax.data(), z.ay.data(), z.bx.data(), z.by.data(), z.w.data(), nullptr,
+                          k, &cws, nullptr) == HS_OK);
+    hs_grid_opts go{};
+    go.walls = cws;
+    CHECK(hs_grid_build(ccs, &go, &cg) == HS_OK && hs_grid_wall_count(cg) == k);
+    const hs_queries cq = hs_queries_segments(ax.data(), ay.data(), dx.data(), dy.data(), m);
+    std::vector<std::uint32_t> idx(m), cnt(m);
+    std::vector<float> t(m), px(m), py(m), nx(m), ny(m);
+    std::vector<std::uint8_t> kind(m), any(m);
+    CHECK(hs_grid_closest(cg, &cq, nullptr,
+                          hs_closest_out{idx.data(), t.data(), px.data(), py.data(), nx.data(),
+                                         ny.data(), kind.data()}) == HS_OK);
+    CHECK(hs_grid_any(cg, &cq, nullptr, any.data()) == HS_OK);
+    CHECK(hs_grid_count_hits(cg, &cq, nullptr, cnt.data()) == HS_OK);
+    hs_hits call;
+    CHECK(hs_grid_all(cg, &cq, nullptr, &call) == HS_OK && call.kind != nullptr);
+    std::size_t walls_hit = 0, circles_hit = 0;
+    for (std::size_t i = 0; i < m; i++) {
+        walls_hit += idx[i] != HS_NONE && kind[i] == HS_KIND_WALL;
+        circles_hit += idx[i] != HS_NONE && kind[i] == HS_KIND_CIRCLE;
+    }
+    CHECK(walls_hit > m / 4 && circles_hit > m / 20); // both kinds among the closest hits
+
+    const auto qs = hitscan::queries::segments(ax, ay, dx, dy);
+    hitscan::workspace wsp = std::move(hitscan::workspace::try_create().value());
+    hitscan::options o;
+    for (int pass = 0; pass < 2; pass++) {
+        o.ws = pass == 1 ? wsp.get() : nullptr;
+        auto c = g.try_closest(qs, o, hitscan::closest_points | hitscan::closest_normals);
+        CHECK(c.ok() && same(c.value().idx, idx.data(), m) && same(c.value().t, t.data(), m));
+        CHECK(same(c.value().kind, kind.data(), m)); // without asking: the grid has walls
+        CHECK(same(c.value().px, px.data(), m) && same(c.value().ny, ny.data(), m));
+        std::vector<std::uint32_t> idx2(m);
+        std::vector<float> t2(m);
+        std::vector<std::uint8_t> kind2(m, 9);
+        hitscan::closest_spans into{idx2, t2};
+        into.kind = kind2;
+        CHECK(g.try_closest_into(qs, into, o).ok() && same(kind2, kind.data(), m));
+        CHECK(same(idx2, idx.data(), m) && same(t2, t.data(), m));
+        auto a = g.try_any(qs, o);
+        CHECK(a.ok() && same(a.value(), any.data(), m));
+        auto kc = g.try_count(qs, o);
+        CHECK(kc.ok() && same(kc.value(), cnt.data(), m));
+        auto h = g.try_all(qs, o);
+        CHECK(h.ok() && h.value().total() == call.total &&
+              same(h.value().idx(), call.idx, call.total));
+        CHECK(same(h.value().kind(), call.kind, call.total) &&
+              same(h.value().t(), call.t, call.total));
+        const std::size_t q = 17, b = call.offsets[q], e = call.offsets[q + 1];
+        CHECK(same(h.value().row(q).kind, call.kind + b, e - b));
+        hitscan::hits_coo coo;
+        CHECK(g.try_all_into(qs, coo, o).ok() && coo.kind.size() == call.total);
+        for (std::size_t i = 0; i < call.total; i++)
+            CHECK(coo.kind[i] == call.kind[i] && coo.idx[i] == call.idx[i]);
+    }
+    std::vector<std::uint8_t> short_kind(m - 1);
+    hitscan::closest_spans too_short{idx, t};
+    too_short.kind = short_kind;
+    CHECK(g.try_closest_into(qs, too_short).status() == HS_E_RANGE);
+
+    // The circles alone: no kinds unless asked for, then all circles'; set_walls adds the walls.
+    hitscan::grid gc = std::move(hitscan::grid::try_build(cs, {}).value()); // {}: the options
+    CHECK(gc.wall_count() == 0 && gc.try_closest(qs).value().kind.empty());
+    auto ck = gc.try_closest(qs, {}, hitscan::closest_kinds);
+    CHECK(ck.ok() && ck.value().kind.size() == m);
+    bool all_circles = true;
+    for (std::size_t i = 0; i < m; i++)
+        all_circles = all_circles && ck.value().kind[i] == HS_KIND_CIRCLE;
+    CHECK(all_circles && gc.try_all(qs).value().kind().empty());
+    auto bk = hitscan::brute(cs).try_closest(qs, {}, hitscan::closest_kinds);
+    CHECK(bk.ok() && same(bk.value().kind, ck.value().kind.data(), m) &&
+          same(bk.value().idx, ck.value().idx.data(), m));
+    std::vector<std::uint8_t> bkind(m, 9);
+    std::vector<std::uint32_t> bidx(m);
+    std::vector<float> bt(m);
+    hitscan::closest_spans binto{bidx, bt};
+    binto.kind = bkind;
+    CHECK(hitscan::brute(cs).try_closest_into(qs, binto).ok() &&
+          same(bkind, ck.value().kind.data(), m)); // brute force writes kinds too
+    hitscan::walls bw = std::move(hitscan::walls::try_borrow(z.ax, z.ay, z.bx, z.by, z.w).value());
+    CHECK(gc.try_set_walls(bw).ok() && gc.wall_count() == k);
+    auto cw = gc.try_closest(qs);
+    CHECK(cw.ok() && same(cw.value().idx, idx.data(), m) && same(cw.value().kind, kind.data(), m));
+    CHECK(gc.try_set_walls(hitscan::walls()).ok() && gc.wall_count() == 0);
+
+    // Walls alone: an empty circle set.
+    hitscan::circles none = std::move(hitscan::circles::try_create({}, {}, {}).value());
+    auto gw = hitscan::grid::try_build(none, bw);
+    CHECK(gw.ok() && gw.value().circle_count() == 0 && gw.value().wall_count() == k);
+    auto wc = gw.value().try_closest(qs);
+    std::size_t agree = 0;
+    for (std::size_t i = 0; i < m; i++)
+        agree += kind[i] != HS_KIND_WALL || wc.value().idx[i] == idx[i];
+    CHECK(wc.ok() && agree == m); // every wall answer of the maze with circles, the same
+
+    // Errors: the C API's status and the bad wall's index; a periodic grid refuses walls.
+    std::vector<float> bad_bx = z.bx, bad_w = z.w;
+    bad_bx[11] = std::numeric_limits<float>::quiet_NaN();
+    bad_w[4] = -0.5f;
+    auto e1 = hitscan::walls::try_create(z.ax, z.ay, bad_bx, z.by);
+    CHECK(!e1.ok() && !e1.has_value() && e1.status() == HS_E_NONFINITE && e1.index() == 11);
+    auto e2 = hitscan::walls::try_borrow(z.ax, z.ay, z.bx, z.by, bad_w);
+    CHECK(e2.status() == HS_E_NEG_RADIUS && e2.index() == 4);
+    auto e3 =
+        hitscan::walls::try_create(z.ax, z.ay, z.bx, hitscan::span<const float>(z.by.data(), 3));
+    CHECK(e3.status() == HS_E_RANGE && e3.index() == hitscan::npos);
+    std::vector<std::uint32_t> wmask(2, 1u);
+    CHECK(hitscan::walls::try_create(z.ax, z.ay, z.bx, z.by, {}, wmask).status() == HS_E_RANGE);
+    hitscan::grid_options pgo{};
+    pgo.periodic = HS_PERIODIC_XY;
+    pgo.box = hitscan::aabb{{0.0f, 0.0f}, {24.0f, 24.0f}};
+    CHECK(hitscan::grid::try_build(cs, bw, pgo).status() == HS_E_RANGE);
+    hitscan::grid pg = std::move(hitscan::grid::try_build(cs, pgo).value());
+    CHECK(pg.try_set_walls(bw).status() == HS_E_RANGE && pg.wall_count() == 0);
+    CHECK(hitscan::grid().try_set_walls(bw).status() == HS_E_NULL);
+#if HS_CPP_EXCEPTIONS
+    CHECK(throws([&] { hitscan::walls::create(z.ax, z.ay, bad_bx, z.by); }, HS_E_NONFINITE, 11));
+    CHECK(throws([&] { hitscan::grid::build(cs, bw, pgo); }, HS_E_RANGE, hitscan::npos));
+    CHECK(throws([&] { pg.set_walls(bw); }, HS_E_RANGE, hitscan::npos));
+    hitscan::grid tg =
+        hitscan::grid::build(cs, hitscan::walls::create(z.ax, z.ay, z.bx, z.by, z.w));
+    CHECK(tg.closest(qs).kind == cw.value().kind);
+    tg.set_walls(hitscan::walls());
+    CHECK(tg.wall_count() == 0);
+#endif
+
+    // Owners: move-only, freed once.
+    hitscan::walls w1(std::move(bw));
+    CHECK(!bw && w1.size() == k); // NOLINT(bugprone-use-after-move)
+    self_move(w1);
+    CHECK(w1.size() == k);
+    static_assert(!std::is_copy_constructible_v<hitscan::walls> &&
+                      std::is_nothrow_move_assignable_v<hitscan::walls>,
+                  "walls: move-only");
+
+    hs_hits_free(&call);
+    hs_grid_destroy(cg);
+    hs_walls_destroy(cws);
+    hs_circles_destroy(ccs);
+}
 } // namespace
 
 int main()
@@ -451,6 +644,7 @@ int main()
     test_moves(s);
     test_periodic();
     test_spans(s);
+    test_walls(s);
     std::printf("hitscan.hpp (C++%ld, %s, %s): %s\n", (long)(__cplusplus / 100 % 100),
                 HS_CPP_STD_SPAN ? "std::span" : "hitscan::span",
                 HS_CPP_EXCEPTIONS ? "exceptions" : "no exceptions", failures ? "FAILED" : "ok");

@@ -92,7 +92,7 @@ template <class T> class span
 
 #if HS_CPP_EXCEPTIONS
 // What every throwing call throws: the C API's status and, where it names one, the bad
-// element's index (a circle, a query, a disc), else npos.
+// element's index (a circle, a wall, a query, a disc), else npos.
 class error : public std::runtime_error
 {
   public:

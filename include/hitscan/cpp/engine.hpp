@@ -60,6 +60,7 @@ inline int place_coo(void *ctx, std::size_t count, std::size_t total, hs_hits_in
         out.query.resize(total);
         out.idx.resize(total);
         out.t.resize(total);
+        out.kind.resize(total);
 #if HS_CPP_EXCEPTIONS
     } catch (...) {
         return 1;
@@ -69,15 +70,17 @@ inline int place_coo(void *ctx, std::size_t count, std::size_t total, hs_hits_in
     dst->query = out.query.data();
     dst->idx = out.idx.data();
     dst->t = out.t.data();
+    dst->kind = out.kind.data();
     return 0;
 }
 
-// Self gives c_handle(), motion(options) and the C calls c_closest, c_any, c_count, c_all,
-// c_all_into taking that handle.
+// Self gives c_handle(), motion(options), has_walls() and the C calls c_closest, c_any,
+// c_count, c_all, c_all_into taking that handle.
 template <class Self> class engine
 {
   public:
-    // Closest hit per query, into vectors (fields: closest_points | closest_normals).
+    // Closest hit per query, into vectors (fields: closest_points | closest_normals |
+    // closest_kinds; kinds come anyway when there are walls).
     result<closest_result> try_closest(const queries &qs, const options &o = {},
                                        unsigned fields = 0) const noexcept
     {
@@ -94,7 +97,9 @@ template <class Self> class engine
                 r.nx.resize(m);
                 r.ny.resize(m);
             }
-            closest_spans out{r.idx, r.t, r.px, r.py, r.nx, r.ny};
+            if ((fields & closest_kinds) || self().has_walls())
+                r.kind.resize(m);
+            closest_spans out{r.idx, r.t, r.px, r.py, r.nx, r.ny, r.kind};
             result<void> s = try_closest_into(qs, out, o);
             return answer(std::move(r), s);
         });
@@ -105,10 +110,11 @@ template <class Self> class engine
     {
         const std::size_t m = qs.size();
         if (too_short(out.idx, m) || too_short(out.t, m) || too_short(out.px, m) ||
-            too_short(out.py, m) || too_short(out.nx, m) || too_short(out.ny, m))
+            too_short(out.py, m) || too_short(out.nx, m) || too_short(out.ny, m) ||
+            too_short(out.kind, m))
             return HS_E_RANGE;
-        hs_closest_out c{ptr(out.idx), ptr(out.t),  ptr(out.px), ptr(out.py),
-                         ptr(out.nx),  ptr(out.ny), nullptr};
+        hs_closest_out c{ptr(out.idx), ptr(out.t),  ptr(out.px),  ptr(out.py),
+                         ptr(out.nx),  ptr(out.ny), ptr(out.kind)};
         return run(qs, o, [&](const hs_queries *q, const hs_batch_opts *b) {
             return Self::c_closest(self().c_handle(), q, b, c);
         });
@@ -237,6 +243,7 @@ class brute : public detail::engine<brute>
     {
         return o.disp_x.empty() && o.disp_y.empty() ? HS_OK : HS_E_UNSUPPORTED;
     }
+    static bool has_walls() noexcept { return false; }
     static constexpr auto c_closest = &hs_brute_closest;
     static constexpr auto c_any = &hs_brute_any;
     static constexpr auto c_count = &hs_brute_count;

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-// hitscan for C++ (hitscan/hitscan.hpp): the grid (hs_grid), owned: build, rebuilds, batch
-// queries, pairs, swept pairs and overlap queries.
+// hitscan for C++ (hitscan/hitscan.hpp): the grid (hs_grid), owned: build, rebuilds, walls,
+// batch queries, pairs, swept pairs and overlap queries.
 #ifndef HITSCAN_CPP_GRID_HPP
 #define HITSCAN_CPP_GRID_HPP
 
 #include "hitscan/cpp/engine.hpp"
+#include "hitscan/cpp/walls.hpp"
 
 namespace hitscan
 {
@@ -26,6 +27,21 @@ class grid : public detail::engine<grid>
         if (s != HS_OK)
             return detail::failed{s};
         return g;
+    }
+    // Circles and walls in one grid (o.walls set to ws; the grid copies both, so either set
+    // may go first). A grid of walls alone is built from an empty circle set. W is walls
+    // (a template only so that try_build(cs, {}) still means the options).
+    template <class W, class = std::enable_if_t<std::is_same_v<W, hitscan::walls>>>
+    static result<grid> try_build(const circles &cs, const W &ws, grid_options o = {}) noexcept
+    {
+        o.walls = ws.get();
+        return try_build(cs, o);
+    }
+    // The grid's walls replaced by a copy of ws (an empty walls(): none). On an error (a
+    // periodic grid, a wall beyond the grid's range: HS_E_RANGE) the grid keeps its walls.
+    result<void> try_set_walls(const hitscan::walls &ws) noexcept
+    {
+        return hs_grid_set_walls(p_.get(), ws.get());
     }
     // From a set with new positions or radii; on a bad circle the grid is left as it was.
     result<void> try_rebuild(const circles &cs) noexcept
@@ -136,6 +152,12 @@ class grid : public detail::engine<grid>
     {
         return detail::take(try_build(cs, o));
     }
+    template <class W, class = std::enable_if_t<std::is_same_v<W, hitscan::walls>>>
+    static grid build(const circles &cs, const W &ws, const grid_options &o = {})
+    {
+        return detail::take(try_build(cs, ws, o));
+    }
+    void set_walls(const hitscan::walls &ws) { detail::take(try_set_walls(ws)); }
     void rebuild(const circles &cs) { detail::take(try_rebuild(cs)); }
     void rebuild_from(span<const float> x, span<const float> y, span<const float> r,
                       span<const std::uint32_t> mask = {})
@@ -173,10 +195,8 @@ class grid : public detail::engine<grid>
     }
 #endif
 
-    // Walls (hitscan/walls.h, a second primitive in the same grid) are not wrapped yet: their
-    // build will take a walls set beside the circles here, and closest_result a kind.
-
     std::size_t circle_count() const noexcept { return p_ ? hs_grid_circle_count(p_.get()) : 0; }
+    std::size_t wall_count() const noexcept { return p_ ? hs_grid_wall_count(p_.get()) : 0; }
     std::size_t bytes() const noexcept { return p_ ? hs_grid_bytes(p_.get()) : 0; }
     float cell_size() const noexcept { return p_ ? hs_grid_cell_size(p_.get()) : 0.0f; }
     unsigned periodic(aabb *box = nullptr) const noexcept
@@ -196,6 +216,7 @@ class grid : public detail::engine<grid>
   private:
     friend class detail::engine<grid>;
     const hs_grid *c_handle() const noexcept { return p_.get(); }
+    bool has_walls() const noexcept { return wall_count() > 0; }
     hs_status motion(const options &o) const noexcept
     {
         if (o.disp_x.empty() && o.disp_y.empty())

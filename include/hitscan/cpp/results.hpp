@@ -9,15 +9,18 @@
 namespace hitscan
 {
 
-// Which of closest's optional outputs to fill (or-ed): hit points P(t), unit normals.
-enum closest_fields : unsigned { closest_points = 1u, closest_normals = 2u };
+// Which of closest's optional outputs to fill (or-ed): hit points P(t), unit normals, kinds.
+enum closest_fields : unsigned { closest_points = 1u, closest_normals = 2u, closest_kinds = 4u };
 
 // Closest hits, one entry per query: idx HS_NONE and t NaN on a miss; px, py, nx, ny empty
-// unless asked for (closest_fields).
+// unless asked for (closest_fields). kind: HS_KIND_CIRCLE or HS_KIND_WALL of idx
+// (HS_KIND_CIRCLE on a miss), filled when asked for and always from a grid with walls, where
+// idx alone does not say what was hit.
 struct closest_result {
     std::vector<std::uint32_t> idx;
     std::vector<float> t;
     std::vector<float> px, py, nx, ny;
+    std::vector<std::uint8_t> kind;
 };
 
 // Closest hits written into the caller's memory: idx and t required, the others optional
@@ -26,17 +29,21 @@ struct closest_spans {
     span<std::uint32_t> idx;
     span<float> t;
     span<float> px = {}, py = {}, nx = {}, ny = {};
+    span<std::uint8_t> kind = {};
 };
 
 // Every hit of every query in CSR form (hs_hits): query i's hits are offsets()[i] ..
-// offsets()[i + 1], ordered by t then circle index. Made with a workspace, its arrays are the
-// workspace's and valid until that workspace's next call (trim, destruction).
+// offsets()[i + 1], ordered by t, then kind (circles first), then index. kind() is each hit's
+// HS_KIND_*, empty when the grid has no walls (every hit a circle's). Made with a workspace,
+// its arrays are the workspace's and valid until that workspace's next call (trim,
+// destruction).
 class hits : public detail::owned<hs_hits, hs_hits_free>
 {
   public:
     struct row_view {
         span<const std::uint32_t> idx;
         span<const float> t;
+        span<const std::uint8_t> kind; // empty without walls
     };
     std::size_t size() const noexcept { return v_.count; } // queries
     std::size_t total() const noexcept { return v_.total; }
@@ -46,10 +53,12 @@ class hits : public detail::owned<hs_hits, hs_hits_free>
     }
     span<const std::uint32_t> idx() const noexcept { return detail::view(v_.idx, v_.total); }
     span<const float> t() const noexcept { return detail::view(v_.t, v_.total); }
+    span<const std::uint8_t> kind() const noexcept { return detail::view(v_.kind, v_.total); }
     row_view row(std::size_t i) const noexcept
     {
         const std::size_t b = v_.offsets[i], n = v_.offsets[i + 1] - b;
-        return {detail::view(v_.idx + b, n), detail::view(v_.t + b, n)};
+        return {detail::view(v_.idx + b, n), detail::view(v_.t + b, n),
+                v_.kind ? detail::view(v_.kind + b, n) : span<const std::uint8_t>()};
     }
 };
 
@@ -59,8 +68,9 @@ class hits : public detail::owned<hs_hits, hs_hits_free>
 struct hits_coo {
     std::vector<std::int64_t> offsets; // queries + 1 entries
     std::vector<std::int64_t> query;   // one per hit, ascending
-    std::vector<std::int64_t> idx;     // the circle hit
+    std::vector<std::int64_t> idx;     // the circle (or wall) hit
     std::vector<float> t;              // its entry parameter
+    std::vector<std::uint8_t> kind;    // HS_KIND_* of idx (all HS_KIND_CIRCLE without walls)
 };
 
 // Overlapping pairs i < j (hs_pairs), ordered by i then j; the optional arrays are filled
