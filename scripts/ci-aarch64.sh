@@ -73,9 +73,10 @@ done
 echo "== aarch64: ctest under qemu ($scale)"
 # qemu-user cannot fork a process that runs threads (its own assertions stop the child), so the
 # tests that fork after the library's helpers started skip themselves under it.
-# test_nomem fails every allocation in turn: paths that do not depend on the ISA, run natively
-# by the other stages, and the longest test under emulation by far.
+# test_nomem (every allocation failed in turn) and test_tasks (calls on a task system) run
+# paths that do not depend on the ISA, natively in the other stages, and are among the longest
+# tests under emulation.
 (cd "$BUILD" && HS_TEST_UNDER_QEMU=1 ctest --output-on-failure --no-tests=error -j "$JOBS" \
-   -E '^test_nomem$')
+   -E '^test_(nomem|tasks)$')
 
 echo "ci-aarch64: passed in $(( $(date +%s) - start )) s"
