@@ -160,7 +160,11 @@ int main(int argc, char **argv)
     float t[NLASERS], px[NLASERS], py[NLASERS], nx[NLASERS], ny[NLASERS];
     const struct answers hit = {idx, kind, t, px, py, nx, ny};
     if (built != HS_OK ||
-        hs_grid_closest(g, &qs, NULL, (hs_closest_out){idx, t, px, py, nx, ny, kind}) != HS_OK) {
+        hs_grid_closest(
+            g, &qs, NULL,
+            (hs_closest_out){
+                .idx = idx, .t = t, .px = px, .py = py, .nx = nx, .ny = ny, .kind = kind}) !=
+            HS_OK) {
         fprintf(stderr, "demo: the grid failed\n");
         hs_grid_destroy(g);
         return 1;

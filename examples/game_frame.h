@@ -111,7 +111,7 @@ static hs_status gf_call(gf_world *w, int call, const hs_batch_opts *o)
         hs_batch_opts mo = *o;
         mo.disp_x = w->vx;
         mo.disp_y = w->vy;
-        const hs_closest_out out = {w->hit, w->t, NULL, NULL, NULL, NULL, NULL};
+        const hs_closest_out out = {.idx = w->hit, .t = w->t};
         return hs_grid_closest(w->grid, &qs, &mo, out);
     }
     case GF_SWEPT_PAIRS: {
@@ -130,8 +130,7 @@ static hs_status gf_call(gf_world *w, int call, const hs_batch_opts *o)
     }
     default: {
         hs_queries qs = hs_queries_segments(w->lx, w->ly, w->ldx, w->ldy, GF_LASERS);
-        const hs_closest_out out = {
-            w->hit + GF_BULLETS, w->t + GF_BULLETS, NULL, NULL, NULL, NULL, NULL};
+        const hs_closest_out out = {.idx = w->hit + GF_BULLETS, .t = w->t + GF_BULLETS};
         return hs_grid_closest(w->grid, &qs, o, out);
     }
     }
