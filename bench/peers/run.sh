@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Runs hitscan_peers in alternated rounds and keeps the results: bench/results/NAME.json (every
 # round's benchmarks, each with its "round"; commit, CPU, compiler and the peers' versions in
-# "context"), NAME.txt (the commands, the load before each round) and NAME.md (the medians and
-# ratios, from summarize.py).
+# "context", with the run's log under "run_log": the commands, the load before each round) and
+# NAME.md (the medians and ratios, from summarize.py).
 # Usage: bench/peers/run.sh [ROUNDS [SCENES [SIZE]]]   e.g. bench/peers/run.sh 5 'uniform clustered mixed' 1000000
 # Environment: BUILD (default build-peers), NAME (default peers), ORDER (the peers' query order,
 # --peers_order: zorder, the default, or given).
@@ -47,22 +47,22 @@ mkdir -p bench/results
   echo "commit: $commit"
   echo "started: $(date -u +%Y-%m-%dT%H:%M:%SZ); $rounds rounds over: ${scenes[*]} at N = M = $size"
   echo "cpu: $cpu; peers' query order: $order"
-} > "bench/results/$name.txt"
+} > "$tmp/run.log"
 for ((k = 1; k <= rounds; k++)); do
   for s in "${scenes[@]}"; do
     filter="^BM_Peer[A-Za-z0-9]+/$s/$size(/|$)"
     args=(--peers_order="$order" --benchmark_filter="$filter" --benchmark_out="$tmp/$k-$s.json"
           --benchmark_out_format=json --benchmark_context="$context")
-    echo "round $k $s: load average $(cut -d' ' -f1-3 /proc/loadavg)" >> "bench/results/$name.txt"
+    echo "round $k $s: load average $(cut -d' ' -f1-3 /proc/loadavg)" >> "$tmp/run.log"
     echo "== round $k/$rounds, $s"
     OMP_NUM_THREADS=1 "$bench" "${args[@]}"
   done
 done
 printf 'command: OMP_NUM_THREADS=1 %q --peers_order=%q --benchmark_filter=%q (per round and scene)\n' \
-  "$bench" "$order" "^BM_Peer[A-Za-z0-9]+/<scene>/$size(/|\$)" >> "bench/results/$name.txt"
-echo "(run by: ORDER=$order bench/peers/run.sh $rounds '${scenes[*]}' $size)" >> "bench/results/$name.txt"
-echo "finished: $(date -u +%Y-%m-%dT%H:%M:%SZ)" >> "bench/results/$name.txt"
-/usr/bin/python3 bench/peers/summarize.py --merge "bench/results/$name.json" "$tmp"/*.json \
+  "$bench" "$order" "^BM_Peer[A-Za-z0-9]+/<scene>/$size(/|\$)" >> "$tmp/run.log"
+echo "(run by: ORDER=$order bench/peers/run.sh $rounds '${scenes[*]}' $size)" >> "$tmp/run.log"
+echo "finished: $(date -u +%Y-%m-%dT%H:%M:%SZ)" >> "$tmp/run.log"
+/usr/bin/python3 bench/peers/summarize.py --log "$tmp/run.log" --merge "bench/results/$name.json" "$tmp"/*.json \
   > "bench/results/$name.md"
 cat "bench/results/$name.md"
-echo "run.sh: wrote bench/results/$name.json, $name.txt and $name.md"
+echo "run.sh: wrote bench/results/$name.json and $name.md"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Medians and hitscan ratios of hitscan_peers results, as Markdown tables.
 
-Usage: summarize.py [--merge OUT.json] FILE.json...
+Usage: summarize.py [--log RUN.log] [--merge OUT.json] FILE.json...
 FILEs are Google Benchmark JSON files from hitscan_peers, one per round (named ROUND-SCENE.json
 by run.sh) or merged files written by --merge (each benchmark carrying its "round"). The ratio
 of a peer is taken within each round (peer time / hitscan time for the same scene, size and
@@ -64,7 +64,9 @@ def fmt_rate(v):
 
 
 def main(argv):
-    merge = None
+    merge = log = None
+    if len(argv) > 2 and argv[1] == "--log":
+        log, argv = argv[2], argv[2:]
     if len(argv) > 2 and argv[1] == "--merge":
         merge, argv = argv[2], argv[2:]
     paths = argv[1:]
@@ -76,6 +78,9 @@ def main(argv):
         ctx = dict(contexts[0]) if contexts else {}
         ctx["rounds_from"] = [{"file": os.path.basename(p), "date": c.get("date"),
                                "load_avg": c.get("load_avg")} for p, c in zip(paths, contexts)]
+        if log:  # the run's commands and the load before each round
+            with open(log) as f:
+                ctx["run_log"] = f.read().splitlines()
         with open(merge, "w") as f:
             json.dump({"context": ctx, "benchmarks": entries}, f, indent=1)
 
