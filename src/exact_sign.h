@@ -15,6 +15,8 @@
 
 #define HS_TERMS_MAX 24
 
+/* Only v[0 .. n) is read: declare one without an initializer and set n = 0 (an initializer
+ * would zero every v on each sign, a cost the hot wall test pays several times a call). */
 typedef struct hs_terms {
     double v[HS_TERMS_MAX];
     int n;

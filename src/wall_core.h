@@ -44,7 +44,8 @@ typedef struct hs_wall_hit {
 /* sign of cross(d, (x, y) - a): the side of the query's line the point lies on */
 static inline int hs_wall_side(const hs_kq *k, float x, float y)
 {
-    hs_terms s = {.n = 0};
+    hs_terms s;
+    s.n = 0;
     hs_terms_2(&s, 0, k->dx, y);
     hs_terms_2(&s, 1, k->dx, k->ay);
     hs_terms_2(&s, 1, k->dy, x);
@@ -55,7 +56,8 @@ static inline int hs_wall_side(const hs_kq *k, float x, float y)
 /* sign of cross(b - p, d): 0 when the query runs parallel to the wall (or either is a point) */
 static inline int hs_wall_cross_ed(const hs_kq *k, const hs_kwall *wl)
 {
-    hs_terms s = {.n = 0};
+    hs_terms s;
+    s.n = 0;
     hs_terms_2(&s, 0, wl->bx, k->dy);
     hs_terms_2(&s, 1, wl->px, k->dy);
     hs_terms_2(&s, 1, wl->by, k->dx);
@@ -73,7 +75,8 @@ static inline int hs_wall_g(const hs_kq *k, const hs_kwall *wl, float t)
             return t > 0.0f ? c : -c;
         t = 0.0f;
     }
-    hs_terms s = {.n = 0};
+    hs_terms s;
+    s.n = 0;
     hs_terms_2(&s, 0, wl->bx, k->ay);
     hs_terms_2(&s, 1, wl->bx, wl->py);
     hs_terms_2(&s, 1, wl->px, k->ay);
@@ -95,7 +98,8 @@ static inline int hs_wall_proj_cmp(const hs_kq *k, float x, float y, float t)
 {
     if (isinf(t))
         return t > 0.0f ? -1 : 1;
-    hs_terms s = {.n = 0};
+    hs_terms s;
+    s.n = 0;
     hs_terms_2(&s, 0, x, k->dx);
     hs_terms_2(&s, 1, k->ax, k->dx);
     hs_terms_2(&s, 0, y, k->dy);
@@ -110,7 +114,8 @@ static inline int hs_wall_proj_cmp(const hs_kq *k, float x, float y, float t)
 /* sign of (u - v).(x - v), each a float point: exact */
 static inline int hs_wall_dot3(float ux, float uy, float vx, float vy, float xx, float xy)
 {
-    hs_terms s = {.n = 0};
+    hs_terms s;
+    s.n = 0;
     hs_terms_2(&s, 0, ux, xx);
     hs_terms_2(&s, 1, ux, vx);
     hs_terms_2(&s, 1, vx, xx);

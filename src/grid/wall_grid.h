@@ -44,7 +44,7 @@ static inline int hs_gwall_hits(const hs_grid *g, uint32_t pos, const hs_kq *k, 
     if (((s->mask ? s->mask[i] : ~0u) & k->mask) == 0u)
         return 0;
     const hs_kwall wl = {s->ax[i], s->ay[i], s->bx[i], s->by[i], s->w ? s->w[i] : 0.0f};
-    if (!hs_wall_hits(k, &wl, h))
+    if (!hs_wall_hits_as(k, &wl, h, 0))
         return 0;
     const uint32_t n = W->npieces[i];
     return n == 1u || hs_gwall_piece_of(h->s, n) == W->piece[pos];
