@@ -16,6 +16,10 @@ boxsize=(L, L)).query_pairs(2 r) against hitscan.Grid(circles, box=(0, 0, L, L),
 threads=1).pairs(threads=1). The centres are first wrapped into [0, L) as hitscan wraps them
 (cKDTree refuses a centre on the upper edge), and the pair sets are compared.
 
+--out FILE.json keeps both kinds of run in one file: {"plain": {"context", "results"},
+"periodic": {...}}. A run rewrites its own section (with its context: date, load, commit, CPU,
+compiler, command) and keeps the other one as it is.
+
 Usage: PYTHONPATH=<build>/python /usr/bin/python3 bench/peers/ckdtree_pairs.py \
            [--scenes uniform,clustered,sparse] [--n 1000000] [--rounds 5] [--periodic]
            [--out FILE.json]
@@ -24,16 +28,41 @@ Needs python3-scipy (Debian) and the hitscan Python package (-DHS_BUILD_PYTHON=O
 import argparse
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
 import time
 
-import numpy as np
-import scipy
-from scipy.spatial import cKDTree
+SECTIONS = ("plain", "periodic")
 
-import hitscan
+
+def read_sections(path):
+    """The sections already in path ({} if there is no such file); ValueError if path holds
+    anything else, so a run never overwrites a file that is not its own."""
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        doc = json.load(f)
+    if not isinstance(doc, dict) or not set(doc) <= set(SECTIONS):
+        raise ValueError(f"{path}: not a file of sections {', '.join(SECTIONS)}")
+    return doc
+
+
+def write_section(path, section, run):
+    """Sets path's section to run ({"context", "results"}), keeping the other sections."""
+    doc = read_sections(path)
+    doc[section] = run
+    with open(path, "w") as f:
+        json.dump({k: doc[k] for k in SECTIONS if k in doc}, f, indent=1)
+
+
+if __name__ == "__main__":  # the merge above needs neither NumPy, SciPy nor hitscan
+    import numpy as np
+    import scipy
+    from scipy.spatial import cKDTree
+
+    import hitscan
 
 
 def ckdtree_pairs(xyr):
@@ -84,6 +113,32 @@ def canonical(p):
     return p[np.lexsort((p[:, 1], p[:, 0]))]
 
 
+def field(name):
+    """A field of /proc/cpuinfo's first processor ("" if there is none)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() == name:
+                    return value.strip()
+    except OSError:
+        pass
+    return ""
+
+
+def compiler():
+    """The C compiler of the build the hitscan package comes from (its CMakeCache.txt)."""
+    cache = os.path.join(os.path.dirname(hitscan.__file__), "..", "..", "CMakeCache.txt")
+    try:
+        with open(cache) as f:
+            cc = next(line.split("=", 1)[1].strip() for line in f
+                      if line.startswith("CMAKE_C_COMPILER:"))
+        out = subprocess.run([cc, "--version"], capture_output=True, text=True, check=True)
+        return out.stdout.splitlines()[0]
+    except (OSError, StopIteration, IndexError, subprocess.CalledProcessError):
+        return "?"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     # not mixed or lasers by default: with r = 2 * 150 (2 * 40), query_pairs hands over ~10^4
@@ -95,6 +150,12 @@ def main():
                     help="a periodic box of the scene's side, equal radii")
     ap.add_argument("--out", default=None)
     a = ap.parse_args()
+    if a.out:
+        try:
+            read_sections(a.out)  # before the run, not after it
+        except ValueError as e:
+            print(f"ckdtree_pairs.py: {e}", file=sys.stderr)
+            return 2
     results = []
     for kind in a.scenes.split(","):
         if a.periodic:
@@ -138,9 +199,15 @@ def main():
                "load_avg": list(os.getloadavg()), "hitscan_commit": commit,
                "hitscan_version": hitscan.__version__, "scipy": scipy.__version__,
                "numpy": np.__version__, "python": sys.version.split()[0],
-               "rounds": a.rounds, "threads": 1}
-        with open(a.out, "w") as f:
-            json.dump({"context": ctx, "results": results}, f, indent=1)
+               "rounds": a.rounds, "threads": 1,
+               "command": " ".join(([f"PYTHONPATH={os.environ['PYTHONPATH']}"]
+                                    if "PYTHONPATH" in os.environ else [])
+                                   + [shlex.join([sys.executable] + sys.argv)]),
+               "cpu": f"{field('model name')} (family {field('cpu family')} "
+                      f"model {field('model')})",
+               "compiler": compiler()}
+        write_section(a.out, "periodic" if a.periodic else "plain",
+                      {"context": ctx, "results": results})
     return 0 if all(r["agree"] for r in results) else 1
 
 

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Runs hitscan_peers in alternated rounds and keeps the results: bench/results/NAME.json (every
 # round's benchmarks, each with its "round"; commit, CPU, compiler and the peers' versions in
-# "context", with the run's log under "run_log": the commands, the load before each round) and
-# NAME.md (the medians and ratios, from summarize.py).
+# "context", with the run's log under "run_log": the commands, the load before each round); the
+# medians and ratios (summarize.py) on stdout and in bench/peers/README.md's block for NAME.json.
 # Usage: bench/peers/run.sh [ROUNDS [SCENES [SIZE]]]   e.g. bench/peers/run.sh 5 'uniform clustered mixed' 1000000
 # Environment: BUILD (default build-peers), NAME (default peers), ORDER (the peers' query order,
 # --peers_order: zorder, the default, or given).
@@ -62,7 +62,6 @@ printf 'command: OMP_NUM_THREADS=1 %q --peers_order=%q --benchmark_filter=%q (pe
   "$bench" "$order" "^BM_Peer[A-Za-z0-9]+/<scene>/$size(/|\$)" >> "$tmp/run.log"
 echo "(run by: ORDER=$order bench/peers/run.sh $rounds '${scenes[*]}' $size)" >> "$tmp/run.log"
 echo "finished: $(date -u +%Y-%m-%dT%H:%M:%SZ)" >> "$tmp/run.log"
-/usr/bin/python3 bench/peers/summarize.py --log "$tmp/run.log" --merge "bench/results/$name.json" "$tmp"/*.json \
-  > "bench/results/$name.md"
-cat "bench/results/$name.md"
-echo "run.sh: wrote bench/results/$name.json and $name.md"
+/usr/bin/python3 bench/peers/summarize.py --log "$tmp/run.log" --merge "bench/results/$name.json" \
+  --readme bench/peers/README.md "$tmp"/*.json
+echo "run.sh: wrote bench/results/$name.json"

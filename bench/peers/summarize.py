@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Medians and hitscan ratios of hitscan_peers results, as Markdown tables.
 
-Usage: summarize.py [--log RUN.log] [--merge OUT.json] FILE.json...
+Usage: summarize.py [--log RUN.log] [--merge OUT.json] [--readme README.md] FILE.json...
 FILEs are Google Benchmark JSON files from hitscan_peers, one per round (named ROUND-SCENE.json
 by run.sh) or merged files written by --merge (each benchmark carrying its "round"). The ratio
 of a peer is taken within each round (peer time / hitscan time for the same scene, size and
@@ -12,7 +12,15 @@ given, so a slow stretch of a shared machine weighs on both sides of a ratio ali
 Every library runs on one thread (the process_threads counter checks it), so the figures are
 per CPU second of that thread (cpu_time), which a loaded machine disturbs less than wall time;
 the wall-time ratios (real_time) follow in the last column as a cross-check.
+
+The tables go to stdout; with --readme they also replace the block of that Markdown file
+between "<!-- BEGIN summarize.py NAME.json -->" and "<!-- END summarize.py NAME.json -->",
+NAME.json being OUT.json's name (or the one FILE's), so a README shows the tables of the JSON
+file it cites (bench/peers/README.md for bench/results/peers.json). A README without that
+block is left as it is (a warning on stderr).
 """
+import contextlib
+import io
 import json
 import os
 import re
@@ -63,14 +71,27 @@ def fmt_rate(v):
     return f"{v:.3g} /s"
 
 
+def replace_block(readme, name, text):
+    """readme's block for name, between its markers, set to text; False if it has none."""
+    begin, end = f"<!-- BEGIN summarize.py {name} -->", f"<!-- END summarize.py {name} -->"
+    with open(readme) as f:
+        doc = f.read()
+    i, j = doc.find(begin), doc.find(end)
+    if i < 0 or j < i:
+        return False
+    doc = doc[:i] + begin + "\n\n" + text.rstrip("\n") + "\n\n" + doc[j:]
+    with open(readme, "w") as f:
+        f.write(doc)
+    return True
+
+
 def main(argv):
-    merge = log = None
-    if len(argv) > 2 and argv[1] == "--log":
-        log, argv = argv[2], argv[2:]
-    if len(argv) > 2 and argv[1] == "--merge":
-        merge, argv = argv[2], argv[2:]
+    opts = {"--log": None, "--merge": None, "--readme": None}
+    while len(argv) > 2 and argv[1] in opts:
+        opts[argv[1]], argv = argv[2], argv[2:]
+    log, merge, readme = opts["--log"], opts["--merge"], opts["--readme"]
     paths = argv[1:]
-    if not paths:
+    if not paths or (readme and not merge and len(paths) != 1):
         print(__doc__, file=sys.stderr)
         return 2
     entries, contexts = load(paths)
@@ -84,6 +105,20 @@ def main(argv):
         with open(merge, "w") as f:
             json.dump({"context": ctx, "benchmarks": entries}, f, indent=1)
 
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        tables(entries)
+    print(out.getvalue(), end="")
+    if readme:
+        name = os.path.basename(merge or paths[0])
+        done = replace_block(readme, name, out.getvalue())
+        print(f"summarize.py: {readme}: " + (f"the tables of {name} rewritten" if done else
+                                             f"no block for {name}, left as it is"),
+              file=sys.stderr)
+    return 0
+
+
+def tables(entries):
+    """Prints the Markdown tables of the entries."""
     # (lib, mode, scene, n) -> round -> entry
     runs = defaultdict(dict)
     for b in entries:
@@ -143,7 +178,6 @@ def main(argv):
                          else "disagreements: " + "; ".join(disagreements)))
     if threads:
         print(f"\nProcess threads seen: {sorted(threads)}")
-    return 0
 
 
 if __name__ == "__main__":
