@@ -84,41 +84,58 @@ HS_INLINE float hs_block_wall_t(const hs_block *B, const hs_grid *g, uint32_t q,
     return hs_gwall_hits(g, pos, &k, &h) ? h.t : INFINITY;
 }
 
-/* Closest's cut: a float below every t the exact test can report at storage position pos for
- * query k, as hs_block_fold_t's key with the least id. A reported t has P(t) within q of the
- * piece grown by its wall's thickness, so within q + r of the proxy's centre c, so
- * t >= ((c - a).d - (q + r) |d|) / d.d. That is computed in double from the floats (errs by a
- * few 2^-53 of the magnitudes), lowered by 2^-30 of them and 2^-22 of itself, and rounded to
- * float (half an ulp, 2^-24 of itself). A point query gets no cut. */
-HS_INLINE uint64_t hs_gwall_cut_key(const hs_kq *k, const hs_grid *g, uint32_t pos)
+/* Closest's cut. A hit the exact test reports at storage position pos has P(t) within q of the
+ * piece grown by its wall's thickness, so within q + r of the proxy's centre c:
+ * (c - a).d - (q + r) |d| <= t d.d. The exact test's t errs by up to 2^-22 of the scene's
+ * coordinates M (|a|, |c|, q + r, |t d|) over |d| (wall_core.h), so a lane whose left side, in
+ * double, exceeds best t d.d by more than 2^-16 M |d| has t > best: it cannot change the slot's
+ * best, not even by a tie. */
+typedef struct hs_wall_cut {
+    double dx, dy, ax, ay, len, q, limit; /* limit: best t d.d, raised; +inf before a hit */
+} hs_wall_cut;
+
+HS_INLINE hs_wall_cut hs_wall_cut_make(const hs_block *B, uint32_t slot)
 {
-    const double dx = k->dx, dy = k->dy, dd = dx * dx + dy * dy;
-    if (!(dd > 0.0))
-        return 0u;
-    const double fx = (double)g->x[pos] - k->ax, fy = (double)g->y[pos] - k->ay;
-    const double reach = ((double)k->q + g->r[pos]) * sqrt(dd);
-    const double lb = (fx * dx + fy * dy - reach) / dd;
-    const double mag = (fabs(fx * dx) + fabs(fy * dy) + reach) / dd;
-    const float t0 = (float)(lb - 0x1p-30 * mag - 0x1p-22 * fabs(lb)) + 0.0f;
-    uint32_t u;
-    memcpy(&u, &t0, sizeof u);
-    u ^= (uint32_t)((int32_t)u >> 31) | 0x80000000u;
-    return (uint64_t)u << 32;
+    hs_wall_cut c;
+    c.dx = B->dx[slot];
+    c.dy = B->dy[slot];
+    c.ax = B->ax[slot];
+    c.ay = B->ay[slot];
+    c.q = B->q[slot];
+    const double dd = c.dx * c.dx + c.dy * c.dy;
+    c.len = sqrt(dd);
+    c.limit = INFINITY;
+    if (B->best_key[slot] != UINT64_MAX && dd > 0.0) { /* a point query: no cut */
+        float t;
+        memcpy(&t, &B->best_tbits[slot], sizeof t);
+        c.limit = (double)t * dd + 0x1p-16 * c.len * (fabs(c.ax) + fabs(c.ay) + fabs(t) * c.len);
+    }
+    return c;
+}
+
+HS_INLINE int hs_wall_cut_past(const hs_wall_cut *c, const hs_grid *g, uint32_t pos)
+{
+    const double cx = g->x[pos], cy = g->y[pos], reach = c->q + g->r[pos];
+    const double near = (cx - c->ax) * c->dx + (cy - c->ay) * c->dy - reach * c->len;
+    return near - 0x1p-16 * c->len * (fabs(cx) + fabs(cy) + 2.0 * reach) > c->limit;
 }
 
 /* Closest: the proxy hits `bits` of item it through the exact test, each hit folded into the
- * slot's best (hs_block_fold_t); a lane whose cut lies past the best cannot change it. */
+ * slot's best (hs_block_fold_t); a lane past the cut is skipped. */
 static HS_OUTLINE void hs_block_wall_fold_item(hs_block *B, const hs_grid *g, const hs_item it,
                                                unsigned bits)
 {
     const hs_kq k = hs_block_kq(B, it.slot, B->sem);
+    hs_wall_cut cut = hs_wall_cut_make(B, it.slot);
     for (; bits != 0u; bits &= bits - 1u) {
         const uint32_t pos = it.start + (uint32_t)__builtin_ctz(bits);
-        if (hs_gwall_cut_key(&k, g, pos) > B->best_key[it.slot])
+        if (hs_wall_cut_past(&cut, g, pos))
             continue;
         hs_wall_hit h;
-        if (hs_gwall_hits(g, pos, &k, &h))
+        if (hs_gwall_hits(g, pos, &k, &h)) {
             hs_block_fold_t(B, it.slot, h.t, g->id[pos], pos);
+            cut = hs_wall_cut_make(B, it.slot);
+        }
     }
 }
 
