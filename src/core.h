@@ -19,6 +19,7 @@ typedef struct hs_kq {
     float inv_dd; /* 1 / d.d, and 0 for a zero-length query (so tc = 0 without a branch) */
     uint32_t mask;
     hs_semantics sem;
+    uint32_t ignore; /* a circle id the query never reports, or HS_NONE (hs_queries.ignore) */
 } hs_kq;
 
 /* min / max as the SIMD levels compute them (b when equal or unordered): fminf / fmaxf may
@@ -42,6 +43,7 @@ static inline hs_kq hs_kq_make(hs_query q, hs_semantics sem, uint32_t mask)
     k.dd = q.d.x * q.d.x + q.d.y * q.d.y;
     k.mask = mask;
     k.sem = sem;
+    k.ignore = HS_NONE;
     if (k.dd > 0.0f) {
         k.tmin = q.tmin;
         k.tmax = q.tmax;

@@ -58,7 +58,10 @@ static inline int hs_query_mask_none(uint32_t mask) { return mask == 0u; }
 /* hs_prep_query_of for query i of qs. */
 static inline int hs_prep_query(const hs_queries *qs, size_t i, hs_semantics sem, hs_kq *kq)
 {
-    return hs_prep_query_of(hs_query_at(qs, i), qs->mask ? qs->mask[i] : qs->mask_all, sem, kq);
+    if (!hs_prep_query_of(hs_query_at(qs, i), qs->mask ? qs->mask[i] : qs->mask_all, sem, kq))
+        return 0;
+    kq->ignore = qs->ignore ? qs->ignore[i] : HS_NONE;
+    return 1;
 }
 
 #endif

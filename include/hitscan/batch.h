@@ -65,6 +65,11 @@ typedef struct hs_queries {
     size_t count;
     float tmin_all, tmax_all, q_all; /* used where the array is NULL */
     uint32_t mask_all;
+    /* optional: per query, the index of one circle it never reports in any mode (the shooter's
+     * own, say), HS_NONE for none; an index past the set ignores nothing, and walls are never
+     * ignored. Every engine takes it (brute force, the grid, moving circles, periodic boxes);
+     * the MPI calls refuse it (HS_E_UNSUPPORTED). Costs nothing to a batch without it. */
+    const uint32_t *ignore;
 } hs_queries;
 
 /* Segments a -> a + d: tmin 0, tmax 1, q 0, all mask bits. */

@@ -35,7 +35,9 @@ extern "C" {
  * circles by id: the same bytes as hs_grid_* on the union set whose circle `id` is that one.
  *
  * Masks. When no rank passes a mask the set has none (as a set without a mask: a query's
- * mask is ignored); when some do, a rank that passes NULL gives its circles every bit. */
+ * mask is ignored); when some do, a rank that passes NULL gives its circles every bit.
+ *
+ * hs_queries.ignore is not taken yet: every rank returns HS_E_UNSUPPORTED. */
 typedef struct hs_mpi_set hs_mpi_set;
 
 typedef struct hs_mpi_opts {

@@ -23,7 +23,8 @@ typedef enum hs_status {
     HS_E_RANGE = -4,         /* tmin > tmax, or an enum / option out of range */
     HS_E_TOO_MANY = -5,      /* count above HS_MAX_COUNT */
     HS_E_NOMEM = -6,         /* allocation failed; outputs untouched or freed */
-    HS_E_UNSUPPORTED = -7,   /* requested ISA level not available on this CPU / build */
+    HS_E_UNSUPPORTED = -7,   /* requested ISA level not available on this CPU / build, or an
+                              * option the call does not take (hs_queries.ignore under MPI) */
     HS_E_INVALID_QUERY = -8, /* batch: some queries were invalid; they were answered as misses */
     HS_E_BUSY = -9,          /* a workspace passed to a call is in use by another call */
     HS_E_BOX = -10           /* a periodic box too small for the circles, the reach or the cells,

@@ -28,6 +28,25 @@ static hs_run whole_run(const hs_circles *cs)
     return run;
 }
 
+/* The runs of `run` (base 0, no id map) without the circle the query ignores: the circles
+ * before it and those after it (hs_queries.ignore); returns how many (1 or 2) are in parts. */
+static int runs_without(const hs_run *run, const hs_kq *kq, hs_run parts[2])
+{
+    parts[0] = *run;
+    const uint32_t j = kq->ignore;
+    if (j >= run->n)
+        return 1;
+    parts[0].n = j;
+    parts[1] = *run;
+    parts[1].x += j + 1;
+    parts[1].y += j + 1;
+    parts[1].r += j + 1;
+    parts[1].mask = run->mask ? run->mask + j + 1 : NULL;
+    parts[1].n = run->n - j - 1;
+    parts[1].base = j + 1;
+    return 2;
+}
+
 /* Circle tests as the kernels make them: whole vectors, padding lanes included. */
 static uint64_t lanes(const hs_kernel_set *ks, size_t n)
 {
@@ -69,7 +88,9 @@ static inline void brute_closest_one(const hs_circles *cs, const hs_queries *qs,
     if (hs_prep_query(qs, i, b->sem, &kq)) {
         if (cs->n > 0 && !hs_query_mask_none(kq.mask)) {
             tally->tests += per_query;
-            b->ks->closest(&kq, run, &t, &id, &pos);
+            hs_run parts[2];
+            for (int k = 0, n = runs_without(run, &kq, parts); k < n; k++)
+                b->ks->closest(&kq, &parts[k], &t, &id, &pos);
             hit = id != HS_NONE;
         }
     } else {
@@ -161,7 +182,10 @@ static inline void brute_any_or_count_one(const hs_circles *cs, const hs_queries
     if (hs_prep_query(qs, i, b->sem, &kq)) {
         if (cs->n > 0 && !hs_query_mask_none(kq.mask)) {
             tally->tests += per_query;
-            c = counting ? (uint32_t)b->ks->count(&kq, run) : (uint32_t)(b->ks->any(&kq, run) != 0);
+            hs_run parts[2];
+            for (int k = 0, n = runs_without(run, &kq, parts); k < n; k++)
+                c += counting ? (uint32_t)b->ks->count(&kq, &parts[k])
+                              : (uint32_t)(c == 0 && b->ks->any(&kq, &parts[k]) != 0);
         }
     } else {
         tally->invalid++;
@@ -224,22 +248,26 @@ typedef struct brute_call {
  * (O(log hits) times per thread and batch), never a guess. */
 static hs_status brute_hits(const brute_call *c, const hs_kq *kq, hs_hitbuf *buf, uint64_t *tests)
 {
-    const hs_run run = whole_run(c->cs);
+    const hs_run whole = whole_run(c->cs);
     if (c->cs->n == 0 || hs_query_mask_none(kq->mask))
         return HS_OK;
     *tests += lanes(c->ks, c->cs->n);
-    if (buf->cap - buf->len < 64 && hs_hitbuf_reserve(buf, 64) != HS_OK)
-        return HS_E_NOMEM;
-    size_t room = buf->cap - buf->len;
-    size_t found = c->ks->all(kq, &run, buf->id + buf->len, buf->t + buf->len, room);
-    if (found > room) {
-        if (hs_hitbuf_reserve(buf, found) != HS_OK)
+    hs_run parts[2];
+    for (int k = 0, n = runs_without(&whole, kq, parts); k < n; k++) {
+        const hs_run *run = &parts[k];
+        if (buf->cap - buf->len < 64 && hs_hitbuf_reserve(buf, 64) != HS_OK)
             return HS_E_NOMEM;
-        /* not counted in tests: whether a retry happens depends on how full this thread's
-         * buffer was, and stats must not depend on the thread count */
-        found = c->ks->all(kq, &run, buf->id + buf->len, buf->t + buf->len, found);
+        size_t room = buf->cap - buf->len;
+        size_t found = c->ks->all(kq, run, buf->id + buf->len, buf->t + buf->len, room);
+        if (found > room) {
+            if (hs_hitbuf_reserve(buf, found) != HS_OK)
+                return HS_E_NOMEM;
+            /* not counted in tests: whether a retry happens depends on how full this thread's
+             * buffer was, and stats must not depend on the thread count */
+            found = c->ks->all(kq, run, buf->id + buf->len, buf->t + buf->len, found);
+        }
+        buf->len += found;
     }
-    buf->len += found;
     return HS_OK;
 }
 

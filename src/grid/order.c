@@ -174,7 +174,8 @@ int hs_qorder_make(const hs_grid *g, const hs_queries *qs, const hs_par *par, in
                              ? (size_t)par->threads * HS_ORD_SLICES_PER_SLOT
                              : 1;
     /* perm is one more write stream per bucket: only made when something reads it */
-    const int want_perm = stage == HS_STAGE_NONE || qs->tmin || qs->tmax || qs->q || qs->mask;
+    const int want_perm =
+        stage == HS_STAGE_NONE || qs->tmin || qs->tmax || qs->q || qs->mask || qs->ignore;
     uint32_t *key = hs_ws_get(ws, HS_WS_ORD_KEY, m * sizeof *key);
     size_t *hist = hs_ws_get(ws, HS_WS_ORD_HIST, parts * nb * sizeof *hist);
     uint32_t *perm = want_perm ? hs_ws_get(ws, HS_WS_ORD_PERM, m * sizeof *perm) : NULL;

@@ -141,8 +141,9 @@ static size_t query_pieces(const hs_grid *g, const hs_query *q, double dmax, pie
  * perm[k], or k) being first[k] .. first[k + 1]. */
 typedef struct pieces {
     hs_queries qs;
-    float *v;       /* the arrays of qs: ax, ay, dx, dy, tmin, tmax, q */
-    uint32_t *mask; /* per piece, when the batch has a mask array */
+    float *v;         /* the arrays of qs: ax, ay, dx, dy, tmin, tmax, q */
+    uint32_t *mask;   /* per piece, when the batch has a mask array */
+    uint32_t *ignore; /* per piece, when the batch has an ignore array */
     double *ox, *oy;
     size_t *first;
     size_t invalid, first_invalid;
@@ -152,6 +153,7 @@ static void pieces_free(pieces *p)
 {
     free(p->v);
     free(p->mask);
+    free(p->ignore);
     free(p->ox);
     free(p->oy);
     free(p->first);
@@ -194,6 +196,8 @@ static size_t pieces_of(const hs_grid *g, const hs_queries *qs, size_t i, double
         v[6 * n + w] = q.q;
         if (out->mask)
             out->mask[w] = qs->mask[i];
+        if (out->ignore)
+            out->ignore[w] = qs->ignore[i];
         out->ox[w] = buf[j].ox;
         out->oy[w] = buf[j].oy;
     }
@@ -251,11 +255,20 @@ static hs_status make_pieces(const hs_grid *g, const hs_queries *qs, const uint3
     p->ox = malloc(nn * sizeof *p->ox);
     p->oy = malloc(nn * sizeof *p->oy);
     p->mask = qs->mask ? malloc(nn * sizeof *p->mask) : NULL;
-    if (!p->v || !p->ox || !p->oy || (qs->mask && !p->mask))
+    p->ignore = qs->ignore ? malloc(nn * sizeof *p->ignore) : NULL;
+    if (!p->v || !p->ox || !p->oy || (qs->mask && !p->mask) || (qs->ignore && !p->ignore))
         return HS_E_NOMEM;
-    p->qs = (hs_queries){
-        p->v,    p->v + n, p->v + 2 * n, p->v + 3 * n, p->v + 4 * n, p->v + 5 * n, p->v + 6 * n,
-        p->mask, n,        0.0f,         0.0f,         0.0f,         qs->mask_all};
+    p->qs = (hs_queries){.ax = p->v,
+                         .ay = p->v + n,
+                         .dx = p->v + 2 * n,
+                         .dy = p->v + 3 * n,
+                         .tmin = p->v + 4 * n,
+                         .tmax = p->v + 5 * n,
+                         .q = p->v + 6 * n,
+                         .mask = p->mask,
+                         .count = n,
+                         .mask_all = qs->mask_all,
+                         .ignore = p->ignore};
     const pieces_call make = {g, qs, perm, dmax, p, first};
     hs_par_range(par, m, HS_PERIODIC_GRAIN, pieces_range, (void *)&make);
     return HS_OK;

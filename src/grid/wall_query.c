@@ -10,6 +10,14 @@
 #include "invariant.h"
 #include "query_prep.h"
 
+/* c's batch for the grid of the walls: its ids are walls', so a circle to ignore is not one. */
+static hs_queries wall_queries(const hs_queries *qs)
+{
+    hs_queries q = *qs;
+    q.ignore = NULL;
+    return q;
+}
+
 /* The walls' call: c's batch on the grid of g's wall pieces, with outputs o and stats of its
  * own (added to the caller's after). */
 static hs_status walls_call(const hs_grid_call *c, const hs_grid_out *o)
@@ -18,7 +26,8 @@ static hs_status walls_call(const hs_grid_call *c, const hs_grid_out *o)
     hs_batch_stats st;
     memset(&st, 0, sizeof st);
     bw.stats = c->b->stats ? &st : NULL;
-    const hs_grid_call cw = {c->g->wall_grid, c->qs, c->opts, &bw, c->ws, o, 0};
+    const hs_queries qw = wall_queries(c->qs);
+    const hs_grid_call cw = {c->g->wall_grid, &qw, c->opts, &bw, c->ws, o, 0};
     const hs_status s = hs_engine_plain(&cw);
     if (c->b->stats)
         c->b->stats->pair_tests += st.pair_tests;
@@ -163,7 +172,9 @@ static hs_status all_into_own(const hs_grid_call *c, const hs_grid *g, hs_grid_e
     memset(&st, 0, sizeof st);
     b.stats = c->b->stats ? &st : NULL;
     const hs_grid_out o = {HS_GRID_ALL, {0}, NULL, NULL, h, NULL};
-    const hs_grid_call cc = {g, c->qs, c->opts, &b, w.ws, &o, c->moving && g == c->g};
+    const hs_queries qw = wall_queries(c->qs);
+    const hs_grid_call cc = {g,  g == c->g ? c->qs : &qw, c->opts, &b, w.ws,
+                             &o, c->moving && g == c->g};
     s = engine(&cc);
     hs_ws_close(&w);
     if (c->b->stats) {

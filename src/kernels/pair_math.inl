@@ -22,7 +22,8 @@
 typedef struct hs_vq {
     hs_vf ax, ay, dx, dy, tmin, tmax, q, dd, inv_dd, ninv;
     hs_vi kmask;
-    int skip; /* skip-start (types.h), applied by hs_v_keep */
+    hs_vi kign; /* the circle id never reported (hs_kq.ignore; tested only under a flag) */
+    int skip;   /* skip-start (types.h), applied by hs_v_keep */
 } hs_vq;
 
 HS_INLINE hs_vq hs_vq_make(const hs_kq *k)
@@ -40,7 +41,15 @@ HS_INLINE hs_vq hs_vq_make(const hs_kq *k)
     v.ninv = hs_vf_set1(-k->inv_dd);
     v.kmask = hs_vi_set1(k->mask);
     v.skip = (k->sem & HS_SKIP_START) != 0;
+    v.kign = hs_vi_set1(k->ignore);
     return v;
+}
+
+/* The lanes of m whose circle ids are not ign (id - ign != 0). */
+HS_INLINE hs_vm hs_v_not_ignored(hs_vm m, hs_vi ids, hs_vi ign)
+{
+    const hs_vi d = hs_vi_sub(ids, ign);
+    return hs_vm_and(m, hs_vm_test_i(d, d));
 }
 
 /* Loaded circles of one vector (or of the zero-padded tail). */

@@ -520,6 +520,9 @@ static hs_status agree_args(hs_mpi_set *s, const hs_queries *qs, const hs_batch_
         local = HS_E_RANGE;
     if (local == HS_OK && !hs_isa_supported(hs_isa_resolve(o.isa)))
         local = HS_E_UNSUPPORTED;
+    /* a circle to ignore is a global id, which no rank maps to its own circles yet */
+    if (local == HS_OK && qs->ignore != NULL)
+        local = HS_E_UNSUPPORTED;
     /* max of: the want flag, the negated status, the semantics and its negation (rank
      * disagreement on the semantics is a range error) */
     int v[4] = {want_pn, -(int)local, (int)o.sem, -(int)o.sem}, r[4];

@@ -99,6 +99,8 @@ typedef struct hs_block {
      * interval, as the caller gave them (q above is the walk's, grown by the motion) */
     const hs_moving_set *mv;
     float mq[HS_BLOCK_Q], mt0[HS_BLOCK_Q], mt1[HS_BLOCK_Q];
+    int has_ign;              /* the batch names circles to ignore (hs_queries.ignore) */
+    uint32_t ign[HS_BLOCK_Q]; /* with has_ign: the circle each slot ignores, or HS_NONE */
 } hs_block;
 
 /* Where a block's answers go: closest's arrays, any's flags or count's counts at the caller's
@@ -145,6 +147,7 @@ HS_INLINE hs_kq hs_block_kq(const hs_block *B, size_t j, hs_semantics sem)
     k.inv_dd = B->inv_dd[j];
     k.mask = B->kmask[j];
     k.sem = sem;
+    k.ignore = B->has_ign ? B->ign[j] : HS_NONE;
     return k;
 }
 
@@ -217,6 +220,12 @@ HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder 
     else
         for (size_t j = 0; j < n; j++)
             B->idx[j] = lo + j;
+    B->has_ign = qs->ignore != NULL;
+    if (B->has_ign) {
+        HS_ASSERT(idx_known); /* an order keeps perm for ignore (order.c) */
+        for (size_t j = 0; j < n; j++)
+            B->ign[j] = qs->ignore[B->idx[j]];
+    }
     /* where lane u of chunk j reads: the caller's arrays at lo + j + u, or the gathered copy */
     const size_t sh = perm ? 0 : lo;
     const float *pax = perm ? B->ax : qs->ax, *pay = perm ? B->ay : qs->ay;

@@ -180,8 +180,9 @@ static HS_OUTLINE hs_status HS_FN(block_walk_moving)(hs_block *B, const hs_grid 
 {
     hs_mwalk m;
     const size_t i = B->idx[j], before = o->buf ? o->buf->len : 0;
-    const int hit = hs_moving_walk_one(&m, g, hs_block_moving_query(B, j), B->kmask[j], B->sem,
-                                       B->mv, mode, o->buf);
+    const int hit =
+        hs_moving_walk_one(&m, g, hs_block_moving_query(B, j), B->kmask[j],
+                           B->has_ign ? B->ign[j] : HS_NONE, B->sem, B->mv, mode, o->buf);
     acc->tests += m.w.tests;
     if (mode == HS_WALK_ANY) {
         o->hit[i] = (uint8_t)hit;

@@ -34,8 +34,12 @@ HS_INLINE hs_vm hs_block_item_proxies(const hs_block *B, const hs_grid *g, const
     c->r = hs_vf_loadu(g->r + it.start);
     hs_vm m =
         hs_vm_and(hs_v_hits(Q, *c, 1, HS_TF_HAS(tf, HS_TF_BOUNDARY)), hs_vm_from_bits(it.lanes));
-    if (HS_TF_HAS(tf, HS_TF_MASK))
-        m = hs_vm_and(m, hs_vm_test_i(hs_vi_loadu(g->mask + it.start), Q->kmask));
+    if (HS_TF_HAS(tf, HS_TF_MASK | HS_TF_IGNORE)) { /* the filters: one test when neither */
+        if (HS_TF_HAS(tf, HS_TF_MASK))
+            m = hs_vm_and(m, hs_vm_test_i(hs_vi_loadu(g->mask + it.start), Q->kmask));
+        if (HS_TF_HAS(tf, HS_TF_IGNORE))
+            m = hs_v_not_ignored(m, hs_vi_loadu(g->id + it.start), hs_vi_set1(B->ign[it.slot]));
+    }
     return m;
 }
 
@@ -117,6 +121,13 @@ static HS_OUTLINE void hs_block_trace(const hs_block *B)
  * it (a branch once per loop, not per item). */
 #define HS_BW_ITEM_LOOP(W, call) ((W).B->skip ? call((W), (W).tf | HS_TF_SKIP) : call((W), (W).tf))
 
+/* A batch that names circles to ignore (hs_queries.ignore; never on a wall grid, whose ids are
+ * walls': wall_query.c strips it) takes its item loops through the *_ignoring copies: out of
+ * line, with the filter, so the loops of every other batch stay the code they were. */
+#define HS_BW_IGNORING(W) (!HS_TF_HAS((W).tf, HS_TF_WALL) && (W).B->has_ign)
+#define HS_BW_IGNORE_LOOP(W, call)                                                                 \
+    ((W).B->skip ? call((W), (W).tf | HS_TF_SKIP | HS_TF_IGNORE) : call((W), (W).tf | HS_TF_IGNORE))
+
 /* All: the listed items' hit lanes written into buf from position at as (slot, storage
  * position) (the caller reserved a whole vector per item), counted into their slots, and with
  * per_item each item's count kept in B->hit_bits; returns the position past them. */
@@ -141,13 +152,20 @@ HS_INLINE size_t hs_block_all_lanes_of(const hs_bw W, const unsigned tf, size_t 
     return at;
 }
 
+static HS_OUTLINE size_t hs_block_all_lanes_ignoring(const hs_bw W, size_t at, const int per_item)
+{
+    return W.B->skip ? hs_block_all_lanes_of(W, W.tf | HS_TF_SKIP | HS_TF_IGNORE, at, per_item)
+                     : hs_block_all_lanes_of(W, W.tf | HS_TF_IGNORE, at, per_item);
+}
+
 /* All: the listed items' hits as (entry t, caller's id) in buf from position at; returns the
  * position past them. */
 HS_INLINE size_t hs_block_all_items(const hs_bw W, size_t at, const int per_item)
 {
     const size_t from = at;
-    at = W.B->skip ? hs_block_all_lanes_of(W, W.tf | HS_TF_SKIP, at, per_item)
-                   : hs_block_all_lanes_of(W, W.tf, at, per_item);
+    at = HS_BW_IGNORING(W) ? hs_block_all_lanes_ignoring(W, at, per_item)
+         : W.B->skip       ? hs_block_all_lanes_of(W, W.tf | HS_TF_SKIP, at, per_item)
+                           : hs_block_all_lanes_of(W, W.tf, at, per_item);
     if (HS_TF_HAS(W.tf, HS_TF_WALL))
         hs_block_wall_all_times(W.B, W.g, W.o->buf, from, at);
     else if (HS_TF_HAS(W.tf, HS_TF_MOVE))
@@ -193,6 +211,11 @@ HS_INLINE size_t hs_block_exact_closest(const hs_bw W, const unsigned tf)
     return 0;
 }
 
+static HS_OUTLINE void hs_block_exact_closest_ignoring(const hs_bw W)
+{
+    (void)HS_BW_IGNORE_LOOP(W, hs_block_exact_closest);
+}
+
 /* Closest: the items with a hit are listed with their hit lanes (no branch); returns their
  * number. */
 HS_INLINE size_t hs_block_hit_items(const hs_bw W, const unsigned tf)
@@ -210,16 +233,25 @@ HS_INLINE size_t hs_block_hit_items(const hs_bw W, const unsigned tf)
     return nh;
 }
 
+static HS_OUTLINE size_t hs_block_hit_items_ignoring(const hs_bw W)
+{
+    return HS_BW_IGNORE_LOOP(W, hs_block_hit_items);
+}
+
 /* Closest: the hit items' lanes go into the hit list, which is folded into the slots' bests
  * whenever it fills. */
 HS_INLINE void hs_block_test_closest(const hs_bw W)
 {
     hs_block *B = W.B;
     if (HS_TF_HAS(W.tf, HS_TF_WALL | HS_TF_MOVE)) {
-        HS_BW_ITEM_LOOP(W, hs_block_exact_closest);
+        if (HS_BW_IGNORING(W))
+            hs_block_exact_closest_ignoring(W);
+        else
+            HS_BW_ITEM_LOOP(W, hs_block_exact_closest);
         return;
     }
-    const size_t nh = HS_BW_ITEM_LOOP(W, hs_block_hit_items);
+    const size_t nh =
+        HS_BW_IGNORING(W) ? hs_block_hit_items_ignoring(W) : HS_BW_ITEM_LOOP(W, hs_block_hit_items);
     size_t len = 0;
     for (size_t h = 0; h < nh; h++) {
         const unsigned bits = B->hit_bits[h];
@@ -261,6 +293,11 @@ HS_INLINE void hs_block_fold_items(const hs_bw W, const unsigned tf)
     }
 }
 
+static HS_OUTLINE void hs_block_fold_items_ignoring(const hs_bw W)
+{
+    HS_BW_IGNORE_LOOP(W, hs_block_fold_items);
+}
+
 /* Test the planned items (count / any / closest fold into the slots, all appends to buf) and
  * empty the list. HS_E_NOMEM only from all's buffer. */
 HS_INLINE hs_status hs_block_drain(const hs_bw W)
@@ -274,8 +311,10 @@ HS_INLINE hs_status hs_block_drain(const hs_bw W)
         hs_block_test_closest(W);
     else if (W.mode == HS_WALK_ALL)
         st = hs_block_test_all(W);
+    else if (HS_BW_IGNORING(W))
+        hs_block_fold_items_ignoring(W);
     else
-        (void)HS_BW_ITEM_LOOP(W, hs_block_fold_items);
+        HS_BW_ITEM_LOOP(W, hs_block_fold_items);
     B->nitems = 0;
     return st;
 }

@@ -50,6 +50,9 @@ enum { HS_TF_WALL = 64 };
 /* Against moving circles: the per-query walk's runs go to walk_moving_run (walk_moving.inl);
  * the block's candidates take the exact test of block_moving.inl. */
 enum { HS_TF_MOVE = 32 };
+/* The batch names a circle per query to ignore (hs_queries.ignore): the block's item loops
+ * take it as a constant (HS_BW_ITEM_LOOP), the per-query walk as a run-time bit. */
+enum { HS_TF_IGNORE = 128 };
 _Static_assert((int)HS_MW_ANY == (int)HS_WALK_ANY && (int)HS_MW_COUNT == (int)HS_WALK_COUNT &&
                    (int)HS_MW_CLOSEST == (int)HS_WALK_CLOSEST && (int)HS_MW_ALL == (int)HS_WALK_ALL,
                "the moving walk's modes are the walk's");

@@ -103,7 +103,9 @@ HS_INLINE int hs_moving_test_run(hs_mwalk *m, const int mode, uint32_t b, uint32
 static HS_OUTLINE int HS_FN(walk_moving_run)(hs_walk *w, int mode, uint32_t b, uint32_t e)
 {
     hs_mwalk *m = (hs_mwalk *)(void *)w;
-    const unsigned tf = HS_TF_THICK | (w->tf & HS_TF_MASK);
+    const unsigned tf = HS_TF_THICK | (w->tf & (HS_TF_MASK | HS_TF_IGNORE));
+    if (HS_TF_HAS(tf, HS_TF_IGNORE)) /* rare: one copy with the flags known at run time */
+        return hs_moving_test_run(m, mode, b, e, tf);
     return tf & HS_TF_MASK ? hs_moving_test_run(m, mode, b, e, HS_TF_THICK | HS_TF_MASK)
                            : hs_moving_test_run(m, mode, b, e, HS_TF_THICK);
 }
@@ -151,13 +153,14 @@ HS_INLINE void hs_moving_put_closest(const hs_grid *g, const hs_moving_set *mv, 
  * circles moving by mv in mode (all: hits appended to buf): 1 when any stops at a hit (all:
  * on no memory, m->w.err). The answers are in m->w (best_*, count). */
 HS_INLINE int hs_moving_walk_one(hs_mwalk *m, const hs_grid *g, hs_query q, uint32_t mask,
-                                 hs_semantics sem, const hs_moving_set *mv, int mode,
-                                 hs_hitbuf *buf)
+                                 uint32_t ignore, hs_semantics sem, const hs_moving_set *mv,
+                                 int mode, hs_hitbuf *buf)
 {
     m->q = q;
     m->sem = sem;
     m->mv = mv;
-    const hs_kq kq = hs_moving_reach_kq(&q, mask, mv);
+    hs_kq kq = hs_moving_reach_kq(&q, mask, mv);
+    kq.ignore = ignore;
     hs_walk_init(&m->w, g, &kq);
     m->w.tf |= HS_TF_MOVE;
     m->w.buf = buf;

@@ -432,7 +432,8 @@ HS_INLINE void hs_walk_init(hs_walk *w, const hs_grid *g, const hs_kq *kq)
     w->count = 0;
     w->tf = (kq->q != 0.0f ? (unsigned)HS_TF_THICK : 0u) |
             (kq->sem & HS_BOUNDARY ? (unsigned)HS_TF_BOUNDARY : 0u) |
-            (g->mask != NULL ? (unsigned)HS_TF_MASK : 0u);
+            (g->mask != NULL ? (unsigned)HS_TF_MASK : 0u) |
+            (kq->ignore != HS_NONE ? (unsigned)HS_TF_IGNORE : 0u);
     w->buf = NULL;
     w->blk = NULL;
     w->kq = kq;

@@ -75,6 +75,8 @@ HS_INLINE hs_vm hs_walk_vector_hits(const hs_vq *Q, const hs_run *run, size_t i,
     hs_vm m = hs_vm_and(hs_v_hits(Q, *c, thick, HS_TF_HAS(tf, HS_TF_BOUNDARY)), hs_vm_first(k));
     if (HS_TF_HAS(tf, HS_TF_MASK))
         m = hs_vm_and(m, hs_vm_test_i(hs_vi_loadu(run->mask + i), Q->kmask));
+    if (HS_TF_HAS(tf, HS_TF_IGNORE))
+        m = hs_v_not_ignored(m, hs_vi_loadu(run->ids + i), Q->kign);
     return hs_v_keep(Q, *c, m, thick);
 }
 
@@ -235,6 +237,8 @@ HS_INLINE int hs_walk_run(hs_walk *w, const int mode, uint32_t b, uint32_t e)
     w->tests += ((uint64_t)(e - b) + HS_W - 1u) / HS_W * HS_W;
     if (w->g->walls != NULL)
         return hs_walk_wall_run(w, mode, b, e);
+    if (HS_TF_HAS(w->tf, HS_TF_IGNORE)) /* rare: one copy with the flags known at run time */
+        return hs_walk_test_run(w, mode, b, e, w->tf);
     switch (w->tf) { /* each combination a constant of its own copy */
     case 0: return hs_walk_test_run(w, mode, b, e, 0);
     case HS_TF_MASK: return hs_walk_test_run(w, mode, b, e, HS_TF_MASK);

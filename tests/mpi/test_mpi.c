@@ -555,6 +555,14 @@ static void run_errors(void)
         hs_mpi_closest(s, &q.qs, NULL,
                        g_rank == 0 ? none : (hs_closest_out){ci, ct, NULL, NULL, NULL, NULL, NULL});
     CHECK(st == HS_E_NULL, "NULL output on one rank: %d", (int)st);
+    /* a circle to ignore, on the last rank only: refused everywhere, nothing answered */
+    uint32_t ign[10];
+    for (size_t i = 0; i < 10; i++)
+        ign[i] = (uint32_t)i;
+    hs_queries qi = q.qs;
+    qi.ignore = g_rank == g_size - 1 ? ign : NULL;
+    st = hs_mpi_count_hits(s, &qi, NULL, c);
+    CHECK(st == HS_E_UNSUPPORTED, "ignore on one rank: %d", (int)st);
     qset_free(&q);
     hs_mpi_destroy(s);
     scene_free(&sc);
