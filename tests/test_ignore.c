@@ -22,8 +22,15 @@
 #include "hitscan/walls.h"
 #include "test_util.h"
 
-enum { ENGINE_PLAIN, ENGINE_MOVING, ENGINE_PERIODIC, ENGINE_PERIODIC_MOVING, ENGINE_WALLS,
-       ENGINE_BRUTE, ENGINE_COUNT };
+enum {
+    ENGINE_PLAIN,
+    ENGINE_MOVING,
+    ENGINE_PERIODIC,
+    ENGINE_PERIODIC_MOVING,
+    ENGINE_WALLS,
+    ENGINE_BRUTE,
+    ENGINE_COUNT
+};
 
 typedef struct env {
     int engine;
@@ -145,8 +152,7 @@ static hs_status call_closest(const env *e, const hs_queries *qs, const hs_batch
                                      : hs_grid_closest(e->g, qs, o, out);
 }
 
-static hs_status call_count(const env *e, const hs_queries *qs, const hs_batch_opts *o,
-                            uint32_t *c)
+static hs_status call_count(const env *e, const hs_queries *qs, const hs_batch_opts *o, uint32_t *c)
 {
     return e->engine == ENGINE_BRUTE ? hs_brute_count(e->cs, qs, o, c)
                                      : hs_grid_count_hits(e->g, qs, o, c);
@@ -226,10 +232,9 @@ static void check(env *e, hs_isa isa, int threads, hs_semantics sem)
             const uint8_t kk = base.kind ? base.kind[k] : HS_KIND_CIRCLE;
             want_n++;
             /* closest: least t; at equal t a circle before a wall, then the least index */
-            const int better =
-                best == HS_NONE || base.t[k] < best_t ||
-                (base.t[k] == best_t &&
-                 (kk < best_kind || (kk == best_kind && base.idx[k] < best)));
+            const int better = best == HS_NONE || base.t[k] < best_t ||
+                               (base.t[k] == best_t &&
+                                (kk < best_kind || (kk == best_kind && base.idx[k] < best)));
             if (better)
                 best = base.idx[k], best_t = base.t[k], best_kind = kk;
             /* all: the same hits, in the same order, the ignored one left out */
@@ -351,8 +356,8 @@ static void test_single(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_single),   cmocka_unit_test(test_plain),
-        cmocka_unit_test(test_moving),   cmocka_unit_test(test_periodic),
+        cmocka_unit_test(test_single),          cmocka_unit_test(test_plain),
+        cmocka_unit_test(test_moving),          cmocka_unit_test(test_periodic),
         cmocka_unit_test(test_periodic_moving), cmocka_unit_test(test_walls),
         cmocka_unit_test(test_brute),
     };

@@ -97,6 +97,10 @@ export interface QueryOptions {
   /** 'throw' (default): an invalid query (NaN, B - A overflowing, thickness < 0) throws a
    * RangeError; 'miss': it is answered as a miss. */
   invalid?: 'throw' | 'miss';
+  /** Per query, the index of one circle it never reports (the shooter's own): one number for
+   * every query or one per query; negative or 0xFFFFFFFF: none. An index past the circles
+   * ignores nothing; walls are never ignored. */
+  ignore?: number | Uint32Array | Int32Array | readonly number[] | null;
 }
 
 export interface BatchOptions extends QueryOptions {
@@ -141,11 +145,13 @@ export interface ClosestOneHit {
   ny?: number;
 }
 
-export interface ClosestOneOptions extends Omit<QueryOptions, 'thickness' | 'mask'> {
+export interface ClosestOneOptions extends Omit<QueryOptions, 'thickness' | 'mask' | 'ignore'> {
   /** Half-width: a number in [0, 1e18]. */
   thickness?: number;
   /** Only circles with (circle mask & mask) != 0. */
   mask?: number;
+  /** A circle the query never reports (the shooter's own); negative or 0xFFFFFFFF: none. */
+  ignore?: number | null;
   /** Also the hit point and normal, into out. */
   details?: boolean;
   /** Gets t, and with details x, y, nx, ny. */

@@ -467,6 +467,57 @@ function maskNumber(v, where, what = 'mask') {
   return v;
 }
 
+// One circle index to ignore: an integer below 2^32, negative (or 0xFFFFFFFF) for none, as
+// the library's word (0xFFFFFFFF: none).
+function ignoreIndex(v, where, what) {
+  if (typeof v !== 'number') {
+    throw new TypeError(`${where}: ${what} must be a number, got ${got(v)}`);
+  }
+  if (!Number.isInteger(v) || v > 0xffffffff) {
+    throw new RangeError(`${where}: ${what} must be an integer below 2^32 (negative: none), ` +
+                         `got ${v}`);
+  }
+  return v < 0 ? 0xffffffff : v;
+}
+
+// The ignore option of a batch of n queries checked: undefined (or null) for none, one index
+// for every query (a number) or one per query (a Uint32Array, an Int32Array or an array of
+// numbers).
+function ignoreOption(v, n, where) {
+  if (v === undefined || v === null) {
+    return undefined;
+  }
+  if (typeof v === 'number') {
+    return ignoreIndex(v, where, 'ignore');
+  }
+  if (!(v instanceof Uint32Array || v instanceof Int32Array || Array.isArray(v))) {
+    throw new TypeError(`${where}: ignore must be a number, a Uint32Array, an Int32Array or an ` +
+                        `array of numbers, got ${got(v)}`);
+  }
+  if (v.length !== n) {
+    throw new RangeError(`${where}: ignore has ${v.length} values for ${n} queries`);
+  }
+  if (Array.isArray(v)) {
+    for (let i = 0; i < n; i++) {
+      ignoreIndex(v[i], where, `ignore[${i}]`);
+    }
+  }
+  return v;
+}
+
+// A checked ignore option as the library's words, into dst (n words).
+function writeIgnore(dst, v) {
+  if (typeof v === 'number') {
+    dst.fill(v);
+  } else if (v instanceof Uint32Array) {
+    dst.set(v);
+  } else {
+    for (let i = 0; i < dst.length; i++) {
+      dst[i] = v[i] < 0 ? 0xffffffff : v[i];
+    }
+  }
+}
+
 // The collide bits of a grid's n circles in the module's memory, at `at` (0: the arena's
 // start): their address, or 0 without them.
 function writeCollide(m, collide, n, where, at) {
@@ -873,7 +924,8 @@ export class Circles extends Handle {
   }
 }
 
-const QUERY_OPTIONS = ['kind', 'thickness', 'semantics', 'skipStart', 'mask', 'isa', 'invalid'];
+const QUERY_OPTIONS = ['kind', 'thickness', 'semantics', 'skipStart', 'mask', 'isa', 'invalid',
+  'ignore'];
 const ONE_OPTIONS = [...QUERY_OPTIONS, 'details', 'out'];
 const BATCH_OPTIONS = [...QUERY_OPTIONS, 'displacement'];
 
@@ -941,6 +993,7 @@ function runQueries(engine, mode, q, options, where) {
   } else {
     perItem(qmask, Uint32Array, n, 'mask', where, 'queries', 'number');
   }
+  const ignore = ignoreOption(options.ignore, n, where);
   const details = mode === MODE.closest && boolOption(options, 'details', where);
   const out = options.out;
   if (out !== undefined && (out === null || typeof out !== 'object')) {
@@ -956,12 +1009,13 @@ function runQueries(engine, mode, q, options, where) {
     nCircles = displacements(dxy, g, m, 'displacement', where);
   }
 
-  // inputs (queries, thickness, masks, displacements), then outputs: closest index, t,
-  // points, normals, kinds; any bytes; count words
+  // inputs (queries, thickness, masks, displacements, ignored circles), then outputs: closest
+  // index, t, points, normals, kinds; any bytes; count words
   const outBytes = mode === MODE.closest
     ? [4 * n, 4 * n, details ? 8 * n : 0, details ? 8 * n : 0, n]
     : mode === MODE.any ? [n] : mode === MODE.count ? [4 * n] : [];
-  const L = layout(16 * n, thick ? 4 * n : 0, qmask ? 4 * n : 0, 8 * nCircles, ...outBytes);
+  const L = layout(16 * n, thick ? 4 * n : 0, qmask ? 4 * n : 0, 8 * nCircles,
+                   ignore !== undefined ? 4 * n : 0, ...outBytes);
   const base = m.arena(L.end);
   const buf = m.buffer;
   new Float32Array(buf, base, 4 * n).set(q);
@@ -974,10 +1028,14 @@ function runQueries(engine, mode, q, options, where) {
   if (qmask) {
     new Uint32Array(buf, base + L.at[2], n).set(qmask);
   }
-  const o = (k) => (k + 4 < L.at.length && outBytes[k] > 0 ? base + L.at[k + 4] : 0);
+  if (ignore !== undefined) {
+    writeIgnore(new Uint32Array(buf, base + L.at[4], n), ignore);
+  }
+  const o = (k) => (k + 5 < L.at.length && outBytes[k] > 0 ? base + L.at[k + 5] : 0);
   const st = m.x.hs_web_query(mode, g, cs, base, n, kind, sem, isa, thick ? base + L.at[1] : 0,
                               thickAll, qmask ? base + L.at[2] : 0, maskAll, o(0), o(1), o(2),
-                              o(3), dxy !== undefined ? base + L.at[3] : 0, o(4));
+                              o(3), dxy !== undefined ? base + L.at[3] : 0, o(4),
+                              ignore !== undefined ? base + L.at[4] : 0);
   if (st !== HS_OK && st !== HS_E_INVALID_QUERY) {
     if (dxy !== undefined && (st === HS_E_NONFINITE || st === HS_E_RANGE)) {
       throw displacementError(m, st, dxy, 'displacement', where) ?? m.fail(st, where);
@@ -1010,7 +1068,7 @@ function runQueries(engine, mode, q, options, where) {
   }
   const b = m.buffer;
   const take = (Type, k, len) => {
-    const view = new Type(b, base + L.at[k + 4], len);
+    const view = new Type(b, base + L.at[k + 5], len);
     return view.slice();
   };
   const into = (dst, Type, k, len, what) => {
@@ -1018,7 +1076,7 @@ function runQueries(engine, mode, q, options, where) {
       throw new TypeError(`${where}: out${what ? `.${what}` : ''} must be a ${Type.name} of ` +
                           `${len} values`);
     }
-    dst.set(new Type(b, base + L.at[k + 4], len));
+    dst.set(new Type(b, base + L.at[k + 5], len));
     return dst;
   };
   switch (mode) {
@@ -1261,6 +1319,7 @@ export class Grid extends Engine {
     let isa = HS_ISA_AUTO;
     let thick = 0;
     let mask = 0xffffffff;
+    let ignore = 0xffffffff;
     let details = false;
     let miss = false;
     let out;
@@ -1272,6 +1331,9 @@ export class Grid extends Engine {
       isa = m.isa(options.isa, where);
       thick = sizeNumber(orDefault(options.thickness, 0), 'thickness', where);
       mask = maskNumber(orDefault(options.mask, 0xffffffff), where);
+      if (options.ignore !== undefined && options.ignore !== null) {
+        ignore = ignoreIndex(options.ignore, where, 'ignore');
+      }
       details = boolOption(options, 'details', where);
       miss = choiceOption(options, 'invalid', ['throw', 'miss'], where) === 1;
       out = options.out;
@@ -1280,7 +1342,7 @@ export class Grid extends Engine {
       }
     }
     const st = m.x.hs_web_closest_one(g, ax, ay, bx, by, kind, sem, isa, thick, mask,
-                                      details ? 1 : 0);
+                                      details ? 1 : 0, ignore);
     if (st !== HS_OK && (st !== HS_E_INVALID_QUERY || !miss)) {
       if (st !== HS_E_INVALID_QUERY) {
         throw m.fail(st, where);

@@ -149,6 +149,12 @@ def _run(mode, circles, queries, cell_size, chunks, kw):
             raise ValueError(f"{name}: hitscan.dask takes one value for every query")
     xyr, cell_size = _circle_set(circles, cell_size)
     q = _as_queries(queries, chunks)
+    ignore = kw.get("ignore")
+    if np.ndim(ignore) != 0:  # one per query: each chunk gets its rows
+        ignore = np.asarray(ignore)
+        if ignore.shape != (q.shape[0],):
+            raise ValueError(f"ignore: shape {ignore.shape} does not match the queries (need "
+                             f"a scalar or shape ({q.shape[0]},))")
     token = "hitscan-grid-" + tokenize(xyr, cell_size)
     circ = _circle_arg(xyr, token)
     rows = q.chunks[0]
@@ -158,8 +164,9 @@ def _run(mode, circles, queries, cell_size, chunks, kw):
     else:
         outs = _OUTPUTS[mode + ("+details" if kw.get("details") else "")]
     task = dask.delayed(_block, pure=True, nout=len(outs))
-    parts = [task(mode, token, circ, cell_size, b, int(s), kw)
-             for b, s in zip(q.to_delayed().ravel(), starts)]
+    parts = [task(mode, token, circ, cell_size, b, int(s),
+                  kw if np.ndim(ignore) == 0 else {**kw, "ignore": ignore[s:s + n]})
+             for b, s, n in zip(q.to_delayed().ravel(), starts, rows)]
     result = []
     for k, (tail, dtype) in enumerate(outs):
         arrays = [
@@ -178,7 +185,7 @@ def closest(circles, queries, *, cell_size=None, chunks=None, **kw):
     array. queries: an (M, 4) dask array chunked by
     rows (a NumPy array is split into `chunks` rows). Keyword arguments are Grid.closest's
     (kind, thickness, semantics, mask as an int, threads per chunk (default 1), isa,
-    details)."""
+    details, ignore as an int or a NumPy array of one per query)."""
     return _run("closest", circles, queries, cell_size, chunks, kw)
 
 

@@ -122,6 +122,45 @@ PyArrayObject *hspy_uint32(PyObject *obj, const char *arg, const char *what)
     return convert(a, NPY_UINT32);
 }
 
+PyArrayObject *hspy_index32(PyObject *obj, const char *arg, const char *what)
+{
+    PyArrayObject *a = as_array(obj, arg, what, "iu", "integers (uint32 is used without a copy)");
+    if (!a || in_place(a, NPY_UINT32))
+        return a;
+    /* every value widened to 64 bits first, then looked at: a cast would wrap */
+    const int is_signed = PyArray_DESCR(a)->kind == 'i';
+    PyArrayObject *w = convert(a, is_signed ? NPY_INT64 : NPY_UINT64);
+    PyArrayObject *out =
+        w ? (PyArrayObject *)PyArray_SimpleNew(PyArray_NDIM(w), PyArray_DIMS(w), NPY_UINT32) : NULL;
+    if (!out) {
+        Py_XDECREF(w);
+        return NULL;
+    }
+    const npy_intp n = PyArray_SIZE(w);
+    uint32_t *o = (uint32_t *)PyArray_DATA(out);
+    for (npy_intp i = 0; i < n; i++) {
+        const npy_uint64 u = ((const npy_uint64 *)PyArray_DATA(w))[i];
+        const npy_int64 v = ((const npy_int64 *)PyArray_DATA(w))[i];
+        if (is_signed ? v > (npy_int64)UINT32_MAX : u > UINT32_MAX) {
+            if (is_signed)
+                PyErr_Format(PyExc_ValueError,
+                             "%s: element %zd is %lld: an index must be below 2**32 (negative: "
+                             "none)",
+                             arg, (Py_ssize_t)i, (long long)v);
+            else
+                PyErr_Format(PyExc_ValueError,
+                             "%s: element %zd is %llu: an index must be below 2**32", arg,
+                             (Py_ssize_t)i, (unsigned long long)u);
+            Py_DECREF(w);
+            Py_DECREF(out);
+            return NULL;
+        }
+        o[i] = is_signed && v < 0 ? UINT32_MAX : (uint32_t)u;
+    }
+    Py_DECREF(w);
+    return out;
+}
+
 int hspy_uint32_scalar(PyObject *obj, const char *arg, uint32_t *out)
 {
     PyObject *i = PyNumber_Index(obj);

@@ -333,15 +333,15 @@ static int spans_overlap(PyArrayObject *a, PyArrayObject *b)
 }
 
 /* out= arrays may not share memory with the inputs the library reads while it writes them
- * (queries, per-query thickness and mask) nor with each other: ValueError naming both. */
+ * (queries, per-query thickness, mask and ignore) nor with each other: ValueError naming both. */
 static int out_aliases(const hspy_batch *b, PyObject *const *outs, const char *const *names, int n)
 {
-    PyArrayObject *in[3] = {b->queries, b->thickness, b->mask};
-    static const char *const in_names[3] = {"queries", "thickness", "mask"};
+    PyArrayObject *in[4] = {b->queries, b->thickness, b->mask, b->ignore};
+    static const char *const in_names[4] = {"queries", "thickness", "mask", "ignore"};
     for (int i = 0; i < n; i++) {
         if (!outs[i])
             continue;
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 4; k++)
             if (in[k] && spans_overlap((PyArrayObject *)outs[i], in[k])) {
                 PyErr_Format(PyExc_ValueError, "out: %s shares memory with %s", names[i],
                              in_names[k]);
@@ -968,6 +968,10 @@ static PyObject *engine_reduce(hspy_engine *self, PyObject *Py_UNUSED(ignored))
     "(circle mask & query mask) == 0 are skipped (circles without a mask have every bit: a\n"      \
     "query of mask 0 hits nothing). threads: None or -1 for every core, or a\n"                    \
     "count; results never depend on it. isa: None / 'auto', or a level from isa_levels().\n"       \
+    "ignore: None, or per query the index of one circle it never reports (the shooter's\n"         \
+    "own), an int for every query or an integer array of the queries' shape; negative: none,\n"    \
+    ">= 2**32: ValueError. An index past the circles ignores nothing; walls are never\n"           \
+    "ignored. displacement: an (N, 2) array, circle i moving by it over the query (Grid).\n"       \
     "The GIL is released while the library works. Invalid queries (NaN, B - A overflowing,\n"      \
     "a negative per-query thickness) are answered as misses and reported once per call by\n"       \
     "an InvalidQueryWarning (count, first, reason).\n"
@@ -976,7 +980,8 @@ static PyObject *engine_reduce(hspy_engine *self, PyObject *Py_UNUSED(ignored))
 #define QUERY_METHODS                                                                              \
     {"closest", (PyCFunction)(void (*)(void))engine_closest, METH_VARARGS | METH_KEYWORDS,         \
      "closest($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n"   \
-     "        threads=None, isa=None, details=False, out=None, skip_start=False)\n--\n\n"          \
+     "        threads=None, isa=None, details=False, out=None, skip_start=False,\n"                \
+     "        displacement=None, ignore=None)\n--\n\n"                                             \
      "Closest hit per query: (index, t), index int64 (-1 for a miss), t float32 (NaN).\n"          \
      "details=True adds point and normal, float32 (..., 2) arrays. .kind (uint8, beside the\n"     \
      "tuple) says what index counts in: 0 a circle, 1 a wall of a Grid's walls (its row in\n"      \
@@ -985,17 +990,20 @@ static PyObject *engine_reduce(hspy_engine *self, PyObject *Py_UNUSED(ignored))
      "nothing.\n\n" QUERY_DOC_ARGS},                                                               \
         {"any", (PyCFunction)(void (*)(void))engine_any, METH_VARARGS | METH_KEYWORDS,             \
          "any($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n"   \
-         "    threads=None, isa=None, out=None, skip_start=False)\n--\n\n"                         \
+         "    threads=None, isa=None, out=None, skip_start=False, displacement=None,\n"            \
+         "    ignore=None)\n--\n\n"                                                                \
          "Whether each query hits any circle (or wall of a Grid's walls): a bool array (or\n"      \
          "out).\n\n" QUERY_DOC_ARGS},                                                              \
         {"count", (PyCFunction)(void (*)(void))engine_count, METH_VARARGS | METH_KEYWORDS,         \
          "count($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n" \
-         "      threads=None, isa=None, out=None, skip_start=False)\n--\n\n"                       \
+         "      threads=None, isa=None, out=None, skip_start=False, displacement=None,\n"          \
+         "      ignore=None)\n--\n\n"                                                              \
          "Number of circles (and walls of a Grid's walls) each query hits: an int64 array\n"       \
          "(or out).\n\n" QUERY_DOC_ARGS},                                                          \
         {"all", (PyCFunction)(void (*)(void))engine_all, METH_VARARGS | METH_KEYWORDS,             \
          "all($self, queries, *, kind='segment', thickness=0.0, semantics='solid', mask=None,\n"   \
-         "    threads=None, isa=None, csr=False, skip_start=False)\n--\n\n"                        \
+         "    threads=None, isa=None, csr=False, skip_start=False, displacement=None,\n"           \
+         "    ignore=None)\n--\n\n"                                                                \
          "Every hit: (query, circle, t) arrays (int64, int64, float32) ordered by query, then "    \
          "t,\n"                                                                                    \
          "then circle. csr=True returns (offsets, circle, t) instead, offsets int64 of length\n"   \

@@ -43,6 +43,10 @@ PyArrayObject *hspy_float32(PyObject *obj, const char *arg, const char *what);
 /* `obj` as a uint32 C-contiguous array: in place when it is one; other integer dtypes are
  * converted after checking every value is in 0 .. 2**32 - 1 (ValueError naming `arg`). */
 PyArrayObject *hspy_uint32(PyObject *obj, const char *arg, const char *what);
+/* `obj` as a uint32 C-contiguous array of indices: in place when it is one; other integer
+ * dtypes converted, negative values to HS_NONE (none), values >= 2**32 a ValueError naming
+ * `arg`. */
+PyArrayObject *hspy_index32(PyObject *obj, const char *arg, const char *what);
 /* Python int in 0 .. 2**32 - 1, else ValueError / TypeError naming `arg`. */
 int hspy_uint32_scalar(PyObject *obj, const char *arg, uint32_t *out);
 /* threads=None or -1: 0 (every core, OpenMP's default); a positive int: itself. */
@@ -144,6 +148,7 @@ typedef struct hspy_batch {
     PyArrayObject *queries;   /* float32 (..., 4), C-contiguous */
     PyArrayObject *thickness; /* float32 per query, or NULL */
     PyArrayObject *mask;      /* uint32 per query, or NULL */
+    PyArrayObject *ignore;    /* uint32 per query (HS_NONE: none), or NULL */
     int out_ndim;             /* the queries' shape without its last axis */
     npy_intp out_shape[NPY_MAXDIMS];
     size_t m;

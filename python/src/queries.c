@@ -96,6 +96,30 @@ static int parse_mask(hspy_batch *b, PyObject *obj)
     return check_per_query(b, b->mask, "mask");
 }
 
+/* ignore: None, one circle index for every query or one per query (negative: none). The
+ * library takes an array only: a scalar is spread over one. */
+static int parse_ignore(hspy_batch *b, PyObject *obj)
+{
+    if (!obj || obj == Py_None)
+        return 0;
+    if (!(b->ignore = hspy_index32(obj, "ignore",
+                                   "None, an int or an integer array with one circle index per "
+                                   "query")))
+        return -1;
+    if (PyArray_NDIM(b->ignore) == 0 && b->out_ndim > 0) {
+        const uint32_t j = *(const uint32_t *)PyArray_DATA(b->ignore);
+        Py_SETREF(b->ignore,
+                  (PyArrayObject *)PyArray_SimpleNew(b->out_ndim, b->out_shape, NPY_UINT32));
+        if (!b->ignore)
+            return -1;
+        uint32_t *v = (uint32_t *)PyArray_DATA(b->ignore);
+        for (size_t i = 0; i < b->m; i++)
+            v[i] = j;
+        return 0;
+    }
+    return check_per_query(b, b->ignore, "ignore");
+}
+
 static int parse_queries(hspy_batch *b, PyObject *obj)
 {
     if (!(b->queries = hspy_float32(obj, "queries", "a float array of shape (M, 4)")))
@@ -120,30 +144,31 @@ static int parse_queries(hspy_batch *b, PyObject *obj)
 
 int hspy_batch_parse(hspy_batch *b, hspy_mode mode, PyObject *args, PyObject *kwds)
 {
-    static char *kw_closest[] = {"queries", "kind",       "thickness",    "semantics",
-                                 "mask",    "threads",    "isa",          "details",
-                                 "out",     "skip_start", "displacement", NULL};
-    static char *kw_all[] = {"queries", "kind", "thickness",  "semantics",    "mask", "threads",
-                             "isa",     "csr",  "skip_start", "displacement", NULL};
-    static char *kw_plain[] = {"queries", "kind", "thickness",  "semantics",    "mask", "threads",
-                               "isa",     "out",  "skip_start", "displacement", NULL};
+    static char *kw_closest[] = {"queries",      "kind",   "thickness", "semantics", "mask",
+                                 "threads",      "isa",    "details",   "out",       "skip_start",
+                                 "displacement", "ignore", NULL};
+    static char *kw_all[] = {"queries", "kind", "thickness",  "semantics",    "mask",   "threads",
+                             "isa",     "csr",  "skip_start", "displacement", "ignore", NULL};
+    static char *kw_plain[] = {"queries", "kind", "thickness",  "semantics",    "mask",   "threads",
+                               "isa",     "out",  "skip_start", "displacement", "ignore", NULL};
     PyObject *q, *kind = NULL, *thick = NULL, *sem = NULL, *mask = NULL, *threads = NULL,
-                 *isa = NULL;
+                 *isa = NULL, *ignore = NULL;
     int flag = 0, skip = 0;
     memset(b, 0, sizeof *b);
     int ok;
     if (mode == HSPY_CLOSEST)
-        ok = PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOOOOpOpO:closest", kw_closest, &q, &kind,
-                                         &thick, &sem, &mask, &threads, &isa, &flag, &b->out, &skip,
-                                         &b->displacement);
+        ok = PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOOOOpOpOO:closest", kw_closest, &q,
+                                         &kind, &thick, &sem, &mask, &threads, &isa, &flag, &b->out,
+                                         &skip, &b->displacement, &ignore);
     else if (mode == HSPY_ALL)
-        ok = PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOOOOppO:all", kw_all, &q, &kind, &thick,
+        ok = PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOOOOppOO:all", kw_all, &q, &kind, &thick,
                                          &sem, &mask, &threads, &isa, &flag, &skip,
-                                         &b->displacement);
+                                         &b->displacement, &ignore);
     else
         ok = PyArg_ParseTupleAndKeywords(
-            args, kwds, mode == HSPY_ANY ? "O|$OOOOOOOpO:any" : "O|$OOOOOOOpO:count", kw_plain, &q,
-            &kind, &thick, &sem, &mask, &threads, &isa, &b->out, &skip, &b->displacement);
+            args, kwds, mode == HSPY_ANY ? "O|$OOOOOOOpOO:any" : "O|$OOOOOOOpOO:count", kw_plain,
+            &q, &kind, &thick, &sem, &mask, &threads, &isa, &b->out, &skip, &b->displacement,
+            &ignore);
     if (!ok)
         return -1;
     if (b->out == Py_None)
@@ -155,7 +180,7 @@ int hspy_batch_parse(hspy_batch *b, hspy_mode mode, PyObject *args, PyObject *kw
     b->opts = hs_batch_opts_default();
     b->opts.stats = &b->stats;
     if (parse_queries(b, q) || parse_kind(kind, &b->kind) || parse_thickness(b, thick) ||
-        parse_mask(b, mask) || hspy_semantics(sem, &b->opts.sem) ||
+        parse_mask(b, mask) || parse_ignore(b, ignore) || hspy_semantics(sem, &b->opts.sem) ||
         hspy_threads(threads, &b->opts.threads) || hspy_isa(isa, &b->opts.isa)) {
         hspy_batch_clear(b);
         return -1;
@@ -175,6 +200,7 @@ void hspy_batch_clear(hspy_batch *b)
     Py_CLEAR(b->queries);
     Py_CLEAR(b->thickness);
     Py_CLEAR(b->mask);
+    Py_CLEAR(b->ignore);
     free(b->disp);
     b->disp = NULL;
 }
@@ -236,6 +262,8 @@ hs_queries hspy_batch_soa(const hspy_batch *b, hspy_scratch *s)
         qs.q = (const float *)PyArray_DATA(b->thickness);
     if (b->mask)
         qs.mask = (const uint32_t *)PyArray_DATA(b->mask);
+    if (b->ignore)
+        qs.ignore = (const uint32_t *)PyArray_DATA(b->ignore);
     return qs;
 }
 

@@ -55,6 +55,19 @@ def test_masked_circles(client):
     assert np.array_equal(got, hitscan.Grid(c).closest(q, mask=1).index)
 
 
+def test_ignore(client):
+    """ignore= per query reaches each chunk as its own rows; a scalar every chunk."""
+    xyr, q = hitscan.scene("uniform", 5000, 4000)
+    grid = hitscan.Grid(xyr)
+    ign = grid.closest(q).index  # each query's closest circle: -1 (none) on a miss
+    got = hd.all(xyr, da.from_array(q, chunks=1000), ignore=ign)
+    ref = grid.all(q, ignore=ign)
+    assert all(a.tobytes() == b.tobytes() for a, b in zip(dask.compute(*got), ref))
+    assert len(ref.query) < len(grid.all(q).query)
+    got = hd.count(xyr, q, chunks=1500, ignore=7).compute()
+    assert np.array_equal(got, grid.count(q, ignore=7))
+
+
 def test_grid_accepted(client):
     xyr, q = hitscan.scene("clustered", 8000, 6000)
     grid = hitscan.Grid(xyr, cell_size=2.0)
@@ -99,6 +112,8 @@ def test_argument_errors(circles, queries, exc, words):
 
 
 def test_errors():
+    with pytest.raises(ValueError, match="ignore: shape"):
+        hd.closest(np.zeros((1, 3)), np.zeros((5, 4)), ignore=np.ones(4, np.int64))
     with pytest.raises(ValueError, match="thickness"):
         hd.closest(np.zeros((1, 3)), np.zeros((5, 4)), thickness=np.ones(5))
     with pytest.raises(ValueError, match="queries"):

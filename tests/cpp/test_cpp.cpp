@@ -393,6 +393,64 @@ void test_moves(const scene &s)
 }
 
 // A periodic box: the options are the C struct; pairs across the edge carry their shift.
+// queries::ignore: each engine's answers equal its all-hits without ignore, the ignored
+// circle's hits taken out (the first left for closest, any left, how many, the list).
+template <class E> void check_ignore(const E &e, const scene &s)
+{
+    const std::size_t n = s.x.size(), m = s.ax.size();
+    const auto plain = hitscan::queries::segments(s.ax, s.ay, s.dx, s.dy);
+    auto ref = e.try_all(plain);
+    CHECK(ref.ok());
+    std::vector<std::uint32_t> ign(m);
+    for (std::size_t i = 0; i < m; i++) {
+        const auto row = ref.value().row(i);
+        const std::uint32_t pick[4] = {row.idx.empty() ? 0u : row.idx[0], HS_NONE,
+                                       static_cast<std::uint32_t>((i * 7919) % n),
+                                       static_cast<std::uint32_t>(n + i)};
+        ign[i] = pick[i % 4];
+    }
+    const auto qs = hitscan::queries::segments(s.ax, s.ay, s.dx, s.dy).ignore(ign);
+    auto c = e.try_closest(qs);
+    auto a = e.try_any(qs);
+    auto k = e.try_count(qs);
+    auto h = e.try_all(qs);
+    CHECK(c.ok() && a.ok() && k.ok() && h.ok());
+    if (!(c.ok() && a.ok() && k.ok() && h.ok()))
+        return;
+    std::size_t removed = 0, total = 0;
+    for (std::size_t i = 0; i < m; i++) {
+        const auto row = ref.value().row(i), got = h.value().row(i);
+        std::vector<std::uint32_t> idx;
+        std::vector<float> t;
+        for (std::size_t j = 0; j < row.idx.size(); j++)
+            if (row.idx[j] != ign[i]) {
+                idx.push_back(row.idx[j]);
+                t.push_back(row.t[j]);
+            }
+        removed += row.idx.size() - idx.size();
+        total += idx.size();
+        CHECK(same(got.idx, idx.data(), idx.size()) && same(got.t, t.data(), t.size()));
+        CHECK(c.value().idx[i] == (idx.empty() ? HS_NONE : idx[0]));
+        CHECK(idx.empty() ? std::isnan(c.value().t[i]) : c.value().t[i] == t[0]);
+        CHECK(a.value()[i] == (idx.empty() ? 0 : 1) && k.value()[i] == idx.size());
+    }
+    CHECK(removed > m / 8 && h.value().total() == total); // the closest circle, a quarter
+    // An empty span ignores nothing; a span of another length is refused.
+    auto none = e.try_count(hitscan::queries::segments(s.ax, s.ay, s.dx, s.dy).ignore({}));
+    auto before = e.try_count(plain);
+    CHECK(none.ok() && before.ok() && none.value() == before.value());
+    CHECK(e.try_count(hitscan::queries::segments(s.ax, s.ay, s.dx, s.dy)
+                          .ignore(hitscan::span<const std::uint32_t>(ign.data(), 1)))
+              .status() == HS_E_RANGE);
+}
+
+void test_ignore(const scene &s)
+{
+    hitscan::circles cs = std::move(hitscan::circles::try_create(s.x, s.y, s.r).value());
+    check_ignore(std::move(hitscan::grid::try_build(cs).value()), s);
+    check_ignore(hitscan::brute(cs), s);
+}
+
 void test_periodic()
 {
     const float x[3] = {0.5f, 5.0f, 9.7f}, y[3] = {5.0f, 5.0f, 5.0f}, r[3] = {0.5f, 0.5f, 0.5f};
@@ -645,6 +703,7 @@ int main()
     test_periodic();
     test_spans(s);
     test_walls(s);
+    test_ignore(s);
     std::printf("hitscan.hpp (C++%ld, %s, %s): %s\n", (long)(__cplusplus / 100 % 100),
                 HS_CPP_STD_SPAN ? "std::span" : "hitscan::span",
                 HS_CPP_EXCEPTIONS ? "exceptions" : "no exceptions", failures ? "FAILED" : "ok");

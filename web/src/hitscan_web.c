@@ -291,6 +291,7 @@ static int all_too_big(const hs_grid *g, const hs_circles *cs, const hs_queries 
     sample.dy = dy;
     sample.q = qs->q ? q : NULL;
     sample.mask = qs->mask ? mask : NULL;
+    sample.ignore = NULL; /* an estimate: at most one hit more per query */
     sample.count = k;
     double seen;
     hs_status st = count_hits(g, cs, &sample, o, count, &seen);
@@ -310,14 +311,16 @@ static int all_too_big(const hs_grid *g, const hs_circles *cs, const hs_queries 
  *   all: ret[3] hits, ret[4] their queries, ret[5] circles or walls, ret[6] entry times,
  *        ret[8] kinds (0: every hit a circle's), valid until hs_web_all_free or the next call.
  * dxy: NULL, or the grid's circles moving by (dx, dy) pairs over the queries' interval
- * (hs_batch_opts.disp_x / disp_y; grid only).
+ * (hs_batch_opts.disp_x / disp_y; grid only). ignore: NULL, or per query one circle index it
+ * never reports (hs_queries.ignore; UINT32_MAX: none).
  * ret[0]: the invalid queries (answered as misses), ret[1]: the first, ret[2]: its status.
  * All-hits refused before it is answered (HS_E_NOMEM): ret[7] 1, ret[3] / ret[4] the hits
  * (low and high words). */
 int HS_WEB(hs_web_query)(int mode, const hs_grid *g, const hs_circles *cs, const float *q4,
                          size_t m, int kind, int sem, int isa, const float *thick, float thick_all,
                          const uint32_t *qmask, uint32_t mask_all, void *out0, void *out1,
-                         float *out2, float *out3, const float *dxy, uint8_t *hit_kind)
+                         float *out2, float *out3, const float *dxy, uint8_t *hit_kind,
+                         const uint32_t *ignore)
 {
     hs_hits_free(&last_hits);
     if (kind < 0 || kind > 2 || mode < HS_WEB_CLOSEST || mode > HS_WEB_ALL)
@@ -344,6 +347,7 @@ int HS_WEB(hs_web_query)(int mode, const hs_grid *g, const hs_circles *cs, const
     qs.q_all = thick_all;
     qs.mask = qmask;
     qs.mask_all = mask_all;
+    qs.ignore = ignore;
     hs_batch_stats stats = {0, (size_t)-1, 0};
     hs_batch_opts o = hs_batch_opts_default();
     o.sem = (hs_semantics)sem;
@@ -441,8 +445,9 @@ static struct {
     float ax, ay, dx, dy;
     uint32_t idx;
     float t, px, py, nx, ny;
-    uint32_t kind;  /* HS_KIND_* of idx */
-    int32_t reason; /* an invalid query's hs_query_validate status */
+    uint32_t kind;   /* HS_KIND_* of idx */
+    int32_t reason;  /* an invalid query's hs_query_validate status */
+    uint32_t ignore; /* the circle it never reports (UINT32_MAX: none) */
 } one;
 
 /* Where the answer of hs_web_closest_one is: idx (UINT32_MAX on a miss), then t, px, py, nx,
@@ -452,10 +457,12 @@ void *HS_WEB(hs_web_one)(void) { return &one.idx; }
 int HS_WEB(hs_web_one_reason)(void) { return one.reason; }
 
 /* The closest circle to one query A -> B of kind 0..2 against g, as hs_web_query does it for a
- * batch of one (details: the hit point and normal too). An invalid query is answered as a miss
+ * batch of one (details: the hit point and normal too; ignore: a circle it never reports,
+ * UINT32_MAX for none). An invalid query is answered as a miss
  * with HS_E_INVALID_QUERY, its reason in one.reason. */
 int HS_WEB(hs_web_closest_one)(const hs_grid *g, float ax, float ay, float bx, float by, int kind,
-                               int sem, int isa, float thick, uint32_t mask, int details)
+                               int sem, int isa, float thick, uint32_t mask, int details,
+                               uint32_t ignore)
 {
     if (kind < 0 || kind > 2)
         return HS_E_RANGE;
@@ -470,6 +477,8 @@ int HS_WEB(hs_web_closest_one)(const hs_grid *g, float ax, float ay, float bx, f
     qs.tmax_all = kind_tmax(kind);
     qs.q_all = thick;
     qs.mask_all = mask;
+    one.ignore = ignore;
+    qs.ignore = &one.ignore;
     hs_batch_opts o = hs_batch_opts_default();
     o.sem = (hs_semantics)sem;
     o.isa = (hs_isa)isa;

@@ -164,6 +164,14 @@ class queries
         q_.mask = detail::ptr(m);
         return expect(m.size());
     }
+    // Per query, the index of one circle it never reports (its shooter's, say), HS_NONE for
+    // none; an index past the set ignores nothing and walls are never ignored. An empty span:
+    // none for any query.
+    queries &ignore(span<const std::uint32_t> idx) noexcept
+    {
+        q_.ignore = detail::ptr(idx);
+        return idx.empty() ? *this : expect(idx.size());
+    }
 
     std::size_t size() const noexcept { return q_.count; }
     hs_status status() const noexcept { return status_; } // HS_OK, or HS_E_RANGE (lengths)

@@ -26,6 +26,11 @@ export async function frame(xyr: Float32Array, q: Float32Array): Promise<Closest
   grid.pairs({ collide: 3 });
   // @ts-expect-error closestOne takes one thickness, not one per query
   grid.closestOne(0, 0, 1, 0, { thickness: new Float32Array(1) });
+  grid.any(q, { ignore: new Int32Array(q.length / 4).fill(-1) });
+  grid.count(q, { ignore: [0, -1] });
+  grid.closestOne(0, 0, 1, 0, { ignore: 3 });
+  // @ts-expect-error closestOne ignores one circle, not one per query
+  grid.closestOne(0, 0, 1, 0, { ignore: new Uint32Array(1) });
   return grid.closest(q, { details: true });
 }
 
