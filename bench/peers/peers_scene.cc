@@ -106,7 +106,7 @@ const std::vector<uint8_t> &Scene::StartsInside()
         for (size_t i = 0; i < m; i++) {
             size_t found = 0;
             uint32_t idx;
-            hs_grid_overlap_circle(g, hs_circle{ax[i], ay[i], 0.0f}, 0, &idx, 1, &found);
+            hs_grid_overlap_circle(g, hs_circle{ax[i], ay[i], 0.0f}, UINT32_MAX, &idx, 1, &found);
             starts_inside_[i] = found > 0;
         }
         have_inside_ = true;
