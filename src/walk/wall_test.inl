@@ -91,8 +91,20 @@ HS_INLINE float hs_block_wall_t(const hs_block *B, const hs_grid *g, uint32_t q,
  * double, exceeds best t d.d by more than 2^-16 M |d| has t > best: it cannot change the slot's
  * best, not even by a tie. */
 typedef struct hs_wall_cut {
-    double dx, dy, ax, ay, len, q, limit; /* limit: best t d.d, raised; +inf before a hit */
+    double dx, dy, ax, ay, dd, len, q, limit; /* limit: best t d.d, raised; +inf before a hit */
 } hs_wall_cut;
+
+/* The limit from the slot's best as it stands (after each hit folded). */
+HS_INLINE void hs_wall_cut_limit(hs_wall_cut *c, const hs_block *B, uint32_t slot)
+{
+    c->limit = INFINITY;
+    if (B->best_key[slot] != UINT64_MAX && c->dd > 0.0) { /* a point query: no cut */
+        float t;
+        memcpy(&t, &B->best_tbits[slot], sizeof t);
+        c->limit =
+            (double)t * c->dd + 0x1p-16 * c->len * (fabs(c->ax) + fabs(c->ay) + fabs(t) * c->len);
+    }
+}
 
 HS_INLINE hs_wall_cut hs_wall_cut_make(const hs_block *B, uint32_t slot)
 {
@@ -102,14 +114,9 @@ HS_INLINE hs_wall_cut hs_wall_cut_make(const hs_block *B, uint32_t slot)
     c.ax = B->ax[slot];
     c.ay = B->ay[slot];
     c.q = B->q[slot];
-    const double dd = c.dx * c.dx + c.dy * c.dy;
-    c.len = sqrt(dd);
-    c.limit = INFINITY;
-    if (B->best_key[slot] != UINT64_MAX && dd > 0.0) { /* a point query: no cut */
-        float t;
-        memcpy(&t, &B->best_tbits[slot], sizeof t);
-        c.limit = (double)t * dd + 0x1p-16 * c.len * (fabs(c.ax) + fabs(c.ay) + fabs(t) * c.len);
-    }
+    c.dd = c.dx * c.dx + c.dy * c.dy;
+    c.len = sqrt(c.dd);
+    hs_wall_cut_limit(&c, B, slot);
     return c;
 }
 
@@ -134,7 +141,7 @@ static HS_OUTLINE void hs_block_wall_fold_item(hs_block *B, const hs_grid *g, co
         hs_wall_hit h;
         if (hs_gwall_hits(g, pos, &k, &h)) {
             hs_block_fold_t(B, it.slot, h.t, g->id[pos], pos);
-            cut = hs_wall_cut_make(B, it.slot);
+            hs_wall_cut_limit(&cut, B, it.slot);
         }
     }
 }
