@@ -3,16 +3,18 @@
  * caller's order touch random cells, so each query would wait on memory for most of its
  * cells. Large batches against large grids are therefore answered in a locality order: a
  * counting sort of the queries by the Z-order (Morton) index of the coarse cell (2^HS_SORT_BITS
- * on a side over the grid) holding their start. The grid's own cells are row-major; within a
- * coarse cell that is close enough. Answers go to the caller's positions, so the caller sees
- * its order; the order itself is a pure function of the queries, so results stay independent
- * of the thread count. */
+ * on a side over the grid) holding their start; on a grid of several leaves (partition.h),
+ * by leaf first, then by the coarse cells of the leaf's own level. The grid's own cells are
+ * row-major; within a coarse cell that is close enough. Answers go to the caller's positions, so
+ * the caller sees its order; the order itself is a pure function of the queries, so results stay
+ * independent of the thread count. */
 #include "grid/order.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "grid/vectorize.h"
+#include "invariant.h"
 #include "prefetch.h"
 #include "tuning.h"
 
@@ -59,6 +61,107 @@ static void order_keys(const float *restrict ax, const float *restrict ay, const
     else
         for (size_t i = lo; i < hi; i++)
             key[i] = order_key(ax[i], ay[i], dx[i], dy[i], tall, kp);
+}
+
+/* The keys of a grid partitioned into several leaves (partition.h): a leaf's queries are kept
+ * together, each leaf's in the Z-order of its own level's box, so that a cluster far from the
+ * others gets the same locality as one alone. The tree's leaves cut the plane into regions
+ * x0 <= x < x1, y0 <= y < y1 (one per leaf: the bottom positions under a leaf planned higher
+ * up have empty regions, cut at +inf); a start is keyed by the region holding it (region 0
+ * when none, NaN), clamped to its leaf's coarse cells. Regions are tried one after the other
+ * over a chunk of starts, so that every loop vectorises. */
+#define LEAF_CHUNK 64
+typedef struct leaf_keys {
+    int n; /* regions */
+    float x0[HS_PART_LEAVES], y0[HS_PART_LEAVES], x1[HS_PART_LEAVES], y1[HS_PART_LEAVES];
+    float ox[HS_PART_LEAVES], oy[HS_PART_LEAVES], sx[HS_PART_LEAVES], sy[HS_PART_LEAVES];
+    uint32_t base[HS_PART_LEAVES]; /* the leaf's first bucket */
+    float last;
+} leaf_keys;
+
+HS_GRID_CLONES
+static void order_keys_leaves(const float *restrict ax, const float *restrict ay,
+                              const float *restrict dx, const float *restrict dy,
+                              const float *restrict tmin, float tall, const leaf_keys *restrict lk,
+                              size_t lo, size_t hi, uint32_t *restrict key)
+{
+    float px[LEAF_CHUNK], py[LEAF_CHUNK], ox[LEAF_CHUNK], oy[LEAF_CHUNK], sx[LEAF_CHUNK],
+        sy[LEAF_CHUNK];
+    uint32_t base[LEAF_CHUNK];
+    for (size_t c = lo; c < hi; c += LEAF_CHUNK) {
+        const size_t m = hi - c < LEAF_CHUNK ? hi - c : LEAF_CHUNK;
+        for (size_t u = 0; u < m; u++) {
+            float t = tmin ? tmin[c + u] : tall;
+            t = t - t == 0.0f ? t : 0.0f;
+            px[u] = ax[c + u] + t * dx[c + u];
+            py[u] = ay[c + u] + t * dy[c + u];
+            ox[u] = lk->ox[0];
+            oy[u] = lk->oy[0];
+            sx[u] = lk->sx[0];
+            sy[u] = lk->sy[0];
+            base[u] = lk->base[0];
+        }
+        for (int f = 1; f < lk->n; f++) {
+            const float x0 = lk->x0[f], y0 = lk->y0[f], x1 = lk->x1[f], y1 = lk->y1[f];
+            const float fox = lk->ox[f], foy = lk->oy[f], fsx = lk->sx[f], fsy = lk->sy[f];
+            const uint32_t fb = lk->base[f];
+            for (size_t u = 0; u < m; u++) {
+                const int in = (px[u] >= x0) & (px[u] < x1) & (py[u] >= y0) & (py[u] < y1);
+                ox[u] = in ? fox : ox[u];
+                oy[u] = in ? foy : oy[u];
+                sx[u] = in ? fsx : sx[u];
+                sy[u] = in ? fsy : sy[u];
+                base[u] = in ? fb : base[u];
+            }
+        }
+        for (size_t u = 0; u < m; u++) {
+            float fx = (px[u] - ox[u]) * sx[u], fy = (py[u] - oy[u]) * sy[u];
+            fx = fx > 0.0f ? fx : 0.0f;
+            fy = fy > 0.0f ? fy : 0.0f;
+            fx = fx < lk->last ? fx : lk->last;
+            fy = fy < lk->last ? fy : lk->last;
+            key[c + u] =
+                base[u] | spread8((uint32_t)(int32_t)fx) | (spread8((uint32_t)(int32_t)fy) << 1);
+        }
+    }
+}
+
+/* lk's regions: the bottom positions of the tree below node k (at depth d), whose region is
+ * [b[0], b[2]) x [b[1], b[3]). */
+static void leaf_regions(const hs_gpart *P, unsigned k, int d, const float b[4], leaf_keys *lk,
+                         const float (*kp)[5])
+{
+    if (!(b[0] < b[2] && b[1] < b[3]))
+        return;
+    if (d == HS_PART_DEPTH) {
+        const int f = lk->n++, leaf = P->leaf[k - HS_PART_INNER];
+        lk->x0[f] = b[0];
+        lk->y0[f] = b[1];
+        lk->x1[f] = b[2];
+        lk->y1[f] = b[3];
+        lk->ox[f] = kp[leaf][0];
+        lk->oy[f] = kp[leaf][1];
+        lk->sx[f] = kp[leaf][2];
+        lk->sy[f] = kp[leaf][3];
+        lk->base[f] = (uint32_t)leaf << (2 * HS_SORT_BITS);
+        return;
+    }
+    const int a = P->axis[k];
+    float lo[4] = {b[0], b[1], b[2], b[3]}, hi[4] = {b[0], b[1], b[2], b[3]};
+    lo[2 + a] = P->cut[k] < lo[2 + a] ? P->cut[k] : lo[2 + a];
+    hi[a] = P->cut[k] > hi[a] ? P->cut[k] : hi[a];
+    leaf_regions(P, 2u * k + 1u, d + 1, lo, lk, kp);
+    leaf_regions(P, 2u * k + 2u, d + 1, hi, lk, kp);
+}
+
+/* The key parameters of level L: origin x, y, scale x, y, last coarse cell. */
+static void level_key_params(const hs_glevel *L, float kp[5])
+{
+    kp[0] = (float)L->ox;
+    kp[1] = (float)L->oy;
+    kp[2] = (float)((double)(1u << HS_SORT_BITS) / fmax(L->bx1 - L->ox, L->h));
+    kp[3] = (float)((double)(1u << HS_SORT_BITS) / fmax(L->by1 - L->oy, L->h));
+    kp[4] = (float)((1 << HS_SORT_BITS) - 1);
 }
 
 /* The counts of the (bucket, thread) pairs turned into each pair's first position, summed
@@ -123,6 +226,7 @@ typedef struct order_call {
     const hs_queries *qs;
     size_t m, nb, parts;
     const float *kp;
+    const leaf_keys *leaves; /* several leaves: keyed per leaf (order_keys_leaves) */
     uint32_t *key, *perm;
     size_t *hist;
     float *rec;
@@ -143,7 +247,11 @@ static void count_slice(void *ctx, size_t t, int slot)
     size_t lo, hi, *h = c->hist + t * c->nb;
     (void)slot;
     slice_of(c, t, &lo, &hi);
-    order_keys(qs->ax, qs->ay, qs->dx, qs->dy, qs->tmin, qs->tmin_all, c->kp, lo, hi, c->key);
+    if (c->leaves)
+        order_keys_leaves(qs->ax, qs->ay, qs->dx, qs->dy, qs->tmin, qs->tmin_all, c->leaves, lo, hi,
+                          c->key);
+    else
+        order_keys(qs->ax, qs->ay, qs->dx, qs->dy, qs->tmin, qs->tmin_all, c->kp, lo, hi, c->key);
     for (size_t i = lo; i < hi; i++)
         h[c->key[i]]++;
 }
@@ -168,7 +276,9 @@ int hs_qorder_make(const hs_grid *g, const hs_queries *qs, const hs_par *par, in
     if (!want_order(g, qs))
         return 0;
     const size_t m = qs->count;
-    const size_t nb = (size_t)1 << (2 * HS_SORT_BITS);
+    /* several leaves (partition.h): each its own run of buckets */
+    const int nleaves = g->nsmall > 1 && g->part.nleaves > 1 ? g->part.nleaves : 1;
+    const size_t nb = (size_t)nleaves << (2 * HS_SORT_BITS);
     /* a few slices per slot: one a late helper claims holds up the others less */
     const size_t parts = par->threads > 1 && m >= 2 * HS_PAR_LIGHT_STEP
                              ? (size_t)par->threads * HS_ORD_SLICES_PER_SLOT
@@ -190,10 +300,30 @@ int hs_qorder_make(const hs_grid *g, const hs_queries *qs, const hs_par *par, in
     const hs_glevel *L = &g->lv[0];
     for (int l = 1; l < g->nsmall; l++)
         L = g->lv[l].n > L->n ? &g->lv[l] : L;
-    const float sx = (float)((double)(1u << HS_SORT_BITS) / fmax(L->bx1 - L->ox, L->h));
-    const float sy = (float)((double)(1u << HS_SORT_BITS) / fmax(L->by1 - L->oy, L->h));
-    const float kp[5] = {(float)L->ox, (float)L->oy, sx, sy, (float)((1 << HS_SORT_BITS) - 1)};
-    const order_call c = {qs, m, nb, parts, kp, key, perm, hist, rec, stage};
+    float kp[5];
+    level_key_params(L, kp);
+    leaf_keys lk = {.n = 0, .last = kp[4]};
+    if (nleaves > 1) {
+        float leaf_kp[HS_PART_LEAVES][5];
+        for (int f = 0; f < nleaves; f++) {
+            const int l = g->slot_level[f];
+            level_key_params(l >= 0 ? &g->lv[l] : L, leaf_kp[f]);
+        }
+        const float all[4] = {-INFINITY, -INFINITY, INFINITY, INFINITY};
+        leaf_regions(&g->part, 0, 0, all, &lk, (const float(*)[5])leaf_kp);
+        HS_ASSERT(lk.n >= 1 && lk.n <= HS_PART_LEAVES);
+    }
+    const order_call c = {.qs = qs,
+                          .m = m,
+                          .nb = nb,
+                          .parts = parts,
+                          .kp = kp,
+                          .leaves = nleaves > 1 ? &lk : NULL,
+                          .key = key,
+                          .perm = perm,
+                          .hist = hist,
+                          .rec = rec,
+                          .stage = stage};
     hs_par_for(par, parts, count_slice, (void *)&c);
     bucket_starts(hist, nb, parts);
     hs_par_for(par, parts, scatter_part, (void *)&c);

@@ -301,13 +301,23 @@ HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder 
 /* ---- 2. set-up ---------------------------------------------------------------------------- */
 
 /* Level L's rows for every slot, HS_W slots at a time: the short-box branch of hs_walk_level,
- * for queries with finite ends inside the level's bounds (grown by reach), in float. The float
- * rounding is covered by a margin added to reach: a relative 2^-12, far above the few float ulps
- * of the coordinates the formulas lose (hs_gpad's own pad is already 4e-6 of them), plus 2^-6
- * of a cell for the slope terms, which stay below 16 x HS_WALK_BOX_CELLS = 16384 cells, whose
- * float rounding is a few ulps of 16384 (about 8e-3 of a cell) (slopes |dx/dy| > 16 use the
- * box's columns on every row, as hs_walk_level does for near-horizontal queries). The margin
- * only widens runs, so the circles tested are a superset of what any hit needs. */
+ * for queries with finite ends inside the level's bounds (grown by reach), in float, in the
+ * level's own coordinates (the query's start less the level's origin, both floats), so that
+ * rounding follows the level's size and the query's, not the distance to the world's origin.
+ * reach is the sum of:
+ * - the kernels' pad, hs_gpad(2 (X + R0), R0): a circle the float pair test reports lies
+ *   within R0 of the query plus a few 2^-24 of |a - c| + |t d|, and |a - c| is at most
+ *   T |d| + R0 (T the interval's larger |end|), or |a| + |c| for rays and lines: X is the
+ *   smaller of T |d|_1 and mag + |a|_1;
+ * - the set-up's own rounding in local coordinates, the same pad over the level's extent and
+ *   the local start: a few float ulps of them lost by the formulas below and by
+ *   hs_brows_exit_bound;
+ * - 2^-21 of mag for the origin rounded to float and the start moved to it (2^-25 of each);
+ * and a margin: a relative 2^-12 (the sum's own rounding), plus 2^-6 of a cell for the slope
+ * terms, which stay below 16 x HS_WALK_BOX_CELLS = 16384 cells, whose float rounding is a few
+ * ulps of 16384 (about 8e-3 of a cell) (slopes |dx/dy| > 16 use the box's columns on every
+ * row, as hs_walk_level does for near-horizontal queries). The margin only widens runs, so the
+ * circles tested are a superset of what any hit needs. */
 HS_INLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_row_setup *S)
 {
     /* Float cells must be exact, and the cell side and its inverse normal floats: cells below
@@ -321,10 +331,14 @@ HS_INLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_row_setup *S)
             S->nrows[j] = -1.0f;
         return;
     }
+    const float bx1f = (float)(L->bx1 - L->ox), by1f = (float)(L->by1 - L->oy);
     const hs_vf ox = hs_vf_set1((float)L->ox), oy = hs_vf_set1((float)L->oy);
+    const hs_vf bx1 = hs_vf_set1(bx1f), by1 = hs_vf_set1(by1f);
     const hs_vf h = hs_vf_set1(hf), ih = hs_vf_set1(ihf);
     const hs_vf nx1 = hs_vf_set1((float)(L->nx - 1)), ny1 = hs_vf_set1((float)(L->ny - 1));
-    const hs_vf rmax = hs_vf_set1(L->rmax), mag2 = hs_vf_set1((float)(2.0 * L->mag));
+    const hs_vf rmax = hs_vf_set1(L->rmax), mag = hs_vf_set1((float)L->mag);
+    const hs_vf lmag = hs_vf_set1(bx1f > by1f ? bx1f : by1f);
+    const hs_vf origin_pad = hs_vf_set1((float)(0x1p-21 * L->mag));
     const hs_vf zero = hs_vf_set1(0.0f), one = hs_vf_set1(1.0f), two = hs_vf_set1(2.0f);
     const hs_vf inf = hs_vf_set1(INFINITY), m1 = hs_vf_set1(-1.0f);
     const hs_vf margin = hs_vf_set1(1.0f + 0x1p-12f), cmargin = hs_vf_set1(hf * 0x1p-6f);
@@ -332,23 +346,28 @@ HS_INLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_row_setup *S)
     const hs_vf boxmax = hs_vf_set1((float)HS_WALK_BOX_CELLS);
     const hs_vf slope = hs_vf_set1(16.0f);
     for (size_t j = 0; j < B->nq; j += HS_W) {
-        const hs_vf ax = hs_vf_loadu(B->ax + j), ay = hs_vf_loadu(B->ay + j);
+        const hs_vf gax = hs_vf_loadu(B->ax + j), gay = hs_vf_loadu(B->ay + j);
+        const hs_vf ax = hs_vf_sub(gax, ox), ay = hs_vf_sub(gay, oy);
         const hs_vf dx = hs_vf_loadu(B->dx + j), dy = hs_vf_loadu(B->dy + j);
         const hs_vf t0 = hs_vf_loadu(B->tmin + j), t1 = hs_vf_loadu(B->tmax + j);
         const hs_vf R0 = hs_vf_add(rmax, hs_vf_loadu(B->q + j));
-        const hs_vf amag = hs_vf_add(hs_vf_abs(ax), hs_vf_abs(ay));
-        /* hs_gpad(2 (mag + amag + R0), R0), then the float margin */
+        /* X: hs_vf_min gives its second operand for T |d|_1 = inf x 0 (NaN) */
+        const hs_vf ext = hs_vf_mul(hs_vf_max(hs_vf_abs(t0), hs_vf_abs(t1)),
+                                    hs_vf_add(hs_vf_abs(dx), hs_vf_abs(dy)));
+        const hs_vf X = hs_vf_min(ext, hs_vf_add(mag, hs_vf_add(hs_vf_abs(gax), hs_vf_abs(gay))));
+        const hs_vf Y = hs_vf_add(lmag, hs_vf_add(hs_vf_abs(ax), hs_vf_abs(ay)));
         hs_vf reach = hs_vf_add(
             R0,
-            hs_vf_mul(pad, hs_vf_add(hs_vf_add(mag2, hs_vf_mul(two, hs_vf_add(amag, R0))), R0)));
+            hs_vf_mul(
+                pad, hs_vf_add(hs_vf_mul(two, hs_vf_add(hs_vf_add(X, Y), hs_vf_add(R0, R0))), R0)));
+        reach = hs_vf_add(reach, origin_pad);
         reach = hs_vf_add(hs_vf_mul(reach, margin), hs_vf_add(cmargin, pabs));
         /* the interval clipped to the bounds grown by reach (slabs), a little wider than
          * rounding needs: a query that misses them has no rows on this level, and rays,
          * lines and queries from far away keep only their stretch near its circles; a vector
          * whose ends all lie inside (the common case) keeps its intervals */
-        const hs_vf g0[2] = {hs_vf_sub(ox, reach), hs_vf_sub(oy, reach)};
-        const hs_vf g1[2] = {hs_vf_add(hs_vf_set1((float)L->bx1), reach),
-                             hs_vf_add(hs_vf_set1((float)L->by1), reach)};
+        const hs_vf g0[2] = {hs_vf_neg(reach), hs_vf_neg(reach)};
+        const hs_vf g1[2] = {hs_vf_add(bx1, reach), hs_vf_add(by1, reach)};
         const hs_vf a2[2] = {ax, ay}, d2[2] = {dx, dy};
         hs_vf lo = t0, hi = t1;
         hs_vm meets = hs_vm_and(hs_vm_lt(hs_vf_abs(t0), inf), hs_vm_lt(hs_vf_abs(t1), inf));
@@ -381,19 +400,17 @@ HS_INLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_row_setup *S)
         /* finite ends, non-zero length, both ends inside the grown bounds */
         hs_vm ok = hs_vm_and(hs_vm_lt(hs_vf_abs(lo), inf), hs_vm_lt(hs_vf_abs(hi), inf));
         ok = hs_vm_and(ok, hs_vm_lt(zero, hs_vf_loadu(B->inv_dd + j)));
-        ok = hs_vm_and(ok, hs_vm_and(hs_vm_le(hs_vf_sub(ox, reach), xmin),
-                                     hs_vm_le(xmax, hs_vf_add(hs_vf_set1((float)L->bx1), reach))));
-        ok = hs_vm_and(ok, hs_vm_and(hs_vm_le(hs_vf_sub(oy, reach), ymin),
-                                     hs_vm_le(ymax, hs_vf_add(hs_vf_set1((float)L->by1), reach))));
+        ok = hs_vm_and(ok, hs_vm_and(hs_vm_le(g0[0], xmin), hs_vm_le(xmax, g1[0])));
+        ok = hs_vm_and(ok, hs_vm_and(hs_vm_le(g0[1], ymin), hs_vm_le(ymax, g1[1])));
         /* the box's cells (hs_walk_cell: clamped, then truncated) */
-        const hs_vf c0 = hs_vf_trunc(
-            hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_sub(hs_vf_sub(xmin, reach), ox), ih), zero), nx1));
-        const hs_vf c1 = hs_vf_trunc(
-            hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_sub(hs_vf_add(xmax, reach), ox), ih), zero), nx1));
-        const hs_vf r0 = hs_vf_trunc(
-            hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_sub(hs_vf_sub(ymin, reach), oy), ih), zero), ny1));
-        const hs_vf r1 = hs_vf_trunc(
-            hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_sub(hs_vf_add(ymax, reach), oy), ih), zero), ny1));
+        const hs_vf c0 =
+            hs_vf_trunc(hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_sub(xmin, reach), ih), zero), nx1));
+        const hs_vf c1 =
+            hs_vf_trunc(hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_add(xmax, reach), ih), zero), nx1));
+        const hs_vf r0 =
+            hs_vf_trunc(hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_sub(ymin, reach), ih), zero), ny1));
+        const hs_vf r1 =
+            hs_vf_trunc(hs_vf_min(hs_vf_max(hs_vf_mul(hs_vf_add(ymax, reach), ih), zero), ny1));
         const hs_vf nr = hs_vf_add(hs_vf_sub(r1, r0), one);
         ok = hs_vm_and(ok, hs_vm_le(hs_vf_mul(hs_vf_add(hs_vf_sub(c1, c0), one), nr), boxmax));
         /* rows clipped to the query when the slope allows it */
@@ -401,11 +418,9 @@ HS_INLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_row_setup *S)
             hs_vm_and(hs_vm_lt(c0, c1), hs_vm_le(hs_vf_abs(dx), hs_vf_mul(hs_vf_abs(dy), slope)));
         const hs_vf sx = hs_vf_div(dx, hs_vf_select(clip, dy, one));
         const hs_vf sh = hs_vf_mul(sx, ih), re = hs_vf_mul(reach, ih);
-        const hs_vf pos0 = hs_vf_mul(
-            hs_vf_sub(hs_vf_fmadd(hs_vf_sub(hs_vf_fmadd(r0, h, oy), ay), sx, ax), ox), ih);
+        const hs_vf pos0 = hs_vf_mul(hs_vf_fmadd(hs_vf_sub(hs_vf_mul(r0, h), ay), sx, ax), ih);
         const hs_vf ea = hs_vf_mul(hs_vf_neg(reach), sh), eb = hs_vf_mul(hs_vf_add(h, reach), sh);
-        const hs_vf pmin = hs_vf_mul(hs_vf_sub(xmin, ox), ih),
-                    pmax = hs_vf_mul(hs_vf_sub(xmax, ox), ih);
+        const hs_vf pmin = hs_vf_mul(xmin, ih), pmax = hs_vf_mul(xmax, ih);
         hs_vf_storeu(S->row0 + j, r0);
         hs_vf_storeu(S->reach + j, reach);
         hs_vf_storeu(S->nrows + j, hs_vf_select(ok, nr, hs_vf_select(meets, m1, zero)));

@@ -101,21 +101,19 @@ HS_INLINE void hs_brows_trim_lanes(hs_rows_walk *R, const hs_glevel *L, const hs
 /* Closest, after row r of level L (an index in the box of rows from row0): circles of the rows
  * still to walk have their centres beyond that row's edge, so a hit on one needs a point of the
  * query (ay, dy) within reach of the edge, at t >= (edge -+ reach - ay) / dy (hs_walk_level's
- * test, in float: reach's margin covers far more than this rounding, and the bound is shrunk
- * by 2^-20). dy = 0 gives -inf (never done). Being conservative, the bound changes only how
- * many rows are walked, never an answer. */
+ * test, in float and the level's coordinates as hs_block_setup: reach's pad covers far more
+ * than this rounding, and the bound is shrunk by 2^-20). dy = 0 gives -inf (never done). Being
+ * conservative, the bound changes only how many rows are walked, never an answer. */
 HS_INLINE hs_vf hs_brows_exit_bound(const hs_glevel *L, hs_vf ay, hs_vf dy, hs_vf reach, hs_vf row0,
                                     hs_vf r)
 {
     const hs_vf zero = hs_vf_set1(0.0f);
     const hs_vm up = hs_vm_lt(zero, dy);
     const hs_vf rowf = hs_vf_add(row0, r);
-    const hs_vf edge =
-        hs_vf_add(hs_vf_mul(hs_vf_select(up, hs_vf_add(rowf, hs_vf_set1(1.0f)), rowf),
-                            hs_vf_set1((float)L->h)),
-                  hs_vf_set1((float)L->oy));
+    const hs_vf edge = hs_vf_mul(hs_vf_select(up, hs_vf_add(rowf, hs_vf_set1(1.0f)), rowf),
+                                 hs_vf_set1((float)L->h));
     const hs_vf bv = hs_vf_select(up, hs_vf_sub(edge, reach), hs_vf_add(edge, reach));
-    const hs_vf tb = hs_vf_div(hs_vf_sub(bv, ay), dy);
+    const hs_vf tb = hs_vf_div(hs_vf_sub(bv, hs_vf_sub(ay, hs_vf_set1((float)L->oy))), dy);
     const hs_vf bound = hs_vf_sub(tb, hs_vf_mul(hs_vf_abs(tb), hs_vf_set1(0x1p-20f)));
     return hs_vf_select(hs_vm_ne(dy, zero), bound, hs_vf_set1(-INFINITY));
 }

@@ -80,9 +80,14 @@ HS_INLINE hs_walk_span hs_walk_span_make(const hs_walk *w, const hs_kq *k, const
     s.dx = k->dx;
     s.dy = k->dy;
     const double amag = fabs(s.ax) + fabs(s.ay);
-    /* inside the clipped interval |t d| <= |a| + |P(t)| <= amag + mag + reach: one pad covers
-     * the kernels' rounding at every point the walk looks at */
-    s.reach = r0 + hs_gpad(2.0 * (L->mag + amag + r0), r0);
+    /* the kernels' pad (hs_block_setup): a reported circle lies within r0 of the query plus a
+     * few 2^-24 of |a - c| + |t d| <= 2 (X + r0), X the smaller of T |d|_1 (T the interval's
+     * larger |end|) and |a| + |c| <= amag + mag; NaN (inf x 0) takes the latter. The walk's
+     * own rounding, in double, is far below 2^-40 of the coordinates. */
+    const double ext =
+        fmax(fabs((double)k->tmin), fabs((double)k->tmax)) * (fabs(s.dx) + fabs(s.dy));
+    const double X = ext < L->mag + amag ? ext : L->mag + amag;
+    s.reach = r0 + hs_gpad(2.0 * (X + r0), r0) + 0x1p-40 * (L->mag + amag);
     s.t0 = k->tmin;
     s.t1 = k->tmax;
     s.cs = w->g->cell_start + L->cell0;
