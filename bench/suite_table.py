@@ -24,17 +24,18 @@ N = 100000
 
 
 def times(doc):
-    """name -> wall time per iteration in ms (the grid benchmarks' unit), and name -> the
-    benchmark's record; iterations only."""
-    out, rec = {}, {}
+    """name -> wall time per iteration in ms (the grid benchmarks' unit), the median over
+    repetitions (--benchmark_repetitions), and name -> the benchmark's record; iterations
+    only."""
+    runs, rec = {}, {}
     for b in doc.get("benchmarks", []):
         if b.get("run_type", "iteration") != "iteration" or b.get("error_occurred"):
             continue
         name = b["name"].replace("/real_time", "")
         scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b.get("time_unit", "ms")]
-        out[name] = b["real_time"] * scale
+        runs.setdefault(name, []).append(b["real_time"] * scale)
         rec[name] = b
-    return out, rec
+    return {k: statistics.median(v) for k, v in runs.items()}, rec
 
 
 def suite_table(t, rec):
