@@ -6,7 +6,8 @@
 # bench/results/NAME.json: Google Benchmark JSON (scripts/bench_record.sh: date, load, commit,
 # CPU, compiler) with the table under "suite" and the load average at the start and the end.
 # Usage: bench/suite.sh [NAME (suite)] [extra hitscan_bench flags...]   (BUILD=build by default)
-# Each benchmark runs three times (the table takes the median), each time at least once and
+# Each benchmark runs five times, the runs of all of them shuffled together so that a scene and
+# its twin meet the same load (the table takes each one's median), each time at least once and
 # until 0.2 s have passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +22,8 @@ filter+="|^BM_GridBuild/point/(10000|100000)/threads:1/real_time\$"
 filter+="|^BM_GridPairs/point/(1000|4000)/threads:1/real_time\$"
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 OMP_NUM_THREADS=1 scripts/bench_record.sh "$name" --benchmark_filter="$filter" \
-  --benchmark_min_time=0.2 --benchmark_repetitions=3 "$@"
+  --benchmark_min_time=0.2 --benchmark_repetitions=5 \
+  --benchmark_enable_random_interleaving=true "$@"
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 command="bench/suite.sh $name"
 for a in "$@"; do command+=" $a"; done
