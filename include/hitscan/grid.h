@@ -23,12 +23,14 @@ extern "C" {
  * by their own count. A uniform scene is one level. The few circles much larger than the rest
  * (r > max(4 x the 99th-percentile radius, half the density cell)) go to a last, coarse level
  * with its own cell size and inflation, so a handful of asteroids does not inflate every
- * query among the particles. The automatic cell side is max(sqrt(4 * area / N), 2 * largest
- * radius) per level (about 4 circles per cell over the level's bounds), grown if the level
- * would exceed N / 2 + 64 cells.
+ * query among the particles. The automatic cell side is max(sqrt(4 * f * area / N), 2 *
+ * largest radius) per level (about 4 circles per cell over the share f >= 1/8 of the level's
+ * bounds its circles fill, estimated from the sample), grown if the level would exceed
+ * N / (2 f) + 64 cells.
  *
  * Memory (hs_grid_bytes): 16 bytes per circle (x, y, r, id), + 4 with a mask, + 4 per cell
- * (at most N / 2 + 64 cells per level with the automatic size; about N / 4), + the build's
+ * (with the automatic size about N / 4 over a level whose circles fill its box; at most
+ * N / (2 f) + 64 per level of N circles filling a share f >= 1/8 of its box), + the build's
  * scratch, kept for rebuilds: 4 bytes per circle up to 32768 circles, else per-thread band
  * buffers (at most 4 bytes per circle) and small tables, + 4 per circle only if one band
  * outgrew its buffer (thousands of circles in a few cells): about 18 bytes per circle for
