@@ -251,14 +251,75 @@ static void test_grid_equals_brute(void **state)
     }
 }
 
+/* Queries grazing the outermost circles of two clusters far apart (two levels): each block of
+ * them lies outside its circles' level, within reach of one circle, so the block walk must not
+ * set the level aside (hs_block_level_apart); some graze just inside, some just outside. */
+static void test_grazing_level_edges(void **state)
+{
+    (void)state;
+    const size_t per = 2000, n = 2 * per, m = 4 * 64;
+    float *x = xcalloc(n, 4), *y = xcalloc(n, 4), *r = xcalloc(n, 4);
+    for (size_t i = 0; i < n; i++) {
+        const float off = i < per ? 0.0f : 10000.0f;
+        x[i] = off + unif(0.0f, 100.0f);
+        y[i] = off + unif(0.0f, 100.0f);
+        r[i] = 1.5f;
+    }
+    /* the circles at the smallest and largest x of each cluster */
+    size_t edge[4] = {0, 0, per, per};
+    for (size_t i = 0; i < n; i++) {
+        const int c = i < per ? 0 : 2;
+        edge[c] = x[i] < x[edge[c]] ? i : edge[c];
+        edge[c + 1] = x[i] > x[edge[c + 1]] ? i : edge[c + 1];
+    }
+    float *ax = xcalloc(m, 4), *ay = xcalloc(m, 4), *dx = xcalloc(m, 4), *dy = xcalloc(m, 4);
+    for (size_t k = 0; k < m; k++) {
+        const size_t e = edge[k / 64];
+        const float side = (k / 64) % 2 ? 1.0f : -1.0f; /* left of the leftmost, right of ... */
+        /* a vertical segment at 0.9 .. 1.1 times the radius from the centre */
+        const float f = 0.9f + 0.2f * (float)(k % 64) / 63.0f;
+        ax[k] = x[e] + side * f * r[e];
+        ay[k] = y[e] - 1.0f;
+        dx[k] = 0.0f;
+        dy[k] = 2.0f;
+    }
+    hs_circles *cs = NULL;
+    assert_int_equal(hs_circles_create(x, y, r, NULL, n, &cs, NULL), HS_OK);
+    hs_grid *g = NULL;
+    const hs_grid_opts go = {.cell_size = 0.0f, .threads = 1};
+    assert_int_equal(hs_grid_build(cs, &go, &g), HS_OK);
+    bc_input in = {x,        y,    r, NULL, n, hs_queries_segments(ax, ay, dx, dy, m),
+                   HS_SOLID, 0.0f, 1, NULL};
+    char msg[512];
+    if (bc_check_grid(&in, cs, g, msg, sizeof msg))
+        fail_msg("%s", msg);
+    /* the queries do hit: half of them, the ones within the radius */
+    uint8_t *hit = xcalloc(m, 1);
+    hs_batch_opts bo = {.threads = 1};
+    assert_int_equal(hs_grid_any(g, &in.qs, &bo, hit), HS_OK);
+    size_t nh = 0;
+    for (size_t k = 0; k < m; k++)
+        nh += hit[k];
+    assert_true(nh > m / 3 && nh < m - m / 3);
+    free(hit);
+    hs_grid_destroy(g);
+    hs_circles_destroy(cs);
+    free(x);
+    free(y);
+    free(r);
+    free(ax);
+    free(ay);
+    free(dx);
+    free(dy);
+}
+
 int main(void)
 {
     quick = test_quick();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_names_and_twins),
-        cmocka_unit_test(test_shapes),
-        cmocka_unit_test(test_twins_share_draws),
-        cmocka_unit_test(test_grid_equals_brute),
+        cmocka_unit_test(test_names_and_twins),     cmocka_unit_test(test_shapes),
+        cmocka_unit_test(test_twins_share_draws),   cmocka_unit_test(test_grid_equals_brute),
+        cmocka_unit_test(test_grazing_level_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,6 +48,7 @@ _Static_assert(sizeof(hs_item) == 8 && offsetof(hs_item, slot) == 4 &&
                "hs_item is (start, slot, lanes) in 8 bytes");
 _Static_assert(HS_BLOCK_Q <= 1 << 16 && HS_W <= 16, "a slot and an item's lanes fit 16 bits");
 _Static_assert(HS_BLOCK_ITEMS < 1 << 16, "hit_item holds an item's index in 16 bits");
+_Static_assert(HS_GRID_LEVELS <= 32, "hs_block.apart holds a bit per level");
 
 /* INVALID: answered as a miss, untested (an invalid query, or one whose mask passes no
  * circle); DONE: answered by the per-query walk. */
@@ -99,6 +100,8 @@ typedef struct hs_block {
      * interval, as the caller gave them (q above is the walk's, grown by the motion) */
     const hs_moving_set *mv;
     float mq[HS_BLOCK_Q], mt0[HS_BLOCK_Q], mt1[HS_BLOCK_Q];
+    uint32_t apart; /* bit l: level l holds nothing near any slot (hs_block_level_apart) */
+    /* (a bit per level: HS_GRID_LEVELS <= 32, asserted below) */
     int has_ign;              /* the batch names circles to ignore (hs_queries.ignore) */
     uint32_t ign[HS_BLOCK_Q]; /* with has_ign: the circle each slot ignores, or HS_NONE */
 } hs_block;
@@ -299,6 +302,73 @@ HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder 
 }
 
 /* ---- 2. set-up ---------------------------------------------------------------------------- */
+
+/* The box [box[0], box[2]] x [box[1], box[3]] holding every slot's interval, the largest
+ * thickness and |a|_1 (*qmax, *amag); 0 when an end is not finite (rays, lines). In float,
+ * HS_W slots at a time (lanes past nq hold earlier slots' values: a larger box), so each end
+ * is within 2^-22 of its size, which hs_block_level_apart's margin covers. */
+HS_INLINE int hs_block_extent(const hs_block *B, double box[4], double *qmax, double *amag)
+{
+    const hs_vf inf = hs_vf_set1(INFINITY);
+    hs_vf x0 = inf, y0 = inf, x1 = hs_vf_neg(inf), y1 = hs_vf_neg(inf);
+    hs_vf q = hs_vf_set1(0.0f), m = q;
+    hs_vm finite = hs_vm_le(q, q);
+    for (size_t j = 0; j < B->nq; j += HS_W) {
+        const hs_vf ax = hs_vf_loadu(B->ax + j), ay = hs_vf_loadu(B->ay + j);
+        const hs_vf dx = hs_vf_loadu(B->dx + j), dy = hs_vf_loadu(B->dy + j);
+        const hs_vf t0 = hs_vf_loadu(B->tmin + j), t1 = hs_vf_loadu(B->tmax + j);
+        finite = hs_vm_and(finite,
+                           hs_vm_and(hs_vm_lt(hs_vf_abs(t0), inf), hs_vm_lt(hs_vf_abs(t1), inf)));
+        const hs_vf ex0 = hs_vf_fmadd(t0, dx, ax), ex1 = hs_vf_fmadd(t1, dx, ax);
+        const hs_vf ey0 = hs_vf_fmadd(t0, dy, ay), ey1 = hs_vf_fmadd(t1, dy, ay);
+        x0 = hs_vf_min(x0, hs_vf_min(ex0, ex1));
+        x1 = hs_vf_max(x1, hs_vf_max(ex0, ex1));
+        y0 = hs_vf_min(y0, hs_vf_min(ey0, ey1));
+        y1 = hs_vf_max(y1, hs_vf_max(ey0, ey1));
+        q = hs_vf_max(q, hs_vf_loadu(B->q + j));
+        m = hs_vf_max(m, hs_vf_add(hs_vf_abs(ax), hs_vf_abs(ay)));
+    }
+    if (hs_vm_bits(finite) != (1u << HS_W) - 1u)
+        return 0;
+    float v[6][HS_W];
+    hs_vf_storeu(v[0], x0);
+    hs_vf_storeu(v[1], y0);
+    hs_vf_storeu(v[2], x1);
+    hs_vf_storeu(v[3], y1);
+    hs_vf_storeu(v[4], q);
+    hs_vf_storeu(v[5], m);
+    double r[6] = {v[0][0], v[1][0], v[2][0], v[3][0], v[4][0], v[5][0]};
+    for (int k = 1; k < HS_W; k++) {
+        r[0] = fmin(r[0], v[0][k]);
+        r[1] = fmin(r[1], v[1][k]);
+        for (int i = 2; i < 6; i++)
+            r[i] = fmax(r[i], v[i][k]);
+    }
+    /* NaN (an end of NaN coordinates) leaves no box */
+    if (!(r[0] <= r[2] && r[1] <= r[3]))
+        return 0;
+    for (int i = 0; i < 4; i++)
+        box[i] = r[i];
+    *qmax = r[4];
+    *amag = r[5];
+    return 1;
+}
+
+/* Whether no slot of a block in box (hs_block_extent) can meet a circle of level L: the box
+ * misses L's bounds grown by more than any slot's reach in hs_block_setup (its pad bounded
+ * with X <= mag + |a|_1 and the local terms by 4 mag + |a|_1, its margins doubled). Such a
+ * level gets no rows for any slot (nrows 0, row0 0), without the set-up. */
+HS_INLINE int hs_block_level_apart(const hs_glevel *L, const double box[4], double qmax,
+                                   double amag)
+{
+    const double R0 = (double)L->rmax + qmax;
+    const double X = L->mag + amag, Y = 4.0 * L->mag + amag;
+    const double reach = R0 * (1.0 + 0x1p-10) + 8e-6 * (2.0 * (X + Y + 2.0 * R0) + R0) +
+                         0x1p-20 * L->mag + L->h * 0x1p-5 + 2.0 * HS_GPAD_ABS +
+                         0x1p-20 * (fabs(box[0]) + fabs(box[1]) + fabs(box[2]) + fabs(box[3]));
+    return box[2] < L->ox - reach || box[0] > L->bx1 + reach || box[3] < L->oy - reach ||
+           box[1] > L->by1 + reach;
+}
 
 /* Level L's rows for every slot, HS_W slots at a time: the short-box branch of hs_walk_level,
  * for queries with finite ends inside the level's bounds (grown by reach), in float, in the

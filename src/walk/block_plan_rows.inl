@@ -460,7 +460,8 @@ HS_INLINE int hs_block_answer_by_rows(const hs_bw W)
     const int big_first = hs_block_big_first(g, W.mode);
     for (int ll = 0; ll < g->nlevels && ngroups > 0; ll++) {
         const int l = big_first ? g->nlevels - 1 - ll : ll;
-        if (g->lv[l].n != 0 && hs_brows_level(W, &g->lv[l], &B->rows[l], rows)) {
+        if (g->lv[l].n != 0 && !((B->apart >> l) & 1u) &&
+            hs_brows_level(W, &g->lv[l], &B->rows[l], rows)) {
             B->nitems = 0; /* all's list is full: nothing was tested */
             return 0;
         }

@@ -63,8 +63,18 @@ HS_INLINE hs_status hs_block_range(const hs_bw W, const hs_walk_range *r)
                 return HS_E_NOMEM;
             continue;
         }
-        for (int l = 0; l < W.g->nlevels; l++)
+        double box[4], qmax, amag;
+        const int finite = W.g->nlevels > 1 && hs_block_extent(B, box, &qmax, &amag);
+        B->apart = 0;
+        for (int l = 0; l < W.g->nlevels; l++) {
+            if (finite && hs_block_level_apart(&W.g->lv[l], box, qmax, amag)) {
+                B->apart |= 1u << l;
+                for (size_t j = 0; j < B->nq; j++)
+                    B->rows[l].nrows[j] = B->rows[l].row0[j] = 0.0f;
+                continue;
+            }
             hs_block_setup(B, &W.g->lv[l], &B->rows[l]);
+        }
         if (by_slots == 0 &&
             (HS_PLAN_ROWS_ALL_MODES || W.mode == HS_WALK_CLOSEST || W.mode == HS_WALK_ANY)) {
             const int done = hs_block_answer_by_rows(W);
