@@ -354,6 +354,27 @@ HS_INLINE int hs_block_extent(const hs_block *B, double box[4], double *qmax, do
     return 1;
 }
 
+/* Whether a block of queries near the circles may miss a level of g: some level spans less
+ * than half the levels' union on an axis. Otherwise (one level, or a few large circles over
+ * the small ones' world) the blocks skip hs_block_extent. */
+HS_INLINE int hs_block_may_set_aside(const hs_grid *g)
+{
+    if (g->nlevels < 2)
+        return 0;
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    for (int l = 0; l < g->nlevels; l++) {
+        x0 = fmin(x0, g->lv[l].ox);
+        y0 = fmin(y0, g->lv[l].oy);
+        x1 = fmax(x1, g->lv[l].bx1);
+        y1 = fmax(y1, g->lv[l].by1);
+    }
+    for (int l = 0; l < g->nlevels; l++)
+        if (g->lv[l].bx1 - g->lv[l].ox < 0.5 * (x1 - x0) ||
+            g->lv[l].by1 - g->lv[l].oy < 0.5 * (y1 - y0))
+            return 1;
+    return 0;
+}
+
 /* Whether no slot of a block in box (hs_block_extent) can meet a circle of level L: the box
  * misses L's bounds grown by more than any slot's reach in hs_block_setup (its pad bounded
  * with X <= mag + |a|_1 and the local terms by 4 mag + |a|_1, its margins doubled). Such a

@@ -49,6 +49,7 @@ HS_INLINE hs_status hs_block_range(const hs_bw W, const hs_walk_range *r)
     /* all: blocks left to plan slot by slot after one whose items did not fit (its neighbours
      * in the locality order are alike: planning them by rows first would be wasted too) */
     unsigned by_slots = 0;
+    const int cull = hs_block_may_set_aside(W.g);
     for (size_t base = r->lo; base < r->hi; base += HS_BLOCK_Q) {
         const size_t nq = r->hi - base < HS_BLOCK_Q ? r->hi - base : HS_BLOCK_Q;
         hs_block_prep(B, r->qs, r->ord, W.sem, base, nq, W.acc);
@@ -64,7 +65,7 @@ HS_INLINE hs_status hs_block_range(const hs_bw W, const hs_walk_range *r)
             continue;
         }
         double box[4], qmax, amag;
-        const int finite = W.g->nlevels > 1 && hs_block_extent(B, box, &qmax, &amag);
+        const int finite = cull && hs_block_extent(B, box, &qmax, &amag);
         B->apart = 0;
         for (int l = 0; l < W.g->nlevels; l++) {
             if (finite && hs_block_level_apart(&W.g->lv[l], box, qmax, amag)) {
