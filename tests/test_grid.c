@@ -19,6 +19,7 @@
 #include "hitscan/scene.h"
 #include "batch/workspace.h"
 #include "grid/layout.h"
+#include "grid/subcells.h"
 #include "test_util.h"
 
 /* 1 in a Release run, smaller under sanitizers or HS_TEST_QUICK */
@@ -935,6 +936,20 @@ static void test_pairs_within(void **state)
         hs_grid_destroy(g);
         scene_free(&s);
     }
+    /* cells far wider than the circles (a user's cell size, a cluster in a wide world): the
+     * crowded ones are cut into sub-cells, and the pieces of a box searched must hold every
+     * partner, of small and big circles alike */
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        scene s;
+        hs_grid *g = dense_scene(&s, kinds[k], scale(3000), 51u + k, 0.3f);
+        hs_grid_destroy(g);
+        const hs_grid_opts o = {.cell_size = 24.0f};
+        assert_int_equal(hs_grid_build(s.cs, &o, &g), HS_OK);
+        check_pairs(&s, g);
+        check_pairs_within(&s, g, 2.0f);
+        hs_grid_destroy(g);
+        scene_free(&s);
+    }
     /* a gap of exactly the skin counts */
     scene s;
     scene_alloc(&s, 4);
@@ -1037,6 +1052,39 @@ static void assert_same_grid(const hs_grid *a, const hs_grid *b)
     }
 }
 
+/* The CSR invariants of g: cells sorted, each circle in its centre's cell, a cut cell's circles
+ * in sub-cell order with the table naming each one's start, the sort's order kept within a
+ * (sub-)cell. Returns the circles past the first sub-cell of a cut cell. */
+static size_t check_cells(const hs_grid *g1)
+{
+    size_t cut = 0; /* circles past the first sub-cell of a cut cell */
+    for (int l = 0; l < g1->nlevels; l++) {
+        const hs_glevel *L = &g1->lv[l];
+        for (int32_t cy = 0; cy < L->ny; cy++)
+            for (int32_t cx = 0; cx < L->nx; cx++) {
+                size_t c = L->cell0 + (size_t)cy * (size_t)L->nx + (size_t)cx;
+                const uint32_t b = g1->cell_start[c], e = g1->cell_start[c + 1];
+                const uint32_t k = hs_subcell_k(L, e - b);
+                for (uint32_t p = b; p < e; p++) {
+                    assert_int_equal(hs_gcell(g1->x[p], L->ox, L->inv_h, L->nx), cx);
+                    assert_int_equal(hs_gcell(g1->y[p], L->oy, L->inv_h, L->ny), cy);
+                    /* a cut cell: ordered by sub-cell, the table naming each one's start */
+                    const uint32_t s = k < 2 ? 0
+                                             : hs_subcell_of(g1->y[p], L->oy, L->inv_h, cy, k) * k +
+                                                   hs_subcell_of(g1->x[p], L->ox, L->inv_h, cx, k);
+                    if (k > 1) {
+                        assert_true(g1->sub[b + s] <= p);
+                        assert_true(s + 1 == k * k || p < g1->sub[b + s + 1]);
+                        cut += s > 0;
+                    }
+                    if (p > b && (k < 2 || p > g1->sub[b + s]))
+                        assert_true(g1->id[p] > g1->id[p - 1]);
+                }
+            }
+    }
+    return cut;
+}
+
 static void test_build_deterministic(void **state)
 {
     (void)state;
@@ -1069,23 +1117,33 @@ static void test_build_deterministic(void **state)
                 assert_int_equal(g1->mask[p], s.mask[i]);
         }
         free(seen);
-        /* the CSR invariants: cells sorted, each circle in its centre's cell */
-        for (int l = 0; l < g1->nlevels; l++) {
-            const hs_glevel *L = &g1->lv[l];
-            for (int32_t cy = 0; cy < L->ny; cy++)
-                for (int32_t cx = 0; cx < L->nx; cx++) {
-                    size_t c = L->cell0 + (size_t)cy * (size_t)L->nx + (size_t)cx;
-                    for (uint32_t p = g1->cell_start[c]; p < g1->cell_start[c + 1]; p++) {
-                        assert_int_equal(hs_gcell(g1->x[p], L->ox, L->inv_h, L->nx), cx);
-                        assert_int_equal(hs_gcell(g1->y[p], L->oy, L->inv_h, L->ny), cy);
-                        if (p > g1->cell_start[c])
-                            assert_true(g1->id[p] > g1->id[p - 1]);
-                    }
-                }
-        }
+        const size_t cut = check_cells(g1);
+        if (kind == HS_SCENE_SPARSE) /* its clusters crowd their cells */
+            assert_true(cut > 0);
         hs_grid_destroy(g1);
         scene_free(&s);
     }
+    /* cells of thousands of circles, more than a band of the sort holds (sorted in place, then
+     * cut): the same pairs as on the automatic cells, for every team size */
+    scene s;
+    hs_grid *g = dense_scene(&s, HS_SCENE_UNIFORM, 40000, 13u, 0.3f);
+    hs_pairs want;
+    assert_int_equal(hs_grid_pairs(g, NULL, &want), HS_OK);
+    hs_grid_destroy(g);
+    for (int th = 1; th <= 2; th++) {
+        const hs_grid_opts o = {.cell_size = 120.0f, .threads = th};
+        assert_int_equal(hs_grid_build(s.cs, &o, &g), HS_OK);
+        assert_true(check_cells(g) > 0);
+        hs_pairs p;
+        assert_int_equal(hs_grid_pairs(g, NULL, &p), HS_OK);
+        assert_int_equal(p.count, want.count);
+        assert_memory_equal(p.i, want.i, p.count * sizeof *p.i);
+        assert_memory_equal(p.j, want.j, p.count * sizeof *p.j);
+        hs_pairs_free(&p);
+        hs_grid_destroy(g);
+    }
+    hs_pairs_free(&want);
+    scene_free(&s);
 }
 
 static void test_rebuild(void **state)

@@ -294,6 +294,25 @@ static void test_fast_movers(void **state)
     }
 }
 
+/* Cells far wider than the circles, as a user's cell size or a cluster in a wide world makes
+ * them: the search cuts the crowded cells into sub-cells, and a slow circle's search must still
+ * meet the later circles in sub-cells below its own, in the cells to its right. */
+static void test_crowded_cells(void **state)
+{
+    (void)state;
+    swept_scene w;
+    sw_scene(&w, HS_SCENE_UNIFORM, scale(3000), 77u, 0.3f, 0.01);
+    hs_grid_destroy(w.g);
+    const hs_grid_opts o = {.cell_size = 24.0f};
+    assert_int_equal(hs_grid_build(w.s.cs, &o, &w.g), HS_OK);
+    hs_swept_pairs p = sw_run(&w, 0, HS_ISA_AUTO);
+    const check_stats st = check_reference(&w, &p);
+    report("uniform, cells of 24", &w, &st);
+    assert_true(st.got > st.overlapping && st.overlapping > 0);
+    hs_swept_pairs_free(&p);
+    sw_free(&w);
+}
+
 /* Zero displacement, and the same displacement for every circle, give hs_grid_pairs' pairs
  * with t = 0 and overlapping set; touching exactly counts. */
 static void test_zero_displacement(void **state)
@@ -544,6 +563,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scenes_match_reference),
         cmocka_unit_test(test_fast_movers),
+        cmocka_unit_test(test_crowded_cells),
         cmocka_unit_test(test_zero_displacement),
         cmocka_unit_test(test_tunnelling),
         cmocka_unit_test(test_threads_and_isa),

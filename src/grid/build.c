@@ -103,6 +103,8 @@ static hs_status grid_passes(hs_grid *g, const hs_circles *cs, size_t *bad_index
     if (s == HS_OK)
         s = alloc_storage(g, cs->mask != NULL);
     if (s == HS_OK)
+        s = hs_grid_subcells_plan(g);
+    if (s == HS_OK)
         s = hs_grid_sort(g, cs, &team);
     if (s == HS_OK)
         s = hs_grid_occupancy(g);
@@ -204,6 +206,7 @@ void hs_grid_free(hs_grid *g)
     free(g->scratch);
     free(g->spill);
     free(g->occ);
+    free(g->sub);
     free(g->slot_of);
     free(g);
 }
@@ -215,7 +218,8 @@ size_t hs_grid_storage_bytes(const hs_grid *g)
 {
     return sizeof *g + g->cap * (3 * sizeof(float) + sizeof(uint32_t)) +
            g->mask_cap * sizeof(uint32_t) + g->cells_cap * sizeof(uint32_t) + g->scratch_bytes +
-           g->spill_cap * sizeof(uint32_t) + g->occ_cap + g->slot_cap;
+           g->spill_cap * sizeof(uint32_t) + g->occ_cap + g->slot_cap +
+           g->sub_cap * sizeof(uint32_t);
 }
 
 float hs_grid_cell_size(const hs_grid *g)

@@ -3,7 +3,8 @@
  *   1. hs_grid_plan_levels (levels.c): the split radius, each level's bounds, largest radius
  *      and cell shape, and where its cells start;
  *   2. storage (build.c): cell_start and the circle arrays, padded for whole-vector loads;
- *   3. hs_grid_sort (sort.c): the circles into storage cell by cell, cell_start as CSR;
+ *   3. hs_grid_sort (sort.c): the circles into storage cell by cell, cell_start as CSR, each
+ *      crowded cell's circles ordered by sub-cell (subcells.c);
  *   4. hs_grid_occupancy (occupancy.c): the occupancy bits of the levels that are mostly empty;
  *   5. hs_grid_level_weights (levels.c): each level's hs_glevel.meet, from its stored radii.
  * Every pass is deterministic and independent of the team size, so the grid is too. */
@@ -11,6 +12,7 @@
 #define HITSCAN_GRID_BUILD_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "circles.h"
 #include "batch/parallel.h"
@@ -36,6 +38,27 @@ hs_status hs_grid_sort(hs_grid *g, const hs_circles *cs, const hs_par *par);
 /* The k-th smallest of a[0 .. n) (a is permuted): the value a sort would put at a[k]. The
  * values must be free of NaN, so that < is a total order. */
 float hs_select_kth(float *a, size_t n, size_t k);
+
+/* One circle while the sort moves it: the four fields side by side, so a scatter writes one
+ * line instead of four. */
+typedef struct hs_grec {
+    float x, y, r;
+    uint32_t id;
+} hs_grec;
+
+/* Before the sort: each level's sub_max (subcells.h), and g->sub allocated when a level may
+ * have cut cells; HS_OK or HS_E_NOMEM. */
+hs_status hs_grid_subcells_plan(hs_grid *g);
+
+/* The cut cells among cells [c0, c1) (storage [p0, p1)), whose cell_start entries are final:
+ * their circles are rec[pos - p0] (masks mask[pos - p0], NULL without masks; key: room for as many
+ * bytes as the largest cell holds) and are written to storage in sub-cell order, with g->sub. */
+void hs_grid_cut_band(hs_grid *g, size_t c0, size_t c1, size_t p0, size_t p1, const hs_grec *rec,
+                      const uint32_t *mask, uint8_t *key);
+
+/* The same for cells whose circles are in storage only (read back first); HS_OK or
+ * HS_E_NOMEM. */
+hs_status hs_grid_cut_stored(hs_grid *g, size_t c0, size_t c1);
 
 /* Sets each level's occ from cell_start; HS_OK or HS_E_NOMEM. */
 hs_status hs_grid_occupancy(hs_grid *g);

@@ -40,6 +40,8 @@ typedef struct hs_glevel {
      * a query meets in its first cell of travel, up to a factor common to the levels (the
      * world's area); any walks the level that meets more first (hs_grid_level_weights) */
     float meet;
+    /* sub-cells a side of its most crowded cells (subcells.h); 1: no cell is cut */
+    uint8_t sub_max;
 } hs_glevel;
 
 struct hs_grid {
@@ -61,6 +63,9 @@ struct hs_grid {
     uint32_t *spill;
     size_t spill_cap;
     uint8_t *occ; /* the levels' occupancy bits (hs_glevel.occ) */
+    /* the crowded cells' sub-cell starts (subcells.h), read only in levels with sub_max > 1 */
+    uint32_t *sub;
+    size_t sub_cap;
     /* a partition of several leaves: each circle's slot (partition.h) by its index in the
      * build's input, from the bounds pass, read by the sort's passes over the input */
     uint8_t *slot_of;

@@ -28,6 +28,7 @@
 #include "grid/pairs_images.h"
 #include "grid/pairs_scan.h"
 #include "grid/periodic.h"
+#include "grid/subcells.h"
 #include "grid/vectorize.h"
 #include "tuning.h"
 
@@ -251,11 +252,61 @@ HS_PAIRS_INLINE int cross_run(pair_scan *p, uint32_t b, uint32_t e, const int fi
     return 0;
 }
 
+HS_PAIRS_INLINE int run(pair_scan *p, uint32_t b, uint32_t e, int cross, const int filt)
+{
+    return cross ? cross_run(p, b, e, filt) : pair_run(p, b, e, filt);
+}
+
+/* The runs of bx's rows in a level with cut cells: a cut cell's sub-cells that meet box
+ * (x0, y0, x1, y1; y0 before a swept search raises it, as sub-cells of one row of cells are
+ * not in storage order by y), runs that follow each other in storage merged into one. */
+HS_PAIRS_INLINE int sub_runs(pair_scan *p, const hs_glevel *L, const hs_gbox *bx,
+                             const double box[4], int cross, const int filt)
+{
+    const uint32_t *sub = p->s->g->sub;
+    const int32_t row0 = hs_gcell(box[1], L->oy, L->inv_h, L->ny);
+    for (int32_t row = bx->r0; row <= bx->r1; row++) {
+        const uint32_t *c = bx->cs + (size_t)row * bx->nx;
+        uint32_t rb = c[bx->c0], re = rb;
+        for (int32_t col = bx->c0; col <= bx->c1; col++) {
+            const uint32_t b = c[col], e = c[col + 1], k = hs_subcell_k(L, e - b);
+            if (k < 2) { /* the whole cell */
+                if (b != re) {
+                    if (rb != re && run(p, rb, re, cross, filt))
+                        return 1;
+                    rb = b;
+                }
+                re = e;
+                continue;
+            }
+            const uint32_t sx0 = col == bx->c0 ? hs_subcell_of(box[0], L->ox, L->inv_h, col, k) : 0,
+                           sx1 = col == bx->c1 ? hs_subcell_of(box[2], L->ox, L->inv_h, col, k)
+                                               : k - 1,
+                           sy0 = row == row0 ? hs_subcell_of(box[1], L->oy, L->inv_h, row, k) : 0,
+                           sy1 = row == bx->r1 ? hs_subcell_of(box[3], L->oy, L->inv_h, row, k)
+                                               : k - 1;
+            for (uint32_t sy = sy0; sy <= sy1; sy++) {
+                const uint32_t s0 = sy * k + sx0, s1 = sy * k + sx1 + 1;
+                const uint32_t sb = sub[b + s0], se = s1 < k * k ? sub[b + s1] : e;
+                if (sb != re) {
+                    if (rb != re && run(p, rb, re, cross, filt))
+                        return 1;
+                    rb = sb;
+                }
+                re = se;
+            }
+        }
+        if (rb != re && run(p, rb, re, cross, filt))
+            return 1;
+    }
+    return 0;
+}
+
 /* The partners of the circle at storage position pos, on level `level`, that it keeps (see
  * the top): it searches its own level and every level before it; in a periodic box, across
  * its edges too. */
-HS_PAIRS_INLINE void find_partners(const hs_pair_search *s, size_t pos, int level, hs_pair_list *B,
-                                   hs_pair_list *X, const int filt)
+HS_PAIRS_INLINE void find_partners(const hs_pair_search *s, size_t pos, int level, uint32_t levels,
+                                   hs_pair_list *B, hs_pair_list *X, const int filt, const int cut)
 {
     const hs_grid *g = s->g;
     const uint32_t fast = s->fast ? s->fast[pos] : 0u;
@@ -265,7 +316,8 @@ HS_PAIRS_INLINE void find_partners(const hs_pair_search *s, size_t pos, int leve
     pair_scan ps = {s,    (uint32_t)pos, g->id[pos], s->tx[pos], s->ty[pos], s->tr[pos],
                     fast, cat,           col,        B,          X};
     int edge = 0;
-    for (int l = 0; l <= level; l++) {
+    for (; levels != 0; levels &= levels - 1) {
+        const int l = __builtin_ctz(levels);
         const hs_glevel *L = &g->lv[l];
         const int cross = l != level;
         const double reach = hs_pair_reach(s, L, l, pos, cross);
@@ -283,10 +335,16 @@ HS_PAIRS_INLINE void find_partners(const hs_pair_search *s, size_t pos, int leve
         hs_gbox bx;
         if (!hs_grid_box_cells(g, L, x0, y0, x1, y1, &bx))
             continue;
+        if (cut && L->sub_max > 1) {
+            const double box[4] = {x0, ps.y - reach, x1, y1};
+            if (sub_runs(&ps, L, &bx, box, cross, filt))
+                return;
+            continue;
+        }
         for (int32_t row = bx.r0; row <= bx.r1; row++) {
             const uint32_t *c = bx.cs + (size_t)row * bx.nx;
             const uint32_t b = c[bx.c0], e = c[bx.c1 + 1];
-            if (b != e && (cross ? cross_run(&ps, b, e, filt) : pair_run(&ps, b, e, filt)))
+            if (b != e && run(&ps, b, e, cross, filt))
                 return;
         }
     }
@@ -336,31 +394,91 @@ static void block_span(const hs_grid *g, const pair_blocks *pb, size_t k, size_t
     }
 }
 
+/* The levels the circles at storage positions [p0, p1) of level `level` search: their own and
+ * the earlier ones whose bounds their box, grown by the largest reach (with a margin far above
+ * the reach's pad), meets; every earlier one for swept discs (which leave their level's
+ * bounds) and in a periodic box (whose images do). A bit per level. */
+static uint32_t levels_met(const hs_pair_search *s, int level, size_t p0, size_t p1)
+{
+    const hs_grid *g = s->g;
+    const uint32_t all = (2u << level) - 1u;
+    if (s->dx != NULL || g->periodic || level == 0)
+        return all;
+    float x0 = s->tx[p0], x1 = x0, y0 = s->ty[p0], y1 = y0, r = 0.0f;
+    for (size_t p = p0; p < p1; p++) {
+        x0 = s->tx[p] < x0 ? s->tx[p] : x0;
+        x1 = s->tx[p] > x1 ? s->tx[p] : x1;
+        y0 = s->ty[p] < y0 ? s->ty[p] : y0;
+        y1 = s->ty[p] > y1 ? s->ty[p] : y1;
+        r = s->tr[p] > r ? s->tr[p] : r;
+    }
+    const double mag =
+        fmax(fmax(fabs((double)x0), fabs((double)x1)), fmax(fabs((double)y0), fabs((double)y1)));
+    uint32_t met = 1u << level;
+    for (int l = 0; l < level; l++) {
+        const hs_glevel *L = &g->lv[l];
+        const double reach = ((double)r + s->ext[l][1]) * (1.0 + 0x1p-30) +
+                             (2.0 * mag + L->mag) * 0x1p-30 + HS_GPAD_ABS;
+        const int apart =
+            x0 - reach > L->bx1 || L->ox > x1 + reach || y0 - reach > L->by1 || L->oy > y1 + reach;
+        met |= (uint32_t)!apart << l;
+    }
+    return met;
+}
+
 /* The partners of the circles at storage positions [p0, p1). */
 HS_PAIRS_INLINE void scan_positions(const hs_pair_search *s, size_t p0, size_t p1, hs_pair_list *B,
-                                    hs_pair_list *X, const int filt)
+                                    hs_pair_list *X, const int filt, const int cut)
 {
     const hs_grid *g = s->g;
     int level = 0;
     size_t end = hs_grid_level_end(g, 0);
-    for (size_t pos = p0; pos < p1 && !B->oom && !X->oom; pos++) {
-        while (pos >= end)
+    while (p0 >= end)
+        end = hs_grid_level_end(g, ++level);
+    while (p0 < p1) { /* [p0, min(p1, end)) lies in one level */
+        const size_t q = p1 < end ? p1 : end;
+        const uint32_t levels = levels_met(s, level, p0, q);
+        for (size_t pos = p0; pos < q && !B->oom && !X->oom; pos++)
+            find_partners(s, pos, level, levels, B, X, filt, cut);
+        p0 = q;
+        while (p0 < p1 && p0 >= end)
             end = hs_grid_level_end(g, ++level);
-        find_partners(s, pos, level, B, X, filt);
     }
 }
 
-/* The same without and with a filter: one clone per instruction set each. */
+/* The same without and with a filter, on grids without and with cut cells: one clone per
+ * instruction set each (a search that cannot meet a cut cell runs no code for one). */
 HS_GRID_CLONES static void scan_block(const hs_pair_search *s, size_t p0, size_t p1,
                                       hs_pair_list *B, hs_pair_list *X)
 {
-    scan_positions(s, p0, p1, B, X, 0);
+    scan_positions(s, p0, p1, B, X, 0, 0);
+}
+
+HS_GRID_CLONES static void scan_block_cut(const hs_pair_search *s, size_t p0, size_t p1,
+                                          hs_pair_list *B, hs_pair_list *X)
+{
+    scan_positions(s, p0, p1, B, X, 0, 1);
 }
 
 HS_GRID_CLONES static void scan_block_filtered(const hs_pair_search *s, size_t p0, size_t p1,
                                                hs_pair_list *B, hs_pair_list *X)
 {
-    scan_positions(s, p0, p1, B, X, 1);
+    scan_positions(s, p0, p1, B, X, 1, 0);
+}
+
+HS_GRID_CLONES static void scan_block_filtered_cut(const hs_pair_search *s, size_t p0, size_t p1,
+                                                   hs_pair_list *B, hs_pair_list *X)
+{
+    scan_positions(s, p0, p1, B, X, 1, 1);
+}
+
+/* Whether a level of g has cut cells. */
+static int any_cut(const hs_grid *g)
+{
+    for (int l = 0; l < g->nlevels; l++)
+        if (g->lv[l].sub_max > 1)
+            return 1;
+    return 0;
 }
 
 /* Every block scanned on the team. Blocks are consecutive storage positions, so neighbours in
@@ -372,6 +490,7 @@ typedef struct find_call {
     hs_pair_list *lists, *cross;
     hs_sched sc;
     atomic_int oom;
+    int cut; /* a level of the grid has cut cells */
 } find_call;
 
 static void find_share(void *ctx, int slot)
@@ -392,9 +511,9 @@ static void find_share(void *ctx, int slot)
         else if (s->dx) /* swept: room for a pair per circle to start with */
             hs_pair_list_reserve(B, p1 - p0);
         if (s->fcat)
-            scan_block_filtered(s, p0, p1, B, X);
+            (f->cut ? scan_block_filtered_cut : scan_block_filtered)(s, p0, p1, B, X);
         else
-            scan_block(s, p0, p1, B, X);
+            (f->cut ? scan_block_cut : scan_block)(s, p0, p1, B, X);
         if (B->oom | X->oom)
             atomic_store_explicit(&f->oom, 1, memory_order_relaxed);
     }
@@ -409,6 +528,7 @@ static int find_pairs(const hs_pair_search *s, const pair_blocks *pb, hs_pair_li
     f.lists = lists;
     f.cross = cross;
     atomic_init(&f.oom, 0);
+    f.cut = any_cut(s->g);
     hs_sched_init(&f.sc, pb->nb, par->threads);
     hs_par_team(par, find_share, &f);
     return atomic_load(&f.oom);

@@ -56,13 +56,6 @@ static void counts_to_ends(uint32_t *cs, size_t c0, size_t c1, uint32_t base)
     }
 }
 
-/* One circle of a band while it is sorted: the four fields side by side, so a scatter writes
- * one line instead of four. */
-typedef struct hs_grec {
-    float x, y, r;
-    uint32_t id;
-} hs_grec;
-
 static size_t align64(size_t b) { return (b + 63) & ~(size_t)63; }
 
 /* Small sets: one stable counting sort, cells computed once into scratch, scattered backwards
@@ -443,6 +436,7 @@ static HS_PASS void sort_band_in_buffer(const band_sort *S, size_t p0, size_t m,
     }
     if (gm)
         memcpy(gm + p0, tm, m * sizeof *tm);
+    hs_grid_cut_band(g, c0, c1, p0, p0 + m, trec, gm ? tm : NULL, (uint8_t *)cb);
 }
 
 /* Band [p0, p1) (cells [c0, c1)) larger than the buffer (one sub-band of a dense cluster):
@@ -545,7 +539,8 @@ hs_status hs_grid_sort(hs_grid *g, const hs_circles *cs, const hs_par *par)
     if (n <= HS_GRID_DIRECT) {
         hs_cellfn F;
         hs_cellfn_init(&F, g);
-        return sort_direct(g, cs, &F);
+        const hs_status st = sort_direct(g, cs, &F);
+        return st == HS_OK ? hs_grid_cut_stored(g, 0, ncells) : st;
     }
     band_sort S;
     if (band_sort_init(&S, g, cs, T) != HS_OK)
@@ -559,5 +554,10 @@ hs_status hs_grid_sort(hs_grid *g, const hs_circles *cs, const hs_par *par)
         hs_par_team(par, band_pass, &S);
     }
     cs_[ncells] = (uint32_t)n;
+    for (size_t b = 0; S.st == HS_OK && S.spill && b < S.nb; b++) /* bands sorted in place */
+        if (S.bpos[b + 1] - S.bpos[b] > S.cap)
+            S.st = hs_grid_cut_stored(
+                g, (size_t)S.bsb[b] << S.sh,
+                ((size_t)S.bsb[b + 1] << S.sh) < ncells ? (size_t)S.bsb[b + 1] << S.sh : ncells);
     return S.st;
 }
