@@ -89,8 +89,9 @@ static void cells_block_mostly0(const hs_cellfn *Fp, const float *restrict x,
 }
 
 /* A block of a grid partitioned into several leaves: each circle's level from its slot, kept
- * by the bounds pass (slot) or found again. */
-static void cells_block_part(const hs_cellfn *F, const float *restrict x, const float *restrict y,
+ * by the bounds pass (slot) or found again. F: a local copy, so that the stores to out do not
+ * make every level's fields reload. */
+static inline void cells_block_part(const hs_cellfn *F, const float *restrict x, const float *restrict y,
                              const float *restrict r, const uint8_t *restrict slot, size_t k,
                              uint32_t *restrict out)
 {
@@ -112,7 +113,8 @@ static void cells_block(const hs_cellfn *Fp, const float *restrict x, const floa
                         uint32_t *restrict out)
 {
     if (Fp->two == 2 && Fp->part->nleaves > 1) {
-        cells_block_part(Fp, x, y, r, slot, k, out);
+        const hs_cellfn Fl = *Fp;
+        cells_block_part(&Fl, x, y, r, slot, k, out);
         return;
     }
     const hs_cellfn Fl = *Fp, *F = &Fl; /* a local copy: nothing written below can alias it */

@@ -178,6 +178,9 @@ static void bounds_range(const float *restrict X, const float *restrict Y, const
     const float split = P->split, *bx = P->box[0];
     const int one = P->nleaves == 1;
     size_t i = i0, nlanes = 0;
+    /* the element-by-element path's smallest radius and finiteness: in registers, not a chain
+     * of stores and loads through b from every circle to the next */
+    float rmin = b->rmin, finite = b->finite;
     while (i < i1) {
         size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
         int odd = !one;
@@ -216,12 +219,14 @@ static void bounds_range(const float *restrict X, const float *restrict Y, const
                 b->y0[l] = y < b->y0[l] ? y : b->y0[l];
                 b->y1[l] = y > b->y1[l] ? y : b->y1[l];
                 b->r[l] = r > b->r[l] ? r : b->r[l];
-                b->rmin = r < b->rmin ? r : b->rmin;
-                b->finite += x * 0.0f + y * 0.0f + r * 0.0f;
+                rmin = r < rmin ? r : rmin;
+                finite += x * 0.0f + y * 0.0f + r * 0.0f;
             }
         }
         i += k;
     }
+    b->rmin = rmin;
+    b->finite = finite;
     b->n[0] += nlanes;
     for (int j = 0; j < W; j++) {
         b->x0[0] = m.x0[j] < b->x0[0] ? m.x0[j] : b->x0[0];
