@@ -91,9 +91,9 @@ static void cells_block_mostly0(const hs_cellfn *Fp, const float *restrict x,
 /* A block of a grid partitioned into several leaves: each circle's level from its slot, kept
  * by the bounds pass (slot) or found again. F: a local copy, so that the stores to out do not
  * make every level's fields reload. */
-static inline void cells_block_part(const hs_cellfn *F, const float *restrict x, const float *restrict y,
-                             const float *restrict r, const uint8_t *restrict slot, size_t k,
-                             uint32_t *restrict out)
+static inline void cells_block_part(const hs_cellfn *F, const float *restrict x,
+                                    const float *restrict y, const float *restrict r,
+                                    const uint8_t *restrict slot, size_t k, uint32_t *restrict out)
 {
     if (slot == NULL) {
         for (size_t i = 0; i < k; i++)

@@ -46,9 +46,8 @@ HS_GRID_CLONES static void cell_keys(const hs_grec *restrict rec, uint32_t m, co
 
 /* Cell (cx, cy) of L, storage [b, e), its circles rec[0, e - b) (masks mask[0, e - b), when the
  * grid has them), written to storage in k x k sub-cells. key: room for e - b bytes. */
-static void cut_cell(hs_grid *g, const hs_glevel *L, int32_t cx, int32_t cy, uint32_t b,
-                     uint32_t e, uint32_t k, const hs_grec *rec, const uint32_t *mask,
-                     uint8_t *key)
+static void cut_cell(hs_grid *g, const hs_glevel *L, int32_t cx, int32_t cy, uint32_t b, uint32_t e,
+                     uint32_t k, const hs_grec *rec, const uint32_t *mask, uint8_t *key)
 {
     uint32_t at[HS_SUBCELL_MAX * HS_SUBCELL_MAX];
     const uint32_t nk = k * k, m = e - b;
@@ -77,8 +76,8 @@ static void cut_cell(hs_grid *g, const hs_glevel *L, int32_t cx, int32_t cy, uin
 }
 
 /* Calls cut_cell on every cell of [c0, c1) (storage [p0, p1)) that is cut, with rec and mask at
- * the cell's first position less p0 (keys from `key`); or, rec NULL, gathered into a buffer of their own first.
- * Returns 1 when that buffer could not be had. */
+ * the cell's first position less p0 (keys from `key`); or, rec NULL, gathered into a buffer of
+ * their own first. Returns 1 when that buffer could not be had. */
 static int cut_cells(hs_grid *g, size_t c0, size_t c1, size_t p0, size_t p1, const hs_grec *rec,
                      const uint32_t *mask, uint8_t *key)
 {
@@ -103,8 +102,7 @@ static int cut_cells(hs_grid *g, size_t c0, size_t c1, size_t p0, size_t p1, con
             const int32_t cx = (int32_t)(local % (size_t)L->nx),
                           cy = (int32_t)(local / (size_t)L->nx);
             if (rec) {
-                cut_cell(g, L, cx, cy, b, e, k, rec + (b - p0), mask ? mask + (b - p0) : NULL,
-                         key);
+                cut_cell(g, L, cx, cy, b, e, k, rec + (b - p0), mask ? mask + (b - p0) : NULL, key);
                 continue;
             }
             if (e - b > cap) {
