@@ -43,6 +43,7 @@ void hs_cellfn_one_level(hs_cellfn *dst, const hs_cellfn *F, int l)
     dst->nx[0] = F->nx[l];
     dst->cell0[0] = F->cell0[l];
     dst->two = 0;
+    dst->slot_of = NULL; /* one level: no slot to look up */
 }
 
 static inline uint32_t cell_bf(const hs_cellfn *F, int l, float x, float y)

@@ -366,6 +366,17 @@ static const hs_cellfn *band_fn(const band_sort *S, size_t c0, size_t c1, hs_cel
     return one;
 }
 
+/* The cells of the k <= HS_GRID_BLOCK circles at storage positions [p, p + k): a partition of
+ * several leaves looks up their slots by their input index, not down its tree again. */
+static void stored_cells(const hs_cellfn *F, const hs_grid *g, size_t p, size_t k, uint32_t *out)
+{
+    uint8_t slot[HS_GRID_BLOCK];
+    if (F->slot_of != NULL)
+        for (size_t u = 0; u < k; u++)
+            slot[u] = F->slot_of[g->id[p + u]];
+    hs_cells_block(F, g->x + p, g->y + p, g->r + p, F->slot_of ? slot : NULL, k, out);
+}
+
 /* Band [p0, p0 + m) (cells [c0, c1)) sorted inside the thread's buffer: cells from the band in
  * place, destinations first (so that the scatter can ask for its lines ahead: a store that
  * misses L1 holds up every later one), records scattered into the buffer in cell order (one
@@ -384,8 +395,7 @@ static HS_PASS void sort_band_in_buffer(const band_sort *S, size_t p0, size_t m,
     hs_cellfn one;
     const hs_cellfn *F = band_fn(S, c0, c1, &one);
     for (size_t j = 0; j < m; j += HS_GRID_BLOCK)
-        hs_cells_block(F, gx + p0 + j, gy + p0 + j, gr + p0 + j, NULL,
-                       m - j < HS_GRID_BLOCK ? m - j : HS_GRID_BLOCK, cb + j);
+        stored_cells(F, g, p0 + j, m - j < HS_GRID_BLOCK ? m - j : HS_GRID_BLOCK, cb + j);
     for (size_t j = 0; j < m; j++)
         cs_[cb[j]]++;
     counts_to_ends(cs_, c0, c1, 0);
@@ -454,7 +464,7 @@ static HS_PASS void sort_band_spill(const band_sort *S, size_t p0, size_t p1, si
     const hs_cellfn *F = band_fn(S, c0, c1, &one);
     for (size_t j = p0; j < p1; j += HS_GRID_BLOCK) {
         size_t k = p1 - j < HS_GRID_BLOCK ? p1 - j : HS_GRID_BLOCK;
-        hs_cells_block(F, gx + j, gy + j, gr + j, NULL, k, blk);
+        stored_cells(F, g, j, k, blk);
         for (size_t u = 0; u < k; u++)
             cs_[blk[u]]++;
     }
@@ -462,7 +472,7 @@ static HS_PASS void sort_band_spill(const band_sort *S, size_t p0, size_t p1, si
     for (size_t j = p1; j > p0;) {
         size_t k = j - p0 < HS_GRID_BLOCK ? j - p0 : HS_GRID_BLOCK;
         j -= k;
-        hs_cells_block(F, gx + j, gy + j, gr + j, NULL, k, blk);
+        stored_cells(F, g, j, k, blk);
         for (size_t u = k; u-- > 0;)
             sp[--cs_[blk[u]]] = gid[j + u];
     }
