@@ -90,17 +90,13 @@ static void cells_block_mostly0(const hs_cellfn *Fp, const float *restrict x,
 }
 
 /* A block of a grid partitioned into several leaves: each circle's level from its slot, kept
- * by the bounds pass (slot) or found again. F: a local copy, so that the stores to out do not
- * make every level's fields reload. */
+ * by the bounds pass (every caller has it: the input's, or a stored circle's by its index).
+ * F: a local copy, so that the stores to out do not make every level's fields reload. */
 static inline void cells_block_part(const hs_cellfn *F, const float *restrict x,
-                                    const float *restrict y, const float *restrict r,
-                                    const uint8_t *restrict slot, size_t k, uint32_t *restrict out)
+                                    const float *restrict y, const uint8_t *restrict slot, size_t k,
+                                    uint32_t *restrict out)
 {
-    if (slot == NULL) {
-        for (size_t i = 0; i < k; i++)
-            out[i] = cell_bf(F, level_of(F, x[i], y[i], r[i]), x[i], y[i]);
-        return;
-    }
+    HS_ASSERT(slot != NULL);
     for (size_t i = 0; i < k; i++) {
         const int l = F->slot_level[slot[i]];
         HS_ASSERT(l >= 0);
@@ -115,7 +111,7 @@ static void cells_block(const hs_cellfn *Fp, const float *restrict x, const floa
 {
     if (Fp->two == 2 && Fp->part->nleaves > 1) {
         const hs_cellfn Fl = *Fp;
-        cells_block_part(&Fl, x, y, r, slot, k, out);
+        cells_block_part(&Fl, x, y, slot, k, out);
         return;
     }
     const hs_cellfn Fl = *Fp, *F = &Fl; /* a local copy: nothing written below can alias it */

@@ -41,8 +41,8 @@ int hs_cellfn_level_of(const hs_cellfn *F, int nlevels, size_t c0, size_t c1);
 void hs_cellfn_one_level(hs_cellfn *dst, const hs_cellfn *F, int l);
 
 /* The cells of circles x, y, r [0, k) into out (r is read only when F has two levels). slot:
- * the circles' slots (hs_grid.slot_of at their input index) when F has a partition of
- * several leaves and they are the build's input; else NULL (they are classified again). */
+ * the circles' slots (hs_grid.slot_of at their input index), required when F has a partition
+ * of several leaves (F->slot_of set); else NULL. */
 void hs_cells_block(const hs_cellfn *F, const float *restrict x, const float *restrict y,
                     const float *restrict r, const uint8_t *restrict slot, size_t k,
                     uint32_t *restrict out);
