@@ -149,5 +149,12 @@
 /* Most pieces a wall is cut into (grid/wall_grid.h): a longer wall gets longer pieces, whose
  * proxies are larger (they go to the level of large circles) but still hold them. */
 #define HS_WALL_MAX_PIECES 65536u
+/* The walls' cells for thin queries (grid/wall_cells.h): the side, times the larger of the
+ * square root of the walls' box per wall and their mean length; the origin moved back by this
+ * share of a side (walls on a lattice then lie inside cells, not on their edges); at most
+ * this many entries a wall before the side doubles. */
+#define HS_WALL_CELL_SIDE 1.0
+#define HS_WALL_CELL_SHIFT 0.381966
+#define HS_WALL_CELL_ENTRIES 16u
 
 #endif

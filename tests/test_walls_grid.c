@@ -17,6 +17,7 @@
 
 #include "hitscan/hitscan.h"
 #include "query_prep.h"
+#include "grid/wall_cells.h"
 #include "test_util.h"
 #include "wall_core.h"
 
@@ -28,6 +29,7 @@ typedef struct wscene {
     uint32_t *wm;
     float *qax, *qay, *qdx, *qdy, *qtmax, *qq;
     uint32_t *qm;
+    int thin; /* queries of thickness 0 only: closest and any walk the walls' cells */
 } wscene;
 
 static float wunif(uint64_t *s, float lo, float hi)
@@ -111,7 +113,8 @@ static void wscene_free(wscene *s)
 
 static hs_queries wscene_queries(const wscene *s, int masks)
 {
-    hs_queries qs = hs_queries_capsules(s->qax, s->qay, s->qdx, s->qdy, s->qq, s->m);
+    hs_queries qs =
+        hs_queries_capsules(s->qax, s->qay, s->qdx, s->qdy, s->thin ? NULL : s->qq, s->m);
     qs.tmax = s->qtmax;
     qs.mask = masks ? s->qm : NULL;
     return qs;
@@ -256,7 +259,8 @@ static void test_modes_against_brute_force(void **state)
                 o.isa = (hs_isa)isa;
                 o.sem = sems[si];
                 o.threads = 1 + (si & 1);
-                check_modes(g, cs, &s, masks, &o);
+                for (s.thin = 0; s.thin < 2; s.thin++)
+                    check_modes(g, cs, &s, masks, &o);
             }
         }
         hs_grid_destroy(g);
@@ -451,6 +455,67 @@ static void test_maze(void **state)
     wscene_free(&s);
 }
 
+/* The walls' cells alone (wall_cells.h) against every wall's test: segments, rays, lines,
+ * points and queries along walls, from and onto wall ends, every semantics, masks, near the
+ * origin and far from it, a maze whose walls lie on a lattice. */
+static void test_wall_cells_against_brute_force(void **state)
+{
+    (void)state;
+    for (int variant = 0; variant < 4; variant++) {
+        wscene s = wscene_make(40 + (uint64_t)variant, 0, variant == 3 ? 2500 : 500, 1500,
+                               variant == 1 ? 30.0f : 150.0f);
+        if (variant == 2) /* far from the origin */
+            for (float *a[] = {s.ax, s.ay, s.bx, s.by, s.qax, s.qay}, **p = a; p < a + 6; p++)
+                for (size_t i = 0, n = p < a + 4 ? s.k : s.m; i < n; i++)
+                    (*p)[i] += 3e5f;
+        if (variant == 3) /* a lattice maze of thin walls */
+            for (size_t i = 0; i < s.k; i++) {
+                s.ax[i] = (float)(i % 50), s.ay[i] = (float)(i / 50), s.w[i] = 0.0f;
+                s.bx[i] = s.ax[i] + (float)(i % 3 != 1), s.by[i] = s.ay[i] + (float)(i % 3 != 0);
+            }
+        hs_walls *ws;
+        assert_int_equal(
+            hs_walls_create(s.ax, s.ay, s.bx, s.by, s.w, variant & 1 ? s.wm : NULL, s.k, &ws, NULL),
+            HS_OK);
+        hs_wcells *c;
+        assert_int_equal(hs_wcells_make(ws, &c), HS_OK);
+        const float lines[1] = {-INFINITY};
+        size_t hits = 0;
+        for (int si = 0; si < 4; si++) {
+            const hs_semantics sems[] = {HS_SOLID, HS_BOUNDARY, HS_SOLID_SKIP_START,
+                                         HS_BOUNDARY_SKIP_START};
+            for (size_t j = 0; j < s.m; j++) {
+                hs_queries qs = hs_queries_segments(s.qax + j, s.qay + j, s.qdx + j, s.qdy + j, 1);
+                qs.tmax = s.qtmax + j;
+                qs.mask_all = variant & 1 ? s.qm[j] : ~0u;
+                if (j % 13 == 0) /* a line */
+                    qs.tmin = lines, qs.tmax_all = INFINITY, qs.tmax = NULL;
+                const float zero[1] = {0.0f};
+                if (j % 17 == 0) /* a point */
+                    qs.dx = zero, qs.dy = zero;
+                hs_kq k;
+                if (!hs_prep_query(&qs, 0, sems[si], &k))
+                    continue;
+                uint32_t bw = HS_NONE, cw = HS_NONE;
+                hs_wall_hit h;
+                float ct = 0.0f;
+                uint64_t tests = 0;
+                const int bf = hs_walls_brute_closest(ws, &k, &bw, &h);
+                const int cf = hs_wcells_closest(c, &k, 0, &cw, &ct, &tests);
+                if (bf != cf || (bf && (bw != cw || memcmp(&h.t, &ct, 4) != 0)))
+                    fail_msg("variant %d sem %d query %zu: brute %d %u %a, cells %d %u %a", variant,
+                             si, j, bf, bw, bf ? h.t : 0.0f, cf, cw, cf ? ct : 0.0f);
+                assert_int_equal(hs_wcells_closest(c, &k, 1, &cw, &ct, &tests), bf);
+                hits += (size_t)bf;
+            }
+        }
+        assert_true(hits > s.m / 2);
+        hs_wcells_free(c);
+        hs_walls_destroy(ws);
+        wscene_free(&s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -458,6 +523,7 @@ int main(void)
         cmocka_unit_test(test_large_batch_against_single_queries),
         cmocka_unit_test(test_walls_on_the_grid),
         cmocka_unit_test(test_maze),
+        cmocka_unit_test(test_wall_cells_against_brute_force),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@ static void gwalls_free(struct hs_gwalls *W)
     if (W == NULL)
         return;
     hs_walls_destroy(W->set);
+    hs_wcells_free(W->cells);
     free(W->npieces);
     free(W->piece);
     free(W->x0);
@@ -158,6 +159,8 @@ static hs_status wall_grid_make(const hs_grid *g, const hs_walls *ws, hs_grid **
     memset(&p, 0, sizeof p);
     if (s == HS_OK)
         s = pieces_make(W->set, W->npieces, &p);
+    if (s == HS_OK)
+        s = hs_wcells_make(W->set, &W->cells);
     hs_grid *wg = NULL;
     if (s == HS_OK) {
         const hs_circles cs = {.x = p.x, .y = p.y, .r = p.r, .mask = p.mask, .n = p.n};
@@ -221,7 +224,7 @@ size_t hs_grid_walls_bytes(const hs_grid *g)
     const size_t arrays = 4u + (wg->walls->set->w != NULL) + (wg->walls->set->mask != NULL);
     return hs_grid_storage_bytes(wg) + sizeof *wg->walls + sizeof *wg->walls->set +
            (n + 2 * HS_PAD_FLOATS) * arrays * sizeof(float) + n * sizeof(uint32_t) +
-           (wg->n + HS_PAD_FLOATS) * 6 * sizeof(uint32_t);
+           (wg->n + HS_PAD_FLOATS) * 6 * sizeof(uint32_t) + hs_wcells_bytes(wg->walls->cells);
 }
 
 size_t hs_grid_wall_count(const hs_grid *g)

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "grid/layout.h"
+#include "grid/wall_cells.h"
 #include "invariant.h"
 #include "walls.h"
 
@@ -24,6 +25,7 @@ struct hs_gwalls {
     /* each storage position's piece, grown by a sixteenth of a piece at each end (within the
      * wall), from (x0, y0) to (x1, y1), and its wall's thickness w: the walk's vector filter */
     float *x0, *y0, *x1, *y1, *w;
+    hs_wcells *cells; /* the walls in cells: closest and any of thin queries */
 };
 
 /* The piece of n that the wall parameter s in [0, 1] falls in. */

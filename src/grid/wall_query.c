@@ -36,6 +36,75 @@ static hs_status walls_call(const hs_grid_call *c, const hs_grid_out *o)
 
 static int answered(hs_status s) { return s == HS_OK || s == HS_E_INVALID_QUERY; }
 
+/* Whether c's walls can be answered by their cells (wall_cells.h): closest or any, every
+ * query thin. */
+static int by_cells(const hs_grid_call *c)
+{
+    const hs_queries *qs = c->qs;
+    if (c->o->mode != HS_GRID_CLOSEST && c->o->mode != HS_GRID_ANY)
+        return 0;
+    if (qs->q == NULL)
+        return qs->q_all == 0.0f;
+    for (size_t i = 0; i < qs->count; i++)
+        if (qs->q[i] != 0.0f)
+            return 0;
+    return 1;
+}
+
+/* The walls' answers by their cells: closest's (index, t) in wi, wt or any's flags in hit. */
+typedef struct cells_call {
+    const hs_wcells *cells;
+    const hs_queries *qs;
+    const uint32_t *perm; /* position k is query perm[k]; NULL: k */
+    hs_semantics sem;
+    uint32_t *wi;
+    float *wt;
+    uint8_t *hit;
+} cells_call;
+
+static void cells_range(const void *ctx, size_t lo, size_t hi, int tid, hs_tally *tally)
+{
+    const cells_call *c = ctx;
+    (void)tid;
+    for (size_t p = lo; p < hi; p++) {
+        const size_t i = c->perm ? c->perm[p] : p;
+        hs_kq k;
+        uint32_t w = HS_NONE;
+        float t = INFINITY;
+        int hit = 0;
+        if (hs_prep_query(c->qs, i, c->sem, &k))
+            hit = hs_wcells_closest(c->cells, &k, c->hit != NULL, &w, &t, &tally->tests);
+        else if (tally->invalid++ == 0 || i < tally->first)
+            tally->first = i;
+        if (c->hit) {
+            c->hit[i] = (uint8_t)hit;
+        } else {
+            c->wi[i] = hit ? w : HS_NONE;
+            c->wt[i] = t;
+        }
+    }
+}
+
+static hs_status cells_answer(const hs_grid_call *c, const hs_grid_out *o)
+{
+    const hs_par team = hs_grid_team(c->opts);
+    hs_qorder ord;
+    if (hs_qorder_make(c->g->wall_grid, c->qs, &team, HS_STAGE_NONE, c->ws, &ord) != 0)
+        return HS_E_NOMEM;
+    const cells_call cc = {c->g->wall_grid->walls->cells,
+                           c->qs,
+                           ord.rec ? ord.perm : NULL,
+                           c->b->sem,
+                           o->co.idx,
+                           o->co.t,
+                           o->hit};
+
+    const hs_tally t = hs_grid_ranges(c->b, c->qs->count, cells_range, &cc);
+    if (c->b->stats)
+        c->b->stats->pair_tests += t.tests;
+    return HS_OK;
+}
+
 /* Query i's hit on wall w at t, for its point and normal (the exact test, whole wall). */
 static void wall_geometry(const hs_grid *wg, const hs_queries *qs, hs_semantics sem, size_t i,
                           uint32_t w, float t, hs_closest_out out)
@@ -101,7 +170,7 @@ hs_status hs_walls_merge(const hs_grid_call *c, hs_status s)
     } else {
         wo.count = wi;
     }
-    const hs_status sw = walls_call(c, &wo);
+    const hs_status sw = by_cells(c) ? cells_answer(c, &wo) : walls_call(c, &wo);
     if (!answered(sw))
         return sw;
     if (o->mode == HS_GRID_CLOSEST)

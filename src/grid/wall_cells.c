@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: MIT */
+/* A grid's walls in cells for thin queries (wall_cells.h): the listing and the walk. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid/wall_cells.h"
+#include "invariant.h"
+#include "tuning.h"
+
+static double wall_w(const hs_walls *s, size_t i) { return s->w ? (double)s->w[i] : 0.0; }
+
+/* The cell index of coordinate v (relative to the origin) in 0 .. n-1. */
+static int32_t cell_of(double v, double inv_h, int32_t n)
+{
+    const double f = floor(v * inv_h);
+    return f < 0.0 ? 0 : f > (double)(n - 1) ? n - 1 : (int32_t)f;
+}
+
+/* Cells of side h over the box [x0, x1] x [y0, y1]: origin, counts, margin. */
+static void cells_set(hs_wcells *c, double h, double x0, double y0, double x1, double y1)
+{
+    c->mag = fmax(fmax(fabs(x0), fabs(x1)), fmax(fabs(y0), fabs(y1))) + h;
+    c->eps = 0x1p-20 * c->mag;
+    c->h = h;
+    c->inv_h = 1.0 / h;
+    c->ox = x0 - c->eps - HS_WALL_CELL_SHIFT * h;
+    c->oy = y0 - c->eps - HS_WALL_CELL_SHIFT * h;
+    c->nx = (int32_t)floor((x1 + c->eps - c->ox) * c->inv_h) + 1;
+    c->ny = (int32_t)floor((y1 + c->eps - c->oy) * c->inv_h) + 1;
+}
+
+/* Wall i's entries: each cell its capsule grown by eps meets, row by row (the segment clipped
+ * to the row's band grown by w + eps, its x extent grown as much). Counts them into
+ * cursor[cell] (fill 0) or writes them at cursor[cell]++ (fill 1); returns their number. */
+static size_t list_wall(hs_wcells *c, const hs_walls *s, size_t i, uint32_t *cursor, int fill)
+{
+    const double ax = s->ax[i], ay = s->ay[i], bx = s->bx[i], by = s->by[i];
+    const double g = wall_w(s, i) + c->eps;
+    const int32_t j0 = cell_of(fmin(ay, by) - g - c->oy, c->inv_h, c->ny);
+    const int32_t j1 = cell_of(fmax(ay, by) + g - c->oy, c->inv_h, c->ny);
+    size_t n = 0;
+    for (int32_t j = j0; j <= j1; j++) {
+        double u0 = 0.0, u1 = 1.0;
+        if (ay != by) {
+            const double lo = c->oy + j * c->h - g, hi = lo + c->h + 2.0 * g;
+            double ua = (lo - ay) / (by - ay), ub = (hi - ay) / (by - ay);
+            if (ua > ub) {
+                const double sw = ua;
+                ua = ub;
+                ub = sw;
+            }
+            u0 = fmax(u0, ua);
+            u1 = fmin(u1, ub);
+            if (u0 > u1)
+                continue;
+        }
+        const double xa = ax + u0 * (bx - ax), xb = ax + u1 * (bx - ax);
+        const int32_t i0 = cell_of(fmin(xa, xb) - g - c->ox, c->inv_h, c->nx);
+        const int32_t i1 = cell_of(fmax(xa, xb) + g - c->ox, c->inv_h, c->nx);
+        for (int32_t k = i0; k <= i1; k++, n++) {
+            const size_t cell = (size_t)j * (size_t)c->nx + (size_t)k;
+            if (!fill) {
+                cursor[cell]++;
+                continue;
+            }
+            hs_wcell_entry *e = &c->entry[cursor[cell]++];
+            e->wl = (hs_kwall){s->ax[i], s->ay[i], s->bx[i], s->by[i], s->w ? s->w[i] : 0.0f};
+            e->mask = s->mask ? s->mask[i] : ~0u;
+            e->wall = (uint32_t)i;
+        }
+    }
+    return n;
+}
+
+/* Entries of all walls at the cells' present side (counting only). */
+static size_t count_entries(hs_wcells *c, const hs_walls *s)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->n; i++)
+        n += list_wall(c, s, i, c->start, 0);
+    return n;
+}
+
+hs_status hs_wcells_make(const hs_walls *s, hs_wcells **out)
+{
+    *out = NULL;
+    HS_ASSERT(s->n > 0);
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY, total = 0.0;
+    for (size_t i = 0; i < s->n; i++) {
+        const double ax = s->ax[i], ay = s->ay[i], bx = s->bx[i], by = s->by[i], w = wall_w(s, i);
+        x0 = fmin(x0, fmin(ax, bx) - w);
+        x1 = fmax(x1, fmax(ax, bx) + w);
+        y0 = fmin(y0, fmin(ay, by) - w);
+        y1 = fmax(y1, fmax(ay, by) + w);
+        total += hypot(bx - ax, by - ay);
+    }
+    const double n = (double)s->n, side = sqrt((x1 - x0) * (y1 - y0) / n), per = total / n;
+    double h = HS_WALL_CELL_SIDE * (side > per ? side : per);
+    if (!(h > 0.0) || !isfinite(h))
+        h = fmax(x1 - x0, y1 - y0) > 0.0 ? fmax(x1 - x0, y1 - y0) : 1.0;
+    hs_wcells *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return HS_E_NOMEM;
+    /* at most about 4 cells a wall, and HS_WALL_CELL_ENTRIES entries a wall */
+    for (;; h *= 2.0) {
+        cells_set(c, h, x0, y0, x1, y1);
+        if ((double)c->nx * (double)c->ny > 4.0 * n + 64.0)
+            continue;
+        free(c->start);
+        c->start = calloc((size_t)c->nx * (size_t)c->ny + 1, sizeof *c->start);
+        if (c->start == NULL) {
+            hs_wcells_free(c);
+            return HS_E_NOMEM;
+        }
+        const size_t entries = count_entries(c, s);
+        if (entries <= (size_t)HS_WALL_CELL_ENTRIES * s->n + 64u || c->nx * c->ny == 1)
+            break;
+    }
+    const size_t ncells = (size_t)c->nx * (size_t)c->ny;
+    size_t sum = 0;
+    for (size_t k = 0; k < ncells; k++) { /* counts to starts, cursor at each cell's start */
+        const size_t m = c->start[k];
+        c->start[k] = (uint32_t)sum;
+        sum += m;
+    }
+    if (sum > HS_MAX_COUNT) {
+        hs_wcells_free(c);
+        return HS_E_TOO_MANY;
+    }
+    c->start[ncells] = (uint32_t)sum;
+    c->entry = malloc((sum ? sum : 1) * sizeof *c->entry);
+    uint32_t *cursor = malloc((ncells + 1) * sizeof *cursor);
+    if (c->entry == NULL || cursor == NULL) {
+        free(cursor);
+        hs_wcells_free(c);
+        return HS_E_NOMEM;
+    }
+    memcpy(cursor, c->start, (ncells + 1) * sizeof *cursor);
+    for (size_t i = 0; i < s->n; i++)
+        (void)list_wall(c, s, i, cursor, 1);
+    for (size_t k = 0; k < ncells; k++)
+        HS_ASSERT(cursor[k] == c->start[k + 1]);
+    free(cursor);
+    *out = c;
+    return HS_OK;
+}
+
+void hs_wcells_free(hs_wcells *c)
+{
+    if (c == NULL)
+        return;
+    free(c->start);
+    free(c->entry);
+    free(c);
+}
+
+size_t hs_wcells_bytes(const hs_wcells *c)
+{
+    if (c == NULL)
+        return 0;
+    const size_t ncells = (size_t)c->nx * (size_t)c->ny;
+    return sizeof *c + (ncells + 1) * sizeof *c->start + c->start[ncells] * sizeof *c->entry;
+}
+
+/* ---- The walk ------------------------------------------------------------------------- */
+
+/* The grid's order of hits: t (-0 as +0) made monotone above the wall's index. */
+static uint64_t hit_key(float t, uint32_t wall)
+{
+    t += 0.0f;
+    uint32_t u;
+    memcpy(&u, &t, sizeof u);
+    u ^= (uint32_t)((int32_t)u >> 31) | 0x80000000u;
+    return (uint64_t)u << 32 | wall;
+}
+
+typedef struct wbest {
+    uint64_t key; /* UINT64_MAX: none yet */
+    float t;
+} wbest;
+
+/* The query as the filter reads it: its interval's ends within the cells' box, the error
+ * bound's scale. */
+typedef struct wseg {
+    double ax, ay, dx, dy, len;
+    double x0, y0, x1, y1; /* P(t0), P(t1) */
+    double scale;          /* 2^-40 (|coordinates| + |d|) : far above double's rounding */
+} wseg;
+
+/* The filter's answer: the wall surely missed, surely crossed (thin wall: the exact test
+ * would take the same path), or left to the exact test. */
+enum { WALL_APART, WALL_CROSSED, WALL_EXACT };
+
+/* Each side's signed distance (times a length) in double, with margins far above the
+ * rounding of its products: apart when the wall's ends lie beyond R on one side of the
+ * query's line or the interval's ends beyond R on one side of the wall's line; crossed when
+ * a thin wall (R = 0, ends apart) has both pairs strictly on opposite sides. */
+static int wall_filter(const wseg *q, const hs_kwall *wl)
+{
+    const double px = wl->px, py = wl->py, bx = wl->bx, by = wl->by, R = wl->w;
+    const double err = q->scale + 0x1p-40 * (fabs(px) + fabs(py) + fabs(bx) + fabs(by) + R);
+    /* the wall's ends on one side of the query's line */
+    const double sp = q->dx * (py - q->ay) - q->dy * (px - q->ax);
+    const double sb = q->dx * (by - q->ay) - q->dy * (bx - q->ax);
+    const double m1 = R * q->len + err * q->len;
+    if ((sp > m1 && sb > m1) || (sp < -m1 && sb < -m1))
+        return WALL_APART;
+    /* the interval's ends on one side of the wall's line */
+    const double ex = bx - px, ey = by - py, el = fabs(ex) + fabs(ey);
+    const double g0 = ex * (q->y0 - py) - ey * (q->x0 - px);
+    const double g1 = ex * (q->y1 - py) - ey * (q->x1 - px);
+    const double m2 = R * el + err * el;
+    if ((g0 > m2 && g1 > m2) || (g0 < -m2 && g1 < -m2))
+        return WALL_APART;
+    const double e1 = err * q->len, e2 = err * el;
+    const int cross = R == 0.0 && el > 0.0 && ((sp > e1 && sb < -e1) || (sp < -e1 && sb > e1)) &&
+                      ((g0 > e2 && g1 < -e2) || (g0 < -e2 && g1 > e2));
+    return cross ? WALL_CROSSED : WALL_EXACT;
+}
+
+/* A crossed thin wall's t as hs_wall_touch and hs_wall_hits_as compute it (the same double
+ * formula, clamped, rounded once); 0 when the crossing is at tmin (the exact test then takes
+ * the start's rules). */
+static int crossed_t(const hs_kq *k, const hs_kwall *wl, float *t)
+{
+    const double ex = (double)wl->bx - wl->px, ey = (double)wl->by - wl->py;
+    const double fx = (double)k->ax - wl->px, fy = (double)k->ay - wl->py;
+    const double num = -(ex * fy - ey * fx), den = ex * (double)k->dy - ey * (double)k->dx;
+    const double tc = den != 0.0 ? num / den : (double)k->tmin;
+    const double tt = tc > k->tmin ? (tc < k->tmax ? tc : k->tmax) : k->tmin;
+    if (!(tt > k->tmin))
+        return 0;
+    *t = hs_clampf((float)tt, k->tmin, k->tmax);
+    return 1;
+}
+
+/* Cell's walls against k into *b; 1 when one hit (for any). */
+static int test_cell(const hs_wcells *c, size_t cell, const hs_kq *k, const wseg *q, wbest *b,
+                     uint64_t *tests)
+{
+    int hit = 0;
+    const hs_wcell_entry *e = c->entry + c->start[cell], *end = c->entry + c->start[cell + 1];
+    for (; e < end; e++) {
+        if ((e->mask & k->mask) == 0u)
+            continue;
+        const int f = q ? wall_filter(q, &e->wl) : WALL_EXACT;
+        if (f == WALL_APART)
+            continue;
+        ++*tests;
+        float t;
+        if (f != WALL_CROSSED || !crossed_t(k, &e->wl, &t)) {
+            hs_wall_hit h;
+            if (!hs_wall_hits_as(k, &e->wl, &h, 0))
+                continue;
+            t = h.t;
+        }
+        hit = 1;
+        const uint64_t key = hit_key(t, e->wall);
+        if (key < b->key) {
+            b->key = key;
+            b->t = t;
+        }
+    }
+    return hit;
+}
+
+/* The t where the query leaves column (or row) i going by step (+1 or -1) along d != 0. */
+static double cell_exit(double o, double h, int32_t i, int step, double a, double d)
+{
+    return (o + (double)(i + (step > 0)) * h - a) / d;
+}
+
+int hs_wcells_closest(const hs_wcells *c, const hs_kq *k, int any, uint32_t *wall, float *t,
+                      uint64_t *tests)
+{
+    wbest b = {UINT64_MAX, 0.0f};
+    const double ax = k->ax, ay = k->ay, dx = k->dx, dy = k->dy;
+    if (k->mask == 0u)
+        return 0;
+    if (k->dd == 0.0f) { /* a point (its interval is one t): its cell */
+        const double px = ax + (double)k->tmin * dx, py = ay + (double)k->tmin * dy;
+        if (px >= c->ox && py >= c->oy && px <= c->ox + c->nx * c->h &&
+            py <= c->oy + c->ny * c->h)
+            (void)test_cell(c,
+                            (size_t)cell_of(py - c->oy, c->inv_h, c->ny) * (size_t)c->nx +
+                                (size_t)cell_of(px - c->ox, c->inv_h, c->nx),
+                            k, NULL, &b, tests);
+    } else {
+        /* the interval within the cells' box, then the cells it crosses in order */
+        double t0 = k->tmin, t1 = k->tmax;
+        if (!hs_wall_clip(ax, dx, c->ox, c->ox + c->nx * c->h, &t0, &t1) ||
+            !hs_wall_clip(ay, dy, c->oy, c->oy + c->ny * c->h, &t0, &t1))
+            return 0;
+        HS_ASSERT(isfinite(t0) && isfinite(t1));
+        const double len = fabs(dx) + fabs(dy);
+        const wseg q = {ax,
+                        ay,
+                        dx,
+                        dy,
+                        len,
+                        ax + t0 * dx,
+                        ay + t0 * dy,
+                        ax + t1 * dx,
+                        ay + t1 * dy,
+                        0x1p-40 * (c->mag + fabs(ax) + fabs(ay) + len * (fabs(t0) + fabs(t1)))};
+        const double tol = 0x1p-16 * (c->mag + fabs(ax) + fabs(ay)) / sqrt((double)k->dd);
+        int32_t i = cell_of(ax + t0 * dx - c->ox, c->inv_h, c->nx);
+        int32_t j = cell_of(ay + t0 * dy - c->oy, c->inv_h, c->ny);
+        const int si = dx > 0.0 ? 1 : -1, sj = dy > 0.0 ? 1 : -1;
+        double tx = dx != 0.0 ? cell_exit(c->ox, c->h, i, si, ax, dx) : INFINITY;
+        double ty = dy != 0.0 ? cell_exit(c->oy, c->h, j, sj, ay, dy) : INFINITY;
+        for (;;) {
+            if (test_cell(c, (size_t)j * (size_t)c->nx + (size_t)i, k, &q, &b, tests) && any)
+                break;
+            const double leave = tx < ty ? tx : ty;
+            /* a hit before the cell's exit (by more than t's error) lies in a cell walked */
+            if ((b.key != UINT64_MAX && (double)b.t < leave - tol) || leave > t1 + tol)
+                break;
+            if (tx < ty) {
+                i += si;
+                if (i < 0 || i >= c->nx)
+                    break;
+                tx = cell_exit(c->ox, c->h, i, si, ax, dx);
+            } else {
+                j += sj;
+                if (j < 0 || j >= c->ny)
+                    break;
+                ty = cell_exit(c->oy, c->h, j, sj, ay, dy);
+            }
+        }
+    }
+    if (b.key == UINT64_MAX)
+        return 0;
+    *wall = (uint32_t)b.key;
+    *t = b.t;
+    return 1;
+}

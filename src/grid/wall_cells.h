@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal: a grid's walls listed in cells for thin queries. Square cells of about one wall
+ * each cover the walls' box; a cell lists (with a copy of its coordinates) every wall whose
+ * capsule, grown by a margin eps, meets it. A query of thickness 0 then walks the cells its
+ * segment crosses in order (a 2-D DDA) and tests their walls exactly (wall_core.h), stopping
+ * once its best hit lies before the cell it leaves: a hit is a point within w of its wall,
+ * so it lies in a cell listing the wall, and the margin covers the rounding of the walk. */
+#ifndef HITSCAN_GRID_WALL_CELLS_H
+#define HITSCAN_GRID_WALL_CELLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hitscan/types.h"
+#include "walls.h"
+
+/* One listing: the wall, its mask (all bits without masks) and its index in the set. */
+typedef struct hs_wcell_entry {
+    hs_kwall wl;
+    uint32_t mask, wall;
+} hs_wcell_entry;
+
+typedef struct hs_wcells {
+    double ox, oy, h, inv_h; /* cell (i, j) is [ox + i h, ox + (i+1) h) x [oy + j h, ...) */
+    double eps;              /* the listing's margin */
+    double mag;              /* the largest |coordinate| of the cells' box */
+    int32_t nx, ny;
+    uint32_t *start; /* nx ny + 1: cell c lists entry[start[c] .. start[c+1]) */
+    hs_wcell_entry *entry;
+} hs_wcells;
+
+/* The cells of ws (n > 0, valid walls) in *out: HS_OK, HS_E_NOMEM or HS_E_TOO_MANY. */
+hs_status hs_wcells_make(const hs_walls *ws, hs_wcells **out);
+void hs_wcells_free(hs_wcells *c);
+size_t hs_wcells_bytes(const hs_wcells *c);
+
+/* The closest wall the prepared query k (q = 0) hits: 1 with *wall and *t (ties in t to the
+ * smaller index, -0 as +0, as the grid's closest), else 0; with any, the first hit found.
+ * *tests: the exact tests made, added. */
+int hs_wcells_closest(const hs_wcells *c, const hs_kq *k, int any, uint32_t *wall, float *t,
+                      uint64_t *tests);
+
+#endif
