@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grid/vectorize.h"
 #include "grid/wall_cells.h"
 #include "invariant.h"
 #include "tuning.h"
@@ -64,10 +65,11 @@ static size_t list_wall(hs_wcells *c, const hs_walls *s, size_t i, uint32_t *cur
                 cursor[cell]++;
                 continue;
             }
-            hs_wcell_entry *e = &c->entry[cursor[cell]++];
-            e->wl = (hs_kwall){s->ax[i], s->ay[i], s->bx[i], s->by[i], s->w ? s->w[i] : 0.0f};
-            e->mask = s->mask ? s->mask[i] : ~0u;
-            e->wall = (uint32_t)i;
+            const uint32_t e = cursor[cell]++;
+            c->px[e] = s->ax[i], c->py[e] = s->ay[i], c->bx[e] = s->bx[i], c->by[e] = s->by[i];
+            c->w[e] = s->w ? s->w[i] : 0.0f;
+            c->mask[e] = s->mask ? s->mask[i] : ~0u;
+            c->wall[e] = (uint32_t)i;
         }
     }
     return n;
@@ -129,9 +131,15 @@ hs_status hs_wcells_make(const hs_walls *s, hs_wcells **out)
         return HS_E_TOO_MANY;
     }
     c->start[ncells] = (uint32_t)sum;
-    c->entry = malloc((sum ? sum : 1) * sizeof *c->entry);
+    const size_t room = sum + HS_WCELL_PAD;
+    float **f[] = {&c->px, &c->py, &c->bx, &c->by, &c->w};
+    int ok = 1;
+    for (size_t a = 0; a < sizeof f / sizeof f[0]; a++)
+        ok &= (*f[a] = calloc(room, sizeof(float))) != NULL;
+    c->mask = calloc(room, sizeof *c->mask);
+    c->wall = calloc(room, sizeof *c->wall);
     uint32_t *cursor = malloc((ncells + 1) * sizeof *cursor);
-    if (c->entry == NULL || cursor == NULL) {
+    if (!ok || c->mask == NULL || c->wall == NULL || cursor == NULL) {
         free(cursor);
         hs_wcells_free(c);
         return HS_E_NOMEM;
@@ -151,7 +159,13 @@ void hs_wcells_free(hs_wcells *c)
     if (c == NULL)
         return;
     free(c->start);
-    free(c->entry);
+    free(c->px);
+    free(c->py);
+    free(c->bx);
+    free(c->by);
+    free(c->w);
+    free(c->mask);
+    free(c->wall);
     free(c);
 }
 
@@ -160,7 +174,8 @@ size_t hs_wcells_bytes(const hs_wcells *c)
     if (c == NULL)
         return 0;
     const size_t ncells = (size_t)c->nx * (size_t)c->ny;
-    return sizeof *c + (ncells + 1) * sizeof *c->start + c->start[ncells] * sizeof *c->entry;
+    return sizeof *c + (ncells + 1) * sizeof *c->start +
+           (c->start[ncells] + HS_WCELL_PAD) * 7 * sizeof(float);
 }
 
 /* ---- The walk ------------------------------------------------------------------------- */
@@ -186,7 +201,48 @@ typedef struct wseg {
     double ax, ay, dx, dy, len;
     double x0, y0, x1, y1; /* P(t0), P(t1) */
     double scale;          /* 2^-40 (|coordinates| + |d|) : far above double's rounding */
+    /* the float filter's: a, d, P(t0), P(t1) and |d|, rounded, and its margin 2^-16 of the
+     * scale, far above the rounding of float products of these magnitudes */
+    float fax, fay, fdx, fdy, fx0, fy0, fx1, fy1, flen, fmargin;
 } wseg;
+
+/* The lanes of entries e .. e+3 that may lie within their R of the query: a separating axis
+ * in float (either line), with the margin 2^-16 of the scale times the line's length. */
+static unsigned near_lanes(const hs_wcells *c, const wseg *q, uint32_t e)
+{
+    const simde__m128 px = simde_mm_loadu_ps(c->px + e), py = simde_mm_loadu_ps(c->py + e);
+    const simde__m128 bx = simde_mm_loadu_ps(c->bx + e), by = simde_mm_loadu_ps(c->by + e);
+    const simde__m128 R =
+        simde_mm_add_ps(simde_mm_loadu_ps(c->w + e), simde_mm_set1_ps(q->fmargin));
+    const simde__m128 ax = simde_mm_set1_ps(q->fax), ay = simde_mm_set1_ps(q->fay);
+    const simde__m128 dx = simde_mm_set1_ps(q->fdx), dy = simde_mm_set1_ps(q->fdy);
+    const simde__m128 sp = simde_mm_sub_ps(simde_mm_mul_ps(dx, simde_mm_sub_ps(py, ay)),
+                                           simde_mm_mul_ps(dy, simde_mm_sub_ps(px, ax)));
+    const simde__m128 sb = simde_mm_sub_ps(simde_mm_mul_ps(dx, simde_mm_sub_ps(by, ay)),
+                                           simde_mm_mul_ps(dy, simde_mm_sub_ps(bx, ax)));
+    const simde__m128 m1 = simde_mm_mul_ps(R, simde_mm_set1_ps(q->flen));
+    const simde__m128 m1n = simde_mm_sub_ps(simde_mm_setzero_ps(), m1);
+    simde__m128 apart =
+        simde_mm_or_ps(simde_mm_and_ps(simde_mm_cmpgt_ps(sp, m1), simde_mm_cmpgt_ps(sb, m1)),
+                       simde_mm_and_ps(simde_mm_cmplt_ps(sp, m1n), simde_mm_cmplt_ps(sb, m1n)));
+    const simde__m128 ex = simde_mm_sub_ps(bx, px), ey = simde_mm_sub_ps(by, py);
+    const simde__m128 sign = simde_mm_set1_ps(-0.0f);
+    const simde__m128 el =
+        simde_mm_add_ps(simde_mm_andnot_ps(sign, ex), simde_mm_andnot_ps(sign, ey));
+    const simde__m128 g0 =
+        simde_mm_sub_ps(simde_mm_mul_ps(ex, simde_mm_sub_ps(simde_mm_set1_ps(q->fy0), py)),
+                        simde_mm_mul_ps(ey, simde_mm_sub_ps(simde_mm_set1_ps(q->fx0), px)));
+    const simde__m128 g1 =
+        simde_mm_sub_ps(simde_mm_mul_ps(ex, simde_mm_sub_ps(simde_mm_set1_ps(q->fy1), py)),
+                        simde_mm_mul_ps(ey, simde_mm_sub_ps(simde_mm_set1_ps(q->fx1), px)));
+    const simde__m128 m2 = simde_mm_mul_ps(R, el);
+    const simde__m128 m2n = simde_mm_sub_ps(simde_mm_setzero_ps(), m2);
+    apart = simde_mm_or_ps(
+        apart,
+        simde_mm_or_ps(simde_mm_and_ps(simde_mm_cmpgt_ps(g0, m2), simde_mm_cmpgt_ps(g1, m2)),
+                       simde_mm_and_ps(simde_mm_cmplt_ps(g0, m2n), simde_mm_cmplt_ps(g1, m2n))));
+    return (unsigned)simde_mm_movemask_ps(apart) ^ 15u;
+}
 
 /* The filter's answer: the wall surely missed, surely crossed (thin wall: the exact test
  * would take the same path), or left to the exact test. */
@@ -235,31 +291,45 @@ static int crossed_t(const hs_kq *k, const hs_kwall *wl, float *t)
     return 1;
 }
 
-/* Cell's walls against k into *b; 1 when one hit (for any). */
+/* Entry e against k into *b; 1 on a hit. */
+static int test_entry(const hs_wcells *c, uint32_t e, const hs_kq *k, const wseg *q, wbest *b)
+{
+    if ((c->mask[e] & k->mask) == 0u)
+        return 0;
+    const hs_kwall wl = {c->px[e], c->py[e], c->bx[e], c->by[e], c->w[e]};
+    const int f = q ? wall_filter(q, &wl) : WALL_EXACT;
+    if (f == WALL_APART)
+        return 0;
+    float t;
+    if (f != WALL_CROSSED || !crossed_t(k, &wl, &t)) {
+        hs_wall_hit h;
+        if (!hs_wall_hits_as(k, &wl, &h, 0))
+            return 0;
+        t = h.t;
+    }
+    const uint64_t key = hit_key(t, c->wall[e]);
+    if (key < b->key) {
+        b->key = key;
+        b->t = t;
+    }
+    return 1;
+}
+
+/* Cell's walls against k into *b (a point query, q NULL: each through the exact test); 1
+ * when one hit (for any). */
 static int test_cell(const hs_wcells *c, size_t cell, const hs_kq *k, const wseg *q, wbest *b,
                      uint64_t *tests)
 {
     int hit = 0;
-    const hs_wcell_entry *e = c->entry + c->start[cell], *end = c->entry + c->start[cell + 1];
-    for (; e < end; e++) {
-        if ((e->mask & k->mask) == 0u)
-            continue;
-        const int f = q ? wall_filter(q, &e->wl) : WALL_EXACT;
-        if (f == WALL_APART)
-            continue;
-        ++*tests;
-        float t;
-        if (f != WALL_CROSSED || !crossed_t(k, &e->wl, &t)) {
-            hs_wall_hit h;
-            if (!hs_wall_hits_as(k, &e->wl, &h, 0))
-                continue;
-            t = h.t;
-        }
-        hit = 1;
-        const uint64_t key = hit_key(t, e->wall);
-        if (key < b->key) {
-            b->key = key;
-            b->t = t;
+    const uint32_t end = c->start[cell + 1];
+    for (uint32_t e = c->start[cell]; e < end; e += 4) {
+        const uint32_t left = end - e;
+        unsigned bits = left >= 4 ? 15u : (1u << left) - 1u;
+        if (q != NULL)
+            bits &= near_lanes(c, q, e);
+        for (; bits != 0u; bits &= bits - 1u) {
+            ++*tests;
+            hit |= test_entry(c, e + (uint32_t)__builtin_ctz(bits), k, q, b);
         }
     }
     return hit;
@@ -280,8 +350,7 @@ int hs_wcells_closest(const hs_wcells *c, const hs_kq *k, int any, uint32_t *wal
         return 0;
     if (k->dd == 0.0f) { /* a point (its interval is one t): its cell */
         const double px = ax + (double)k->tmin * dx, py = ay + (double)k->tmin * dy;
-        if (px >= c->ox && py >= c->oy && px <= c->ox + c->nx * c->h &&
-            py <= c->oy + c->ny * c->h)
+        if (px >= c->ox && py >= c->oy && px <= c->ox + c->nx * c->h && py <= c->oy + c->ny * c->h)
             (void)test_cell(c,
                             (size_t)cell_of(py - c->oy, c->inv_h, c->ny) * (size_t)c->nx +
                                 (size_t)cell_of(px - c->ox, c->inv_h, c->nx),
@@ -294,22 +363,36 @@ int hs_wcells_closest(const hs_wcells *c, const hs_kq *k, int any, uint32_t *wal
             return 0;
         HS_ASSERT(isfinite(t0) && isfinite(t1));
         const double len = fabs(dx) + fabs(dy);
-        const wseg q = {ax,
-                        ay,
-                        dx,
-                        dy,
-                        len,
-                        ax + t0 * dx,
-                        ay + t0 * dy,
-                        ax + t1 * dx,
-                        ay + t1 * dy,
-                        0x1p-40 * (c->mag + fabs(ax) + fabs(ay) + len * (fabs(t0) + fabs(t1)))};
+        const wseg q = {
+            ax,
+            ay,
+            dx,
+            dy,
+            len,
+            ax + t0 * dx,
+            ay + t0 * dy,
+            ax + t1 * dx,
+            ay + t1 * dy,
+            0x1p-40 * (c->mag + fabs(ax) + fabs(ay) + len * (fabs(t0) + fabs(t1))),
+            k->ax,
+            k->ay,
+            k->dx,
+            k->dy,
+            (float)(ax + t0 * dx),
+            (float)(ay + t0 * dy),
+            (float)(ax + t1 * dx),
+            (float)(ay + t1 * dy),
+            (float)len,
+            (float)(0x1p-16 * (c->mag + fabs(ax) + fabs(ay) + len * (fabs(t0) + fabs(t1))))};
         const double tol = 0x1p-16 * (c->mag + fabs(ax) + fabs(ay)) / sqrt((double)k->dd);
         int32_t i = cell_of(ax + t0 * dx - c->ox, c->inv_h, c->nx);
         int32_t j = cell_of(ay + t0 * dy - c->oy, c->inv_h, c->ny);
         const int si = dx > 0.0 ? 1 : -1, sj = dy > 0.0 ? 1 : -1;
+        /* the exits stepped by a cell's width in t (their drift stays far below eps) */
         double tx = dx != 0.0 ? cell_exit(c->ox, c->h, i, si, ax, dx) : INFINITY;
         double ty = dy != 0.0 ? cell_exit(c->oy, c->h, j, sj, ay, dy) : INFINITY;
+        const double stx = dx != 0.0 ? c->h / fabs(dx) : 0.0,
+                     sty = dy != 0.0 ? c->h / fabs(dy) : 0.0;
         for (;;) {
             if (test_cell(c, (size_t)j * (size_t)c->nx + (size_t)i, k, &q, &b, tests) && any)
                 break;
@@ -321,12 +404,12 @@ int hs_wcells_closest(const hs_wcells *c, const hs_kq *k, int any, uint32_t *wal
                 i += si;
                 if (i < 0 || i >= c->nx)
                     break;
-                tx = cell_exit(c->ox, c->h, i, si, ax, dx);
+                tx += stx;
             } else {
                 j += sj;
                 if (j < 0 || j >= c->ny)
                     break;
-                ty = cell_exit(c->oy, c->h, j, sj, ay, dy);
+                ty += sty;
             }
         }
     }

@@ -14,20 +14,19 @@
 #include "hitscan/types.h"
 #include "walls.h"
 
-/* One listing: the wall, its mask (all bits without masks) and its index in the set. */
-typedef struct hs_wcell_entry {
-    hs_kwall wl;
-    uint32_t mask, wall;
-} hs_wcell_entry;
-
 typedef struct hs_wcells {
     double ox, oy, h, inv_h; /* cell (i, j) is [ox + i h, ox + (i+1) h) x [oy + j h, ...) */
     double eps;              /* the listing's margin */
     double mag;              /* the largest |coordinate| of the cells' box */
     int32_t nx, ny;
-    uint32_t *start; /* nx ny + 1: cell c lists entry[start[c] .. start[c+1]) */
-    hs_wcell_entry *entry;
+    uint32_t *start; /* nx ny + 1: cell c lists entries start[c] .. start[c+1] - 1 */
+    /* each entry's wall (its ends, thickness, mask: all bits without masks, and index), in
+     * arrays padded by HS_WCELL_PAD so that a vector loads past a cell's last entry */
+    float *px, *py, *bx, *by, *w;
+    uint32_t *mask, *wall;
 } hs_wcells;
+
+#define HS_WCELL_PAD 4
 
 /* The cells of ws (n > 0, valid walls) in *out: HS_OK, HS_E_NOMEM or HS_E_TOO_MANY. */
 hs_status hs_wcells_make(const hs_walls *ws, hs_wcells **out);
