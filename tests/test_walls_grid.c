@@ -282,35 +282,42 @@ static void test_large_batch_against_single_queries(void **state)
     assert_int_equal(hs_grid_build(cs, NULL, &g), HS_OK);
     assert_int_equal(hs_grid_set_walls(g, ws), HS_OK);
     hs_walls_destroy(ws);
-    hs_queries qs = wscene_queries(&s, 0);
     uint32_t *gi = wcalloc(s.m, 4), *gc = wcalloc(s.m, 4);
     float *gt = wcalloc(s.m, 4);
-    uint8_t *gk = wcalloc(s.m, 1);
-    assert_int_equal(
-        hs_grid_closest(g, &qs, NULL, (hs_closest_out){.idx = gi, .t = gt, .kind = gk}), HS_OK);
-    assert_int_equal(hs_grid_count_hits(g, &qs, NULL, gc), HS_OK);
-    size_t walls = 0;
-    const size_t step = quick() ? 61 : 7;
-    for (size_t i = 0; i < s.m; i += step) {
-        hs_queries one = qs;
-        one.ax += i, one.ay += i, one.dx += i, one.dy += i, one.tmax += i, one.q += i;
-        one.count = 1;
-        uint32_t idx, cnt;
-        float t;
-        uint8_t kind;
+    uint8_t *gk = wcalloc(s.m, 1), *ga = wcalloc(s.m, 1);
+    for (s.thin = 0; s.thin < 2; s.thin++) { /* thin: the walls' cells, staged in the order */
+        hs_queries qs = wscene_queries(&s, 0);
         assert_int_equal(
-            hs_grid_closest(g, &one, NULL, (hs_closest_out){.idx = &idx, .t = &t, .kind = &kind}),
-            HS_OK);
-        assert_int_equal(hs_grid_count_hits(g, &one, NULL, &cnt), HS_OK);
-        assert_int_equal(idx, gi[i]);
-        assert_int_equal(kind, gk[i]);
-        assert_int_equal(cnt, gc[i]);
-        if (idx != HS_NONE)
-            assert_true(memcmp(&t, &gt[i], 4) == 0);
-        walls += kind == HS_KIND_WALL;
+            hs_grid_closest(g, &qs, NULL, (hs_closest_out){.idx = gi, .t = gt, .kind = gk}), HS_OK);
+        assert_int_equal(hs_grid_count_hits(g, &qs, NULL, gc), HS_OK);
+        assert_int_equal(hs_grid_any(g, &qs, NULL, ga), HS_OK);
+        size_t walls = 0;
+        const size_t step = quick() ? 61 : 7;
+        for (size_t i = 0; i < s.m; i += step) {
+            hs_queries one = qs;
+            one.ax += i, one.ay += i, one.dx += i, one.dy += i, one.tmax += i;
+            one.q += one.q ? i : 0;
+            one.count = 1;
+            uint32_t idx, cnt;
+            float t;
+            uint8_t kind, any;
+            assert_int_equal(hs_grid_closest(g, &one, NULL,
+                                             (hs_closest_out){.idx = &idx, .t = &t, .kind = &kind}),
+                             HS_OK);
+            assert_int_equal(hs_grid_count_hits(g, &one, NULL, &cnt), HS_OK);
+            assert_int_equal(hs_grid_any(g, &one, NULL, &any), HS_OK);
+            assert_int_equal(idx, gi[i]);
+            assert_int_equal(kind, gk[i]);
+            assert_int_equal(cnt, gc[i]);
+            assert_int_equal(any, ga[i]);
+            assert_int_equal(any, cnt != 0);
+            if (idx != HS_NONE)
+                assert_true(memcmp(&t, &gt[i], 4) == 0);
+            walls += kind == HS_KIND_WALL;
+        }
+        assert_true(walls > s.m / step / 4);
     }
-    assert_true(walls > s.m / step / 4);
-    free(gi), free(gc), free(gt), free(gk);
+    free(gi), free(gc), free(gt), free(gk), free(ga);
     hs_grid_destroy(g);
     hs_circles_destroy(cs);
     wscene_free(&s);

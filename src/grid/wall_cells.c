@@ -67,8 +67,10 @@ static size_t list_wall(hs_wcells *c, const hs_walls *s, size_t i, uint32_t *cur
             }
             const uint32_t e = cursor[cell]++;
             c->px[e] = s->ax[i], c->py[e] = s->ay[i], c->bx[e] = s->bx[i], c->by[e] = s->by[i];
-            c->w[e] = s->w ? s->w[i] : 0.0f;
-            c->mask[e] = s->mask ? s->mask[i] : ~0u;
+            if (c->w)
+                c->w[e] = s->w[i];
+            if (c->mask)
+                c->mask[e] = s->mask[i];
             c->wall[e] = (uint32_t)i;
         }
     }
@@ -132,14 +134,16 @@ hs_status hs_wcells_make(const hs_walls *s, hs_wcells **out)
     }
     c->start[ncells] = (uint32_t)sum;
     const size_t room = sum + HS_WCELL_PAD;
-    float **f[] = {&c->px, &c->py, &c->bx, &c->by, &c->w};
+    float **f[] = {&c->px, &c->py, &c->bx, &c->by};
     int ok = 1;
     for (size_t a = 0; a < sizeof f / sizeof f[0]; a++)
         ok &= (*f[a] = calloc(room, sizeof(float))) != NULL;
-    c->mask = calloc(room, sizeof *c->mask);
+    c->w = s->w ? calloc(room, sizeof *c->w) : NULL;
+    c->mask = s->mask ? calloc(room, sizeof *c->mask) : NULL;
     c->wall = calloc(room, sizeof *c->wall);
     uint32_t *cursor = malloc((ncells + 1) * sizeof *cursor);
-    if (!ok || c->mask == NULL || c->wall == NULL || cursor == NULL) {
+    if (!ok || (s->w && c->w == NULL) || (s->mask && c->mask == NULL) || c->wall == NULL ||
+        cursor == NULL) {
         free(cursor);
         hs_wcells_free(c);
         return HS_E_NOMEM;
@@ -175,7 +179,8 @@ size_t hs_wcells_bytes(const hs_wcells *c)
         return 0;
     const size_t ncells = (size_t)c->nx * (size_t)c->ny;
     return sizeof *c + (ncells + 1) * sizeof *c->start +
-           (c->start[ncells] + HS_WCELL_PAD) * 7 * sizeof(float);
+           (c->start[ncells] + HS_WCELL_PAD) * (5u + (c->w != NULL) + (c->mask != NULL)) *
+               sizeof(float);
 }
 
 /* ---- The walk ------------------------------------------------------------------------- */
@@ -212,8 +217,8 @@ static unsigned near_lanes(const hs_wcells *c, const wseg *q, uint32_t e)
 {
     const simde__m128 px = simde_mm_loadu_ps(c->px + e), py = simde_mm_loadu_ps(c->py + e);
     const simde__m128 bx = simde_mm_loadu_ps(c->bx + e), by = simde_mm_loadu_ps(c->by + e);
-    const simde__m128 R =
-        simde_mm_add_ps(simde_mm_loadu_ps(c->w + e), simde_mm_set1_ps(q->fmargin));
+    const simde__m128 margin = simde_mm_set1_ps(q->fmargin);
+    const simde__m128 R = c->w ? simde_mm_add_ps(simde_mm_loadu_ps(c->w + e), margin) : margin;
     const simde__m128 ax = simde_mm_set1_ps(q->fax), ay = simde_mm_set1_ps(q->fay);
     const simde__m128 dx = simde_mm_set1_ps(q->fdx), dy = simde_mm_set1_ps(q->fdy);
     const simde__m128 sp = simde_mm_sub_ps(simde_mm_mul_ps(dx, simde_mm_sub_ps(py, ay)),
@@ -294,9 +299,9 @@ static int crossed_t(const hs_kq *k, const hs_kwall *wl, float *t)
 /* Entry e against k into *b; 1 on a hit. */
 static int test_entry(const hs_wcells *c, uint32_t e, const hs_kq *k, const wseg *q, wbest *b)
 {
-    if ((c->mask[e] & k->mask) == 0u)
+    if (c->mask && (c->mask[e] & k->mask) == 0u)
         return 0;
-    const hs_kwall wl = {c->px[e], c->py[e], c->bx[e], c->by[e], c->w[e]};
+    const hs_kwall wl = {c->px[e], c->py[e], c->bx[e], c->by[e], c->w ? c->w[e] : 0.0f};
     const int f = q ? wall_filter(q, &wl) : WALL_EXACT;
     if (f == WALL_APART)
         return 0;
@@ -335,10 +340,16 @@ static int test_cell(const hs_wcells *c, size_t cell, const hs_kq *k, const wseg
     return hit;
 }
 
-/* The t where the query leaves column (or row) i going by step (+1 or -1) along d != 0. */
-static double cell_exit(double o, double h, int32_t i, int step, double a, double d)
+/* [*lo, *hi] clipped to the t with a + t d in [b0, b1], r = 1 / d (0 when d = 0); 0 when
+ * empty. */
+static int clip_axis(double a, double r, double b0, double b1, double *lo, double *hi)
 {
-    return (o + (double)(i + (step > 0)) * h - a) / d;
+    if (r == 0.0)
+        return a >= b0 && a <= b1;
+    const double ta = (b0 - a) * r, tb = (b1 - a) * r;
+    *lo = fmax(*lo, fmin(ta, tb));
+    *hi = fmin(*hi, fmax(ta, tb));
+    return *lo <= *hi;
 }
 
 int hs_wcells_closest(const hs_wcells *c, const hs_kq *k, int any, uint32_t *wall, float *t,
@@ -356,43 +367,30 @@ int hs_wcells_closest(const hs_wcells *c, const hs_kq *k, int any, uint32_t *wal
                                 (size_t)cell_of(px - c->ox, c->inv_h, c->nx),
                             k, NULL, &b, tests);
     } else {
-        /* the interval within the cells' box, then the cells it crosses in order */
+        /* the interval within the cells' box (by reciprocals: the box holds the walls with a
+         * margin far above their rounding), then the cells it crosses in order */
+        const double rx = dx != 0.0 ? 1.0 / dx : 0.0, ry = dy != 0.0 ? 1.0 / dy : 0.0;
         double t0 = k->tmin, t1 = k->tmax;
-        if (!hs_wall_clip(ax, dx, c->ox, c->ox + c->nx * c->h, &t0, &t1) ||
-            !hs_wall_clip(ay, dy, c->oy, c->oy + c->ny * c->h, &t0, &t1))
+        if (!clip_axis(ax, rx, c->ox, c->ox + c->nx * c->h, &t0, &t1) ||
+            !clip_axis(ay, ry, c->oy, c->oy + c->ny * c->h, &t0, &t1))
             return 0;
         HS_ASSERT(isfinite(t0) && isfinite(t1));
-        const double len = fabs(dx) + fabs(dy);
-        const wseg q = {
-            ax,
-            ay,
-            dx,
-            dy,
-            len,
-            ax + t0 * dx,
-            ay + t0 * dy,
-            ax + t1 * dx,
-            ay + t1 * dy,
-            0x1p-40 * (c->mag + fabs(ax) + fabs(ay) + len * (fabs(t0) + fabs(t1))),
-            k->ax,
-            k->ay,
-            k->dx,
-            k->dy,
-            (float)(ax + t0 * dx),
-            (float)(ay + t0 * dy),
-            (float)(ax + t1 * dx),
-            (float)(ay + t1 * dy),
-            (float)len,
-            (float)(0x1p-16 * (c->mag + fabs(ax) + fabs(ay) + len * (fabs(t0) + fabs(t1))))};
-        const double tol = 0x1p-16 * (c->mag + fabs(ax) + fabs(ay)) / sqrt((double)k->dd);
-        int32_t i = cell_of(ax + t0 * dx - c->ox, c->inv_h, c->nx);
-        int32_t j = cell_of(ay + t0 * dy - c->oy, c->inv_h, c->ny);
+        const double len = fabs(dx) + fabs(dy), x0 = ax + t0 * dx, y0 = ay + t0 * dy;
+        const double x1 = ax + t1 * dx, y1 = ay + t1 * dy;
+        const double scale = c->mag + fabs(ax) + fabs(ay) + len * (fabs(t0) + fabs(t1));
+        const wseg q = {ax,        ay,        dx,        dy,         len,
+                        x0,        y0,        x1,        y1,         0x1p-40 * scale,
+                        k->ax,     k->ay,     k->dx,     k->dy,      (float)x0,
+                        (float)y0, (float)x1, (float)y1, (float)len, (float)(0x1p-16 * scale)};
+        /* t's error bound over |d| (1 / |d| <= 1 / max(|dx|, |dy|)) */
+        const double tol = 0x1p-16 * (c->mag + fabs(ax) + fabs(ay)) * fmin(fabs(rx), fabs(ry));
+        int32_t i = cell_of(x0 - c->ox, c->inv_h, c->nx);
+        int32_t j = cell_of(y0 - c->oy, c->inv_h, c->ny);
         const int si = dx > 0.0 ? 1 : -1, sj = dy > 0.0 ? 1 : -1;
         /* the exits stepped by a cell's width in t (their drift stays far below eps) */
-        double tx = dx != 0.0 ? cell_exit(c->ox, c->h, i, si, ax, dx) : INFINITY;
-        double ty = dy != 0.0 ? cell_exit(c->oy, c->h, j, sj, ay, dy) : INFINITY;
-        const double stx = dx != 0.0 ? c->h / fabs(dx) : 0.0,
-                     sty = dy != 0.0 ? c->h / fabs(dy) : 0.0;
+        double tx = dx != 0.0 ? (c->ox + (double)(i + (si > 0)) * c->h - ax) * rx : INFINITY;
+        double ty = dy != 0.0 ? (c->oy + (double)(j + (sj > 0)) * c->h - ay) * ry : INFINITY;
+        const double stx = c->h * fabs(rx), sty = c->h * fabs(ry);
         for (;;) {
             if (test_cell(c, (size_t)j * (size_t)c->nx + (size_t)i, k, &q, &b, tests) && any)
                 break;

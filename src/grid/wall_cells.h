@@ -20,8 +20,9 @@ typedef struct hs_wcells {
     double mag;              /* the largest |coordinate| of the cells' box */
     int32_t nx, ny;
     uint32_t *start; /* nx ny + 1: cell c lists entries start[c] .. start[c+1] - 1 */
-    /* each entry's wall (its ends, thickness, mask: all bits without masks, and index), in
-     * arrays padded by HS_WCELL_PAD so that a vector loads past a cell's last entry */
+    /* each entry's wall: its ends, thickness (NULL: every wall thin), mask (NULL: the set
+     * has none) and index, in arrays padded by HS_WCELL_PAD so that a vector loads past a
+     * cell's last entry */
     float *px, *py, *bx, *by, *w;
     uint32_t *mask, *wall;
 } hs_wcells;

@@ -51,36 +51,59 @@ static int by_cells(const hs_grid_call *c)
     return 1;
 }
 
-/* The walls' answers by their cells: closest's (index, t) in wi, wt or any's flags in hit. */
+/* The walls' answers by their cells: closest's (index, t) in wi, wt or any's flags in hit;
+ * with a locality order, each position's query read from its record and its answer staged
+ * over it (order.h), which hs_qorder_unstage copies out. */
 typedef struct cells_call {
     const hs_wcells *cells;
     const hs_queries *qs;
-    const uint32_t *perm; /* position k is query perm[k]; NULL: k */
+    const hs_qorder *ord; /* rec NULL: the batch's own order */
     hs_semantics sem;
     uint32_t *wi;
     float *wt;
     uint8_t *hit;
 } cells_call;
 
+/* Position p's query: its record's a and d, the rest through perm (made whenever the batch
+ * has per-query arrays) or the batch's values. */
+static int cells_query(const cells_call *c, size_t p, hs_kq *k)
+{
+    const hs_qorder *o = c->ord;
+    if (o->rec == NULL)
+        return hs_prep_query(c->qs, p, c->sem, k);
+    const hs_queries *qs = c->qs;
+    const size_t i = o->perm ? o->perm[p] : 0;
+    const float *r = o->rec + 4 * p;
+    const hs_query q = {{r[0], r[1]},
+                        {r[2], r[3]},
+                        qs->tmin ? qs->tmin[i] : qs->tmin_all,
+                        qs->tmax ? qs->tmax[i] : qs->tmax_all,
+                        qs->q ? qs->q[i] : qs->q_all};
+    return hs_prep_query_of(q, qs->mask ? qs->mask[i] : qs->mask_all, c->sem, k);
+}
+
 static void cells_range(const void *ctx, size_t lo, size_t hi, int tid, hs_tally *tally)
 {
     const cells_call *c = ctx;
+    float *stage = c->ord->inv ? c->ord->rec : NULL;
     (void)tid;
     for (size_t p = lo; p < hi; p++) {
-        const size_t i = c->perm ? c->perm[p] : p;
         hs_kq k;
         uint32_t w = HS_NONE;
-        float t = INFINITY;
-        int hit = 0;
-        if (hs_prep_query(c->qs, i, c->sem, &k))
-            hit = hs_wcells_closest(c->cells, &k, c->hit != NULL, &w, &t, &tally->tests);
-        else if (tally->invalid++ == 0 || i < tally->first)
-            tally->first = i;
-        if (c->hit) {
-            c->hit[i] = (uint8_t)hit;
+        float t = NAN;
+        const int hit = cells_query(c, p, &k) &&
+                        hs_wcells_closest(c->cells, &k, c->hit != NULL, &w, &t, &tally->tests);
+        if (!hit)
+            w = HS_NONE, t = NAN;
+        const uint32_t word = c->hit ? (uint32_t)hit : w;
+        if (stage != NULL) {
+            memcpy(stage + 4 * p + 2, &word, sizeof word);
+            memcpy(stage + 4 * p + 3, &t, sizeof t);
+        } else if (c->hit) {
+            c->hit[p] = (uint8_t)hit;
         } else {
-            c->wi[i] = hit ? w : HS_NONE;
-            c->wt[i] = t;
+            c->wi[p] = w;
+            c->wt[p] = t;
         }
     }
 }
@@ -89,17 +112,14 @@ static hs_status cells_answer(const hs_grid_call *c, const hs_grid_out *o)
 {
     const hs_par team = hs_grid_team(c->opts);
     hs_qorder ord;
-    if (hs_qorder_make(c->g->wall_grid, c->qs, &team, HS_STAGE_NONE, c->ws, &ord) != 0)
+    if (hs_qorder_make(c->g->wall_grid, c->qs, &team, HS_STAGE_ANSWERS, c->ws, &ord) != 0)
         return HS_E_NOMEM;
-    const cells_call cc = {c->g->wall_grid->walls->cells,
-                           c->qs,
-                           ord.rec ? ord.perm : NULL,
-                           c->b->sem,
-                           o->co.idx,
-                           o->co.t,
-                           o->hit};
-
+    const cells_call cc = {
+        c->g->wall_grid->walls->cells, c->qs, &ord, c->b->sem, o->co.idx, o->co.t, o->hit};
     const hs_tally t = hs_grid_ranges(c->b, c->qs->count, cells_range, &cc);
+    if (ord.inv)
+        hs_qorder_unstage(&ord, c->qs->count, &team, o->mode == HS_GRID_CLOSEST ? &o->co : NULL,
+                          o->hit, NULL);
     if (c->b->stats)
         c->b->stats->pair_tests += t.tests;
     return HS_OK;
