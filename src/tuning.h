@@ -153,7 +153,7 @@
  * square root of the walls' box per wall and their mean length; the origin moved back by this
  * share of a side (walls on a lattice then lie inside cells, not on their edges); at most
  * this many entries a wall before the side doubles. */
-#define HS_WALL_CELL_SIDE 1.0
+#define HS_WALL_CELL_SIDE 2.0
 #define HS_WALL_CELL_SHIFT 0.381966
 #define HS_WALL_CELL_ENTRIES 16u
 

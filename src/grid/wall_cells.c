@@ -11,11 +11,12 @@
 
 static double wall_w(const hs_walls *s, size_t i) { return s->w ? (double)s->w[i] : 0.0; }
 
-/* The cell index of coordinate v (relative to the origin) in 0 .. n-1. */
+/* The cell index of coordinate v (relative to the origin) in 0 .. n-1 (a positive f's
+ * truncation is its floor; NaN gives 0). */
 static int32_t cell_of(double v, double inv_h, int32_t n)
 {
-    const double f = floor(v * inv_h);
-    return f < 0.0 ? 0 : f > (double)(n - 1) ? n - 1 : (int32_t)f;
+    const double f = v * inv_h;
+    return !(f > 0.0) ? 0 : f >= (double)n ? n - 1 : (int32_t)f;
 }
 
 /* Cells of side h over the box [x0, x1] x [y0, y1]: origin, counts, margin. */
@@ -346,9 +347,10 @@ static int clip_axis(double a, double r, double b0, double b1, double *lo, doubl
 {
     if (r == 0.0)
         return a >= b0 && a <= b1;
-    const double ta = (b0 - a) * r, tb = (b1 - a) * r;
-    *lo = fmax(*lo, fmin(ta, tb));
-    *hi = fmin(*hi, fmax(ta, tb));
+    const double ta = (b0 - a) * r, tb = (b1 - a) * r; /* finite: a and r are */
+    const double enter = ta < tb ? ta : tb, leave = ta < tb ? tb : ta;
+    *lo = enter > *lo ? enter : *lo;
+    *hi = leave < *hi ? leave : *hi;
     return *lo <= *hi;
 }
 
