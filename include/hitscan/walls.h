@@ -14,7 +14,10 @@
  * and reports the exit when its start is; HS_SKIP_START ignores a wall the start lies within
  * reach of when the query heads away from the wall's nearest point (a start on a thin wall
  * always). Closest's normal points from the wall's nearest point towards P(t) (for a thin wall
- * hit head on: against the query's direction, perpendicular to the wall). */
+ * hit head on: against the query's direction, perpendicular to the wall). Cost: closest and
+ * any of a batch whose queries are all thin (q = 0) cross the walls' own cells, in order;
+ * count, all and batches with thick queries walk a grid of wall pieces (on the benchmark's
+ * maze, 1.8 times as long for the same thin queries). The answers are the same either way. */
 #ifndef HITSCAN_WALLS_H
 #define HITSCAN_WALLS_H
 
