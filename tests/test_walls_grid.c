@@ -296,7 +296,8 @@ static void test_large_batch_against_single_queries(void **state)
         for (size_t i = 0; i < s.m; i += step) {
             hs_queries one = qs;
             one.ax += i, one.ay += i, one.dx += i, one.dy += i, one.tmax += i;
-            one.q += one.q ? i : 0;
+            if (one.q != NULL)
+                one.q += i;
             one.count = 1;
             uint32_t idx, cnt;
             float t;
