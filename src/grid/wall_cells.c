@@ -119,7 +119,7 @@ hs_status hs_wcells_make(const hs_walls *s, hs_wcells **out)
             return HS_E_NOMEM;
         }
         const size_t entries = count_entries(c, s);
-        if (entries <= (size_t)HS_WALL_CELL_ENTRIES * s->n + 64u || c->nx * c->ny == 1)
+        if (entries <= (size_t)HS_WALL_CELL_ENTRIES * s->n + 64u || (c->nx == 1 && c->ny == 1))
             break;
     }
     const size_t ncells = (size_t)c->nx * (size_t)c->ny;

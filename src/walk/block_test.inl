@@ -50,9 +50,7 @@ HS_INLINE hs_vm hs_block_item_hits(const hs_block *B, const hs_grid *g, const hs
 {
     const hs_vm m = hs_block_item_proxies(B, g, it, Q, c, tf);
     if (HS_TF_HAS(tf, HS_TF_WALL)) {
-        unsigned bits = hs_vm_bits(m);
-        if (bits != 0u)
-            bits &= hs_vm_bits(hs_v_wall_near(Q, g->walls, it.start));
+        const unsigned bits = hs_vm_bits(hs_vm_and(m, hs_v_wall_near(Q, g->walls, it.start)));
         return bits ? hs_vm_from_bits(hs_block_wall_bits(B, g, it, bits)) : hs_vm_from_bits(0u);
     }
     if (HS_TF_HAS(tf, HS_TF_MOVE)) {
@@ -195,9 +193,10 @@ HS_INLINE size_t hs_block_exact_closest(const hs_bw W, const unsigned tf)
         const hs_item it = B->items[k];
         hs_vq Q;
         hs_vc c;
-        unsigned bits = hs_vm_bits(hs_block_item_proxies(B, W.g, it, &Q, &c, tf));
-        if (HS_TF_HAS(tf, HS_TF_WALL) && bits != 0u) /* most items: no proxy hit */
-            bits &= hs_vm_bits(hs_v_wall_near(&Q, W.g->walls, it.start));
+        hs_vm m = hs_block_item_proxies(B, W.g, it, &Q, &c, tf);
+        if (HS_TF_HAS(tf, HS_TF_WALL))
+            m = hs_vm_and(m, hs_v_wall_near(&Q, W.g->walls, it.start));
+        const unsigned bits = hs_vm_bits(m);
         B->hit_item[nh] = (uint16_t)k;
         B->hit_bits[nh] = (uint16_t)bits;
         nh += bits != 0;
