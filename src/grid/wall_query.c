@@ -72,7 +72,8 @@ static int cells_query(const cells_call *c, size_t p, hs_kq *k)
     if (o->rec == NULL)
         return hs_prep_query(c->qs, p, c->sem, k);
     const hs_queries *qs = c->qs;
-    const size_t i = o->perm ? o->perm[p] : 0;
+    HS_ASSERT(o->perm || !(qs->tmin || qs->tmax || qs->q || qs->mask));
+    const size_t i = o->perm ? o->perm[p] : 0; /* 0: no array reads it */
     const float *r = o->rec + 4 * p;
     const hs_query q = {{r[0], r[1]},
                         {r[2], r[3]},
