@@ -127,6 +127,18 @@ static inline int hs_wall_dot3(float ux, float uy, float vx, float vy, float xx,
     return hs_terms_sign(&s);
 }
 
+/* The t where the centre line crosses the wall's line (they are not parallel: p and b lie on
+ * opposite sides of the query's line), in double, clamped to [tmin, tmax]. */
+static inline double hs_wall_cross_t(const hs_kq *k, const hs_kwall *wl)
+{
+    const double dx = k->dx, dy = k->dy;
+    const double ex = (double)wl->bx - wl->px, ey = (double)wl->by - wl->py;
+    const double fx = (double)k->ax - wl->px, fy = (double)k->ay - wl->py;
+    double num = -(ex * fy - ey * fx), den = ex * dy - ey * dx;
+    double tc = den != 0.0 ? num / den : (double)k->tmin;
+    return tc > k->tmin ? (tc < k->tmax ? tc : k->tmax) : k->tmin;
+}
+
 /* Exact: whether the centre line's interval meets the segment [p, b] (p != b); [*t, *t1] the
  * t where it does (computed in double, clamped to the interval). */
 static inline int hs_wall_touch(const hs_kq *k, const hs_kwall *wl, double *t, double *t1)
@@ -163,11 +175,7 @@ static inline int hs_wall_touch(const hs_kq *k, const hs_kwall *wl, double *t, d
         *t = *t1 = k->tmin;
         return 1;
     }
-    const double ex = (double)wl->bx - wl->px, ey = (double)wl->by - wl->py;
-    const double fx = (double)k->ax - wl->px, fy = (double)k->ay - wl->py;
-    double num = -(ex * fy - ey * fx), den = ex * dy - ey * dx;
-    double tc = den != 0.0 ? num / den : (double)k->tmin;
-    *t = *t1 = tc > k->tmin ? (tc < k->tmax ? tc : k->tmax) : k->tmin;
+    *t = *t1 = hs_wall_cross_t(k, wl);
     return 1;
 }
 

@@ -281,16 +281,11 @@ static int wall_filter(const wseg *q, const hs_kwall *wl)
     return cross ? WALL_CROSSED : WALL_EXACT;
 }
 
-/* A crossed thin wall's t as hs_wall_touch and hs_wall_hits_as compute it (the same double
- * formula, clamped, rounded once); 0 when the crossing is at tmin (the exact test then takes
- * the start's rules). */
+/* A crossed thin wall's t as hs_wall_hits_as gives it (hs_wall_cross_t, rounded once); 0 when
+ * the crossing is at tmin (the exact test then takes the start's rules). */
 static int crossed_t(const hs_kq *k, const hs_kwall *wl, float *t)
 {
-    const double ex = (double)wl->bx - wl->px, ey = (double)wl->by - wl->py;
-    const double fx = (double)k->ax - wl->px, fy = (double)k->ay - wl->py;
-    const double num = -(ex * fy - ey * fx), den = ex * (double)k->dy - ey * (double)k->dx;
-    const double tc = den != 0.0 ? num / den : (double)k->tmin;
-    const double tt = tc > k->tmin ? (tc < k->tmax ? tc : k->tmax) : k->tmin;
+    const double tt = hs_wall_cross_t(k, wl);
     if (!(tt > k->tmin))
         return 0;
     *t = hs_clampf((float)tt, k->tmin, k->tmax);
