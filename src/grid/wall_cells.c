@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch/hit_sort.h" /* hit_key: the grid's order of hits, (t + 0, index) */
 #include "grid/vectorize.h"
 #include "grid/wall_cells.h"
 #include "invariant.h"
@@ -185,16 +186,6 @@ size_t hs_wcells_bytes(const hs_wcells *c)
 }
 
 /* ---- The walk ------------------------------------------------------------------------- */
-
-/* The grid's order of hits: t (-0 as +0) made monotone above the wall's index. */
-static uint64_t hit_key(float t, uint32_t wall)
-{
-    t += 0.0f;
-    uint32_t u;
-    memcpy(&u, &t, sizeof u);
-    u ^= (uint32_t)((int32_t)u >> 31) | 0x80000000u;
-    return (uint64_t)u << 32 | wall;
-}
 
 typedef struct wbest {
     uint64_t key; /* UINT64_MAX: none yet */
