@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -463,6 +464,24 @@ static void test_maze(void **state)
     wscene_free(&s);
 }
 
+/* Prepared query k on the cells c of ws against every wall's exact test: closest bit for bit
+ * and any; returns the wall hit (HS_NONE: none). */
+static uint32_t check_cells_query(const hs_walls *ws, const hs_wcells *c, const hs_kq *k,
+                                  const char *what, size_t j)
+{
+    uint32_t bw = HS_NONE, cw = HS_NONE;
+    hs_wall_hit h;
+    float ct = 0.0f;
+    uint64_t tests = 0;
+    const int bf = hs_walls_brute_closest(ws, k, &bw, &h);
+    const int cf = hs_wcells_closest(c, k, 0, &cw, &ct, &tests);
+    if (bf != cf || (bf && (bw != cw || memcmp(&h.t, &ct, 4) != 0)))
+        fail_msg("%s query %zu: brute %d %u %a, cells %d %u %a", what, j, bf, bw, bf ? h.t : 0.0f,
+                 cf, cw, cf ? ct : 0.0f);
+    assert_int_equal(hs_wcells_closest(c, k, 1, &cw, &ct, &tests), bf);
+    return bf ? bw : HS_NONE;
+}
+
 /* The walls' cells alone (wall_cells.h) against every wall's test: segments, rays, lines,
  * points and queries along walls, from and onto wall ends, every semantics, masks, near the
  * origin and far from it, a maze whose walls lie on a lattice. */
@@ -504,17 +523,9 @@ static void test_wall_cells_against_brute_force(void **state)
                 hs_kq k;
                 if (!hs_prep_query(&qs, 0, sems[si], &k))
                     continue;
-                uint32_t bw = HS_NONE, cw = HS_NONE;
-                hs_wall_hit h;
-                float ct = 0.0f;
-                uint64_t tests = 0;
-                const int bf = hs_walls_brute_closest(ws, &k, &bw, &h);
-                const int cf = hs_wcells_closest(c, &k, 0, &cw, &ct, &tests);
-                if (bf != cf || (bf && (bw != cw || memcmp(&h.t, &ct, 4) != 0)))
-                    fail_msg("variant %d sem %d query %zu: brute %d %u %a, cells %d %u %a", variant,
-                             si, j, bf, bw, bf ? h.t : 0.0f, cf, cw, cf ? ct : 0.0f);
-                assert_int_equal(hs_wcells_closest(c, &k, 1, &cw, &ct, &tests), bf);
-                hits += (size_t)bf;
+                char what[40];
+                snprintf(what, sizeof what, "variant %d sem %d", variant, si);
+                hits += check_cells_query(ws, c, &k, what, j) != HS_NONE;
             }
         }
         assert_true(hits > s.m / 2);
@@ -522,6 +533,48 @@ static void test_wall_cells_against_brute_force(void **state)
         hs_walls_destroy(ws);
         wscene_free(&s);
     }
+}
+
+/* Queries whose line passes a wall's end by a few units in the last place, either side, and
+ * through it: the cells' float filter must leave every such wall to an exact decision (a
+ * grazed end is a miss, a touched one a hit), so the answers are the exact test's. */
+static void test_wall_cells_grazing_ends(void **state)
+{
+    (void)state;
+    enum { K = 300, M = 6000 };
+    float ax[K], ay[K], bx[K], by[K];
+    uint64_t r = 77;
+    for (size_t i = 0; i < K; i++) { /* far from the origin, so a float's unit is coarse */
+        ax[i] = wunif(&r, 1000, 3000), ay[i] = wunif(&r, 1000, 3000);
+        bx[i] = ax[i] + wunif(&r, -40, 40), by[i] = ay[i] + wunif(&r, -40, 40);
+    }
+    hs_walls *ws;
+    assert_int_equal(hs_walls_create(ax, ay, bx, by, NULL, NULL, K, &ws, NULL), HS_OK);
+    hs_wcells *c;
+    assert_int_equal(hs_wcells_make(ws, &c), HS_OK);
+    size_t on = 0, off = 0;
+    for (size_t j = 0; j < M; j++) {
+        const size_t i = (size_t)wunif(&r, 0, K - 1);
+        const float ex = j & 1 ? bx[i] : ax[i], ey = j & 1 ? by[i] : ay[i];
+        const float ang = wunif(&r, 0, 6.2831853f), len = wunif(&r, 3000, 30000);
+        const float dx = len * cosf(ang), dy = len * sinf(ang), s = wunif(&r, 0.2f, 0.8f);
+        float qax = ex - s * dx, qay = ey - s * dy;
+        const int ulps = (int)wunif(&r, -4, 4.99f); /* the line moved by a few units */
+        for (int u = 0; u < abs(ulps); u++) {
+            if (j & 2)
+                qax = nextafterf(qax, ulps > 0 ? INFINITY : -INFINITY);
+            else
+                qay = nextafterf(qay, ulps > 0 ? INFINITY : -INFINITY);
+        }
+        hs_queries qs = hs_queries_segments(&qax, &qay, &dx, &dy, 1);
+        hs_kq k;
+        assert_true(hs_prep_query(&qs, 0, j % 3 ? HS_SOLID : HS_BOUNDARY, &k));
+        const uint32_t w = check_cells_query(ws, c, &k, "grazing", j);
+        on += (size_t)(w == i), off += (size_t)(w != i);
+    }
+    assert_true(on > M / 10 && off > M / 10); /* both ways past the grazed wall */
+    hs_wcells_free(c);
+    hs_walls_destroy(ws);
 }
 
 int main(void)
@@ -532,6 +585,7 @@ int main(void)
         cmocka_unit_test(test_walls_on_the_grid),
         cmocka_unit_test(test_maze),
         cmocka_unit_test(test_wall_cells_against_brute_force),
+        cmocka_unit_test(test_wall_cells_grazing_ends),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,9 @@
 #include "invariant.h"
 #include "tuning.h"
 
+/* The walk's per-cell code, inlined into each instruction set's clone of the walk. */
+#define HS_WALK_INLINE static inline __attribute__((always_inline))
+
 static double wall_w(const hs_walls *s, size_t i) { return s->w ? (double)s->w[i] : 0.0; }
 
 /* The cell index of coordinate v (relative to the origin) in 0 .. n-1 (a positive f's
@@ -192,52 +195,60 @@ typedef struct wbest {
     float t;
 } wbest;
 
-/* The query as the filter reads it: its interval's ends within the cells' box, the error
- * bound's scale. */
+/* The query as the filters read it: its interval's ends within the cells' box, the error
+ * bound's scale, and the float filter's lanes. */
 typedef struct wseg {
     double ax, ay, dx, dy, len;
     double x0, y0, x1, y1; /* P(t0), P(t1) */
     double scale;          /* 2^-40 (|coordinates| + |d|) : far above double's rounding */
-    /* the float filter's: a, d, P(t0), P(t1) and |d|, rounded, and its margin 2^-16 of the
-     * scale, far above the rounding of float products of these magnitudes */
-    float fax, fay, fdx, fdy, fx0, fy0, fx1, fy1, flen, fmargin;
+    /* a, d, P(t0), P(t1) rounded to float in every lane; the margin 2^-16 of the scale (far
+     * above the rounding of float products of these magnitudes) and it times |d| */
+    simde__m128 ax4, ay4, dx4, dy4, x04, y04, x14, y14, margin4, mlen4;
 } wseg;
 
-/* The lanes of entries e .. e+3 that may lie within their R of the query: a separating axis
- * in float (either line), with the margin 2^-16 of the scale times the line's length. */
-static unsigned near_lanes(const hs_wcells *c, const wseg *q, uint32_t e)
+/* The lanes of entries e .. e+3 that may lie within their R of the query (a separating axis
+ * in float, either line, with the margin times the line's length); in *crossed those of
+ * thin walls the query surely crosses: each pair of ends strictly on opposite sides of the
+ * other's line, beyond the margins (the exact test then computes hs_wall_cross_t). */
+HS_WALK_INLINE unsigned near_lanes(const hs_wcells *c, const wseg *q, uint32_t e, unsigned *crossed)
 {
     const simde__m128 px = simde_mm_loadu_ps(c->px + e), py = simde_mm_loadu_ps(c->py + e);
     const simde__m128 bx = simde_mm_loadu_ps(c->bx + e), by = simde_mm_loadu_ps(c->by + e);
-    const simde__m128 margin = simde_mm_set1_ps(q->fmargin);
-    const simde__m128 R = c->w ? simde_mm_add_ps(simde_mm_loadu_ps(c->w + e), margin) : margin;
-    const simde__m128 ax = simde_mm_set1_ps(q->fax), ay = simde_mm_set1_ps(q->fay);
-    const simde__m128 dx = simde_mm_set1_ps(q->fdx), dy = simde_mm_set1_ps(q->fdy);
-    const simde__m128 sp = simde_mm_sub_ps(simde_mm_mul_ps(dx, simde_mm_sub_ps(py, ay)),
-                                           simde_mm_mul_ps(dy, simde_mm_sub_ps(px, ax)));
-    const simde__m128 sb = simde_mm_sub_ps(simde_mm_mul_ps(dx, simde_mm_sub_ps(by, ay)),
-                                           simde_mm_mul_ps(dy, simde_mm_sub_ps(bx, ax)));
-    const simde__m128 m1 = simde_mm_mul_ps(R, simde_mm_set1_ps(q->flen));
-    const simde__m128 m1n = simde_mm_sub_ps(simde_mm_setzero_ps(), m1);
-    simde__m128 apart =
-        simde_mm_or_ps(simde_mm_and_ps(simde_mm_cmpgt_ps(sp, m1), simde_mm_cmpgt_ps(sb, m1)),
-                       simde_mm_and_ps(simde_mm_cmplt_ps(sp, m1n), simde_mm_cmplt_ps(sb, m1n)));
+    const simde__m128 zero = simde_mm_setzero_ps(), sign = simde_mm_set1_ps(-0.0f);
+    simde__m128 R = q->margin4, m1 = q->mlen4, thin = simde_mm_cmpeq_ps(zero, zero);
+    if (c->w) {
+        const simde__m128 w = simde_mm_loadu_ps(c->w + e);
+        R = simde_mm_add_ps(w, R);
+        m1 = simde_mm_mul_ps(
+            R, simde_mm_add_ps(simde_mm_andnot_ps(sign, q->dx4), simde_mm_andnot_ps(sign, q->dy4)));
+        thin = simde_mm_cmpeq_ps(w, zero);
+    }
+    const simde__m128 sp = simde_mm_sub_ps(simde_mm_mul_ps(q->dx4, simde_mm_sub_ps(py, q->ay4)),
+                                           simde_mm_mul_ps(q->dy4, simde_mm_sub_ps(px, q->ax4)));
+    const simde__m128 sb = simde_mm_sub_ps(simde_mm_mul_ps(q->dx4, simde_mm_sub_ps(by, q->ay4)),
+                                           simde_mm_mul_ps(q->dy4, simde_mm_sub_ps(bx, q->ax4)));
+    const simde__m128 m1n = simde_mm_sub_ps(zero, m1);
     const simde__m128 ex = simde_mm_sub_ps(bx, px), ey = simde_mm_sub_ps(by, py);
-    const simde__m128 sign = simde_mm_set1_ps(-0.0f);
     const simde__m128 el =
         simde_mm_add_ps(simde_mm_andnot_ps(sign, ex), simde_mm_andnot_ps(sign, ey));
-    const simde__m128 g0 =
-        simde_mm_sub_ps(simde_mm_mul_ps(ex, simde_mm_sub_ps(simde_mm_set1_ps(q->fy0), py)),
-                        simde_mm_mul_ps(ey, simde_mm_sub_ps(simde_mm_set1_ps(q->fx0), px)));
-    const simde__m128 g1 =
-        simde_mm_sub_ps(simde_mm_mul_ps(ex, simde_mm_sub_ps(simde_mm_set1_ps(q->fy1), py)),
-                        simde_mm_mul_ps(ey, simde_mm_sub_ps(simde_mm_set1_ps(q->fx1), px)));
-    const simde__m128 m2 = simde_mm_mul_ps(R, el);
-    const simde__m128 m2n = simde_mm_sub_ps(simde_mm_setzero_ps(), m2);
-    apart = simde_mm_or_ps(
-        apart,
-        simde_mm_or_ps(simde_mm_and_ps(simde_mm_cmpgt_ps(g0, m2), simde_mm_cmpgt_ps(g1, m2)),
-                       simde_mm_and_ps(simde_mm_cmplt_ps(g0, m2n), simde_mm_cmplt_ps(g1, m2n))));
+    const simde__m128 g0 = simde_mm_sub_ps(simde_mm_mul_ps(ex, simde_mm_sub_ps(q->y04, py)),
+                                           simde_mm_mul_ps(ey, simde_mm_sub_ps(q->x04, px)));
+    const simde__m128 g1 = simde_mm_sub_ps(simde_mm_mul_ps(ex, simde_mm_sub_ps(q->y14, py)),
+                                           simde_mm_mul_ps(ey, simde_mm_sub_ps(q->x14, px)));
+    const simde__m128 m2 = simde_mm_mul_ps(R, el), m2n = simde_mm_sub_ps(zero, m2);
+    const simde__m128 sp_pos = simde_mm_cmpgt_ps(sp, m1), sp_neg = simde_mm_cmplt_ps(sp, m1n);
+    const simde__m128 sb_pos = simde_mm_cmpgt_ps(sb, m1), sb_neg = simde_mm_cmplt_ps(sb, m1n);
+    const simde__m128 g0_pos = simde_mm_cmpgt_ps(g0, m2), g0_neg = simde_mm_cmplt_ps(g0, m2n);
+    const simde__m128 g1_pos = simde_mm_cmpgt_ps(g1, m2), g1_neg = simde_mm_cmplt_ps(g1, m2n);
+    const simde__m128 apart = simde_mm_or_ps(
+        simde_mm_or_ps(simde_mm_and_ps(sp_pos, sb_pos), simde_mm_and_ps(sp_neg, sb_neg)),
+        simde_mm_or_ps(simde_mm_and_ps(g0_pos, g1_pos), simde_mm_and_ps(g0_neg, g1_neg)));
+    const simde__m128 cross = simde_mm_and_ps(
+        thin,
+        simde_mm_and_ps(
+            simde_mm_or_ps(simde_mm_and_ps(sp_pos, sb_neg), simde_mm_and_ps(sp_neg, sb_pos)),
+            simde_mm_or_ps(simde_mm_and_ps(g0_pos, g1_neg), simde_mm_and_ps(g0_neg, g1_pos))));
+    *crossed = (unsigned)simde_mm_movemask_ps(cross);
     return (unsigned)simde_mm_movemask_ps(apart) ^ 15u;
 }
 
@@ -274,7 +285,7 @@ static int wall_filter(const wseg *q, const hs_kwall *wl)
 
 /* A crossed thin wall's t as hs_wall_hits_as gives it (hs_wall_cross_t, rounded once); 0 when
  * the crossing is at tmin (the exact test then takes the start's rules). */
-static int crossed_t(const hs_kq *k, const hs_kwall *wl, float *t)
+HS_WALK_INLINE int crossed_t(const hs_kq *k, const hs_kwall *wl, float *t)
 {
     const double tt = hs_wall_cross_t(k, wl);
     if (!(tt > k->tmin))
@@ -283,12 +294,25 @@ static int crossed_t(const hs_kq *k, const hs_kwall *wl, float *t)
     return 1;
 }
 
-/* Entry e against k into *b; 1 on a hit. */
+/* Hit (t, wall) into *b. */
+HS_WALK_INLINE void keep_best(wbest *b, float t, uint32_t wall)
+{
+    const uint64_t key = hit_key(t, wall);
+    if (key < b->key) {
+        b->key = key;
+        b->t = t;
+    }
+}
+
+static hs_kwall entry_wall(const hs_wcells *c, uint32_t e)
+{
+    return (hs_kwall){c->px[e], c->py[e], c->bx[e], c->by[e], c->w ? c->w[e] : 0.0f};
+}
+
+/* Entry e, which the float filter left near, against k into *b; 1 on a hit. */
 static int test_entry(const hs_wcells *c, uint32_t e, const hs_kq *k, const wseg *q, wbest *b)
 {
-    if (c->mask && (c->mask[e] & k->mask) == 0u)
-        return 0;
-    const hs_kwall wl = {c->px[e], c->py[e], c->bx[e], c->by[e], c->w ? c->w[e] : 0.0f};
+    const hs_kwall wl = entry_wall(c, e);
     const int f = q ? wall_filter(q, &wl) : WALL_EXACT;
     if (f == WALL_APART)
         return 0;
@@ -299,29 +323,38 @@ static int test_entry(const hs_wcells *c, uint32_t e, const hs_kq *k, const wseg
             return 0;
         t = h.t;
     }
-    const uint64_t key = hit_key(t, c->wall[e]);
-    if (key < b->key) {
-        b->key = key;
-        b->t = t;
-    }
+    keep_best(b, t, c->wall[e]);
     return 1;
 }
 
 /* Cell's walls against k into *b (a point query, q NULL: each through the exact test); 1
  * when one hit (for any). */
-static int test_cell(const hs_wcells *c, size_t cell, const hs_kq *k, const wseg *q, wbest *b,
-                     uint64_t *tests)
+HS_WALK_INLINE int test_cell(const hs_wcells *c, size_t cell, const hs_kq *k, const wseg *q,
+                             wbest *b, uint64_t *tests)
 {
     int hit = 0;
     const uint32_t end = c->start[cell + 1];
     for (uint32_t e = c->start[cell]; e < end; e += 4) {
         const uint32_t left = end - e;
-        unsigned bits = left >= 4 ? 15u : (1u << left) - 1u;
+        unsigned bits = left >= 4 ? 15u : (1u << left) - 1u, crossed = 0u;
         if (q != NULL)
-            bits &= near_lanes(c, q, e);
+            bits &= near_lanes(c, q, e, &crossed);
         for (; bits != 0u; bits &= bits - 1u) {
+            const unsigned lane = (unsigned)__builtin_ctz(bits);
+            const uint32_t x = e + lane;
             ++*tests;
-            hit |= test_entry(c, e + (uint32_t)__builtin_ctz(bits), k, q, b);
+            if (c->mask && (c->mask[x] & k->mask) == 0u)
+                continue;
+            float t;
+            if ((crossed >> lane & 1u) == 0u) {
+                hit |= test_entry(c, x, k, q, b);
+            } else if (crossed_t(k, &(hs_kwall){c->px[x], c->py[x], c->bx[x], c->by[x], 0.0f},
+                                 &t)) {
+                keep_best(b, t, c->wall[x]);
+                hit = 1;
+            } else {
+                hit |= test_entry(c, x, k, NULL, b);
+            }
         }
     }
     return hit;
@@ -340,8 +373,10 @@ static int clip_axis(double a, double r, double b0, double b1, double *lo, doubl
     return *lo <= *hi;
 }
 
-int hs_wcells_closest(const hs_wcells *c, const hs_kq *k, int any, uint32_t *wall, float *t,
-                      uint64_t *tests)
+/* hs_wcells_closest, one clone per instruction set (static: the clones' resolver is not
+ * exported) */
+HS_GRID_CLONES static int walk(const hs_wcells *c, const hs_kq *k, int any, uint32_t *wall,
+                               float *t, uint64_t *tests)
 {
     wbest b = {UINT64_MAX, 0.0f};
     const double ax = k->ax, ay = k->ay, dx = k->dx, dy = k->dy;
@@ -366,12 +401,30 @@ int hs_wcells_closest(const hs_wcells *c, const hs_kq *k, int any, uint32_t *wal
         const double len = fabs(dx) + fabs(dy), x0 = ax + t0 * dx, y0 = ay + t0 * dy;
         const double x1 = ax + t1 * dx, y1 = ay + t1 * dy;
         const double scale = c->mag + fabs(ax) + fabs(ay) + len * (fabs(t0) + fabs(t1));
-        const wseg q = {ax,        ay,        dx,        dy,         len,
-                        x0,        y0,        x1,        y1,         0x1p-40 * scale,
-                        k->ax,     k->ay,     k->dx,     k->dy,      (float)x0,
-                        (float)y0, (float)x1, (float)y1, (float)len, (float)(0x1p-16 * scale)};
+        const double mscale = 0x1p-16 * scale;
+        const wseg q = {ax,
+                        ay,
+                        dx,
+                        dy,
+                        len,
+                        x0,
+                        y0,
+                        x1,
+                        y1,
+                        0x1p-40 * scale,
+                        simde_mm_set1_ps(k->ax),
+                        simde_mm_set1_ps(k->ay),
+                        simde_mm_set1_ps(k->dx),
+                        simde_mm_set1_ps(k->dy),
+                        simde_mm_set1_ps((float)x0),
+                        simde_mm_set1_ps((float)y0),
+                        simde_mm_set1_ps((float)x1),
+                        simde_mm_set1_ps((float)y1),
+                        simde_mm_set1_ps((float)mscale),
+                        simde_mm_set1_ps((float)mscale * (float)len)};
         /* t's error bound over |d| (1 / |d| <= 1 / max(|dx|, |dy|)) */
-        const double tol = 0x1p-16 * (c->mag + fabs(ax) + fabs(ay)) * fmin(fabs(rx), fabs(ry));
+        const double tol =
+            0x1p-16 * (c->mag + fabs(ax) + fabs(ay)) * (fabs(rx) < fabs(ry) ? fabs(rx) : fabs(ry));
         int32_t i = cell_of(x0 - c->ox, c->inv_h, c->nx);
         int32_t j = cell_of(y0 - c->oy, c->inv_h, c->ny);
         const int si = dx > 0.0 ? 1 : -1, sj = dy > 0.0 ? 1 : -1;
@@ -404,4 +457,10 @@ int hs_wcells_closest(const hs_wcells *c, const hs_kq *k, int any, uint32_t *wal
     *wall = (uint32_t)b.key;
     *t = b.t;
     return 1;
+}
+
+int hs_wcells_closest(const hs_wcells *c, const hs_kq *k, int any, uint32_t *wall, float *t,
+                      uint64_t *tests)
+{
+    return walk(c, k, any, wall, t, tests);
 }
