@@ -17,7 +17,7 @@
  * hit head on: against the query's direction, perpendicular to the wall). Cost: closest and
  * any of a batch whose queries are all thin (q = 0) cross the walls' own cells, in order;
  * count, all and batches with thick queries walk a grid of wall pieces (on the benchmark's
- * maze, 1.8 times as long for the same thin queries). The answers are the same either way. */
+ * maze, 2.1 times as long for the same thin queries). The answers are the same either way. */
 #ifndef HITSCAN_WALLS_H
 #define HITSCAN_WALLS_H
 
