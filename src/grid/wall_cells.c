@@ -304,7 +304,8 @@ HS_WALK_INLINE void keep_best(wbest *b, float t, uint32_t wall)
     }
 }
 
-static hs_kwall entry_wall(const hs_wcells *c, uint32_t e)
+/* Entry e's wall as the exact test reads it. */
+HS_WALK_INLINE hs_kwall entry_wall(const hs_wcells *c, uint32_t e)
 {
     return (hs_kwall){c->px[e], c->py[e], c->bx[e], c->by[e], c->w ? c->w[e] : 0.0f};
 }
@@ -345,11 +346,13 @@ HS_WALK_INLINE int test_cell(const hs_wcells *c, size_t cell, const hs_kq *k, co
             ++*tests;
             if (c->mask && (c->mask[x] & k->mask) == 0u)
                 continue;
-            float t;
             if ((crossed >> lane & 1u) == 0u) {
                 hit |= test_entry(c, x, k, q, b);
-            } else if (crossed_t(k, &(hs_kwall){c->px[x], c->py[x], c->bx[x], c->by[x], 0.0f},
-                                 &t)) {
+                continue;
+            }
+            const hs_kwall wl = entry_wall(c, x); /* thin: w = 0 */
+            float t;
+            if (crossed_t(k, &wl, &t)) {
                 keep_best(b, t, c->wall[x]);
                 hit = 1;
             } else {
