@@ -136,7 +136,7 @@
 /* Sub-cells (grid/subcells.h): a cut cell has at least HS_SUBCELL_FILL circles a sub-cell on
  * average, at most HS_SUBCELL_MAX sub-cells a side, none narrower than HS_SUBCELL_SIDE_R
  * largest radii of its level (a pair's box). */
-#define HS_SUBCELL_FILL 4u
+#define HS_SUBCELL_FILL 1u
 #define HS_SUBCELL_MAX 16u
 #define HS_SUBCELL_SIDE_R 4.0
 /* Pairs: big circles (level 1) per scheduling block; each searches thousands of small ones. */
