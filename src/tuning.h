@@ -133,9 +133,11 @@
 #define HS_BLOCK_HITS 1024
 /* Pairs: storage positions per scheduling block. */
 #define HS_PAIR_BLOCK 4096
-/* Sub-cells (grid/subcells.h): a cut cell has at least HS_SUBCELL_FILL circles a sub-cell on
- * average, at most HS_SUBCELL_MAX sub-cells a side, none narrower than HS_SUBCELL_SIDE_R
- * largest radii of its level (a pair's box). */
+/* Sub-cells (grid/subcells.h): a cell is cut from HS_SUBCELL_CUT circles on (a sparser cell
+ * scans faster whole), into sub-cells of at least HS_SUBCELL_FILL circles on average, at most
+ * HS_SUBCELL_MAX a side, none narrower than HS_SUBCELL_SIDE_R largest radii of its level (a
+ * pair's box). */
+#define HS_SUBCELL_CUT 16u
 #define HS_SUBCELL_FILL 1u
 #define HS_SUBCELL_MAX 16u
 #define HS_SUBCELL_SIDE_R 4.0

@@ -23,7 +23,7 @@ hs_status hs_grid_subcells_plan(hs_grid *g)
          * ones would only cut the box into more runs */
         const double side = L->h / (HS_SUBCELL_SIDE_R * (double)L->rmax);
         L->sub_max = side >= HS_SUBCELL_MAX ? HS_SUBCELL_MAX : side >= 2.0 ? (uint8_t)side : 1;
-        any |= L->sub_max > 1 && L->n >= 4 * HS_SUBCELL_FILL;
+        any |= L->sub_max > 1 && L->n >= HS_SUBCELL_CUT;
     }
     if (!any)
         return HS_OK;

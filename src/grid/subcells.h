@@ -17,12 +17,12 @@
 #include "grid/layout.h"
 #include "tuning.h"
 
-/* Sub-cells per side of a cell of L holding m circles: at most L->sub_max, and at least
- * HS_SUBCELL_FILL circles a sub-cell on average; 1: the cell is not cut. */
+/* Sub-cells per side of a cell of L holding m circles: 1 (not cut) below HS_SUBCELL_CUT, else
+ * at most L->sub_max, and at least HS_SUBCELL_FILL circles a sub-cell on average. */
 static inline uint32_t hs_subcell_k(const hs_glevel *L, uint32_t m)
 {
     uint32_t k = 1;
-    if (m < 4 * HS_SUBCELL_FILL)
+    if (m < HS_SUBCELL_CUT)
         return 1;
     while (k < L->sub_max && (k + 1) * (k + 1) * HS_SUBCELL_FILL <= m)
         k++;
