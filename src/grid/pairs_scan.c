@@ -50,21 +50,16 @@ typedef struct pair_scan {
  * memory writes). */
 enum { CH = 64 };
 
-/* Everything a block's scan calls is inlined into each clone of scan_block, so that the
- * overlap loop is compiled for its instruction set and a run (a cell's few circles) costs no
- * call. The functions taking `filt` are instantiated twice, filt a constant: a search without
- * a filter runs the same instructions as before filters existed. */
-#if defined(__GNUC__) || defined(__clang__)
-#define HS_PAIRS_INLINE static inline __attribute__((always_inline))
-#else
-#define HS_PAIRS_INLINE static inline
-#endif
+/* Everything a block's scan calls is inlined into each clone of scan_block (HS_CLONE_INLINE),
+ * so that the overlap loop is compiled for its instruction set and a run (a cell's few
+ * circles) costs no call. The functions taking `filt` are instantiated twice, filt a constant:
+ * a search without a filter runs the same instructions as before filters existed. */
 
 /* Overlap of the disc of p with candidates [c0, c0 + m), m <= CH, as 0/1 words: a loop
  * without branches or data-dependent stores, vectorised in the AVX2 and AVX-512 clones of
  * scan_block (floats widened to double; the same bits on every clone). A big circle's runs
  * are long enough for it. */
-HS_PAIRS_INLINE void overlap_mask(const pair_scan *p, uint32_t c0, uint32_t m,
+HS_CLONE_INLINE void overlap_mask(const pair_scan *p, uint32_t c0, uint32_t m,
                                   uint32_t *restrict ov)
 {
     const float *restrict x = p->s->tx + c0, *restrict y = p->s->ty + c0,
@@ -79,7 +74,7 @@ HS_PAIRS_INLINE void overlap_mask(const pair_scan *p, uint32_t c0, uint32_t m,
  * whether any passes: a loop without branches, vectorised like overlap_mask, so a big
  * circle's long runs are filtered a vector of lanes at a time and a chunk that none passes
  * skips the distance test. */
-HS_PAIRS_INLINE uint32_t filter_lanes(const pair_scan *p, uint32_t c0, uint32_t m,
+HS_CLONE_INLINE uint32_t filter_lanes(const pair_scan *p, uint32_t c0, uint32_t m,
                                       uint32_t *restrict fl)
 {
     const uint32_t *restrict cat = p->s->fcat + c0, *restrict col = p->s->fcol + c0;
@@ -94,7 +89,7 @@ HS_PAIRS_INLINE uint32_t filter_lanes(const pair_scan *p, uint32_t c0, uint32_t 
 
 /* The candidates at storage positions keep[0 .. nk) that the circle of p keeps, as overlap
  * pairs (i, j) in B. */
-HS_PAIRS_INLINE int emit_pairs(pair_scan *p, const uint32_t *keep, size_t nk)
+HS_CLONE_INLINE int emit_pairs(pair_scan *p, const uint32_t *keep, size_t nk)
 {
     hs_pair_list *B = p->B;
     const uint32_t *id = p->s->g->id;
@@ -111,7 +106,7 @@ HS_PAIRS_INLINE int emit_pairs(pair_scan *p, const uint32_t *keep, size_t nk)
 /* The same with a record: overlap pairs with their contacts, or swept pairs, each tested
  * exactly and kept when the two touch; oriented from the smaller index (cross pairs come in
  * either order, swept pairs from either circle). */
-HS_PAIRS_INLINE int emit_carried(pair_scan *p, const uint32_t *keep, size_t nk)
+HS_CLONE_INLINE int emit_carried(pair_scan *p, const uint32_t *keep, size_t nk)
 {
     const hs_pair_search *s = p->s;
     const hs_grid *g = s->g;
@@ -140,7 +135,7 @@ HS_PAIRS_INLINE int emit_carried(pair_scan *p, const uint32_t *keep, size_t nk)
 }
 
 /* keep: storage positions. */
-HS_PAIRS_INLINE int emit(pair_scan *p, const uint32_t *keep, size_t nk)
+HS_CLONE_INLINE int emit(pair_scan *p, const uint32_t *keep, size_t nk)
 {
     return p->s->dx || p->s->contacts ? emit_carried(p, keep, nk) : emit_pairs(p, keep, nk);
 }
@@ -148,7 +143,7 @@ HS_PAIRS_INLINE int emit(pair_scan *p, const uint32_t *keep, size_t nk)
  * by 2^-20 (more than the roundings of the test) and every distance whose square is
  * subnormal taken as meeting, so never false for discs that meet. A candidate only: the
  * exact test decides. */
-HS_PAIRS_INLINE int swept_discs_meet(const pair_scan *p, float x, float y, float r)
+HS_CLONE_INLINE int swept_discs_meet(const pair_scan *p, float x, float y, float r)
 {
     const float dx = p->x - x, dy = p->y - y, s = (p->r + r) * (1.0f + 0x1p-20f);
     return dx * dx + dy * dy <= s * s + 0x1p-126f;
@@ -162,7 +157,7 @@ HS_PAIRS_INLINE int swept_discs_meet(const pair_scan *p, float x, float y, float
  * Swept pairs: of two slow circles, by the one earlier in storage (whose search starts at its own
  * row: the rows before hold only earlier circles); of a slow and a fast one, by the fast one (the
  * slow one's reach may not hold it); two fast ones are not the search's (pairs.h). */
-HS_PAIRS_INLINE int pair_run(pair_scan *p, uint32_t b, uint32_t e, const int filt)
+HS_CLONE_INLINE int pair_run(pair_scan *p, uint32_t b, uint32_t e, const int filt)
 {
     const hs_pair_search *s = p->s;
     const uint32_t i = p->i, *id = s->g->id;
@@ -201,7 +196,7 @@ HS_PAIRS_INLINE int pair_run(pair_scan *p, uint32_t b, uint32_t e, const int fil
 /* A big circle against a run of small ones: every overlapping one is kept, in the big
  * circle's list when its index is larger, else in the cross list (swept: each as it is
  * oriented, and none when both are fast). */
-HS_PAIRS_INLINE int cross_run(pair_scan *p, uint32_t b, uint32_t e, const int filt)
+HS_CLONE_INLINE int cross_run(pair_scan *p, uint32_t b, uint32_t e, const int filt)
 {
     hs_pair_list *B = p->B, *X = p->X;
     const uint32_t i = p->i, *id = p->s->g->id;
@@ -252,7 +247,7 @@ HS_PAIRS_INLINE int cross_run(pair_scan *p, uint32_t b, uint32_t e, const int fi
     return 0;
 }
 
-HS_PAIRS_INLINE int run(pair_scan *p, uint32_t b, uint32_t e, int cross, const int filt)
+HS_CLONE_INLINE int run(pair_scan *p, uint32_t b, uint32_t e, int cross, const int filt)
 {
     return cross ? cross_run(p, b, e, filt) : pair_run(p, b, e, filt);
 }
@@ -260,7 +255,7 @@ HS_PAIRS_INLINE int run(pair_scan *p, uint32_t b, uint32_t e, int cross, const i
 /* The runs of bx's rows in a level with cut cells: a cut cell's sub-cells that meet box
  * (x0, y0, x1, y1; y0 before a swept search raises it, as sub-cells of one row of cells are
  * not in storage order by y), runs that follow each other in storage merged into one. */
-HS_PAIRS_INLINE int sub_runs(pair_scan *p, const hs_glevel *L, const hs_gbox *bx,
+HS_CLONE_INLINE int sub_runs(pair_scan *p, const hs_glevel *L, const hs_gbox *bx,
                              const double box[4], int cross, const int filt)
 {
     const uint32_t *sub = p->s->g->sub;
@@ -305,7 +300,7 @@ HS_PAIRS_INLINE int sub_runs(pair_scan *p, const hs_glevel *L, const hs_gbox *bx
 /* The partners of the circle at storage position pos, on level `level`, that it keeps (see
  * the top): it searches its own level and every level before it; in a periodic box, across
  * its edges too. */
-HS_PAIRS_INLINE void find_partners(const hs_pair_search *s, size_t pos, int level, uint32_t levels,
+HS_CLONE_INLINE void find_partners(const hs_pair_search *s, size_t pos, int level, uint32_t levels,
                                    hs_pair_list *B, hs_pair_list *X, const int filt, const int cut)
 {
     const hs_grid *g = s->g;
@@ -427,7 +422,7 @@ static uint32_t levels_met(const hs_pair_search *s, int level, size_t p0, size_t
 }
 
 /* The partners of the circles at storage positions [p0, p1). */
-HS_PAIRS_INLINE void scan_positions(const hs_pair_search *s, size_t p0, size_t p1, hs_pair_list *B,
+HS_CLONE_INLINE void scan_positions(const hs_pair_search *s, size_t p0, size_t p1, hs_pair_list *B,
                                     hs_pair_list *X, const int filt, const int cut)
 {
     const hs_grid *g = s->g;

@@ -15,6 +15,14 @@
 #define HS_GRID_CLONES
 #endif
 
+/* A function inlined into each clone of its HS_GRID_CLONES caller, so that it is compiled for
+ * the clone's instruction set and costs no call. */
+#if defined(__GNUC__) || defined(__clang__)
+#define HS_CLONE_INLINE static inline __attribute__((always_inline))
+#else
+#define HS_CLONE_INLINE static inline
+#endif
+
 /* Four 16-byte rows s0..s3 transposed into d0..d3 (four 32-bit fields of four records, either
  * way between arrays and records): one 16-byte load and store per row instead of four of
  * each. Used by the build's record sorts and the queries' locality order. */

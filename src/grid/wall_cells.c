@@ -10,9 +10,6 @@
 #include "invariant.h"
 #include "tuning.h"
 
-/* The walk's per-cell code, inlined into each instruction set's clone of the walk. */
-#define HS_WALK_INLINE static inline __attribute__((always_inline))
-
 static double wall_w(const hs_walls *s, size_t i) { return s->w ? (double)s->w[i] : 0.0; }
 
 /* The cell index of coordinate v (relative to the origin) in 0 .. n-1 (a positive f's
@@ -210,7 +207,8 @@ typedef struct wseg {
  * in float, either line, with the margin times the line's length); in *crossed those of
  * thin walls the query surely crosses: each pair of ends strictly on opposite sides of the
  * other's line, beyond the margins (the exact test then computes hs_wall_cross_t). */
-HS_WALK_INLINE unsigned near_lanes(const hs_wcells *c, const wseg *q, uint32_t e, unsigned *crossed)
+HS_CLONE_INLINE unsigned near_lanes(const hs_wcells *c, const wseg *q, uint32_t e,
+                                    unsigned *crossed)
 {
     const simde__m128 px = simde_mm_loadu_ps(c->px + e), py = simde_mm_loadu_ps(c->py + e);
     const simde__m128 bx = simde_mm_loadu_ps(c->bx + e), by = simde_mm_loadu_ps(c->by + e);
@@ -285,7 +283,7 @@ static int wall_filter(const wseg *q, const hs_kwall *wl)
 
 /* A crossed thin wall's t as hs_wall_hits_as gives it (hs_wall_cross_t, rounded once); 0 when
  * the crossing is at tmin (the exact test then takes the start's rules). */
-HS_WALK_INLINE int crossed_t(const hs_kq *k, const hs_kwall *wl, float *t)
+HS_CLONE_INLINE int crossed_t(const hs_kq *k, const hs_kwall *wl, float *t)
 {
     const double tt = hs_wall_cross_t(k, wl);
     if (!(tt > k->tmin))
@@ -295,7 +293,7 @@ HS_WALK_INLINE int crossed_t(const hs_kq *k, const hs_kwall *wl, float *t)
 }
 
 /* Hit (t, wall) into *b. */
-HS_WALK_INLINE void keep_best(wbest *b, float t, uint32_t wall)
+HS_CLONE_INLINE void keep_best(wbest *b, float t, uint32_t wall)
 {
     const uint64_t key = hit_key(t, wall);
     if (key < b->key) {
@@ -305,7 +303,7 @@ HS_WALK_INLINE void keep_best(wbest *b, float t, uint32_t wall)
 }
 
 /* Entry e's wall as the exact test reads it. */
-HS_WALK_INLINE hs_kwall entry_wall(const hs_wcells *c, uint32_t e)
+HS_CLONE_INLINE hs_kwall entry_wall(const hs_wcells *c, uint32_t e)
 {
     return (hs_kwall){c->px[e], c->py[e], c->bx[e], c->by[e], c->w ? c->w[e] : 0.0f};
 }
@@ -330,8 +328,8 @@ static int test_entry(const hs_wcells *c, uint32_t e, const hs_kq *k, const wseg
 
 /* Cell's walls against k into *b (a point query, q NULL: each through the exact test); 1
  * when one hit (for any). */
-HS_WALK_INLINE int test_cell(const hs_wcells *c, size_t cell, const hs_kq *k, const wseg *q,
-                             wbest *b, uint64_t *tests)
+HS_CLONE_INLINE int test_cell(const hs_wcells *c, size_t cell, const hs_kq *k, const wseg *q,
+                              wbest *b, uint64_t *tests)
 {
     int hit = 0;
     const uint32_t end = c->start[cell + 1];
