@@ -30,9 +30,9 @@ typedef struct image_scan {
 static int nearest(double d, double period) { return period > 0.0 ? -(int)round(d / period) : 0; }
 
 /* Whether the searcher keeps the pair with the candidate at storage position k, by the rules
- * of pairs_scan.c and the filter: overlap pairs by the smaller index (a big circle's cross pairs
- * all); swept pairs by the slow circle earlier in storage, or the fast one of a fast and a slow
- * (none of two fast ones). */
+ * of pairs_scan.c and the filter: overlap pairs by the smaller index (both circles search their
+ * partners' images; a big circle's cross pairs all); swept pairs by the slow circle earlier in
+ * storage, or the fast one of a fast and a slow (none of two fast ones). */
 static int keeps(const image_scan *p, uint32_t k)
 {
     const hs_pair_search *s = p->s;

@@ -7,9 +7,10 @@
  * Circles are visited in storage order (cell by cell), so a circle's neighbourhood is the one
  * its predecessor just touched (in caller order every circle would cost a few cache misses).
  * Who finds which pair:
- * - two circles of one level: both find the pair (each one's search box is grown by its
- *   level's largest radius, so it holds every partner), the one with the smaller caller index
- *   keeps it;
+ * - two circles of one level: the one earlier in storage finds the pair (each one's search
+ *   box is grown by its level's largest radius, so it holds every partner), searching from its
+ *   own row of cells (the rows before hold only earlier circles) and only the circles after it
+ *   in storage; the pair is written from the smaller caller index;
  * - circles of two levels: only the one on the later level looks, with one box grown by the
  *   earlier level's largest radius (levels of small circles meet only along their edges; for
  *   a small circle and a big one, the big circle looks: a small circle searching the big
@@ -88,16 +89,17 @@ HS_CLONE_INLINE uint32_t filter_lanes(const pair_scan *p, uint32_t c0, uint32_t 
 }
 
 /* The candidates at storage positions keep[0 .. nk) that the circle of p keeps, as overlap
- * pairs (i, j) in B. */
+ * pairs (i, j), i < j, in B. */
 HS_CLONE_INLINE int emit_pairs(pair_scan *p, const uint32_t *keep, size_t nk)
 {
     hs_pair_list *B = p->B;
-    const uint32_t *id = p->s->g->id;
+    const uint32_t *id = p->s->g->id, i = p->i;
     if (B->cap - B->len < nk && !hs_pair_list_reserve(B, nk))
         return 1;
     for (size_t k = 0; k < nk; k++) {
-        B->i[B->len + k] = p->i;
-        B->j[B->len + k] = id[keep[k]];
+        const uint32_t j = id[keep[k]];
+        B->i[B->len + k] = i < j ? i : j;
+        B->j[B->len + k] = i < j ? j : i;
     }
     B->len += nk;
     return 0;
@@ -153,19 +155,17 @@ HS_CLONE_INLINE int swept_discs_meet(const pair_scan *p, float x, float y, float
  * circles, and for runs that short the vector loop's set-up and tail cost more than it
  * saves. A filter is one more 0/1 term of the keep mask, without a branch (a separate pass
  * over the run's filter, or the filter before the distance test, cost more than the test
- * it saves on such runs). Overlap pairs: kept by the smaller index (both circles find the pair).
- * Swept pairs: of two slow circles, by the one earlier in storage (whose search starts at its own
- * row: the rows before hold only earlier circles); of a slow and a fast one, by the fast one (the
- * slow one's reach may not hold it); two fast ones are not the search's (pairs.h). */
+ * it saves on such runs). A pair of two slow circles (every circle of an overlap search) is
+ * found by the one earlier in storage (see the top); of a slow and a fast one, by the fast one
+ * (the slow one's reach may not hold it); two fast ones are not the search's (pairs.h). */
 HS_CLONE_INLINE int pair_run(pair_scan *p, uint32_t b, uint32_t e, const int filt)
 {
     const hs_pair_search *s = p->s;
-    const uint32_t i = p->i, *id = s->g->id;
     const float *x = s->tx, *y = s->ty, *r = s->tr;
     const uint8_t *fast = s->fast;
     const uint32_t *fcat = s->fcat, *fcol = s->fcol, pc = p->cat, pm = p->col;
     uint32_t keep[CH];
-    if (fast && !p->fast && b <= p->pos) /* swept, slow: only the circles after it */
+    if (!p->fast && b <= p->pos) /* only the circles after it (a fast one: every circle) */
         b = p->pos + 1;
     for (uint32_t c0 = b; c0 < e; c0 += CH) {
         const uint32_t c1 = e - c0 > CH ? c0 + CH : e;
@@ -183,8 +183,8 @@ HS_CLONE_INLINE int pair_run(pair_scan *p, uint32_t b, uint32_t e, const int fil
             for (uint32_t k = c0; k < c1; k++) {
                 const uint32_t pass = filt ? hs_filter_pass(pc, pm, fcat[k], fcol[k]) : 1u;
                 keep[nk] = k;
-                nk += (size_t)((id[k] > i) & pass &
-                               (uint32_t)hs_discs_within(px, py, pr, x[k], y[k], r[k], skin));
+                nk +=
+                    (size_t)(pass & (uint32_t)hs_discs_within(px, py, pr, x[k], y[k], r[k], skin));
             }
         }
         if (nk != 0 && emit(p, keep, nk))
@@ -323,7 +323,7 @@ HS_CLONE_INLINE void find_partners(const hs_pair_search *s, size_t pos, int leve
             hs_pair_image_shifts(g, L, x0, y0, x1, y1, sh);
             edge |= sh[0] | sh[1] | sh[2] | sh[3];
         }
-        if (s->fast && !fast && !cross) /* swept, slow: from its own row (see pair_run) */
+        if (!cross && !fast) /* from its own row: the rows before hold only earlier circles */
             y0 = fmax(y0, (double)g->y[pos]);
         /* the box's runs by direct calls (hs_grid_box takes a function pointer, which gcc -O1
          * cannot inline into each clone) */
