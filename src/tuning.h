@@ -137,7 +137,7 @@
  * scans faster whole), into sub-cells of at least HS_SUBCELL_FILL circles on average, at most
  * HS_SUBCELL_MAX a side, none narrower than HS_SUBCELL_SIDE_R largest radii of its level (a
  * pair's box). */
-#define HS_SUBCELL_CUT 16u
+#define HS_SUBCELL_CUT 32u
 #define HS_SUBCELL_FILL 1u
 #define HS_SUBCELL_MAX 16u
 #define HS_SUBCELL_SIDE_R 4.0
