@@ -42,6 +42,9 @@ struct GridScene {
     hs_circles *cs = nullptr;
     hs_grid *g = nullptr;
     hs_grid *periodic = nullptr; // the same circles in the world square, periodic in x and y
+    std::vector<float> r_mean;   // every radius the scene's mean ...
+    hs_circles *cs_equal = nullptr;
+    hs_grid *periodic_equal = nullptr; // ... those circles in the periodic world square
     hs_queries qs{};
     double hits_per_query = 0.0;
     bool ok = false;
@@ -82,8 +85,31 @@ struct GridScene {
         }
         return periodic;
     }
+    // The same centres with every radius the scene's mean, as molecular dynamics has them (and
+    // bench/peers/ckdtree_pairs.py --periodic against cKDTree), in the periodic world square;
+    // built on first use (nullptr if that failed).
+    hs_grid *PeriodicEqual()
+    {
+        if (periodic_equal == nullptr) {
+            double rsum = 0.0;
+            for (float v : r)
+                rsum += v;
+            r_mean.assign(r.size(), r.empty() ? 0.0f : (float)(rsum / (double)r.size()));
+            hs_grid_opts go{};
+            go.periodic = HS_PERIODIC_XY;
+            go.box.max.x = go.box.max.y = hs_scene_world_side(kind, x.size());
+            if (cs_equal == nullptr && hs_circles_create(x.data(), y.data(), r_mean.data(), nullptr,
+                                                         x.size(), &cs_equal, nullptr) != HS_OK)
+                return nullptr;
+            if (hs_grid_build(cs_equal, &go, &periodic_equal) != HS_OK)
+                periodic_equal = nullptr;
+        }
+        return periodic_equal;
+    }
     ~GridScene()
     {
+        hs_grid_destroy(periodic_equal);
+        hs_circles_destroy(cs_equal);
         hs_grid_destroy(periodic);
         hs_grid_destroy(g);
         hs_circles_destroy(cs);
@@ -275,11 +301,12 @@ double MeanRadius(const GridScene &sc)
 // BM_GridBuild's rebuild): every overlapping pair once (RunPairs), or every pair within a
 // cutoff of half the scene's mean radius, a Verlet list's skin (RunPairsWithin).
 // With periodic, the same circles in a box periodic in x and y: the world square.
+// With equal, that box's circles all of the scene's mean radius.
 void RunPairsSkin(benchmark::State &state, hs_scene_kind kind, size_t n, int threads, bool skin,
-                  bool periodic = false)
+                  bool periodic = false, bool equal = false)
 {
     GridScene &sc = Scene(kind, n, 0);
-    hs_grid *g = sc.ok && periodic ? sc.Periodic() : sc.g;
+    hs_grid *g = !sc.ok ? nullptr : equal ? sc.PeriodicEqual() : periodic ? sc.Periodic() : sc.g;
     if (!sc.ok || g == nullptr) {
         state.SkipWithError("scene setup failed");
         return;
@@ -315,6 +342,11 @@ void RunPairsPeriodic(benchmark::State &state, hs_scene_kind kind, size_t n, int
 void RunPairsWithinPeriodic(benchmark::State &state, hs_scene_kind kind, size_t n, int threads)
 {
     RunPairsSkin(state, kind, n, threads, true, true);
+}
+
+void RunPairsPeriodicEqual(benchmark::State &state, hs_scene_kind kind, size_t n, int threads)
+{
+    RunPairsSkin(state, kind, n, threads, false, true, true);
 }
 
 // Displacements of the scene's n circles (dx returned, dy in *dy), the same in every run:
@@ -608,6 +640,7 @@ int RegisterAll()
         {"BM_GridPairsWithin/", RunPairsWithin},
         {"BM_GridPairsPeriodic/", RunPairsPeriodic},
         {"BM_GridPairsWithinPeriodic/", RunPairsWithinPeriodic},
+        {"BM_GridPairsPeriodicEqual/", RunPairsPeriodicEqual},
         {"BM_GridSweptPairs/", RunSwept},
         {"BM_GridSweptPairsFast/", RunSweptFast}};
     for (const auto &bm : per_circle)
