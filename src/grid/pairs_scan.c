@@ -324,7 +324,7 @@ HS_CLONE_INLINE void find_partners(const hs_pair_search *s, size_t pos, int leve
             edge |= sh[0] | sh[1] | sh[2] | sh[3];
         }
         if (!cross && !fast) /* from its own row: the rows before hold only earlier circles */
-            y0 = fmax(y0, (double)g->y[pos]);
+            y0 = y0 > (double)g->y[pos] ? y0 : (double)g->y[pos]; /* fmax is a call */
         /* the box's runs by direct calls (hs_grid_box takes a function pointer, which gcc -O1
          * cannot inline into each clone) */
         hs_gbox bx;
