@@ -31,6 +31,7 @@
 #include "grid/periodic.h"
 #include "grid/subcells.h"
 #include "grid/vectorize.h"
+#include "invariant.h"
 #include "tuning.h"
 
 typedef struct pair_scan {
@@ -330,6 +331,10 @@ HS_CLONE_INLINE void find_partners(const hs_pair_search *s, size_t pos, int leve
         hs_gbox bx;
         if (!hs_grid_box_cells(g, L, x0, y0, x1, y1, &bx))
             continue;
+        /* the first row read is the circle's own: the rows before hold only earlier circles */
+        HS_ASSERT(
+            cross || fast ||
+            (bx.cs[(size_t)bx.r0 * bx.nx] <= pos && pos < bx.cs[(size_t)(bx.r0 + 1) * bx.nx]));
         if (cut && L->sub_max > 1) {
             const double box[4] = {x0, ps.y - reach, x1, y1};
             if (sub_runs(&ps, L, &bx, box, cross, filt))
