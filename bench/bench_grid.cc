@@ -37,6 +37,15 @@ namespace
 
 // One scene of hitscan/scene.h (circles, grid, the scene's segments), built once and shared by
 // every benchmark that names it: the 10^6 scenes take seconds to set up.
+// The mean of v (0 when empty).
+double Mean(const std::vector<float> &v)
+{
+    double sum = 0.0;
+    for (float e : v)
+        sum += e;
+    return v.empty() ? 0.0 : sum / (double)v.size();
+}
+
 struct GridScene {
     std::vector<float> x, y, r, ax, ay, dx, dy;
     hs_circles *cs = nullptr;
@@ -91,10 +100,7 @@ struct GridScene {
     hs_grid *PeriodicEqual()
     {
         if (periodic_equal == nullptr) {
-            double rsum = 0.0;
-            for (float v : r)
-                rsum += v;
-            r_mean.assign(r.size(), r.empty() ? 0.0f : (float)(rsum / (double)r.size()));
+            r_mean.assign(r.size(), (float)Mean(r));
             hs_grid_opts go{};
             go.periodic = HS_PERIODIC_XY;
             go.box.max.x = go.box.max.y = hs_scene_world_side(kind, x.size());
@@ -289,13 +295,7 @@ template <class Call> void RunPairLoop(benchmark::State &state, size_t n, Call c
 }
 
 // The scene's mean radius.
-double MeanRadius(const GridScene &sc)
-{
-    double rsum = 0.0;
-    for (float r : sc.r)
-        rsum += r;
-    return sc.r.empty() ? 0.0 : rsum / (double)sc.r.size();
-}
+double MeanRadius(const GridScene &sc) { return Mean(sc.r); }
 
 // Particle pairs from a built grid (the other half of a particle simulation's frame, next to
 // BM_GridBuild's rebuild): every overlapping pair once (RunPairs), or every pair within a

@@ -173,7 +173,7 @@ HS_CLONE_INLINE int pair_run(pair_scan *p, uint32_t b, uint32_t e, const int fil
         size_t nk = 0;
         if (fast) {
             for (uint32_t k = c0; k < c1; k++) {
-                const uint32_t mine = (fast[k] == 0) & (p->fast | (k > p->pos));
+                const uint32_t mine = fast[k] == 0; /* a slow searcher's run starts after it */
                 const uint32_t pass = filt ? hs_filter_pass(pc, pm, fcat[k], fcol[k]) : 1u;
                 keep[nk] = k;
                 nk += (size_t)(mine & pass & (uint32_t)swept_discs_meet(p, x[k], y[k], r[k]));
@@ -254,8 +254,9 @@ HS_CLONE_INLINE int run(pair_scan *p, uint32_t b, uint32_t e, int cross, const i
 }
 
 /* The runs of bx's rows in a level with cut cells: a cut cell's sub-cells that meet box
- * (x0, y0, x1, y1; y0 before a swept search raises it, as sub-cells of one row of cells are
- * not in storage order by y), runs that follow each other in storage merged into one. */
+ * (x0, y0, x1, y1; y0 before the search raises it to the circle's own row, as sub-cells of one
+ * row of cells are not in storage order by y), runs that follow each other in storage merged
+ * into one. */
 HS_CLONE_INLINE int sub_runs(pair_scan *p, const hs_glevel *L, const hs_gbox *bx,
                              const double box[4], int cross, const int filt)
 {
