@@ -141,6 +141,10 @@
 #define HS_SUBCELL_FILL 1u
 #define HS_SUBCELL_MAX 16u
 #define HS_SUBCELL_SIDE_R 4.0
+/* Repeats (grid/repeats.c): cells of HS_REPEAT_CELL circles on are searched for circles equal
+ * to an earlier one, and the grid is built again with them apart from HS_REPEAT_MIN on. */
+#define HS_REPEAT_CELL 128u
+#define HS_REPEAT_MIN 64u
 /* Pairs: big circles (level 1) per scheduling block; each searches thousands of small ones. */
 #define HS_PAIR_BIG_BLOCK 16
 /* Swept pairs: a circle whose displacement exceeds HS_SWEPT_FAST times the median one (and

@@ -93,11 +93,11 @@ static void make_empty(hs_grid *g)
 }
 
 /* The build's passes on cs, then the padding past the last circle zeroed (its lanes are always
- * masked off, but they must be defined values). */
-static hs_status grid_passes(hs_grid *g, const hs_circles *cs, size_t *bad_index)
+ * masked off, but they must be defined values). repeats: g->slot_of holds the repeats' marks. */
+static hs_status build_passes(hs_grid *g, const hs_circles *cs, int repeats, size_t *bad_index)
 {
     const hs_par team = hs_grid_build_team(g, cs->n);
-    hs_status s = hs_grid_plan_levels(g, cs, &team, bad_index);
+    hs_status s = hs_grid_plan_levels(g, cs, repeats, &team, bad_index);
     if (refused(s))
         return s;
     if (s == HS_OK)
@@ -121,6 +121,16 @@ static hs_status grid_passes(hs_grid *g, const hs_circles *cs, size_t *bad_index
     return s;
 }
 
+/* The passes, and again with the repeats apart when there are enough of them. */
+static hs_status grid_passes(hs_grid *g, const hs_circles *cs, size_t *bad_index)
+{
+    hs_status s = build_passes(g, cs, 0, bad_index);
+    if (s == HS_OK && g->repeats_apart && g->n >= HS_REPEAT_MIN &&
+        hs_grid_mark_repeats(g) >= HS_REPEAT_MIN)
+        s = build_passes(g, cs, 1, bad_index);
+    return s;
+}
+
 /* The build from the caller's circles: in a periodic box, those wrapped into it. */
 static hs_status grid_fill(hs_grid *g, const hs_circles *given, size_t *bad_index)
 {
@@ -140,7 +150,8 @@ void hs_grid_set_tasks(hs_grid *g, const hs_task_system *tasks)
         g->tasks = tasks;
 }
 
-hs_status hs_grid_make(const hs_circles *cs, const hs_grid_opts *opts, hs_grid **out)
+hs_status hs_grid_make(const hs_circles *cs, const hs_grid_opts *opts, int repeats_apart,
+                       hs_grid **out)
 {
     if (cs == NULL || out == NULL)
         return HS_E_NULL;
@@ -155,6 +166,7 @@ hs_status hs_grid_make(const hs_circles *cs, const hs_grid_opts *opts, hs_grid *
     g->cell_size_req = cell;
     g->threads = threads;
     g->tasks = opts ? opts->tasks : NULL;
+    g->repeats_apart = repeats_apart;
     hs_status s = hs_grid_set_box(g, opts);
     if (s == HS_OK)
         s = grid_fill(g, cs, NULL);

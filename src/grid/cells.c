@@ -21,7 +21,7 @@ void hs_cellfn_init(hs_cellfn *F, const hs_grid *g)
     F->two = g->nsmall > 1 ? 2 : g->nlevels > 1;
     F->part = &g->part;
     F->slot_level = g->slot_level;
-    F->slot_of = g->part.nleaves > 1 ? g->slot_of : NULL;
+    F->slot_of = g->part.nleaves > 1 || g->part.repeats ? g->slot_of : NULL;
 }
 
 int hs_cellfn_level_of(const hs_cellfn *F, int nlevels, size_t c0, size_t c1)
@@ -109,7 +109,7 @@ static void cells_block(const hs_cellfn *Fp, const float *restrict x, const floa
                         const float *restrict r, const uint8_t *restrict slot, size_t k,
                         uint32_t *restrict out)
 {
-    if (Fp->two == 2 && Fp->part->nleaves > 1) {
+    if (Fp->slot_of != NULL) {
         const hs_cellfn Fl = *Fp;
         cells_block_part(&Fl, x, y, slot, k, out);
         return;

@@ -176,7 +176,7 @@ static void bounds_range(const float *restrict X, const float *restrict Y, const
         m.r[j] = m.finite[j] = 0.0f;
     }
     const float split = P->split, *bx = P->box[0];
-    const int one = P->nleaves == 1;
+    const int one = P->nleaves == 1 && !P->repeats;
     size_t i = i0, nlanes = 0;
     /* the element-by-element path's smallest radius and finiteness: in registers, not a chain
      * of stores and loads through b from every circle to the next */
@@ -210,7 +210,8 @@ static void bounds_range(const float *restrict X, const float *restrict Y, const
             const size_t ue = u + W < i + k ? u + W : i + k;
             for (size_t v = u; v < ue; v++) {
                 float x = X[v], y = Y[v], r = R[v];
-                const int l = hs_gpart_slot(P, x, y, r);
+                const int l =
+                    P->repeats && slot_of[v] ? HS_PART_REPEATS(P) : hs_gpart_slot(P, x, y, r);
                 if (slot_of)
                     slot_of[v] = (uint8_t)l;
                 b->n[l]++;
@@ -315,11 +316,12 @@ static void measure_levels(const hs_circles *cs, const hs_gpart *P, uint8_t *slo
 }
 
 /* The levels from the measured bounds: one per non-empty slot, in slot order (the leaves, the
- * outliers, the big circles), each with its count, largest radius and cell shape; the cell
- * size asked for applies to the leaves. HS_E_RANGE when it cannot be honoured. */
+ * outliers, the repeats, the big circles), each with its count, largest radius and cell shape; the
+ * cell size asked for applies to the leaves. HS_E_RANGE when it cannot be honoured. */
 static hs_status shape_levels(hs_grid *g, const bounds *bd, size_t n)
 {
-    const int nl = g->part.nleaves, out = nl, big = nl + 1;
+    const int out = HS_PART_OUTLIERS(&g->part), rep = HS_PART_REPEATS(&g->part),
+              big = HS_PART_BIG(&g->part);
     g->nlevels = g->nsmall = 0;
     for (int s = 0; s < HS_PART_SLOTS; s++)
         g->slot_level[s] = -1;
@@ -338,6 +340,7 @@ static hs_status shape_levels(hs_grid *g, const bounds *bd, size_t n)
         g->nsmall += s != big;
         L->n = bd->n[s];
         L->rmax = bd->r[s];
+        L->repeats = s == rep;
         const double req = s < out ? (double)g->cell_size_req : 0.0;
         const double fill = s < out ? (double)g->part.fill[s] : 1.0;
         if (!level_shape(L, bd->x0[s], bd->y0[s], bd->x1[s], bd->y1[s], req, fill))
@@ -363,7 +366,7 @@ static int bounds_valid(const bounds *bd, size_t n)
     return 1;
 }
 
-hs_status hs_grid_plan_levels(hs_grid *g, const hs_circles *cs, const hs_par *par,
+hs_status hs_grid_plan_levels(hs_grid *g, const hs_circles *cs, int repeats, const hs_par *par,
                               size_t *bad_index)
 {
     const size_t n = cs->n;
@@ -377,10 +380,12 @@ hs_status hs_grid_plan_levels(hs_grid *g, const hs_circles *cs, const hs_par *pa
     hs_gpart P;
     if (hs_gpart_plan(&P, cs, split) != HS_OK)
         return HS_E_NOMEM;
-    /* several leaves: every circle is classified once, here, and its slot kept for the sort
-     * (scratch: a refused build leaves it changed, and nothing reads it then) */
+    P.repeats = (uint8_t)(repeats != 0);
+    /* several leaves, or repeats: every circle is classified once, here, and its slot kept for
+     * the sort (scratch: a refused build leaves it changed, and nothing reads it then) */
     uint8_t *slot_of = NULL;
-    if (P.nleaves > 1) {
+    HS_ASSERT(!repeats || (g->slot_of != NULL && g->slot_cap >= n));
+    if (P.nleaves > 1 || repeats) {
         if ((slot_of = hs_grid_grow(g->slot_of, &g->slot_cap, n, 1)) == NULL)
             return HS_E_NOMEM;
         g->slot_of = slot_of;

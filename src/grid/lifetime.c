@@ -8,7 +8,7 @@
 
 hs_status hs_grid_build(const hs_circles *cs, const hs_grid_opts *opts, hs_grid **out)
 {
-    hs_status s = hs_grid_make(cs, opts, out);
+    hs_status s = hs_grid_make(cs, opts, 1, out);
     if (s != HS_OK || opts == NULL || opts->walls == NULL)
         return s;
     s = hs_grid_set_walls(*out, opts->walls);

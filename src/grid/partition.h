@@ -29,8 +29,12 @@
 #define HS_PART_INNER (HS_PART_LEAVES - 1)
 
 /* The slots a circle is classified into: leaves 0 .. nleaves-1, then the outliers, then the
- * big circles (radius above the split). Levels are made of the non-empty slots, in this order. */
-#define HS_PART_SLOTS (HS_PART_LEAVES + 2)
+ * repeats (circles equal to an earlier one: duplicates.c), then the big circles (radius above
+ * the split). Levels are made of the non-empty slots, in this order. */
+#define HS_PART_SLOTS (HS_PART_LEAVES + 3)
+#define HS_PART_OUTLIERS(P) ((P)->nleaves)
+#define HS_PART_REPEATS(P) ((P)->nleaves + 1)
+#define HS_PART_BIG(P) ((P)->nleaves + 2)
 
 /* The tree is complete, HS_PART_DEPTH cuts deep, so that a circle's way down has no branch:
  * node k's children are 2k + 1 and 2k + 2 (the second when the coordinate is >= the cut). A
@@ -46,23 +50,26 @@ typedef struct hs_gpart {
     /* the share of a leaf's box its circles fill, from its sample (1: uniform, down to
      * HS_PART_MIN_FILL): its cells are sized for the filled area, not the box */
     float fill[HS_PART_LEAVES];
+    /* 1: the build's slot_of named the repeats first (repeats.h), so every circle is
+     * classified one by one and its slot kept, whatever the leaves */
+    uint8_t repeats;
 } hs_gpart;
 
 /* Plans P for the circles of cs whose radius is at most split, from a fixed-stride sample.
  * HS_OK or HS_E_NOMEM (the sample's memory). */
 hs_status hs_gpart_plan(hs_gpart *P, const hs_circles *cs, float split);
 
-/* The slot of a circle (validated: finite, not NaN). */
+/* The slot of a circle (validated: finite, not NaN), repeats aside. */
 static inline int hs_gpart_slot(const hs_gpart *P, float x, float y, float r)
 {
     if (r > P->split)
-        return P->nleaves + 1;
+        return HS_PART_BIG(P);
     unsigned k = 0;
     for (int d = 0; d < HS_PART_DEPTH; d++)
         k = 2u * k + 1u + (unsigned)((P->axis[k] ? y : x) >= P->cut[k]);
     const int leaf = P->leaf[k - HS_PART_INNER];
     const float *b = P->box[leaf];
-    return (x >= b[0] && y >= b[1] && x <= b[2] && y <= b[3]) ? leaf : P->nleaves;
+    return (x >= b[0] && y >= b[1] && x <= b[2] && y <= b[3]) ? leaf : HS_PART_OUTLIERS(P);
 }
 
 #endif

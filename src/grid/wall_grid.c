@@ -165,7 +165,7 @@ static hs_status wall_grid_make(const hs_grid *g, const hs_walls *ws, hs_grid **
     if (s == HS_OK) {
         const hs_circles cs = {.x = p.x, .y = p.y, .r = p.r, .mask = p.mask, .n = p.n};
         const hs_grid_opts go = {.threads = g->threads, .tasks = g->tasks};
-        s = hs_grid_make(&cs, &go, &wg);
+        s = hs_grid_make(&cs, &go, 0, &wg);
         /* a proxy beyond the circles' range: a wall longer than the grid can take */
         if (s == HS_E_NONFINITE || s == HS_E_NEG_RADIUS)
             s = HS_E_RANGE;

@@ -208,6 +208,6 @@ HS_INLINE int hs_block_big_first(const hs_grid *g, const int mode)
         return 0;
     float small = 0.0f;
     for (int l = 0; l < g->nsmall; l++)
-        small += g->lv[l].meet;
+        small += g->lv[l].repeats ? 0.0f : g->lv[l].meet;
     return mode == HS_WALK_CLOSEST || (mode == HS_WALK_ANY && g->lv[g->nsmall].meet > small);
 }

@@ -67,8 +67,12 @@ HS_INLINE hs_status hs_block_range(const hs_bw W, const hs_walk_range *r)
         double box[4], qmax, amag;
         const int finite = cull && hs_block_extent(B, box, &qmax, &amag);
         B->apart = 0;
+        /* closest and any pass the repeats' level by (hs_walk_passes_by) */
+        const int by = (W.mode == HS_WALK_CLOSEST || W.mode == HS_WALK_ANY) &&
+                       !HS_TF_HAS(W.tf, HS_TF_MOVE) && !B->has_ign;
         for (int l = 0; l < W.g->nlevels; l++) {
-            if (finite && hs_block_level_apart(&W.g->lv[l], box, qmax, amag)) {
+            if ((finite && hs_block_level_apart(&W.g->lv[l], box, qmax, amag)) ||
+                (by && W.g->lv[l].repeats)) {
                 B->apart |= 1u << l;
                 for (size_t j = 0; j < B->nq; j++)
                     B->rows[l].nrows[j] = B->rows[l].row0[j] = 0.0f;

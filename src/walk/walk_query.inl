@@ -445,6 +445,14 @@ HS_INLINE void hs_walk_init(hs_walk *w, const hs_grid *g, const hs_kq *kq)
     w->err = HS_OK;
 }
 
+/* Whether closest and any pass level L by: the repeats' level, whose every circle ties with
+ * one of a smaller index on another level, unless the query ignores a circle (the one it
+ * ignores may be such a one). */
+HS_INLINE int hs_walk_passes_by(const hs_glevel *L, const hs_kq *kq)
+{
+    return L->repeats && kq->ignore == HS_NONE;
+}
+
 /* The whole query, every level: any, count, closest (w's best after the call) and all
  * (appending to buf). tests += the circle tests made (padding lanes included). */
 static int HS_FN(walk_any)(const hs_grid *g, const hs_kq *kq, uint64_t *tests)
@@ -453,7 +461,8 @@ static int HS_FN(walk_any)(const hs_grid *g, const hs_kq *kq, uint64_t *tests)
     hs_walk_init(&w, g, kq);
     int hit = 0;
     for (int l = 0; l < g->nlevels && !hit; l++)
-        hit = hs_walk_level(&w, HS_WALK_ANY, kq, &g->lv[l]);
+        if (!hs_walk_passes_by(&g->lv[l], kq))
+            hit = hs_walk_level(&w, HS_WALK_ANY, kq, &g->lv[l]);
     *tests += w.tests;
     return hit;
 }
@@ -472,7 +481,8 @@ HS_INLINE void hs_walk_closest(hs_walk *w, const hs_grid *g, const hs_kq *kq)
 {
     hs_walk_init(w, g, kq);
     for (int l = 0; l < g->nlevels; l++)
-        hs_walk_level(w, HS_WALK_CLOSEST, kq, &g->lv[l]);
+        if (!hs_walk_passes_by(&g->lv[l], kq))
+            hs_walk_level(w, HS_WALK_CLOSEST, kq, &g->lv[l]);
 }
 
 static hs_status HS_FN(walk_all)(const hs_grid *g, const hs_kq *kq, hs_hitbuf *buf, uint64_t *tests)
