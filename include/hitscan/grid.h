@@ -26,7 +26,11 @@ extern "C" {
  * query among the particles. The automatic cell side is max(sqrt(4 * f * area / N), 2 *
  * largest radius) per level (about 4 circles per cell over the share f >= 1/8 of the level's
  * bounds its circles fill, estimated from the sample), grown if the level would exceed
- * N / (2 f) + 64 cells.
+ * N / (2 f) + 64 cells. Circles equal in x, y, r and mask to one of a smaller index (many
+ * particles spawned at one point), when a cell holds at least 128 circles and there are at
+ * least 64 such, are set apart in a level of their own (the build runs twice): closest and any
+ * test one of each group, which answers for all (equal t: the smallest index), unless the
+ * batch ignores circles or the circles move; every other call sees them as any circle.
  *
  * Memory (hs_grid_bytes): 16 bytes per circle (x, y, r, id), + 4 with a mask, + 4 per cell
  * (with the automatic size about N / 4 over a level whose circles fill its box; at most
@@ -36,7 +40,8 @@ extern "C" {
  * outgrew its buffer (thousands of circles in a few cells), + 4 per circle when a level's
  * cells are at least 8 of its largest radii wide (clusters in a wide world: crowded cells are
  * cut into sub-cells for the pair search): about 18 bytes per circle for large sets with the
- * automatic cell size, more below a thousand circles (the 64 spare cells weigh more).
+ * automatic cell size, more below a thousand circles (the 64 spare cells weigh more); + 1 per
+ * circle when there are several leaves or equal circles set apart.
  *
  * The circle arrays are padded by 16 slots past the last circle (whole-vector loads).
  *
