@@ -188,6 +188,18 @@ static void test_answers(void **state)
                 assert_memory_equal(&t[i], &bt[i], sizeof(float));
                 assert_int_equal(any[i], idx[i] != HS_NONE);
             }
+            /* an ignore array that ignores nothing: the answers without one */
+            hs_queries none = qs;
+            const uint32_t nothing[M] = {HS_NONE, HS_NONE, HS_NONE, HS_NONE, HS_NONE, HS_NONE};
+            none.ignore = nothing;
+            assert_int_equal(hs_grid_closest(g, &none, &o, out), HS_OK);
+            assert_int_equal(hs_brute_closest(cs, &none, &o, bout), HS_OK);
+            for (size_t i = 0; i < M; i++) {
+                assert_int_equal(idx[i], bidx[i]);
+                assert_memory_equal(&t[i], &bt[i], sizeof(float));
+                if (ignore[i] == HS_NONE && want[i] != HS_NONE)
+                    assert_int_equal(idx[i], want[i]);
+            }
         }
     }
     hs_grid_destroy(g);

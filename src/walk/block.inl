@@ -102,7 +102,7 @@ typedef struct hs_block {
     float mq[HS_BLOCK_Q], mt0[HS_BLOCK_Q], mt1[HS_BLOCK_Q];
     uint32_t apart; /* bit l: level l holds nothing near any slot (hs_block_level_apart) */
     /* (a bit per level: HS_GRID_LEVELS <= 32, asserted below) */
-    int has_ign;              /* the batch names circles to ignore (hs_queries.ignore) */
+    int has_ign;              /* a slot ignores a circle (hs_queries.ignore, not HS_NONE) */
     uint32_t ign[HS_BLOCK_Q]; /* with has_ign: the circle each slot ignores, or HS_NONE */
 } hs_block;
 
@@ -223,11 +223,13 @@ HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder 
     else
         for (size_t j = 0; j < n; j++)
             B->idx[j] = lo + j;
-    B->has_ign = qs->ignore != NULL;
-    if (B->has_ign) {
+    B->has_ign = 0;
+    if (qs->ignore != NULL) {
         HS_ASSERT(idx_known); /* an order keeps perm for ignore (order.c) */
-        for (size_t j = 0; j < n; j++)
+        for (size_t j = 0; j < n; j++) {
             B->ign[j] = qs->ignore[B->idx[j]];
+            B->has_ign |= B->ign[j] != HS_NONE;
+        }
     }
     /* where lane u of chunk j reads: the caller's arrays at lo + j + u, or the gathered copy */
     const size_t sh = perm ? 0 : lo;
