@@ -59,6 +59,21 @@ static void world_make(world *w, size_t n, size_t m, uint64_t seed)
                      HS_OK);
 }
 
+/* Every third circle from the third on a copy of the first (its mask too): enough equal
+ * circles in one cell for the build to set them apart, with a second pass of its own. */
+static void world_crowd(world *w)
+{
+    scene *sc = &w->s;
+    for (size_t i = 3; i < sc->n; i += 3) {
+        sc->x[i] = sc->x[0];
+        sc->y[i] = sc->y[0];
+        sc->r[i] = sc->r[0];
+        sc->mask[i] = sc->mask[0];
+    }
+    hs_circles_destroy(sc->cs);
+    assert_int_equal(hs_circles_create(sc->x, sc->y, sc->r, sc->mask, sc->n, &sc->cs, NULL), HS_OK);
+}
+
 static void world_free(world *w)
 {
     scene_free(&w->s);
@@ -210,15 +225,19 @@ static void rebuild_check(void *p, hs_status s, int failed)
 static void test_grid_build_and_rebuild(void **state)
 {
     (void)state;
-    world small, big, other;
+    world small, big, other, crowd;
     world_make(&small, 1000, 200, 2);
     world_make(&big, 40000, 200, 3); /* > 32768: the per-thread band buffers */
     world_make(&other, 3000, 200, 4);
+    world_make(&crowd, 3000, 200, 5);
+    world_crowd(&crowd);
     for (int threads = 1; threads <= 2; threads++) {
         build_ctx b = {&small, threads, NULL};
         each_failure("grid_build small", build_op, build_check, &b);
         b.w = &big;
         each_failure("grid_build big", build_op, build_check, &b);
+        b.w = &crowd; /* the repeats set apart: without memory for it, the grid as first built */
+        each_failure("grid_build crowd", build_op, build_check, &b);
         hs_grid_opts go = {.cell_size = 0.0f, .threads = threads};
         rebuild_ctx r = {&small, &big, threads, NULL};
         assert_int_equal(hs_grid_build(small.s.cs, &go, &r.g), HS_OK);
@@ -232,6 +251,7 @@ static void test_grid_build_and_rebuild(void **state)
     world_free(&small);
     world_free(&big);
     world_free(&other);
+    world_free(&crowd);
 }
 
 /* ---- batch calls -------------------------------------------------------------------------- */

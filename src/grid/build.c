@@ -121,13 +121,17 @@ static hs_status build_passes(hs_grid *g, const hs_circles *cs, int repeats, siz
     return s;
 }
 
-/* The passes, and again with the repeats apart when there are enough of them. */
+/* The passes, and again with the repeats apart when there are enough of them; without the
+ * memory for that, the grid as first built (answers do not depend on it). */
 static hs_status grid_passes(hs_grid *g, const hs_circles *cs, size_t *bad_index)
 {
     hs_status s = build_passes(g, cs, 0, bad_index);
     if (s == HS_OK && g->repeats_apart && g->n >= HS_REPEAT_MIN &&
-        hs_grid_mark_repeats(g) >= HS_REPEAT_MIN)
+        hs_grid_mark_repeats(g) >= HS_REPEAT_MIN) {
         s = build_passes(g, cs, 1, bad_index);
+        if (s == HS_E_NOMEM)
+            s = build_passes(g, cs, 0, bad_index);
+    }
     return s;
 }
 

@@ -42,7 +42,7 @@ typedef struct hs_glevel {
     float meet;
     /* sub-cells a side of its most crowded cells (subcells.h); 1: no cell is cut */
     uint8_t sub_max;
-    /* 1: the repeats' level (repeats.h): each of its circles equals, in x, y, r and mask, one
+    /* 1: the repeats' level (repeats.c): each of its circles equals, in x, y, r and mask, one
      * of a smaller index on another level, which ties with it wherever it is hit */
     uint8_t repeats;
 } hs_glevel;
@@ -78,7 +78,7 @@ struct hs_grid {
     int threads;
     const hs_task_system *tasks; /* hs_grid_opts.tasks, or hs_grid_set_tasks's */
     float split_r;               /* radii above go to the big circles' level (INFINITY: none) */
-    int repeats_apart;           /* builds set repeated circles apart (repeats.h); 0: never */
+    int repeats_apart;           /* builds set repeated circles apart (repeats.c); 0: never */
     int nlevels;
     int nsmall; /* levels of small circles; level nsmall holds the big ones when < nlevels */
     hs_glevel lv[HS_GRID_LEVELS];

@@ -29,7 +29,7 @@
 #define HS_PART_INNER (HS_PART_LEAVES - 1)
 
 /* The slots a circle is classified into: leaves 0 .. nleaves-1, then the outliers, then the
- * repeats (circles equal to an earlier one: duplicates.c), then the big circles (radius above
+ * repeats (circles equal to an earlier one: repeats.c), then the big circles (radius above
  * the split). Levels are made of the non-empty slots, in this order. */
 #define HS_PART_SLOTS (HS_PART_LEAVES + 3)
 #define HS_PART_OUTLIERS(P) ((P)->nleaves)
@@ -50,7 +50,7 @@ typedef struct hs_gpart {
     /* the share of a leaf's box its circles fill, from its sample (1: uniform, down to
      * HS_PART_MIN_FILL): its cells are sized for the filled area, not the box */
     float fill[HS_PART_LEAVES];
-    /* 1: the build's slot_of named the repeats first (repeats.h), so every circle is
+    /* 1: the build's slot_of named the repeats first (repeats.c), so every circle is
      * classified one by one and its slot kept, whatever the leaves */
     uint8_t repeats;
 } hs_gpart;
