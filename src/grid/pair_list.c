@@ -9,6 +9,22 @@
 #include "grid/pair_list.h"
 #include "grid/storage.h"
 
+/* p (len entries of elem bytes kept) grown to c entries: the new block, p freed; NULL, p
+ * untouched, when memory ran out. From megabytes up a fresh block on 2 MB pages
+ * (hs_grid_alloc_lines): the copy faults it in by large pages, where realloc's would take
+ * one fault per small page. */
+static void *grow(void *p, size_t len, size_t c, size_t elem)
+{
+    if (c * elem < ((size_t)2 << 20))
+        return realloc(p, c * elem);
+    void *q = hs_grid_alloc_lines(c, elem);
+    if (q != NULL && len > 0)
+        memcpy(q, p, len * elem);
+    if (q != NULL)
+        free(p);
+    return q;
+}
+
 int hs_pair_list_reserve(hs_pair_list *B, size_t need)
 {
     if (B->cap - B->len >= need)
@@ -23,13 +39,13 @@ int hs_pair_list_reserve(hs_pair_list *B, size_t need)
     while (c - B->len < need)
         c *= 2;
     /* each array replaced as soon as it has grown: a later failure leaves them all valid */
-    uint32_t *pi = realloc(B->i, c * sizeof *pi);
+    uint32_t *pi = grow(B->i, B->len, c, sizeof *pi);
     B->i = pi ? pi : B->i;
-    uint32_t *pj = pi ? realloc(B->j, c * sizeof *pj) : NULL;
+    uint32_t *pj = pi ? grow(B->j, B->len, c, sizeof *pj) : NULL;
     B->j = pj ? pj : B->j;
     int ok = pj != NULL;
     if (ok && B->carry) {
-        hs_pair_rec *pr = realloc(B->rec, c * sizeof *pr);
+        hs_pair_rec *pr = grow(B->rec, B->len, c, sizeof *pr);
         B->rec = pr ? pr : B->rec;
         ok = pr != NULL;
     }

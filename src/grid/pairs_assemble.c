@@ -7,7 +7,8 @@
  * at offsets from per-thread histograms), then each bucket is sorted on its own inside L2:
  * copied to the thread's scratch, counted and placed back by index, and each index's partners
  * sorted. One counting sort over all n indices would read, increment and write a random
- * counter and a random output slot per pair, out of cache at 10^6 circles. */
+ * counter and a random output slot per pair, out of cache at 10^6 circles; up to a bucket's
+ * worth of circles it is what the assembly does (a bucket per index), without the scratch. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "grid/discs.h"
 #include "grid/pairs_assemble.h"
 #include "grid/storage.h"
+#include "invariant.h"
 #include "tuning.h"
 
 /* Partner lists longer than this are sorted by radix, a byte at a time (a big circle among
@@ -85,6 +87,11 @@ static void sort_partners(uint32_t *v, uint32_t *w, size_t n, uint32_t **tmp, si
         sort_insertion_u32(v, w, n);
         return;
     }
+    size_t k = 1;
+    while (k < n && v[k - 1] <= v[k])
+        k++;
+    if (k == n) /* already in order, as a dense cell's partners often come */
+        return;
     const size_t need = w ? 2 * n : n;
     if (*tmp_cap < need) {
         free(*tmp);
@@ -112,8 +119,9 @@ static void seek(const hs_pair_list *lists, size_t nl, size_t e0, size_t *l, siz
     *k = e0;
 }
 
-/* Bucket sizes of this thread's share of the entries, [e0, e1), into h. */
-static void count_share(const hs_pair_list *lists, size_t nl, size_t e0, size_t e1, size_t *h)
+/* Bucket sizes of this thread's share of the entries, [e0, e1), into h: bucket i >> shift. */
+static void count_share(const hs_pair_list *lists, size_t nl, size_t e0, size_t e1, unsigned shift,
+                        size_t *h)
 {
     size_t l, k;
     seek(lists, nl, e0, &l, &k);
@@ -121,15 +129,16 @@ static void count_share(const hs_pair_list *lists, size_t nl, size_t e0, size_t 
         const hs_pair_list *B = &lists[l];
         const size_t m = B->len - k < left ? B->len - k : left;
         for (size_t q = k; q < k + m; q++)
-            h[B->i[q] >> BUCKET_BITS]++;
+            h[B->i[q] >> shift]++;
         left -= m;
     }
 }
 
 /* The same share written to its buckets' slices of the output (at[] the next slot of each),
  * with each entry's place in the sequence into out_w when it is not NULL. */
-static void scatter_share(const hs_pair_list *lists, size_t nl, size_t e0, size_t e1, size_t *at,
-                          uint32_t *out_i, uint32_t *out_j, uint32_t *out_w)
+static void scatter_share(const hs_pair_list *lists, size_t nl, size_t e0, size_t e1,
+                          unsigned shift, size_t *at, uint32_t *out_i, uint32_t *out_j,
+                          uint32_t *out_w)
 {
     size_t l, k, e = e0;
     seek(lists, nl, e0, &l, &k);
@@ -137,7 +146,7 @@ static void scatter_share(const hs_pair_list *lists, size_t nl, size_t e0, size_
         const hs_pair_list *B = &lists[l];
         const size_t m = B->len - k < left ? B->len - k : left;
         for (size_t q = k; q < k + m; q++, e++) {
-            const size_t a = at[B->i[q] >> BUCKET_BITS]++;
+            const size_t a = at[B->i[q] >> shift]++;
             out_i[a] = B->i[q];
             out_j[a] = B->j[q];
             if (out_w)
@@ -198,6 +207,7 @@ static void sort_bucket(uint32_t *out_i, uint32_t *out_j, uint32_t *out_w, size_
 typedef struct assemble_call {
     const hs_pair_list *lists;
     size_t nl, total, nbk, T, big;
+    unsigned shift; /* BUCKET_BITS, or 0: a bucket per index */
     size_t *hist, *bstart;
     uint32_t *out_i, *out_j, *out_w;
     _Atomic size_t next;
@@ -208,7 +218,7 @@ static void count_one(void *ctx, size_t u, int slot)
 {
     const assemble_call *a = (const assemble_call *)ctx;
     (void)slot;
-    count_share(a->lists, a->nl, a->total * u / a->T, a->total * (u + 1) / a->T,
+    count_share(a->lists, a->nl, a->total * u / a->T, a->total * (u + 1) / a->T, a->shift,
                 a->hist + u * a->nbk);
 }
 
@@ -216,7 +226,7 @@ static void scatter_one(void *ctx, size_t u, int slot)
 {
     const assemble_call *a = (const assemble_call *)ctx;
     (void)slot;
-    scatter_share(a->lists, a->nl, a->total * u / a->T, a->total * (u + 1) / a->T,
+    scatter_share(a->lists, a->nl, a->total * u / a->T, a->total * (u + 1) / a->T, a->shift,
                   a->hist + u * a->nbk, a->out_i, a->out_j, a->out_w);
 }
 
@@ -250,19 +260,44 @@ static void sort_buckets(void *ctx, int slot)
     free(sc.si);
 }
 
+/* With a bucket per index the pairs are in i order once scattered: a slot's groups of
+ * INDEX_GROUP indices, each index's partners sorted in place. */
+enum { INDEX_GROUP = 256 };
+static void sort_indices(void *ctx, int slot)
+{
+    assemble_call *a = (assemble_call *)ctx;
+    uint32_t *tmp = NULL;
+    size_t tmp_cap = 0;
+    (void)slot;
+    HS_ASSERT(a->shift == 0);
+    const size_t ngroups = (a->nbk + INDEX_GROUP - 1) / INDEX_GROUP;
+    for (ptrdiff_t u; (u = hs_par_claim(&a->next, ngroups)) >= 0;) {
+        const size_t d1 =
+            ((size_t)u + 1) * INDEX_GROUP < a->nbk ? ((size_t)u + 1) * INDEX_GROUP : a->nbk;
+        for (size_t d = (size_t)u * INDEX_GROUP; d < d1; d++) {
+            const size_t lo = a->bstart[d], m = a->bstart[d + 1] - lo;
+            if (m > 1)
+                sort_partners(a->out_j + lo, a->out_w ? a->out_w + lo : NULL, m, &tmp, &tmp_cap);
+        }
+    }
+    free(tmp);
+}
+
 int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, const hs_par *par,
                       uint32_t *out_i, uint32_t *out_j, uint32_t *out_w)
 {
     size_t total = 0;
     for (size_t l = 0; l < nl; l++)
         total += lists[l].len;
-    const size_t nbk = ((n - 1) >> BUCKET_BITS) + 1, T = (size_t)par->threads;
+    /* up to a bucket's worth of indices, one counting sort on i: no bucket scratch */
+    const unsigned shift = n <= BUCKET_SIZE ? 0u : (unsigned)BUCKET_BITS;
+    const size_t nbk = ((n - 1) >> shift) + 1, T = (size_t)par->threads;
     /* hist[t * nbk + b]: pairs of bucket b in share t; then where t writes them */
     size_t *hist = calloc(T * nbk, sizeof *hist), *bstart = malloc((nbk + 1) * sizeof *bstart);
     int oom = hist == NULL || bstart == NULL;
     if (oom)
         goto done;
-    assemble_call a = {lists, nl, total, nbk, T, 0, hist, bstart, out_i, out_j, out_w, 0, 0};
+    assemble_call a = {lists, nl, total, nbk, T, 0, shift, hist, bstart, out_i, out_j, out_w, 0, 0};
     atomic_init(&a.next, 0);
     atomic_init(&a.oom, 0);
     const hs_par alone = hs_par_cap(*par, 1), *light = total < 2 * HS_PAR_LIGHT_STEP ? &alone : par;
@@ -280,7 +315,7 @@ int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, const hs_p
     hs_par_for(light, T, scatter_one, &a);
     for (size_t b = 0; b < nbk; b++)
         a.big = bstart[b + 1] - bstart[b] > a.big ? bstart[b + 1] - bstart[b] : a.big;
-    hs_par_team(light, sort_buckets, &a);
+    hs_par_team(light, shift == 0 ? sort_indices : sort_buckets, &a);
     oom = atomic_load(&a.oom);
 done:
     free(bstart);
