@@ -67,9 +67,7 @@ HS_INLINE hs_status hs_block_range(const hs_bw W, const hs_walk_range *r)
         double box[4], qmax, amag;
         const int finite = cull && hs_block_extent(B, box, &qmax, &amag);
         B->apart = 0;
-        /* closest and any pass the repeats' level by (hs_walk_passes_by) */
-        const int by = (W.mode == HS_WALK_CLOSEST || W.mode == HS_WALK_ANY) &&
-                       !HS_TF_HAS(W.tf, HS_TF_MOVE) && !B->has_ign;
+        const int by = hs_repeats_passed_by(W.mode, B->has_ign, HS_TF_HAS(W.tf, HS_TF_MOVE));
         for (int l = 0; l < W.g->nlevels; l++) {
             if ((finite && hs_block_level_apart(&W.g->lv[l], box, qmax, amag)) ||
                 (by && W.g->lv[l].repeats)) {

@@ -445,12 +445,20 @@ HS_INLINE void hs_walk_init(hs_walk *w, const hs_grid *g, const hs_kq *kq)
     w->err = HS_OK;
 }
 
-/* Whether closest and any pass level L by: the repeats' level, whose every circle ties with
- * one of a smaller index on another level, unless the query ignores a circle (the one it
- * ignores may be such a one). */
-HS_INLINE int hs_walk_passes_by(const hs_glevel *L, const hs_kq *kq)
+/* Whether a walk of `mode` passes the repeats' level by (hs_glevel.repeats): each circle on
+ * it ties, in t, with one of a smaller index on another level, so closest and any never answer
+ * from it; unless a circle is ignored (the one ignored may be that other) or the circles move
+ * (equal where they stand, apart along their displacements). The per-query walk and the
+ * block's both ask this. */
+HS_INLINE int hs_repeats_passed_by(const int mode, const int ignores, const int moving)
 {
-    return L->repeats && kq->ignore == HS_NONE;
+    return (mode == HS_WALK_CLOSEST || mode == HS_WALK_ANY) && !ignores && !moving;
+}
+
+/* The same for one query of the per-query walk (which takes moving circles elsewhere). */
+HS_INLINE int hs_walk_passes_by(const hs_glevel *L, const int mode, const hs_kq *kq)
+{
+    return L->repeats && hs_repeats_passed_by(mode, kq->ignore != HS_NONE, 0);
 }
 
 /* The whole query, every level: any, count, closest (w's best after the call) and all
@@ -461,7 +469,7 @@ static int HS_FN(walk_any)(const hs_grid *g, const hs_kq *kq, uint64_t *tests)
     hs_walk_init(&w, g, kq);
     int hit = 0;
     for (int l = 0; l < g->nlevels && !hit; l++)
-        if (!hs_walk_passes_by(&g->lv[l], kq))
+        if (!hs_walk_passes_by(&g->lv[l], HS_WALK_ANY, kq))
             hit = hs_walk_level(&w, HS_WALK_ANY, kq, &g->lv[l]);
     *tests += w.tests;
     return hit;
@@ -481,7 +489,7 @@ HS_INLINE void hs_walk_closest(hs_walk *w, const hs_grid *g, const hs_kq *kq)
 {
     hs_walk_init(w, g, kq);
     for (int l = 0; l < g->nlevels; l++)
-        if (!hs_walk_passes_by(&g->lv[l], kq))
+        if (!hs_walk_passes_by(&g->lv[l], HS_WALK_CLOSEST, kq))
             hs_walk_level(w, HS_WALK_CLOSEST, kq, &g->lv[l]);
 }
 
