@@ -41,7 +41,8 @@ extern "C" {
  * cells are at least 8 of its largest radii wide (clusters in a wide world: crowded cells are
  * cut into sub-cells for the pair search): about 18 bytes per circle for large sets with the
  * automatic cell size, more below a thousand circles (the 64 spare cells weigh more); + 1 per
- * circle when there are several leaves or equal circles set apart.
+ * circle when there are several leaves or a cell holds 128 circles or more (the search for
+ * equal circles).
  *
  * The circle arrays are padded by 16 slots past the last circle (whole-vector loads).
  *

@@ -313,7 +313,7 @@ int hs_pairs_assemble(const hs_pair_list *lists, size_t nl, size_t n, const hs_p
     }
     bstart[nbk] = at;
     hs_par_for(light, T, scatter_one, &a);
-    for (size_t b = 0; b < nbk; b++)
+    for (size_t b = 0; shift != 0 && b < nbk; b++) /* the bucket path's scratch size */
         a.big = bstart[b + 1] - bstart[b] > a.big ? bstart[b + 1] - bstart[b] : a.big;
     hs_par_team(light, shift == 0 ? sort_indices : sort_buckets, &a);
     oom = atomic_load(&a.oom);
