@@ -20,6 +20,7 @@
 #include "query_prep.h"
 #include "grid/wall_cells.h"
 #include "test_util.h"
+#include "walk/walkers.h"
 #include "wall_core.h"
 
 typedef struct wscene {
@@ -464,21 +465,31 @@ static void test_maze(void **state)
     wscene_free(&s);
 }
 
-/* Prepared query k on the cells c of ws against every wall's exact test: closest bit for bit
- * and any; returns the wall hit (HS_NONE: none). */
+/* Prepared query k on the cells c of ws against every wall's exact test, through the cells'
+ * walk of every level this CPU has: closest bit for bit and any; returns the wall hit
+ * (HS_NONE: none). */
 static uint32_t check_cells_query(const hs_walls *ws, const hs_wcells *c, const hs_kq *k,
                                   const char *what, size_t j)
 {
-    uint32_t bw = HS_NONE, cw = HS_NONE;
+    uint32_t bw = HS_NONE;
     hs_wall_hit h;
-    float ct = 0.0f;
-    uint64_t tests = 0;
     const int bf = hs_walls_brute_closest(ws, k, &bw, &h);
-    const int cf = hs_wcells_closest(c, k, 0, &cw, &ct, &tests);
-    if (bf != cf || (bf && (bw != cw || memcmp(&h.t, &ct, 4) != 0)))
-        fail_msg("%s query %zu: brute %d %u %a, cells %d %u %a", what, j, bf, bw, bf ? h.t : 0.0f,
-                 cf, cw, cf ? ct : 0.0f);
-    assert_int_equal(hs_wcells_closest(c, k, 1, &cw, &ct, &tests), bf);
+    int levels = 0;
+    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
+        const hs_grid_walkers *gw = hs_grid_walkers_get((hs_isa)isa);
+        if (gw == NULL)
+            continue;
+        uint32_t cw = HS_NONE;
+        float ct = 0.0f;
+        uint64_t tests = 0;
+        const int cf = gw->wall_cells_closest(c, k, 0, &cw, &ct, &tests);
+        if (bf != cf || (bf && (bw != cw || memcmp(&h.t, &ct, 4) != 0)))
+            fail_msg("%s query %zu, level %d: brute %d %u %a, cells %d %u %a", what, j, isa, bf, bw,
+                     bf ? h.t : 0.0f, cf, cw, cf ? ct : 0.0f);
+        assert_int_equal(gw->wall_cells_closest(c, k, 1, &cw, &ct, &tests), bf);
+        levels++;
+    }
+    assert_true(levels >= 1);
     return bf ? bw : HS_NONE;
 }
 

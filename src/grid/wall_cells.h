@@ -16,6 +16,7 @@
 
 typedef struct hs_wcells {
     double ox, oy, h, inv_h; /* cell (i, j) is [ox + i h, ox + (i+1) h) x [oy + j h, ...) */
+    double x_hi, y_hi;       /* the box's far sides: ox + nx h, oy + ny h */
     double eps;              /* the listing's margin */
     double mag;              /* the largest |coordinate| of the cells' box */
     int32_t nx, ny;
@@ -27,17 +28,20 @@ typedef struct hs_wcells {
     uint32_t *mask, *wall;
 } hs_wcells;
 
-#define HS_WCELL_PAD 4
+/* the widest vector's lanes (16) */
+#define HS_WCELL_PAD 16
+
+/* The cell index of coordinate v (relative to the origin) in 0 .. n-1 (a positive f's
+ * truncation is its floor; NaN gives 0). */
+static inline int32_t hs_wcell_of(double v, double inv_h, int32_t n)
+{
+    const double f = v * inv_h;
+    return !(f > 0.0) ? 0 : f >= (double)n ? n - 1 : (int32_t)f;
+}
 
 /* The cells of ws (n > 0, valid walls) in *out: HS_OK, HS_E_NOMEM or HS_E_TOO_MANY. */
 hs_status hs_wcells_make(const hs_walls *ws, hs_wcells **out);
 void hs_wcells_free(hs_wcells *c);
 size_t hs_wcells_bytes(const hs_wcells *c);
-
-/* The closest wall the prepared query k (q = 0) hits: 1 with *wall and *t (ties in t to the
- * smaller index, -0 as +0, as the grid's closest), else 0; with any, the first hit found.
- * *tests: the exact tests made, added. */
-int hs_wcells_closest(const hs_wcells *c, const hs_kq *k, int any, uint32_t *wall, float *t,
-                      uint64_t *tests);
 
 #endif

@@ -9,6 +9,7 @@
 #include "grid/wall_query.h"
 #include "invariant.h"
 #include "query_prep.h"
+#include "walk/walkers.h"
 
 /* c's batch for the grid of the walls: its ids are walls', so a circle to ignore is not one. */
 static hs_queries wall_queries(const hs_queries *qs)
@@ -55,6 +56,7 @@ static int by_cells(const hs_grid_call *c)
  * with a locality order, each position's query read from its record and its answer staged
  * over it (order.h), which hs_qorder_unstage copies out. */
 typedef struct cells_call {
+    const hs_grid_walkers *gw;
     const hs_wcells *cells;
     const hs_queries *qs;
     const hs_qorder *ord; /* rec NULL: the batch's own order */
@@ -92,8 +94,9 @@ static void cells_range(const void *ctx, size_t lo, size_t hi, int tid, hs_tally
         hs_kq k;
         uint32_t w = HS_NONE;
         float t = NAN;
-        const int hit = cells_query(c, p, &k) &&
-                        hs_wcells_closest(c->cells, &k, c->hit != NULL, &w, &t, &tally->tests);
+        const int hit =
+            cells_query(c, p, &k) &&
+            c->gw->wall_cells_closest(c->cells, &k, c->hit != NULL, &w, &t, &tally->tests);
         if (!hit)
             w = HS_NONE, t = NAN;
         const uint32_t word = c->hit ? (uint32_t)hit : w;
@@ -115,8 +118,14 @@ static hs_status cells_answer(const hs_grid_call *c, const hs_grid_out *o)
     hs_qorder ord;
     if (hs_qorder_make(c->g->wall_grid, c->qs, &team, HS_STAGE_ANSWERS, c->ws, &ord) != 0)
         return HS_E_NOMEM;
-    const cells_call cc = {
-        c->g->wall_grid->walls->cells, c->qs, &ord, c->b->sem, o->co.idx, o->co.t, o->hit};
+    const cells_call cc = {hs_grid_walkers_get(c->b->ks->isa),
+                           c->g->wall_grid->walls->cells,
+                           c->qs,
+                           &ord,
+                           c->b->sem,
+                           o->co.idx,
+                           o->co.t,
+                           o->hit};
     const hs_tally t = hs_grid_ranges(c->b, c->qs->count, cells_range, &cc);
     if (ord.inv)
         hs_qorder_unstage(&ord, c->qs->count, &team, o->mode == HS_GRID_CLOSEST ? &o->co : NULL,

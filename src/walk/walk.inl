@@ -9,6 +9,7 @@
  *   hs_grid_walkers_<isa>   the grid walker table (walkers.h), of
  *     hs_k_<isa>_grid_closest_range, _grid_any_range, _grid_count_range, _grid_all_range
  *                                                                  (block_walk.inl)
+ *     hs_k_<isa>_wall_cells_closest                    (wall_cells_walk.inl)
  *   and the out-of-line helpers of the walk:
  *     hs_k_<isa>_walk_any, _walk_count, _walk_all                  (walk_query.inl)
  *     hs_k_<isa>_block_plan_level                                  (block_plan.inl)
@@ -21,6 +22,7 @@
 #include "kernels/level.h"
 #include "kernels/simd.h"
 
+#include "batch/hit_sort.h"
 #include "batch/hitbuf.h"
 #include "core.h"
 #include "grid/layout.h"
@@ -72,6 +74,7 @@ _Static_assert((int)HS_MW_ANY == (int)HS_WALK_ANY && (int)HS_MW_COUNT == (int)HS
 #include "block_answer.inl"
 #include "block_plan_rows.inl"
 #include "block_walk.inl"
+#include "wall_cells_walk.inl"
 
 const hs_grid_walkers HS_CAT(hs_grid_walkers_, HS_KNAME) = {
     HS_KISA,
@@ -82,4 +85,5 @@ const hs_grid_walkers HS_CAT(hs_grid_walkers_, HS_KNAME) = {
     HS_FN(grid_all_range),
     HS_FN(trace_range),
     HS_FN(moving_range),
+    HS_FN(wall_cells_closest),
 };

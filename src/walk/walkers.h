@@ -9,8 +9,10 @@
 
 #include "batch/hitbuf.h"
 #include "batch/tally.h"
+#include "core.h"
 #include "grid/layout.h"
 #include "grid/order.h"
+#include "grid/wall_cells.h"
 #include "hitscan/batch.h"
 
 /* A range of a batch for a walker: positions k = lo .. hi-1 of qs, position k being the
@@ -83,6 +85,11 @@ typedef struct hs_grid_walkers {
      * HS_E_NOMEM (all). state as for the others. */
     hs_status (*moving_range)(const hs_walk_range *r, const hs_moving_set *mv,
                               const hs_moving_walk_out *o);
+    /* The closest wall of c the prepared query k (q = 0) hits: 1 with *wall and *t (ties in
+     * t to the smaller index, -0 as +0, as the grid's closest), else 0; with any, the first
+     * hit found. *tests: the entries the filter left near, added. */
+    int (*wall_cells_closest)(const hs_wcells *c, const hs_kq *k, int any, uint32_t *wall, float *t,
+                              uint64_t *tests);
 } hs_grid_walkers;
 
 /* The walkers of a level, with hs_kernels_get's rules (NULL: not compiled in or not

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal: closest and any of a thin query through a grid's walls listed in cells
+ * (grid/wall_cells.h): the cells its segment crosses in order (a 2-D DDA), each cell's entries
+ * a vector at a time through a float filter, and the lanes it leaves through the exact test
+ * (wall_core.h). Part of the per-ISA walk (walk.inl). */
+#ifndef HS_KNAME
+#error "include walk.inl, not this file"
+#endif
+
+typedef struct hs_wc_best {
+    uint64_t key; /* UINT64_MAX: none yet */
+    float t;
+} hs_wc_best;
+
+/* The query as the filters read it: its interval within the cells' box, the error bound's
+ * scale, and the float filter's lanes. */
+typedef struct hs_wc_seg {
+    double t0, t1;
+    double scale; /* 2^-40 (|coordinates| + |d|) : far above double's rounding */
+    /* a, d, P(t0), P(t1) rounded to float in every lane; the margin 2^-16 of the scale (far
+     * above the rounding of float products of these magnitudes) and it times |d| */
+    hs_vf ax4, ay4, dx4, dy4, x04, y04, x14, y14, margin4, mlen4;
+} hs_wc_seg;
+
+/* The lanes of entries e .. e + HS_W - 1 that may lie within their R of the query (a
+ * separating axis in float, either line, with the margin times the line's length); in
+ * *crossed those of thin walls the query surely crosses: each pair of ends strictly on
+ * opposite sides of the other's line, beyond the margins (the exact test then computes
+ * hs_wall_cross_t). */
+HS_INLINE unsigned hs_wc_near(const hs_wcells *c, const hs_wc_seg *q, uint32_t e,
+                              unsigned *crossed)
+{
+    const hs_vf px = hs_vf_loadu(c->px + e), py = hs_vf_loadu(c->py + e);
+    const hs_vf bx = hs_vf_loadu(c->bx + e), by = hs_vf_loadu(c->by + e);
+    const hs_vf zero = hs_vf_set1(0.0f);
+    hs_vf R = q->margin4, m1 = q->mlen4;
+    hs_vm thin = hs_vm_le(zero, zero);
+    if (c->w) {
+        const hs_vf w = hs_vf_loadu(c->w + e);
+        R = hs_vf_add(w, R);
+        m1 = hs_vf_mul(R, hs_vf_add(hs_vf_abs(q->dx4), hs_vf_abs(q->dy4)));
+        thin = hs_vm_le(w, zero); /* w >= 0 (validated): w == 0 */
+    }
+    const hs_vf sp = hs_vf_sub(hs_vf_mul(q->dx4, hs_vf_sub(py, q->ay4)),
+                               hs_vf_mul(q->dy4, hs_vf_sub(px, q->ax4)));
+    const hs_vf sb = hs_vf_sub(hs_vf_mul(q->dx4, hs_vf_sub(by, q->ay4)),
+                               hs_vf_mul(q->dy4, hs_vf_sub(bx, q->ax4)));
+    const hs_vf m1n = hs_vf_neg(m1);
+    const hs_vf ex = hs_vf_sub(bx, px), ey = hs_vf_sub(by, py);
+    const hs_vf el = hs_vf_add(hs_vf_abs(ex), hs_vf_abs(ey));
+    const hs_vf g0 = hs_vf_sub(hs_vf_mul(ex, hs_vf_sub(q->y04, py)),
+                               hs_vf_mul(ey, hs_vf_sub(q->x04, px)));
+    const hs_vf g1 = hs_vf_sub(hs_vf_mul(ex, hs_vf_sub(q->y14, py)),
+                               hs_vf_mul(ey, hs_vf_sub(q->x14, px)));
+    const hs_vf m2 = hs_vf_mul(R, el), m2n = hs_vf_neg(m2);
+    const hs_vm sp_pos = hs_vm_lt(m1, sp), sp_neg = hs_vm_lt(sp, m1n);
+    const hs_vm sb_pos = hs_vm_lt(m1, sb), sb_neg = hs_vm_lt(sb, m1n);
+    const hs_vm g0_pos = hs_vm_lt(m2, g0), g0_neg = hs_vm_lt(g0, m2n);
+    const hs_vm g1_pos = hs_vm_lt(m2, g1), g1_neg = hs_vm_lt(g1, m2n);
+    const hs_vm apart =
+        hs_vm_or(hs_vm_or(hs_vm_and(sp_pos, sb_pos), hs_vm_and(sp_neg, sb_neg)),
+                 hs_vm_or(hs_vm_and(g0_pos, g1_pos), hs_vm_and(g0_neg, g1_neg)));
+    const hs_vm cross =
+        hs_vm_and(thin, hs_vm_and(hs_vm_or(hs_vm_and(sp_pos, sb_neg), hs_vm_and(sp_neg, sb_pos)),
+                                  hs_vm_or(hs_vm_and(g0_pos, g1_neg), hs_vm_and(g0_neg, g1_pos))));
+    *crossed = hs_vm_bits(cross);
+    return hs_vm_bits(apart) ^ ((1u << HS_W) - 1u);
+}
+
+/* The filter's answer: the wall surely missed, surely crossed (thin wall: the exact test
+ * would take the same path), or left to the exact test. */
+enum { HS_WC_APART, HS_WC_CROSSED, HS_WC_EXACT };
+
+/* Each side's signed distance (times a length) in double, with margins far above the
+ * rounding of its products: apart when the wall's ends lie beyond R on one side of the
+ * query's line or the interval's ends beyond R on one side of the wall's line; crossed when
+ * a thin wall (R = 0, ends apart) has both pairs strictly on opposite sides. */
+static int hs_wc_filter(const hs_kq *k, const hs_wc_seg *q, const hs_kwall *wl)
+{
+    const double px = wl->px, py = wl->py, bx = wl->bx, by = wl->by, R = wl->w;
+    const double ax = k->ax, ay = k->ay, dx = k->dx, dy = k->dy, len = fabs(dx) + fabs(dy);
+    const double err = q->scale + 0x1p-40 * (fabs(px) + fabs(py) + fabs(bx) + fabs(by) + R);
+    /* the wall's ends on one side of the query's line */
+    const double sp = dx * (py - ay) - dy * (px - ax);
+    const double sb = dx * (by - ay) - dy * (bx - ax);
+    const double m1 = R * len + err * len;
+    if ((sp > m1 && sb > m1) || (sp < -m1 && sb < -m1))
+        return HS_WC_APART;
+    /* the interval's ends on one side of the wall's line */
+    const double ex = bx - px, ey = by - py, el = fabs(ex) + fabs(ey);
+    const double x0 = ax + q->t0 * dx, y0 = ay + q->t0 * dy;
+    const double x1 = ax + q->t1 * dx, y1 = ay + q->t1 * dy;
+    const double g0 = ex * (y0 - py) - ey * (x0 - px);
+    const double g1 = ex * (y1 - py) - ey * (x1 - px);
+    const double m2 = R * el + err * el;
+    if ((g0 > m2 && g1 > m2) || (g0 < -m2 && g1 < -m2))
+        return HS_WC_APART;
+    const double e1 = err * len, e2 = err * el;
+    const int cross = R == 0.0 && el > 0.0 && ((sp > e1 && sb < -e1) || (sp < -e1 && sb > e1)) &&
+                      ((g0 > e2 && g1 < -e2) || (g0 < -e2 && g1 > e2));
+    return cross ? HS_WC_CROSSED : HS_WC_EXACT;
+}
+
+/* A crossed thin wall's t as hs_wall_hits_as gives it (hs_wall_cross_t, rounded once); 0 when
+ * the crossing is at tmin (the exact test then takes the start's rules). */
+HS_INLINE int hs_wc_crossed_t(const hs_kq *k, const hs_kwall *wl, float *t)
+{
+    const double tt = hs_wall_cross_t(k, wl);
+    if (!(tt > k->tmin))
+        return 0;
+    *t = hs_clampf((float)tt, k->tmin, k->tmax);
+    return 1;
+}
+
+/* Hit (t, wall) into *b. */
+HS_INLINE void hs_wc_keep(hs_wc_best *b, float t, uint32_t wall)
+{
+    const uint64_t key = hit_key(t, wall);
+    if (key < b->key) {
+        b->key = key;
+        b->t = t;
+    }
+}
+
+/* Entry e's wall as the exact test reads it. */
+HS_INLINE hs_kwall hs_wc_entry(const hs_wcells *c, uint32_t e)
+{
+    return (hs_kwall){c->px[e], c->py[e], c->bx[e], c->by[e], c->w ? c->w[e] : 0.0f};
+}
+
+/* Entry e, which the float filter left near (q NULL: a point query, no filter), against k:
+ * 1 and its t on a hit. */
+static HS_OUTLINE int hs_wc_test_entry(const hs_wcells *c, uint32_t e, const hs_kq *k,
+                                       const hs_wc_seg *q, float *t)
+{
+    const hs_kwall wl = hs_wc_entry(c, e);
+    const int f = q ? hs_wc_filter(k, q, &wl) : HS_WC_EXACT;
+    if (f == HS_WC_APART)
+        return 0;
+    if (f != HS_WC_CROSSED || !hs_wc_crossed_t(k, &wl, t)) {
+        hs_wall_hit h;
+        if (!hs_wall_hits_as(k, &wl, &h, 0))
+            return 0;
+        *t = h.t;
+    }
+    return 1;
+}
+
+/* Cell's walls against k into *b (a point query, q NULL: each through the exact test); 1
+ * when one hit (for any). *tests: the lanes the filter left near, added. */
+HS_INLINE int hs_wc_cell(const hs_wcells *c, size_t cell, const hs_kq *k, const hs_wc_seg *q,
+                         hs_wc_best *b, uint64_t *tests)
+{
+    int hit = 0;
+    const uint32_t end = c->start[cell + 1];
+    for (uint32_t e = c->start[cell]; e < end; e += HS_W) {
+        const uint32_t left = end - e;
+        unsigned bits = left >= HS_W ? (1u << HS_W) - 1u : (1u << left) - 1u, crossed = 0u;
+        if (q != NULL)
+            bits &= hs_wc_near(c, q, e, &crossed);
+        *tests += (uint64_t)__builtin_popcount(bits);
+        for (; bits != 0u; bits &= bits - 1u) {
+            const unsigned lane = (unsigned)__builtin_ctz(bits);
+            const uint32_t x = e + lane;
+            if (c->mask && (c->mask[x] & k->mask) == 0u)
+                continue;
+            /* a crossed lane's wall is thin (w = 0); one whose crossing is at tmin takes the
+             * exact test's rules for the start */
+            const int cross = (crossed >> lane & 1u) != 0u;
+            const hs_kwall wl = hs_wc_entry(c, x);
+            float t;
+            if ((cross && hs_wc_crossed_t(k, &wl, &t)) ||
+                hs_wc_test_entry(c, x, k, cross ? NULL : q, &t)) {
+                hs_wc_keep(b, t, c->wall[x]);
+                hit = 1;
+            }
+        }
+    }
+    return hit;
+}
+
+/* A point query (its interval is one t): the cell holding it, each wall through the exact
+ * test. */
+static HS_OUTLINE void hs_wc_point(const hs_wcells *c, const hs_kq *k, hs_wc_best *b,
+                                   uint64_t *tests)
+{
+    const double px = (double)k->ax + (double)k->tmin * k->dx;
+    const double py = (double)k->ay + (double)k->tmin * k->dy;
+    if (px >= c->ox && py >= c->oy && px <= c->x_hi && py <= c->y_hi)
+        (void)hs_wc_cell(c,
+                         (size_t)hs_wcell_of(py - c->oy, c->inv_h, c->ny) * (size_t)c->nx +
+                             (size_t)hs_wcell_of(px - c->ox, c->inv_h, c->nx),
+                         k, NULL, b, tests);
+}
+
+/* [*lo, *hi] clipped to the t with a + t d in [b0, b1], r = 1 / d (0 when d = 0); 0 when
+ * empty. */
+HS_INLINE int hs_wc_clip_axis(double a, double r, double b0, double b1, double *lo, double *hi)
+{
+    if (r == 0.0)
+        return a >= b0 && a <= b1;
+    const double ta = (b0 - a) * r, tb = (b1 - a) * r; /* finite: a and r are */
+    const double enter = ta < tb ? ta : tb, leave = ta < tb ? tb : ta;
+    *lo = enter > *lo ? enter : *lo;
+    *hi = leave < *hi ? leave : *hi;
+    return *lo <= *hi;
+}
+
+/* A segment, ray or line of length > 0 (q = 0): the cells it crosses, in order. */
+HS_INLINE void hs_wc_segment(const hs_wcells *c, const hs_kq *k, int any, hs_wc_best *b,
+                             uint64_t *tests)
+{
+    /* the interval within the cells' box (by reciprocals: the box holds the walls with a
+     * margin far above their rounding) */
+    const double ax = k->ax, ay = k->ay, dx = k->dx, dy = k->dy;
+    const double rx = dx != 0.0 ? 1.0 / dx : 0.0, ry = dy != 0.0 ? 1.0 / dy : 0.0;
+    double t0 = k->tmin, t1 = k->tmax;
+    if (!hs_wc_clip_axis(ax, rx, c->ox, c->x_hi, &t0, &t1) ||
+        !hs_wc_clip_axis(ay, ry, c->oy, c->y_hi, &t0, &t1))
+        return;
+    HS_ASSERT(isfinite(t0) && isfinite(t1));
+    const double len = fabs(dx) + fabs(dy), x0 = ax + t0 * dx, y0 = ay + t0 * dy;
+    const double x1 = ax + t1 * dx, y1 = ay + t1 * dy;
+    const double scale = c->mag + fabs(ax) + fabs(ay) + len * (fabs(t0) + fabs(t1));
+    const double mscale = 0x1p-16 * scale;
+    hs_wc_seg q;
+    q.t0 = t0, q.t1 = t1, q.scale = 0x1p-40 * scale;
+    q.ax4 = hs_vf_set1(k->ax), q.ay4 = hs_vf_set1(k->ay);
+    q.dx4 = hs_vf_set1(k->dx), q.dy4 = hs_vf_set1(k->dy);
+    q.x04 = hs_vf_set1((float)x0), q.y04 = hs_vf_set1((float)y0);
+    q.x14 = hs_vf_set1((float)x1), q.y14 = hs_vf_set1((float)y1);
+    q.margin4 = hs_vf_set1((float)mscale);
+    q.mlen4 = hs_vf_set1((float)mscale * (float)len);
+    /* t's error bound over |d| (1 / |d| <= 1 / max(|dx|, |dy|)) */
+    const double tol =
+        0x1p-16 * (c->mag + fabs(ax) + fabs(ay)) * (fabs(rx) < fabs(ry) ? fabs(rx) : fabs(ry));
+    const int32_t nx = c->nx, ny = c->ny;
+    int32_t i = hs_wcell_of(x0 - c->ox, c->inv_h, nx);
+    int32_t j = hs_wcell_of(y0 - c->oy, c->inv_h, ny);
+    /* the steps' signs selected, not branched on: a ray's direction is anyone's guess */
+    const int32_t up_x = dx > 0.0, up_y = dy > 0.0;
+    const int32_t si = 2 * up_x - 1, sj = 2 * up_y - 1;
+    /* the exits stepped by a cell's width in t (their drift stays far below eps) */
+    const double ex = (c->ox + (double)(i + up_x) * c->h - ax) * rx;
+    const double ey = (c->oy + (double)(j + up_y) * c->h - ay) * ry;
+    double tx = dx != 0.0 ? ex : INFINITY, ty = dy != 0.0 ? ey : INFINITY;
+    const double stx = c->h * fabs(rx), sty = c->h * fabs(ry);
+    for (;;) {
+        if (hs_wc_cell(c, (size_t)j * (size_t)nx + (size_t)i, k, &q, b, tests) && any)
+            return;
+        const int step_x = tx < ty;
+        const double leave = step_x ? tx : ty;
+        /* a hit before the cell's exit (by more than t's error) lies in a cell walked */
+        if ((b->key != UINT64_MAX && (double)b->t < leave - tol) || leave > t1 + tol)
+            return;
+        /* the step selected likewise */
+        i += step_x ? si : 0;
+        j += step_x ? 0 : sj;
+        tx += step_x ? stx : 0.0;
+        ty += step_x ? 0.0 : sty;
+        if ((uint32_t)i >= (uint32_t)nx || (uint32_t)j >= (uint32_t)ny)
+            return;
+    }
+}
+
+/* The walker's wall_cells_closest (walkers.h). */
+static int HS_FN(wall_cells_closest)(const hs_wcells *c, const hs_kq *k, int any, uint32_t *wall,
+                                     float *t, uint64_t *tests)
+{
+    if (k->mask == 0u)
+        return 0;
+    hs_wc_best b = {UINT64_MAX, 0.0f};
+    uint64_t n = 0;
+    if (k->dd == 0.0f)
+        hs_wc_point(c, k, &b, &n);
+    else
+        hs_wc_segment(c, k, any, &b, &n);
+    *tests += n;
+    if (b.key == UINT64_MAX)
+        return 0;
+    *wall = (uint32_t)b.key;
+    *t = b.t;
+    return 1;
+}
