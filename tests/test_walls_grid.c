@@ -588,6 +588,48 @@ static void test_wall_cells_grazing_ends(void **state)
     hs_walls_destroy(ws);
 }
 
+/* A ray along an axis from far outside the walls' box, through two walls either side of a
+ * cell's edge and apart by less than a float's unit of t there: both hit at the same t, and
+ * the answer is the smaller index, the wall beyond the edge. The walk must not stop at the
+ * edge on the first one: its stop margin (t's error) holds for rays along an axis as for any
+ * other. */
+static void test_wall_cells_tie_across_an_edge(void **state)
+{
+    (void)state;
+    enum { G = 20, K = G * G + 2 };
+    float ax[K], ay[K], bx[K], by[K];
+    for (size_t i = 2; i < K; i++) { /* a lattice of short walls, clear of x = 10.75 */
+        ax[i] = (float)((i - 2) % G), ay[i] = (float)((i - 2) / G);
+        bx[i] = ax[i] + 0.5f, by[i] = ay[i];
+    }
+    for (size_t i = 0; i < 2; i++) /* walls 0 and 1 across x = 10.75, placed below */
+        ax[i] = 10.6f, bx[i] = 10.9f, ay[i] = by[i] = 5.0f;
+    hs_walls *ws;
+    hs_wcells *c;
+    assert_int_equal(hs_walls_create(ax, ay, bx, by, NULL, NULL, K, &ws, NULL), HS_OK);
+    assert_int_equal(hs_wcells_make(ws, &c), HS_OK);
+    const double edge = c->oy + floor((8.0 - c->oy) / c->h) * c->h, h = c->h, oy = c->oy;
+    assert_true(edge > 4.0 && edge < 12.0 && 0.004 > 4.0 * c->eps);
+    hs_wcells_free(c);
+    hs_walls_destroy(ws);
+    ay[0] = by[0] = (float)(edge + 0.004); /* beyond the edge, the smaller index */
+    ay[1] = by[1] = (float)(edge - 0.004);
+    assert_int_equal(hs_walls_create(ax, ay, bx, by, NULL, NULL, K, &ws, NULL), HS_OK);
+    assert_int_equal(hs_wcells_make(ws, &c), HS_OK);
+    assert_true(c->oy == oy && c->h == h); /* the same cells: the box and lengths are */
+    size_t ties = 0;
+    for (int j = 0; j < 64; j++) {
+        const float qax = 10.75f, qay = -1e6f - (float)j, qdx = 0.0f, qdy = 2e6f;
+        hs_queries qs = hs_queries_segments(&qax, &qay, &qdx, &qdy, 1);
+        hs_kq k;
+        assert_true(hs_prep_query(&qs, 0, HS_SOLID, &k));
+        ties += check_cells_query(ws, c, &k, "tie across an edge", (size_t)j) == 0;
+    }
+    assert_true(ties > 0); /* some starts round both hits to one t */
+    hs_wcells_free(c);
+    hs_walls_destroy(ws);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -597,6 +639,7 @@ int main(void)
         cmocka_unit_test(test_maze),
         cmocka_unit_test(test_wall_cells_against_brute_force),
         cmocka_unit_test(test_wall_cells_grazing_ends),
+        cmocka_unit_test(test_wall_cells_tie_across_an_edge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,8 +27,7 @@ typedef struct hs_wc_seg {
  * *crossed those of thin walls the query surely crosses: each pair of ends strictly on
  * opposite sides of the other's line, beyond the margins (the exact test then computes
  * hs_wall_cross_t). */
-HS_INLINE unsigned hs_wc_near(const hs_wcells *c, const hs_wc_seg *q, uint32_t e,
-                              unsigned *crossed)
+HS_INLINE unsigned hs_wc_near(const hs_wcells *c, const hs_wc_seg *q, uint32_t e, unsigned *crossed)
 {
     const hs_vf px = hs_vf_loadu(c->px + e), py = hs_vf_loadu(c->py + e);
     const hs_vf bx = hs_vf_loadu(c->bx + e), by = hs_vf_loadu(c->by + e);
@@ -48,18 +47,17 @@ HS_INLINE unsigned hs_wc_near(const hs_wcells *c, const hs_wc_seg *q, uint32_t e
     const hs_vf m1n = hs_vf_neg(m1);
     const hs_vf ex = hs_vf_sub(bx, px), ey = hs_vf_sub(by, py);
     const hs_vf el = hs_vf_add(hs_vf_abs(ex), hs_vf_abs(ey));
-    const hs_vf g0 = hs_vf_sub(hs_vf_mul(ex, hs_vf_sub(q->y04, py)),
-                               hs_vf_mul(ey, hs_vf_sub(q->x04, px)));
-    const hs_vf g1 = hs_vf_sub(hs_vf_mul(ex, hs_vf_sub(q->y14, py)),
-                               hs_vf_mul(ey, hs_vf_sub(q->x14, px)));
+    const hs_vf g0 =
+        hs_vf_sub(hs_vf_mul(ex, hs_vf_sub(q->y04, py)), hs_vf_mul(ey, hs_vf_sub(q->x04, px)));
+    const hs_vf g1 =
+        hs_vf_sub(hs_vf_mul(ex, hs_vf_sub(q->y14, py)), hs_vf_mul(ey, hs_vf_sub(q->x14, px)));
     const hs_vf m2 = hs_vf_mul(R, el), m2n = hs_vf_neg(m2);
     const hs_vm sp_pos = hs_vm_lt(m1, sp), sp_neg = hs_vm_lt(sp, m1n);
     const hs_vm sb_pos = hs_vm_lt(m1, sb), sb_neg = hs_vm_lt(sb, m1n);
     const hs_vm g0_pos = hs_vm_lt(m2, g0), g0_neg = hs_vm_lt(g0, m2n);
     const hs_vm g1_pos = hs_vm_lt(m2, g1), g1_neg = hs_vm_lt(g1, m2n);
-    const hs_vm apart =
-        hs_vm_or(hs_vm_or(hs_vm_and(sp_pos, sb_pos), hs_vm_and(sp_neg, sb_neg)),
-                 hs_vm_or(hs_vm_and(g0_pos, g1_pos), hs_vm_and(g0_neg, g1_neg)));
+    const hs_vm apart = hs_vm_or(hs_vm_or(hs_vm_and(sp_pos, sb_pos), hs_vm_and(sp_neg, sb_neg)),
+                                 hs_vm_or(hs_vm_and(g0_pos, g1_pos), hs_vm_and(g0_neg, g1_neg)));
     const hs_vm cross =
         hs_vm_and(thin, hs_vm_and(hs_vm_or(hs_vm_and(sp_pos, sb_neg), hs_vm_and(sp_neg, sb_pos)),
                                   hs_vm_or(hs_vm_and(g0_pos, g1_neg), hs_vm_and(g0_neg, g1_pos))));
@@ -231,9 +229,10 @@ HS_INLINE void hs_wc_segment(const hs_wcells *c, const hs_kq *k, int any, hs_wc_
     q.x14 = hs_vf_set1((float)x1), q.y14 = hs_vf_set1((float)y1);
     q.margin4 = hs_vf_set1((float)mscale);
     q.mlen4 = hs_vf_set1((float)mscale * (float)len);
-    /* t's error bound over |d| (1 / |d| <= 1 / max(|dx|, |dy|)) */
-    const double tol =
-        0x1p-16 * (c->mag + fabs(ax) + fabs(ay)) * (fabs(rx) < fabs(ry) ? fabs(rx) : fabs(ry));
+    /* t's error bound over |d| (1 / |d| <= 1 / max(|dx|, |dy|), the smaller reciprocal of
+     * a non-zero component: a ray along an axis has the other's r = 0) */
+    const double arx = dx != 0.0 ? fabs(rx) : INFINITY, ary = dy != 0.0 ? fabs(ry) : INFINITY;
+    const double tol = 0x1p-16 * (c->mag + fabs(ax) + fabs(ay)) * (arx < ary ? arx : ary);
     const int32_t nx = c->nx, ny = c->ny;
     int32_t i = hs_wcell_of(x0 - c->ox, c->inv_h, nx);
     int32_t j = hs_wcell_of(y0 - c->oy, c->inv_h, ny);
