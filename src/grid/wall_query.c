@@ -126,6 +126,7 @@ static hs_status cells_answer(const hs_grid_call *c, const hs_grid_out *o)
                            o->co.idx,
                            o->co.t,
                            o->hit};
+    HS_ASSERT(cc.gw != NULL); /* the batch's level is one this CPU runs */
     const hs_tally t = hs_grid_ranges(c->b, c->qs->count, cells_range, &cc);
     if (ord.inv)
         hs_qorder_unstage(&ord, c->qs->count, &team, o->mode == HS_GRID_CLOSEST ? &o->co : NULL,

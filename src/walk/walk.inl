@@ -9,7 +9,7 @@
  *   hs_grid_walkers_<isa>   the grid walker table (walkers.h), of
  *     hs_k_<isa>_grid_closest_range, _grid_any_range, _grid_count_range, _grid_all_range
  *                                                                  (block_walk.inl)
- *     hs_k_<isa>_wall_cells_closest                    (wall_cells_walk.inl)
+ *     hs_k_<isa>_wall_cells_closest                                (wall_cells_walk.inl)
  *   and the out-of-line helpers of the walk:
  *     hs_k_<isa>_walk_any, _walk_count, _walk_all                  (walk_query.inl)
  *     hs_k_<isa>_block_plan_level                                  (block_plan.inl)
