@@ -126,8 +126,8 @@ HS_INLINE hs_kwall hs_wc_entry(const hs_wcells *c, uint32_t e)
     return (hs_kwall){c->px[e], c->py[e], c->bx[e], c->by[e], c->w ? c->w[e] : 0.0f};
 }
 
-/* Entry e, which the float filter left near (q NULL: a point query, no filter), against k:
- * 1 and its t on a hit. */
+/* Entry e, which the float filter left near, against k: 1 and its t on a hit. q NULL skips
+ * the double filter (a point query, or a crossed wall whose crossing is at tmin). */
 static HS_OUTLINE int hs_wc_test_entry(const hs_wcells *c, uint32_t e, const hs_kq *k,
                                        const hs_wc_seg *q, float *t)
 {
