@@ -173,12 +173,23 @@ HS_INLINE hs_block_out hs_block_out_of(const hs_walk_range *r)
     return o;
 }
 
+/* Closest and count out of line: the trace walker below runs the same copies. */
+static HS_OUTLINE void HS_FN(closest_run)(const hs_walk_range *r, const hs_block_out *o)
+{
+    (void)hs_block_run(r, HS_WALK_CLOSEST, o);
+}
+
+static HS_OUTLINE void HS_FN(count_run)(const hs_walk_range *r, const hs_block_out *o)
+{
+    (void)hs_block_run(r, HS_WALK_COUNT, o);
+}
+
 static void HS_FN(grid_closest_range)(const hs_walk_range *r, hs_closest_out out)
 {
     hs_block_out o = hs_block_out_of(r);
     o.co = out;
     o.stage_geo = o.stage ? r->ord->geo : NULL;
-    (void)hs_block_run(r, HS_WALK_CLOSEST, &o);
+    HS_FN(closest_run)(r, &o);
 }
 
 static void HS_FN(grid_any_range)(const hs_walk_range *r, uint8_t *hit)
@@ -192,7 +203,7 @@ static void HS_FN(grid_count_range)(const hs_walk_range *r, uint32_t *count)
 {
     hs_block_out o = hs_block_out_of(r);
     o.count = count;
-    (void)hs_block_run(r, HS_WALK_COUNT, &o);
+    HS_FN(count_run)(r, &o);
 }
 
 static hs_status HS_FN(grid_all_range)(const hs_walk_range *r, hs_hitbuf *buf, uint32_t *cnt)
@@ -204,19 +215,19 @@ static hs_status HS_FN(grid_all_range)(const hs_walk_range *r, hs_hitbuf *buf, u
     return hs_block_run(r, HS_WALK_ALL, &o);
 }
 
+/* The walk's own copies, so the tests trace what the walkers run. */
 static void HS_FN(trace_range)(const hs_walk_range *r, int closest, uint32_t *count,
                                hs_closest_out co, hs_plan_trace *trace)
 {
-    /* no order and solid semantics, as constants: one small copy of the walk for the tests */
     const hs_walk_range rs = {r->g, r->qs, NULL, HS_SOLID, r->lo, r->hi, r->tally, r->state};
     hs_block_out o;
     memset(&o, 0, sizeof o);
     o.trace = trace;
     if (closest) {
         o.co = co;
-        (void)hs_block_run(&rs, HS_WALK_CLOSEST, &o);
+        HS_FN(closest_run)(&rs, &o);
     } else {
         o.count = count;
-        (void)hs_block_run(&rs, HS_WALK_COUNT, &o);
+        HS_FN(count_run)(&rs, &o);
     }
 }
