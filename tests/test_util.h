@@ -32,6 +32,20 @@
  * suite under ASan+UBSan on a 2-core box. */
 static inline int test_quick(void) { return HS_SANITIZED || getenv("HS_TEST_QUICK") != NULL; }
 
+/* The levels the grid's differential tests loop over: every level this build and CPU support,
+ * or with HITSCAN_ISA naming one of them, that one alone (CI runs the suite again per level,
+ * and under emulation at NEON alone); any other HITSCAN_ISA leaves every level. */
+static inline int test_isa_on(hs_isa isa)
+{
+    if (!hs_isa_supported(isa))
+        return 0;
+    const char *env = getenv("HITSCAN_ISA");
+    for (int l = HS_ISA_SCALAR; env != NULL && l < HS_ISA_COUNT; l++)
+        if (strcmp(env, hs_isa_name((hs_isa)l)) == 0 && hs_isa_supported((hs_isa)l))
+            return l == (int)isa;
+    return 1;
+}
+
 /* splitmix64, our own so a seed means the same cases on every libc. A test reseeds by
  * assigning rng_state, so each case stays reproducible on its own. */
 static uint64_t rng_state;
