@@ -58,7 +58,7 @@ static listed plan_of(const hs_grid *g, const hs_queries *qs, hs_isa isa, int cl
     float *t = xcalloc(m, 4);
     const hs_closest_out co = {idx, t, NULL, NULL, NULL, NULL, NULL};
     hs_tally tally = HS_TALLY_INIT;
-    const hs_walk_range r = {g, qs, NULL, HS_SOLID, 0, m, &tally, state};
+    const hs_walk_range r = {g, qs, NULL, HS_SOLID, 0, m, &tally, state, NULL};
     gw->trace_range(&r, closest, count, co, &tr);
     assert_true(tr.n <= tr.cap);
     assert_int_equal(tally.invalid, 0);

@@ -57,8 +57,8 @@ typedef struct moving_call {
 static void moving_range(const void *ctx, size_t lo, size_t hi, int tid, hs_tally *t)
 {
     const moving_call *c = ctx;
-    const hs_walk_range r = {c->g, c->qs, c->ord, c->sem,
-                             lo,   hi,    t,      hs_walk_state(c->state, c->gw, tid)};
+    const hs_walk_range r = {
+        c->g, c->qs, c->ord, c->sem, lo, hi, t, hs_walk_state(c->state, c->gw, tid), NULL};
     (void)c->gw->moving_range(&r, &c->mv, &c->o);
 }
 
@@ -67,8 +67,8 @@ static hs_status moving_hits_range(const void *ctx, size_t lo, size_t hi, int ti
                                    uint32_t *count, hs_tally *tally)
 {
     const moving_call *c = ctx;
-    const hs_walk_range r = {c->g, c->qs, c->ord, c->sem,
-                             lo,   hi,    tally,  hs_walk_state(c->state, c->gw, tid)};
+    const hs_walk_range r = {
+        c->g, c->qs, c->ord, c->sem, lo, hi, tally, hs_walk_state(c->state, c->gw, tid), NULL};
     hs_moving_walk_out o = c->o;
     o.buf = buf;
     o.cnt = count;

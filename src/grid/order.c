@@ -269,6 +269,8 @@ static void scatter_part(void *ctx, size_t t, int slot)
 int hs_qorder_make(const hs_grid *g, const hs_queries *qs, const hs_par *par, int stage,
                    hs_workspace *ws, hs_qorder *o)
 {
+    const int perm_asked = (stage & HS_STAGE_PERM) != 0;
+    stage &= ~HS_STAGE_PERM;
     o->perm = NULL;
     o->rec = NULL;
     o->inv = NULL;
@@ -284,8 +286,8 @@ int hs_qorder_make(const hs_grid *g, const hs_queries *qs, const hs_par *par, in
                              ? (size_t)par->threads * HS_ORD_SLICES_PER_SLOT
                              : 1;
     /* perm is one more write stream per bucket: only made when something reads it */
-    const int want_perm =
-        stage == HS_STAGE_NONE || qs->tmin || qs->tmax || qs->q || qs->mask || qs->ignore;
+    const int want_perm = perm_asked || stage == HS_STAGE_NONE || qs->tmin || qs->tmax || qs->q ||
+                          qs->mask || qs->ignore;
     uint32_t *key = hs_ws_get(ws, HS_WS_ORD_KEY, m * sizeof *key);
     size_t *hist = hs_ws_get(ws, HS_WS_ORD_HIST, parts * nb * sizeof *hist);
     uint32_t *perm = want_perm ? hs_ws_get(ws, HS_WS_ORD_PERM, m * sizeof *perm) : NULL;

@@ -29,8 +29,9 @@ typedef struct hs_qorder {
 } hs_qorder;
 
 /* What a batch stages in the order: nothing (answers go to perm[k]), its answers, or closest's
- * answers with their hit points and normals. */
-enum { HS_STAGE_NONE, HS_STAGE_ANSWERS, HS_STAGE_GEOMETRY };
+ * answers with their hit points and normals; or-ed with HS_STAGE_PERM, perm is made whatever
+ * else (a walk that reads per-query data by the caller's index). */
+enum { HS_STAGE_NONE, HS_STAGE_ANSWERS, HS_STAGE_GEOMETRY, HS_STAGE_PERM = 4 };
 
 /* The locality order of qs against g in ws (o->rec NULL: the batch is answered in its own
  * order), made on the team par; staging answers, o->inv too, and with geometry o->geo.

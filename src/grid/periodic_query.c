@@ -378,7 +378,7 @@ static hs_status periodic_walk(const hs_grid_call *c)
         io.stats = &inner;
         hs_batch_setup ib;
         s = hs_batch_begin(&p.qs, &io, HS_GRID_QUERY_COST, &ib);
-        const hs_grid_call pc = {c->g, &p.qs, &io, &ib, c->ws, &a, c->moving};
+        const hs_grid_call pc = {c->g, &p.qs, &io, &ib, c->ws, &a, c->moving, NULL};
         if (s == HS_OK)
             s = c->moving ? hs_engine_moving(&pc) : hs_plain_walk(&pc);
     }
@@ -413,7 +413,8 @@ static hs_status pall_range(const void *ctx, size_t lo, size_t hi, int tid, hs_h
     const size_t *first = c->p->first;
     if (first[hi] > first[lo]) {
         const hs_walk_range r = {c->g,      &c->p->qs, NULL,  c->sem,
-                                 first[lo], first[hi], tally, hs_walk_state(c->state, c->gw, tid)};
+                                 first[lo], first[hi], tally, hs_walk_state(c->state, c->gw, tid),
+                                 NULL};
         const hs_moving_walk_out mo = {HS_MW_ALL, {0}, NULL, NULL, buf, c->pcnt};
         const hs_status s =
             c->mv ? c->gw->moving_range(&r, c->mv, &mo) : c->gw->all_range(&r, buf, c->pcnt);

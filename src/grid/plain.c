@@ -18,13 +18,14 @@ typedef struct walk_call {
     hs_semantics sem;
     const hs_grid_out *o;
     unsigned char *state; /* the walk's state, gw->state_bytes for each thread of the team */
+    const float *bound;   /* hs_grid_call.bound */
 } walk_call;
 
 static void walk_range(const void *ctx, size_t lo, size_t hi, int tid, hs_tally *t)
 {
     const walk_call *c = ctx;
-    const hs_walk_range r = {c->g, c->qs, c->ord, c->sem,
-                             lo,   hi,    t,      hs_walk_state(c->state, c->gw, tid)};
+    const hs_walk_range r = {
+        c->g, c->qs, c->ord, c->sem, lo, hi, t, hs_walk_state(c->state, c->gw, tid), c->bound};
     switch (c->o->mode) {
     case HS_GRID_CLOSEST: c->gw->closest_range(&r, c->o->co); break;
     case HS_GRID_ANY: c->gw->any_range(&r, c->o->hit); break;
@@ -61,7 +62,9 @@ hs_status hs_plain_walk(const hs_grid_call *c)
     const hs_batch_setup *b = c->b;
     const hs_par team = hs_grid_team(c->opts);
     hs_qorder ord;
-    if (hs_qorder_make(c->g, c->qs, &team, stages(c->o), c->ws, &ord) != 0)
+    const int stage = stages(c->o) | (c->bound ? HS_STAGE_PERM : 0);
+    HS_ASSERT(c->bound == NULL || c->o->mode == HS_GRID_CLOSEST);
+    if (hs_qorder_make(c->g, c->qs, &team, stage, c->ws, &ord) != 0)
         return HS_E_NOMEM;
     const hs_grid_walkers *gw = hs_grid_walkers_get(b->ks->isa);
     const walk_call w = {c->g,
@@ -70,7 +73,8 @@ hs_status hs_plain_walk(const hs_grid_call *c)
                          ord.rec ? &ord : NULL,
                          b->sem,
                          c->o,
-                         hs_walk_states(c->ws, gw, b->threads)};
+                         hs_walk_states(c->ws, gw, b->threads),
+                         c->bound};
     if (w.state == NULL)
         return HS_E_NOMEM;
     hs_tally total = hs_grid_ranges(b, c->qs->count, walk_range, &w);
@@ -100,8 +104,8 @@ static hs_status grid_hits_range(const void *ctx, size_t lo, size_t hi, int tid,
                                  uint32_t *count, hs_tally *tally)
 {
     const grid_hits_call *c = ctx;
-    const hs_walk_range r = {c->g, c->qs, c->ord, c->sem,
-                             lo,   hi,    tally,  hs_walk_state(c->state, c->gw, tid)};
+    const hs_walk_range r = {
+        c->g, c->qs, c->ord, c->sem, lo, hi, tally, hs_walk_state(c->state, c->gw, tid), NULL};
     return c->gw->all_range(&r, buf, count);
 }
 

@@ -59,13 +59,13 @@ static hs_status grid_query(const hs_grid *g, const hs_queries *qs, const hs_bat
     s = hs_ws_open(opts, &w);
     if (s != HS_OK)
         return s;
-    const hs_grid_call c = {g, qs, opts, &b, w.ws, o, moving};
+    const hs_grid_call c = {g, qs, opts, &b, w.ws, o, moving, NULL};
     const hs_grid_engine_fn engine = g->periodic ? hs_engine_periodic
                                      : moving    ? hs_engine_moving
                                                  : hs_engine_plain;
     /* walls (wall_query.h): answered beside the circles and merged */
     s = o->mode == HS_GRID_ALL && g->wall_grid != NULL ? hs_walls_all(&c, engine)
-                                                       : hs_walls_merge(&c, engine(&c));
+                                                       : hs_walls_merge(&c, engine);
     hs_ws_close(&w);
     return s;
 }

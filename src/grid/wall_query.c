@@ -2,6 +2,7 @@
 /* A grid's walls in its batch calls (wall_query.h): the plain engine on the grid of the walls'
  * pieces, its answers in a workspace slot of their own (8 bytes a query; all: a hit list of
  * their own), merged with the circles'. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +29,7 @@ static hs_status walls_call(const hs_grid_call *c, const hs_grid_out *o)
     memset(&st, 0, sizeof st);
     bw.stats = c->b->stats ? &st : NULL;
     const hs_queries qw = wall_queries(c->qs);
-    const hs_grid_call cw = {c->g->wall_grid, &qw, c->opts, &bw, c->ws, o, 0};
+    const hs_grid_call cw = {c->g->wall_grid, &qw, c->opts, &bw, c->ws, o, 0, NULL};
     const hs_status s = hs_engine_plain(&cw);
     if (c->b->stats)
         c->b->stats->pair_tests += st.pair_tests;
@@ -176,18 +177,28 @@ static void merge_closest(const hs_grid_call *c, const uint32_t *wi, const float
     }
 }
 
-hs_status hs_walls_merge(const hs_grid_call *c, hs_status s)
+/* Closest by the walls' cells first, their hits then bounding the circles' walk: the plain
+ * engine, which takes hs_grid_call.bound. */
+static int walls_first(const hs_grid_call *c, hs_grid_engine_fn engine)
+{
+    return c->o->mode == HS_GRID_CLOSEST && engine == hs_engine_plain && c->o->co.idx &&
+           c->o->co.t && by_cells(c);
+}
+
+hs_status hs_walls_merge(const hs_grid_call *c, hs_grid_engine_fn engine)
 {
     const size_t n = c->qs->count;
     const hs_grid_out *o = c->o;
-    if (!answered(s) || n == 0)
+    if (c->g->wall_grid == NULL || n == 0) {
+        const hs_status s = engine(c);
+        if (answered(s) && o->mode == HS_GRID_CLOSEST && o->co.kind)
+            memset(o->co.kind, HS_KIND_CIRCLE, n);
         return s;
-    if (o->mode == HS_GRID_CLOSEST && o->co.kind)
-        memset(o->co.kind, HS_KIND_CIRCLE, n);
-    if (c->g->wall_grid == NULL)
-        return s;
-    /* the walls' answers, 8 bytes a query, in a slot no engine uses */
-    unsigned char *room = hs_ws_get(c->ws, HS_WS_WALLS, n * 8);
+    }
+    /* the walls' answers, 8 bytes a query (closest first: 12, with the circles' bounds), in a
+     * slot no engine uses */
+    const int first = walls_first(c, engine);
+    unsigned char *room = hs_ws_get(c->ws, HS_WS_WALLS, n * (first ? 12 : 8));
     if (room == NULL)
         return HS_E_NOMEM;
     uint32_t *wi = (uint32_t *)(void *)room;
@@ -201,7 +212,28 @@ hs_status hs_walls_merge(const hs_grid_call *c, hs_status s)
     } else {
         wo.count = wi;
     }
-    const hs_status sw = by_cells(c) ? cells_answer(c, &wo) : walls_call(c, &wo);
+    hs_status s, sw = HS_OK;
+    if (first) {
+        /* a circle past the query's wall hit could not be its answer (at an equal t the
+         * circle is), so the circles' walk stops at the wall */
+        sw = cells_answer(c, &wo);
+        if (!answered(sw))
+            return sw;
+        float *bound = (float *)(void *)(room + 8 * n);
+        for (size_t i = 0; i < n; i++)
+            bound[i] = wi[i] != HS_NONE ? wt[i] : INFINITY;
+        hs_grid_call cb = *c;
+        cb.bound = bound;
+        s = engine(&cb);
+    } else {
+        s = engine(c);
+    }
+    if (!answered(s))
+        return s;
+    if (o->mode == HS_GRID_CLOSEST && o->co.kind)
+        memset(o->co.kind, HS_KIND_CIRCLE, n);
+    if (!first)
+        sw = by_cells(c) ? cells_answer(c, &wo) : walls_call(c, &wo);
     if (!answered(sw))
         return sw;
     if (o->mode == HS_GRID_CLOSEST)
@@ -274,7 +306,7 @@ static hs_status all_into_own(const hs_grid_call *c, const hs_grid *g, hs_grid_e
     const hs_grid_out o = {HS_GRID_ALL, {0}, NULL, NULL, h, NULL};
     const hs_queries qw = wall_queries(c->qs);
     const hs_grid_call cc = {g,  g == c->g ? c->qs : &qw, c->opts, &b, w.ws,
-                             &o, c->moving && g == c->g};
+                             &o, c->moving && g == c->g,  NULL};
     s = engine(&cc);
     hs_ws_close(&w);
     if (c->b->stats) {

@@ -556,6 +556,18 @@ HS_INLINE void hs_block_fold_t(hs_block *B, uint32_t q, float t, uint32_t id, ui
     hs_block_fold_one(B, q, (uint64_t)u << 32 | id, tb, pos);
 }
 
+/* Slots 0 .. n-1's bests started at (bound[i], no circle) for the caller's query i
+ * (hs_walk_range.bound): a circle at t <= bound[i] comes first (its id is below HS_NONE), the
+ * walk stops past bound[i], and a slot left so answers no hit (hs_block_best: HS_NONE). */
+HS_INLINE void hs_block_seed_bests(hs_block *B, const float *bound, size_t n)
+{
+    for (size_t j = 0; j < n; j++) {
+        const float t = bound[B->idx[j]];
+        if (B->state[j] == HS_SLOT_LIVE && t < INFINITY)
+            hs_block_fold_t(B, (uint32_t)j, t, HS_NONE, 0);
+    }
+}
+
 /* Slot j's closest hit: its caller's id, or HS_NONE (invalid query or no hit); *t its t. */
 HS_INLINE uint32_t hs_block_best(const hs_block *B, size_t j, float *t)
 {

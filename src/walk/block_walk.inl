@@ -53,6 +53,10 @@ HS_INLINE hs_status hs_block_range(const hs_bw W, const hs_walk_range *r)
     for (size_t base = r->lo; base < r->hi; base += HS_BLOCK_Q) {
         const size_t nq = r->hi - base < HS_BLOCK_Q ? r->hi - base : HS_BLOCK_Q;
         hs_block_prep(B, r->qs, r->ord, W.sem, base, nq, W.acc);
+        if (r->bound != NULL) {
+            HS_ASSERT(r->ord == NULL || r->ord->perm != NULL); /* B->idx: the caller's */
+            hs_block_seed_bests(B, r->bound, nq);
+        }
         if (HS_TF_HAS(W.tf, HS_TF_MOVE))
             hs_block_moving_prep(B, r->qs, r->sem, W.mv, W.acc);
         if (nq == 1) { /* a batch of one: the per-query walk, without the block's set-up */
@@ -219,7 +223,7 @@ static hs_status HS_FN(grid_all_range)(const hs_walk_range *r, hs_hitbuf *buf, u
 static void HS_FN(trace_range)(const hs_walk_range *r, int closest, uint32_t *count,
                                hs_closest_out co, hs_plan_trace *trace)
 {
-    const hs_walk_range rs = {r->g, r->qs, NULL, HS_SOLID, r->lo, r->hi, r->tally, r->state};
+    const hs_walk_range rs = {r->g, r->qs, NULL, HS_SOLID, r->lo, r->hi, r->tally, r->state, NULL};
     hs_block_out o;
     memset(&o, 0, sizeof o);
     o.trace = trace;

@@ -30,6 +30,12 @@ typedef struct hs_walk_range {
     size_t lo, hi;
     hs_tally *tally;
     void *state;
+    /* closest_range: bound[i], a t past which no circle of the caller's query i is wanted
+     * (NULL: none), read through ord's perm (made for it: order.h's HS_STAGE_PERM). The
+     * query's best starts at (bound, no circle), so its walk stops there, and it answers no
+     * hit unless a circle comes first (at an equal t, the circle); every circle's t is the
+     * unbounded walk's. */
+    const float *bound;
 } hs_walk_range;
 
 /* Each walker answers a range with the answers of the brute-force kernels at the same level:
