@@ -53,7 +53,8 @@ static int by_cells(const hs_grid_call *c)
     return 1;
 }
 
-/* The walls' answers by their cells: closest's (index, t) in wi, wt or any's flags in hit;
+/* The walls' answers by their cells: closest's (index, t) in wi, wt (a miss: HS_NONE, +inf,
+ * so wt bounds the circles' walk as it is) or any's flags in hit;
  * with a locality order, each position's query read from its record and its answer staged
  * over it (order.h), which hs_qorder_unstage copies out. */
 typedef struct cells_call {
@@ -94,12 +95,12 @@ static void cells_range(const void *ctx, size_t lo, size_t hi, int tid, hs_tally
     for (size_t p = lo; p < hi; p++) {
         hs_kq k;
         uint32_t w = HS_NONE;
-        float t = NAN;
+        float t = INFINITY;
         const int hit =
             cells_query(c, p, &k) &&
             c->gw->wall_cells_closest(c->cells, &k, c->hit != NULL, &w, &t, &tally->tests);
         if (!hit)
-            w = HS_NONE, t = NAN;
+            w = HS_NONE, t = INFINITY;
         const uint32_t word = c->hit ? (uint32_t)hit : w;
         if (stage != NULL) {
             memcpy(stage + 4 * p + 2, &word, sizeof word);
@@ -181,8 +182,7 @@ static void merge_closest(const hs_grid_call *c, const uint32_t *wi, const float
  * engine, which takes hs_grid_call.bound. */
 static int walls_first(const hs_grid_call *c, hs_grid_engine_fn engine)
 {
-    return c->o->mode == HS_GRID_CLOSEST && engine == hs_engine_plain && c->o->co.idx &&
-           c->o->co.t && by_cells(c);
+    return c->o->mode == HS_GRID_CLOSEST && engine == hs_engine_plain && by_cells(c);
 }
 
 hs_status hs_walls_merge(const hs_grid_call *c, hs_grid_engine_fn engine)
@@ -195,10 +195,9 @@ hs_status hs_walls_merge(const hs_grid_call *c, hs_grid_engine_fn engine)
             memset(o->co.kind, HS_KIND_CIRCLE, n);
         return s;
     }
-    /* the walls' answers, 8 bytes a query (closest first: 12, with the circles' bounds), in a
-     * slot no engine uses */
+    /* the walls' answers, 8 bytes a query, in a slot no engine uses */
     const int first = walls_first(c, engine);
-    unsigned char *room = hs_ws_get(c->ws, HS_WS_WALLS, n * (first ? 12 : 8));
+    unsigned char *room = hs_ws_get(c->ws, HS_WS_WALLS, n * 8);
     if (room == NULL)
         return HS_E_NOMEM;
     uint32_t *wi = (uint32_t *)(void *)room;
@@ -219,11 +218,8 @@ hs_status hs_walls_merge(const hs_grid_call *c, hs_grid_engine_fn engine)
         sw = cells_answer(c, &wo);
         if (!answered(sw))
             return sw;
-        float *bound = (float *)(void *)(room + 8 * n);
-        for (size_t i = 0; i < n; i++)
-            bound[i] = wi[i] != HS_NONE ? wt[i] : INFINITY;
         hs_grid_call cb = *c;
-        cb.bound = bound;
+        cb.bound = wt;
         s = engine(&cb);
     } else {
         s = engine(c);
