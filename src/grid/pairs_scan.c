@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "batch/worksteal.h"
 #include "grid/build.h"
@@ -34,224 +35,7 @@
 #include "invariant.h"
 #include "tuning.h"
 
-typedef struct pair_scan {
-    const hs_pair_search *s;
-    uint32_t pos;  /* storage position of the circle whose partners are collected */
-    uint32_t i;    /* its caller's index */
-    float x, y, r; /* its tested disc */
-    uint32_t fast;
-    uint32_t cat, col; /* its category and collide bits, when the search is filtered */
-    hs_pair_list *B;   /* (i, j) with j > i; swept: every pair the circle keeps */
-    hs_pair_list *X;   /* big circle against level 0: (j, i) for j < i */
-} pair_scan;
-
-/* Candidates per chunk of a run: written to small buffers that stay in L1, whose lengths
- * only advance over the kept ones, then copied out. Without branches: whether a neighbour has
- * the larger index is a coin toss, and a branch on it mispredicted about every other
- * candidate (and writing every candidate to the list instead made dense clusters bound by
- * memory writes). */
-enum { CH = 64 };
-
-/* Everything a block's scan calls is inlined into each clone of scan_block (HS_CLONE_INLINE),
- * so that the overlap loop is compiled for its instruction set and a run (a cell's few
- * circles) costs no call. The functions taking `filt` are instantiated twice, filt a constant:
- * a search without a filter runs the same instructions as before filters existed. */
-
-/* Overlap of the disc of p with candidates [c0, c0 + m), m <= CH, as 0/1 words: a loop
- * without branches or data-dependent stores, vectorised in the AVX2 and AVX-512 clones of
- * scan_block (floats widened to double; the same bits on every clone). A big circle's runs
- * are long enough for it. */
-HS_CLONE_INLINE void overlap_mask(const pair_scan *p, uint32_t c0, uint32_t m,
-                                  uint32_t *restrict ov)
-{
-    const float *restrict x = p->s->tx + c0, *restrict y = p->s->ty + c0,
-                          *restrict r = p->s->tr + c0;
-    const float px = p->x, py = p->y, pr = p->r;
-    const double skin = p->s->skin;
-    for (uint32_t k = 0; k < m; k++)
-        ov[k] = (uint32_t)hs_discs_within(px, py, pr, x[k], y[k], r[k], skin);
-}
-
-/* The filter of p's circle against candidates [c0, c0 + m), m <= CH, as 0/1 words, and
- * whether any passes: a loop without branches, vectorised like overlap_mask, so a big
- * circle's long runs are filtered a vector of lanes at a time and a chunk that none passes
- * skips the distance test. */
-HS_CLONE_INLINE uint32_t filter_lanes(const pair_scan *p, uint32_t c0, uint32_t m,
-                                      uint32_t *restrict fl)
-{
-    const uint32_t *restrict cat = p->s->fcat + c0, *restrict col = p->s->fcol + c0;
-    const uint32_t pc = p->cat, pm = p->col;
-    uint32_t any = 0;
-    for (uint32_t k = 0; k < m; k++) {
-        fl[k] = hs_filter_pass(pc, pm, cat[k], col[k]);
-        any |= fl[k];
-    }
-    return any;
-}
-
-/* The candidates at storage positions keep[0 .. nk) that the circle of p keeps, as overlap
- * pairs (i, j), i < j, in B. */
-HS_CLONE_INLINE int emit_pairs(pair_scan *p, const uint32_t *keep, size_t nk)
-{
-    hs_pair_list *B = p->B;
-    const uint32_t *id = p->s->g->id, i = p->i;
-    if (B->cap - B->len < nk && !hs_pair_list_reserve(B, nk))
-        return 1;
-    for (size_t k = 0; k < nk; k++) {
-        const uint32_t j = id[keep[k]];
-        B->i[B->len + k] = i < j ? i : j;
-        B->j[B->len + k] = i < j ? j : i;
-    }
-    B->len += nk;
-    return 0;
-}
-
-/* The same with a record: overlap pairs with their contacts, or swept pairs, each tested
- * exactly and kept when the two touch; oriented from the smaller index (cross pairs come in
- * either order, swept pairs from either circle). */
-HS_CLONE_INLINE int emit_carried(pair_scan *p, const uint32_t *keep, size_t nk)
-{
-    const hs_pair_search *s = p->s;
-    const hs_grid *g = s->g;
-    hs_pair_list *B = p->B;
-    if (B->cap - B->len < nk && !hs_pair_list_reserve(B, nk))
-        return 1;
-    for (size_t k = 0; k < nk; k++) {
-        uint32_t a = p->pos, b = keep[k];
-        if (g->id[a] > g->id[b]) {
-            a = keep[k];
-            b = p->pos;
-        }
-        B->i[B->len] = g->id[a];
-        B->j[B->len] = g->id[b];
-        if (s->dx == NULL) {
-            B->rec[B->len++].contact =
-                hs_pair_contact_of((double)g->x[b] - (double)g->x[a],
-                                   (double)g->y[b] - (double)g->y[a], g->r[a], g->r[b]);
-            continue;
-        }
-        const hs_moving ca = {g->x[a], g->y[a], g->r[a], s->dx[a], s->dy[a]};
-        const hs_moving cb = {g->x[b], g->y[b], g->r[b], s->dx[b], s->dy[b]};
-        B->len += (size_t)hs_swept_test(&ca, &cb, &B->rec[B->len].swept);
-    }
-    return 0;
-}
-
-/* keep: storage positions. */
-HS_CLONE_INLINE int emit(pair_scan *p, const uint32_t *keep, size_t nk)
-{
-    return p->s->dx || p->s->contacts ? emit_carried(p, keep, nk) : emit_pairs(p, keep, nk);
-}
-/* Whether the swept disc of p may meet (x, y, r): in float, with the sum of the radii grown
- * by 2^-20 (more than the roundings of the test) and every distance whose square is
- * subnormal taken as meeting, so never false for discs that meet. A candidate only: the
- * exact test decides. */
-HS_CLONE_INLINE int swept_discs_meet(const pair_scan *p, float x, float y, float r)
-{
-    const float dx = p->x - x, dy = p->y - y, s = (p->r + r) * (1.0f + 0x1p-20f);
-    return dx * dx + dy * dy <= s * s + 0x1p-126f;
-}
-
-/* A run of the circle's own level against it, one candidate at a time: a cell holds a few
- * circles, and for runs that short the vector loop's set-up and tail cost more than it
- * saves. A filter is one more 0/1 term of the keep mask, without a branch (a separate pass
- * over the run's filter, or the filter before the distance test, cost more than the test
- * it saves on such runs). A pair of two slow circles (every circle of an overlap search) is
- * found by the one earlier in storage (see the top); of a slow and a fast one, by the fast one
- * (the slow one's reach may not hold it); two fast ones are not the search's (pairs.h). */
-HS_CLONE_INLINE int pair_run(pair_scan *p, uint32_t b, uint32_t e, const int filt)
-{
-    const hs_pair_search *s = p->s;
-    const float *x = s->tx, *y = s->ty, *r = s->tr;
-    const uint8_t *fast = s->fast;
-    const uint32_t *fcat = s->fcat, *fcol = s->fcol, pc = p->cat, pm = p->col;
-    uint32_t keep[CH];
-    if (!p->fast && b <= p->pos) /* only the circles after it (a fast one: every circle) */
-        b = p->pos + 1;
-    for (uint32_t c0 = b; c0 < e; c0 += CH) {
-        const uint32_t c1 = e - c0 > CH ? c0 + CH : e;
-        size_t nk = 0;
-        if (fast) {
-            for (uint32_t k = c0; k < c1; k++) {
-                const uint32_t mine = fast[k] == 0; /* a slow searcher's run starts after it */
-                const uint32_t pass = filt ? hs_filter_pass(pc, pm, fcat[k], fcol[k]) : 1u;
-                keep[nk] = k;
-                nk += (size_t)(mine & pass & (uint32_t)swept_discs_meet(p, x[k], y[k], r[k]));
-            }
-        } else {
-            const float px = p->x, py = p->y, pr = p->r;
-            const double skin = s->skin;
-            for (uint32_t k = c0; k < c1; k++) {
-                const uint32_t pass = filt ? hs_filter_pass(pc, pm, fcat[k], fcol[k]) : 1u;
-                keep[nk] = k;
-                nk +=
-                    (size_t)(pass & (uint32_t)hs_discs_within(px, py, pr, x[k], y[k], r[k], skin));
-            }
-        }
-        if (nk != 0 && emit(p, keep, nk))
-            return 1;
-    }
-    return 0;
-}
-
-/* A big circle against a run of small ones: every overlapping one is kept, in the big
- * circle's list when its index is larger, else in the cross list (swept: each as it is
- * oriented, and none when both are fast). */
-HS_CLONE_INLINE int cross_run(pair_scan *p, uint32_t b, uint32_t e, const int filt)
-{
-    hs_pair_list *B = p->B, *X = p->X;
-    const uint32_t i = p->i, *id = p->s->g->id;
-    uint32_t ov[CH], fl[CH];
-    uint32_t keep_j[CH], keep_s[CH];
-    for (uint32_t c0 = b; c0 < e; c0 += CH) {
-        const uint32_t m = e - c0 > CH ? CH : e - c0;
-        if (filt && !filter_lanes(p, c0, m, fl))
-            continue;
-        overlap_mask(p, c0, m, ov);
-        if (filt)
-            for (uint32_t k = 0; k < m; k++)
-                ov[k] &= fl[k];
-        if (p->s->dx || p->s->contacts) {
-            static const uint8_t slow[CH];
-            const uint8_t *fast = p->s->fast ? p->s->fast + c0 : slow;
-            size_t nk = 0;
-            for (uint32_t k = 0; k < m; k++) {
-                keep_j[nk] = c0 + k;
-                nk += ov[k] & !(p->fast & fast[k]);
-            }
-            if (nk != 0 && emit(p, keep_j, nk))
-                return 1;
-            continue;
-        }
-        size_t nk = 0, nx = 0;
-        for (uint32_t k = 0; k < m; k++) {
-            const uint32_t j = id[c0 + k];
-            const int up = j > i;
-            keep_j[nk] = j;
-            nk += (size_t)(ov[k] & up);
-            keep_s[nx] = j;
-            nx += (size_t)(ov[k] & !up);
-        }
-        if (!hs_pair_list_reserve(B, nk) || !hs_pair_list_reserve(X, nx))
-            return 1;
-        for (size_t k = 0; k < nk; k++) {
-            B->i[B->len + k] = i;
-            B->j[B->len + k] = keep_j[k];
-        }
-        B->len += nk;
-        for (size_t k = 0; k < nx; k++) {
-            X->i[X->len + k] = keep_s[k];
-            X->j[X->len + k] = i;
-        }
-        X->len += nx;
-    }
-    return 0;
-}
-
-HS_CLONE_INLINE int run(pair_scan *p, uint32_t b, uint32_t e, int cross, const int filt)
-{
-    return cross ? cross_run(p, b, e, filt) : pair_run(p, b, e, filt);
-}
+#include "grid/pair_runs.inl"
 
 /* The runs of bx's rows in a level with cut cells: a cut cell's sub-cells that meet box
  * (x0, y0, x1, y1; y0 before the search raises it to the circle's own row, as sub-cells of one
@@ -303,16 +87,18 @@ HS_CLONE_INLINE int sub_runs(pair_scan *p, const hs_glevel *L, const hs_gbox *bx
  * the top): it searches its own level and every level before it; in a periodic box, across
  * its edges too. */
 HS_CLONE_INLINE void find_partners(const hs_pair_search *s, size_t pos, int level, uint32_t levels,
-                                   hs_pair_list *B, hs_pair_list *X, const int filt, const int cut)
+                                   int edge, hs_pair_list *B, hs_pair_list *X, const int filt,
+                                   const int cut)
 {
     const hs_grid *g = s->g;
+    if (levels == 0 && !edge)
+        return;
     const uint32_t fast = s->fast ? s->fast[pos] : 0u;
     const uint32_t cat = filt ? s->fcat[pos] : 0u, col = filt ? s->fcol[pos] : 0u;
     if (filt && (cat == 0u || col == 0u)) /* passes no one's filter */
         return;
     pair_scan ps = {s,    (uint32_t)pos, g->id[pos], s->tx[pos], s->ty[pos], s->tr[pos],
                     fast, cat,           col,        B,          X};
-    int edge = 0;
     for (; levels != 0; levels &= levels - 1) {
         const int l = __builtin_ctz(levels);
         const hs_glevel *L = &g->lv[l];
@@ -427,6 +213,96 @@ static uint32_t levels_met(const hs_pair_search *s, int level, size_t p0, size_t
     return met;
 }
 
+/* The same over rows r0 .. r1 of the level (cs: its cell starts, nx: its columns), columns
+ * c0 .. c1 of each; the first row is the circle's own, read from the circle after it. */
+HS_CLONE_INLINE int cell_rows(pair_scan *p, const uint32_t *cs, size_t nx, int32_t r0, int32_t r1,
+                              int32_t c0, int32_t c1, float skin_up)
+{
+    for (int32_t row = r0; row <= r1; row++) {
+        const uint32_t *c = cs + (size_t)row * nx;
+        if (run_lanes(p, row == r0 ? p->pos + 1 : c[c0], c[c1 + 1], skin_up))
+            return 1;
+    }
+    return 0;
+}
+
+/* A cell of more circles than this is searched with each circle's own box (scan_cells). */
+enum { DENSE_CELL = 8 };
+
+/* The partners of the circles at storage positions [p0, q) of level `level`, which has no cut
+ * cells, in an overlap search without a filter: its own level a cell at a time. The cell's
+ * circles share one box (the union of theirs, so it holds every partner of each), whose
+ * columns and rows are found once, and each circle tests the runs of its rows LANES
+ * candidates a vector (cell_rows); in a dense cell, whose union box would hold many times the
+ * candidates of each circle's, each circle takes its own columns and last row, with the
+ * cell's reach. The other levels as find_partners searches them. */
+
+HS_CLONE_INLINE void scan_cells(const hs_pair_search *s, size_t p0, size_t q, int level,
+                                uint32_t levels, hs_pair_list *B, hs_pair_list *X, const int cut)
+{
+    const hs_grid *g = s->g;
+    const hs_glevel *L = &g->lv[level];
+    const uint32_t *cs = g->cell_start + L->cell0;
+    const size_t nx = (size_t)L->nx, ncells = nx * (size_t)L->ny;
+    const uint32_t others = levels & ~(1u << level);
+    /* the cell holding p0: the last whose start is at most p0 */
+    size_t lo = 0, hi = ncells;
+    while (hi - lo > 1) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (cs[mid] <= p0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    size_t ci = lo;
+    float skin_up = (float)s->skin;
+    skin_up = (double)skin_up < s->skin ? nextafterf(skin_up, INFINITY) : skin_up;
+    for (size_t pos = p0; pos < q && !B->oom && !X->oom;) {
+        while (cs[ci + 1] <= pos)
+            ci++;
+        const size_t ce = cs[ci + 1] < q ? cs[ci + 1] : q;
+        HS_ASSERT(cs[ci] <= pos && pos < ce);
+        float x0 = s->tx[pos], x1 = x0, y0 = s->ty[pos], y1 = y0, rm = s->tr[pos];
+        for (size_t k = pos + 1; k < ce; k++) {
+            x0 = s->tx[k] < x0 ? s->tx[k] : x0;
+            x1 = s->tx[k] > x1 ? s->tx[k] : x1;
+            y0 = s->ty[k] < y0 ? s->ty[k] : y0;
+            y1 = s->ty[k] > y1 ? s->ty[k] : y1;
+            rm = s->tr[k] > rm ? s->tr[k] : rm;
+        }
+        /* hs_pair_reach of the cell's largest radius and magnitude: at least each circle's */
+        const float ax = fabsf(x0) > fabsf(x1) ? fabsf(x0) : fabsf(x1),
+                    ay = fabsf(y0) > fabsf(y1) ? fabsf(y0) : fabsf(y1); /* fmax is a call */
+        double reach = (double)rm + s->ext[level][0];
+        reach += (L->mag + (double)ax + (double)ay + reach) * 0x1p-40 + HS_GPAD_ABS;
+        const int32_t c0 = hs_gcell((double)x0 - reach, L->ox, L->inv_h, L->nx),
+                      c1 = hs_gcell((double)x1 + reach, L->ox, L->inv_h, L->nx),
+                      r1 = hs_gcell((double)y1 + reach, L->oy, L->inv_h, L->ny),
+                      r0 = (int32_t)(ci / nx);
+        const int dense = cs[ci + 1] - cs[ci] > DENSE_CELL;
+        for (; pos < ce && !B->oom && !X->oom; pos++) {
+            pair_scan ps = {
+                s, (uint32_t)pos, g->id[pos], s->tx[pos], s->ty[pos], s->tr[pos], 0u, 0u, 0u, B, X};
+            int32_t pc0 = c0, pc1 = c1, pr1 = r1;
+            if (dense) { /* the circle's own box: far fewer candidates than the cell's */
+                pc0 = hs_gcell((double)ps.x - reach, L->ox, L->inv_h, L->nx);
+                pc1 = hs_gcell((double)ps.x + reach, L->ox, L->inv_h, L->nx);
+                pr1 = hs_gcell((double)ps.y + reach, L->oy, L->inv_h, L->ny);
+            }
+            if (cell_rows(&ps, cs, nx, r0, pr1 < r0 ? r0 : pr1, pc0, pc1, skin_up))
+                return;
+            int edge = 0;
+            if (g->periodic) {
+                const double rr = hs_pair_reach(s, L, level, pos, 0);
+                int sh[4];
+                hs_pair_image_shifts(g, L, ps.x - rr, ps.y - rr, ps.x + rr, ps.y + rr, sh);
+                edge = sh[0] | sh[1] | sh[2] | sh[3];
+            }
+            find_partners(s, pos, level, others, edge, B, X, 0, cut);
+        }
+    }
+}
+
 /* The partners of the circles at storage positions [p0, p1). */
 HS_CLONE_INLINE void scan_positions(const hs_pair_search *s, size_t p0, size_t p1, hs_pair_list *B,
                                     hs_pair_list *X, const int filt, const int cut)
@@ -439,8 +315,11 @@ HS_CLONE_INLINE void scan_positions(const hs_pair_search *s, size_t p0, size_t p
     while (p0 < p1) { /* [p0, min(p1, end)) lies in one level */
         const size_t q = p1 < end ? p1 : end;
         const uint32_t levels = levels_met(s, level, p0, q);
-        for (size_t pos = p0; pos < q && !B->oom && !X->oom; pos++)
-            find_partners(s, pos, level, levels, B, X, filt, cut);
+        if (!filt && s->fast == NULL && !(cut && g->lv[level].sub_max > 1))
+            scan_cells(s, p0, q, level, levels, B, X, cut);
+        else
+            for (size_t pos = p0; pos < q && !B->oom && !X->oom; pos++)
+                find_partners(s, pos, level, levels, 0, B, X, filt, cut);
         p0 = q;
         while (p0 < p1 && p0 >= end)
             end = hs_grid_level_end(g, ++level);
