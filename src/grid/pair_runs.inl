@@ -129,8 +129,8 @@ HS_CLONE_INLINE int swept_discs_meet(const pair_scan *p, float x, float y, float
     return dx * dx + dy * dy <= s * s + 0x1p-126f;
 }
 
-/* ov[k] = -1 (all bits) when the disc (px, py, pr) may be within skin of (x[k], y[k], r[k]), k < LANES:
- * in float as swept_discs_meet, with skin rounded up to skin_up, so never 0 for discs within
+/* ov[k] = -1 (all bits) when the disc (px, py, pr) may be within skin of (x[k], y[k], r[k]), k <
+ * LANES: in float as swept_discs_meet, with skin rounded up to skin_up, so never 0 for discs within
  * skin, else 0 (the exact test decides the rest). One vector of LANES floats where the compiler has
  * vector types (each clone's width), else a loop. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -197,9 +197,9 @@ HS_CLONE_INLINE int run_lanes(pair_scan *p, uint32_t b, uint32_t e, float skin_u
  * filter; else one candidate at a time (a double test of a vector of lanes cost more than it
  * saved on a cell's few circles). A filter is one more 0/1 term of the keep mask, without a
  * branch (a separate pass over the run's filter, or the filter before the distance test, cost
- * more than the test it saves on such runs). A pair of two slow circles (every circle of an overlap search) is
- * found by the one earlier in storage (see the top); of a slow and a fast one, by the fast one
- * (the slow one's reach may not hold it); two fast ones are not the search's (pairs.h). */
+ * more than the test it saves on such runs). A pair of two slow circles (every circle of an overlap
+ * search) is found by the one earlier in storage (see the top); of a slow and a fast one, by the
+ * fast one (the slow one's reach may not hold it); two fast ones are not the search's (pairs.h). */
 HS_CLONE_INLINE int pair_run(pair_scan *p, uint32_t b, uint32_t e, const int filt)
 {
     const hs_pair_search *s = p->s;
