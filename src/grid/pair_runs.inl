@@ -193,13 +193,13 @@ HS_CLONE_INLINE int run_lanes(pair_scan *p, uint32_t b, uint32_t e, float skin_u
     return 0;
 }
 
-/* A run of the circle's own level against it: by run_lanes in an overlap search without a
- * filter; else one candidate at a time (a double test of a vector of lanes cost more than it
- * saved on a cell's few circles). A filter is one more 0/1 term of the keep mask, without a
- * branch (a separate pass over the run's filter, or the filter before the distance test, cost
- * more than the test it saves on such runs). A pair of two slow circles (every circle of an overlap
- * search) is found by the one earlier in storage (see the top); of a slow and a fast one, by the
- * fast one (the slow one's reach may not hold it); two fast ones are not the search's (pairs.h). */
+/* A run of the circle's own level against it, one candidate at a time: in a level with cut
+ * cells a box meets a few sub-cells of a circle or two (run_lanes' vectors cost more there).
+ * A filter is one more 0/1 term of the keep mask, without a branch (a separate pass over the
+ * run's filter, or the filter before the distance test, cost more than the test it saves on
+ * such runs). A pair of two slow circles (every circle of an overlap search) is found by the
+ * one earlier in storage (see the top); of a slow and a fast one, by the fast one (the slow
+ * one's reach may not hold it); two fast ones are not the search's (pairs.h). */
 HS_CLONE_INLINE int pair_run(pair_scan *p, uint32_t b, uint32_t e, const int filt)
 {
     const hs_pair_search *s = p->s;
@@ -209,11 +209,6 @@ HS_CLONE_INLINE int pair_run(pair_scan *p, uint32_t b, uint32_t e, const int fil
     uint32_t keep[CH];
     if (!p->fast && b <= p->pos) /* only the circles after it (a fast one: every circle) */
         b = p->pos + 1;
-    if (!filt && !fast) {
-        float skin_up = (float)s->skin;
-        skin_up = (double)skin_up < s->skin ? nextafterf(skin_up, INFINITY) : skin_up;
-        return run_lanes(p, b, e, skin_up);
-    }
     for (uint32_t c0 = b; c0 < e; c0 += CH) {
         const uint32_t c1 = e - c0 > CH ? c0 + CH : e;
         size_t nk = 0;
