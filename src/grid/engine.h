@@ -41,8 +41,9 @@ typedef struct hs_grid_call {
     hs_workspace *ws;
     const hs_grid_out *o;
     int moving;
-    /* closest, plain engine: per caller's query, a t past which no circle is wanted (a wall's
-     * hit, wall_query.c), or NULL; walkers.h's hs_walk_range.bound */
+    /* closest and any, plain engine: per caller's query, a t past which no circle is wanted
+     * (a wall's hit, wall_query.c; any: any finite t answers the query), or NULL; walkers.h's
+     * hs_walk_range.bound */
     const float *bound;
 } hs_grid_call;
 

@@ -63,7 +63,7 @@ hs_status hs_plain_walk(const hs_grid_call *c)
     const hs_par team = hs_grid_team(c->opts);
     hs_qorder ord;
     const int stage = stages(c->o) | (c->bound ? HS_STAGE_PERM : 0);
-    HS_ASSERT(c->bound == NULL || c->o->mode == HS_GRID_CLOSEST);
+    HS_ASSERT(c->bound == NULL || c->o->mode == HS_GRID_CLOSEST || c->o->mode == HS_GRID_ANY);
     if (hs_qorder_make(c->g, c->qs, &team, stage, c->ws, &ord) != 0)
         return HS_E_NOMEM;
     const hs_grid_walkers *gw = hs_grid_walkers_get(b->ks->isa);

@@ -178,11 +178,12 @@ static void merge_closest(const hs_grid_call *c, const uint32_t *wi, const float
     }
 }
 
-/* Closest by the walls' cells first, their hits then bounding the circles' walk: the plain
- * engine, which takes hs_grid_call.bound. */
+/* Closest and any by the walls' cells first, their hits then bounding the circles' walk (any:
+ * a query that hits a wall walks no circle): the plain engine, which takes hs_grid_call.bound. */
 static int walls_first(const hs_grid_call *c, hs_grid_engine_fn engine)
 {
-    return c->o->mode == HS_GRID_CLOSEST && engine == hs_engine_plain && by_cells(c);
+    return (c->o->mode == HS_GRID_CLOSEST || c->o->mode == HS_GRID_ANY) &&
+           engine == hs_engine_plain && by_cells(c);
 }
 
 hs_status hs_walls_merge(const hs_grid_call *c, hs_grid_engine_fn engine)
@@ -213,11 +214,14 @@ hs_status hs_walls_merge(const hs_grid_call *c, hs_grid_engine_fn engine)
     }
     hs_status s, sw = HS_OK;
     if (first) {
-        /* a circle past the query's wall hit could not be its answer (at an equal t the
-         * circle is), so the circles' walk stops at the wall */
+        /* closest: a circle past the query's wall hit could not be its answer (at an equal t
+         * the circle is), so the circles' walk stops at the wall; any: a wall hit answers */
         sw = cells_answer(c, &wo);
         if (!answered(sw))
             return sw;
+        if (o->mode == HS_GRID_ANY) /* the flags as bounds, in wt's bytes, unused by any */
+            for (size_t i = 0; i < n; i++)
+                wt[i] = room[i] ? 0.0f : INFINITY;
         hs_grid_call cb = *c;
         cb.bound = wt;
         s = engine(&cb);

@@ -568,6 +568,15 @@ HS_INLINE void hs_block_seed_bests(hs_block *B, const float *bound, size_t n)
     }
 }
 
+/* Any: slots 0 .. n-1 whose caller's query i has bound[i] < +inf (a wall hit) answered as hits
+ * before any walk; the rows plan leaves answered slots out, and the per-query walk passes them
+ * by. */
+HS_INLINE void hs_block_seed_hits(hs_block *B, const float *bound, size_t n)
+{
+    for (size_t j = 0; j < n; j++)
+        B->nhits[j] |= (uint32_t)(B->state[j] == HS_SLOT_LIVE && bound[B->idx[j]] < INFINITY);
+}
+
 /* Slot j's closest hit: its caller's id, or HS_NONE (invalid query or no hit); *t its t. */
 HS_INLINE uint32_t hs_block_best(const hs_block *B, size_t j, float *t)
 {

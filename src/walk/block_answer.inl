@@ -167,8 +167,10 @@ static HS_OUTLINE hs_status HS_FN(block_walk_query)(hs_block *B, const hs_grid *
         }
         o->cnt[B->base + j] = (uint32_t)(o->buf->len - before);
     } else {
-        const uint32_t v = o->count ? HS_FN(walk_count)(g, &kq, &acc->tests)
-                                    : (uint32_t)(HS_FN(walk_any)(g, &kq, &acc->tests) != 0);
+        /* any: a slot seeded with a hit (hs_block_seed_hits) needs no walk */
+        const uint32_t v = o->count      ? HS_FN(walk_count)(g, &kq, &acc->tests)
+                           : B->nhits[j] ? 1u
+                                         : (uint32_t)(HS_FN(walk_any)(g, &kq, &acc->tests) != 0);
         if (o->stage)
             hs_block_stage_word(o, B->base + j, v);
         else if (o->count)

@@ -55,15 +55,19 @@ HS_INLINE hs_status hs_block_range(const hs_bw W, const hs_walk_range *r)
         hs_block_prep(B, r->qs, r->ord, W.sem, base, nq, W.acc);
         if (r->bound != NULL) {
             HS_ASSERT(r->ord == NULL || r->ord->perm != NULL); /* B->idx: the caller's */
-            hs_block_seed_bests(B, r->bound, nq);
+            if (W.mode == HS_WALK_ANY)
+                hs_block_seed_hits(B, r->bound, nq);
+            else
+                hs_block_seed_bests(B, r->bound, nq);
         }
         if (HS_TF_HAS(W.tf, HS_TF_MOVE))
             hs_block_moving_prep(B, r->qs, r->sem, W.mv, W.acc);
         if (nq == 1) { /* a batch of one: the per-query walk, without the block's set-up */
-            if (B->state[0] == HS_SLOT_LIVE &&
-                HS_FN(block_walk_query)(B, W.g, 0, W.sem, W.mode, W.o, W.acc) != HS_OK)
+            /* any: a slot seeded with a hit is answered by the flush */
+            const int walk = B->state[0] == HS_SLOT_LIVE && !(W.mode == HS_WALK_ANY && B->nhits[0]);
+            if (walk && HS_FN(block_walk_query)(B, W.g, 0, W.sem, W.mode, W.o, W.acc) != HS_OK)
                 return HS_E_NOMEM;
-            B->answered = B->state[0] == HS_SLOT_LIVE;
+            B->answered = (size_t)walk;
             if (hs_block_flush(W, 1) != HS_OK)
                 return HS_E_NOMEM;
             continue;

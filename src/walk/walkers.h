@@ -34,7 +34,7 @@ typedef struct hs_walk_range {
      * (NULL: none), read through ord's perm (made for it: order.h's HS_STAGE_PERM). The
      * query's best starts at (bound, no circle), so its walk stops there, and it answers no
      * hit unless a circle comes first (at an equal t, the circle); every circle's t is the
-     * unbounded walk's. */
+     * unbounded walk's. any_range: bound[i] < +inf answers query i as a hit without a walk. */
     const float *bound;
 } hs_walk_range;
 
