@@ -182,11 +182,16 @@ HS_CLONE_INLINE int run_lanes(pair_scan *p, uint32_t b, uint32_t e, float skin_u
             any |= w[k];
         if (any == 0)
             continue;
+        /* the exact test on every lane of the run, without branches: where one lane passes,
+         * many may (a dense cluster), and a branch per lane would mispredict */
         const uint32_t m = e - v < LANES ? e - v : LANES;
+        uint32_t exact[LANES];
+        overlap_mask(p, v, m, exact);
         size_t nk = 0;
-        for (uint32_t k = 0; k < m; k++)
-            if (ov[k] && hs_discs_within(px, py, pr, x[v + k], y[v + k], r[v + k], s->skin))
-                keep[nk++] = v + k;
+        for (uint32_t k = 0; k < m; k++) {
+            keep[nk] = v + k;
+            nk += exact[k];
+        }
         if (nk != 0 && emit(p, keep, nk))
             return 1;
     }
