@@ -119,6 +119,7 @@ HS_CLONE_INLINE int emit(pair_scan *p, const uint32_t *keep, size_t nk)
 {
     return p->s->dx || p->s->contacts ? emit_carried(p, keep, nk) : emit_pairs(p, keep, nk);
 }
+
 /* Whether the swept disc of p may meet (x, y, r): in float, with the sum of the radii grown
  * by 2^-20 (more than the roundings of the test) and every distance whose square is
  * subnormal taken as meeting, so never false for discs that meet. A candidate only: the
@@ -129,10 +130,10 @@ HS_CLONE_INLINE int swept_discs_meet(const pair_scan *p, float x, float y, float
     return dx * dx + dy * dy <= s * s + 0x1p-126f;
 }
 
-/* ov[k] = -1 (all bits) when the disc (px, py, pr) may be within skin of (x[k], y[k], r[k]), k <
- * LANES: in float as swept_discs_meet, with skin rounded up to skin_up, so never 0 for discs within
- * skin, else 0 (the exact test decides the rest). One vector of LANES floats where the compiler has
- * vector types (each clone's width), else a loop. */
+/* ov[k], k < LANES: -1 (all bits) when the disc (px, py, pr) may be within skin of
+ * (x[k], y[k], r[k]), else 0. In float as swept_discs_meet, with skin rounded up to skin_up:
+ * never 0 for discs within skin; the exact test decides the rest. One vector of LANES floats
+ * where the compiler has vector types (each clone at its own width), else a loop. */
 #if defined(__GNUC__) || defined(__clang__)
 typedef float lanes_f __attribute__((vector_size(LANES * sizeof(float))));
 typedef int32_t lanes_i __attribute__((vector_size(LANES * sizeof(int32_t))));
@@ -165,8 +166,8 @@ HS_CLONE_INLINE void lanes_meet(float px, float py, float pr, float skin_up, con
 #endif
 
 /* The partners of the circle of p in the run [b, e) of its own level, b after it: LANES
- * candidates a vector, filtered by lanes_meet, the few that pass tested exactly; a vector
- * none of whose lanes passes costs no branch more. */
+ * candidates a vector through lanes_meet; a vector none of whose lanes passes (the usual one)
+ * costs no more, the others are tested exactly. */
 HS_CLONE_INLINE int run_lanes(pair_scan *p, uint32_t b, uint32_t e, float skin_up)
 {
     const hs_pair_search *s = p->s;

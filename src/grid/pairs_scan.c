@@ -245,6 +245,7 @@ HS_CLONE_INLINE void scan_cells(const hs_pair_search *s, size_t p0, size_t q, in
     const uint32_t *cs = g->cell_start + L->cell0;
     const size_t nx = (size_t)L->nx, ncells = nx * (size_t)L->ny;
     const uint32_t others = levels & ~(1u << level);
+    HS_ASSERT(L->sub_max <= 1 && s->fast == NULL); /* whole cells; every circle slow */
     /* the cell holding p0: the last whose start is at most p0 */
     size_t lo = 0, hi = ncells;
     while (hi - lo > 1) {
