@@ -42,19 +42,26 @@ typedef struct hs_pair_search {
     const uint32_t *fcat, *fcol;
 } hs_pair_search;
 
-/* How far the circle at storage position pos searches level L (index l) around its tested
- * disc (cross: a circle searching an earlier level). Overlap pairs are decided in double on
+/* How far a tested disc of radius r, |x| = ax and |y| = ay searches level L (index l) (cross:
+ * a circle searching an earlier level); monotone in r, ax and ay, so the largest of a few
+ * circles' give a reach at least each one's. Overlap pairs are decided in double on
  * the float circles, exactly but for a few double roundings, and the box's corners go through
  * the same cell function as the centres: their pad covers double rounding alone (a float pad
  * would add units of reach far from the origin). Swept discs are float roundings of the
  * motion, whose error grows with the coordinates: they keep the grid's float pad. */
+static inline double hs_pair_reach_of(const hs_pair_search *s, const hs_glevel *L, int l, int cross,
+                                      float r, float ax, float ay)
+{
+    const double reach = (double)r + s->ext[l][cross];
+    const double mag = L->mag + (double)ax + (double)ay;
+    return reach + (s->dx ? hs_gpad(mag, reach) : (mag + reach) * 0x1p-40 + HS_GPAD_ABS);
+}
+
+/* The same for the circle at storage position pos. */
 static inline double hs_pair_reach(const hs_pair_search *s, const hs_glevel *L, int l, size_t pos,
                                    int cross)
 {
-    const double x = s->tx[pos], y = s->ty[pos];
-    const double reach = (double)s->tr[pos] + s->ext[l][cross];
-    const double mag = L->mag + fabs(x) + fabs(y);
-    return reach + (s->dx ? hs_gpad(mag, reach) : (mag + reach) * 0x1p-40 + HS_GPAD_ABS);
+    return hs_pair_reach_of(s, L, l, cross, s->tr[pos], fabsf(s->tx[pos]), fabsf(s->ty[pos]));
 }
 
 /* The shifts of the partners' images (in periods; pairs_images.c) that a search box

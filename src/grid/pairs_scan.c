@@ -271,11 +271,10 @@ HS_CLONE_INLINE void scan_cells(const hs_pair_search *s, size_t p0, size_t q, in
             y1 = s->ty[k] > y1 ? s->ty[k] : y1;
             rm = s->tr[k] > rm ? s->tr[k] : rm;
         }
-        /* hs_pair_reach of the cell's largest radius and magnitude: at least each circle's */
+        /* the cell's largest radius and magnitude: a reach at least each circle's */
         const float ax = fabsf(x0) > fabsf(x1) ? fabsf(x0) : fabsf(x1),
                     ay = fabsf(y0) > fabsf(y1) ? fabsf(y0) : fabsf(y1); /* fmax is a call */
-        double reach = (double)rm + s->ext[level][0];
-        reach += (L->mag + (double)ax + (double)ay + reach) * 0x1p-40 + HS_GPAD_ABS;
+        const double reach = hs_pair_reach_of(s, L, level, 0, rm, ax, ay);
         const int32_t c0 = hs_gcell((double)x0 - reach, L->ox, L->inv_h, L->nx),
                       c1 = hs_gcell((double)x1 + reach, L->ox, L->inv_h, L->nx),
                       r1 = hs_gcell((double)y1 + reach, L->oy, L->inv_h, L->ny),

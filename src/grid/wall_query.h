@@ -13,8 +13,9 @@ typedef hs_status (*hs_grid_engine_fn)(const hs_grid_call *c);
 
 /* closest, any, count: c's circles answered by `engine` and the walls' answers merged in
  * (closest also writes co.kind, grid with walls or not); the engine's status, or the walls'
- * call's error. Closest of thin queries on the plain engine answers the walls first: each
- * query's wall hit bounds its circles' walk (hs_grid_call.bound), which then stops there. */
+ * call's error. Closest and any of thin queries on the plain engine answer the walls first: each
+ * query's wall hit bounds its circles' walk (hs_grid_call.bound), which then stops there
+ * (any: walks no circle). */
 hs_status hs_walls_merge(const hs_grid_call *c, hs_grid_engine_fn engine);
 
 /* all of a grid with walls: the circles' hits by `engine` and the walls', merged into c's out
