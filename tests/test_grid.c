@@ -20,6 +20,7 @@
 #include "batch/workspace.h"
 #include "grid/layout.h"
 #include "grid/subcells.h"
+#include "batch_check.h"
 #include "test_util.h"
 
 /* 1 in a Release run, smaller under sanitizers or HS_TEST_QUICK */
@@ -169,21 +170,36 @@ static void check_against_brute(const hs_grid *g, const hs_circles *cs, const ba
     float *bt = xcalloc(m, 4), *gt = xcalloc(m, 4);
     float *bpx = xcalloc(m, 4), *gpx = xcalloc(m, 4), *bny = xcalloc(m, 4), *gny = xcalloc(m, 4);
     uint8_t *ba = xcalloc(m, 1), *ga = xcalloc(m, 1);
+    /* The exact levels answer in the same bytes (bc_exact_level; test_kernels holds them to
+     * it): their brute force is computed once per semantics, at the fastest of them. */
+    hs_isa exact_ref = HS_ISA_SCALAR;
+    for (int l = HS_ISA_SCALAR; l < HS_ISA_COUNT; l++)
+        if (hs_isa_supported((hs_isa)l) && bc_exact_level((hs_isa)l))
+            exact_ref = (hs_isa)l;
     for (int sem = HS_SOLID; sem <= HS_BOUNDARY_SKIP_START; sem++) {
+        hs_hits bh = {0};
+        int have_ref = 0, ref_exact = 0;
         for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
             if (!test_isa_on((hs_isa)isa))
                 continue;
+            const int exact = bc_exact_level((hs_isa)isa);
             hs_batch_opts bo = hs_batch_opts_default();
             bo.sem = (hs_semantics)sem;
-            bo.isa = (hs_isa)isa;
+            bo.isa = exact ? exact_ref : (hs_isa)isa;
             bo.threads = 1;
-            hs_closest_out bout = {bi, bt, bpx, NULL, NULL, bny, NULL};
-            assert_int_equal(hs_brute_closest(cs, &b->qs, &bo, bout), HS_OK);
-            assert_int_equal(hs_brute_any(cs, &b->qs, &bo, ba), HS_OK);
-            assert_int_equal(hs_brute_count(cs, &b->qs, &bo, bc), HS_OK);
-            hs_hits bh;
-            assert_int_equal(hs_brute_all(cs, &b->qs, &bo, &bh), HS_OK);
-            total_hits_seen += bh.total;
+            if (!have_ref || !exact || !ref_exact) {
+                if (have_ref)
+                    hs_hits_free(&bh);
+                hs_closest_out bout = {bi, bt, bpx, NULL, NULL, bny, NULL};
+                assert_int_equal(hs_brute_closest(cs, &b->qs, &bo, bout), HS_OK);
+                assert_int_equal(hs_brute_any(cs, &b->qs, &bo, ba), HS_OK);
+                assert_int_equal(hs_brute_count(cs, &b->qs, &bo, bc), HS_OK);
+                assert_int_equal(hs_brute_all(cs, &b->qs, &bo, &bh), HS_OK);
+                total_hits_seen += bh.total;
+                have_ref = 1;
+                ref_exact = exact;
+            }
+            bo.isa = (hs_isa)isa;
             /* skip-start changes which pairs hit, not how threads share the work: its two
              * values run on 2 threads only (the shared workspace), which keeps the test's time */
             const int th0 = sem & HS_SKIP_START ? 2 : 1, th1 = sem & HS_SKIP_START ? 2 : 3;
@@ -222,8 +238,9 @@ static void check_against_brute(const hs_grid *g, const hs_circles *cs, const ba
                 assert_hits_equal(&gh, &bh);
                 hs_hits_free(&gh);
             }
-            hs_hits_free(&bh);
         }
+        if (have_ref)
+            hs_hits_free(&bh);
     }
     hs_workspace_destroy(ws);
     free(bi);
@@ -776,34 +793,79 @@ static void test_empty_and_single(void **state)
 
 /* ---- pairs and overlap ------------------------------------------------------------------------
  */
-static int ref_overlap(const scene *s, size_t i, size_t j)
+static int ref_overlap(const scene *s, size_t i, size_t j, float skin)
 {
+    (void)skin;
     float dx = s->x[i] - s->x[j], dy = s->y[i] - s->y[j], rr = s->r[i] + s->r[j];
     return dx * dx + dy * dy <= rr * rr;
 }
 
-/* hs_grid_pairs on 1 to 4 threads against the O(N^2) reference: every pair (i < j) in (i, j)
- * order, the same arrays for every team size. */
+/* hs_grid_pairs_within's definition, in double */
+static int ref_within(const scene *s, size_t i, size_t j, float skin)
+{
+    double dx = (double)s->x[i] - (double)s->x[j], dy = (double)s->y[i] - (double)s->y[j];
+    double d = ((double)s->r[i] + (double)s->r[j]) + (double)skin;
+    return dx * dx + dy * dy <= d * d;
+}
+
+static const scene *sweep_scene;
+static int by_x(const void *a, const void *b)
+{
+    const uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+    const float xi = sweep_scene->x[i], xj = sweep_scene->x[j];
+    return xi < xj ? -1 : xi > xj ? 1 : (i > j) - (i < j);
+}
+static int by_key(const void *a, const void *b)
+{
+    const uint64_t u = *(const uint64_t *)a, v = *(const uint64_t *)b;
+    return (u > v) - (u < v);
+}
+
+/* The pairs (i < j) that `meets`, as keys i << 32 | j in increasing order (*out, malloc'd):
+ * every pair tested whose centres are within r_i + max r + skin on x, the circles swept in x
+ * order. The reach has a relative margin of 1e-5: a pair further apart on x fails either
+ * predicate whatever its rounding. Returns the count. */
+static size_t ref_pairs(const scene *s, float skin,
+                        int (*meets)(const scene *, size_t, size_t, float), uint64_t **out)
+{
+    const size_t n = s->n;
+    uint32_t *order = xcalloc(n + 1, sizeof *order);
+    float rmax = 0.0f;
+    for (size_t i = 0; i < n; i++) {
+        order[i] = (uint32_t)i;
+        rmax = s->r[i] > rmax ? s->r[i] : rmax;
+    }
+    sweep_scene = s;
+    qsort(order, n, sizeof *order, by_x);
+    size_t count = 0, cap = 1024;
+    uint64_t *keys = xcalloc(cap, sizeof *keys);
+    for (size_t a = 0; a < n; a++) {
+        const uint32_t i = order[a];
+        const double reach = ((double)s->r[i] + (double)rmax + (double)skin) * (1.0 + 1e-5);
+        for (size_t b = a + 1; b < n && (double)s->x[order[b]] - (double)s->x[i] <= reach; b++) {
+            const uint32_t j = order[b];
+            if (!meets(s, i, j, skin))
+                continue;
+            if (count == cap) {
+                cap *= 2;
+                keys = realloc(keys, cap * sizeof *keys);
+                assert_non_null(keys);
+            }
+            keys[count++] = i < j ? (uint64_t)i << 32 | j : (uint64_t)j << 32 | i;
+        }
+    }
+    qsort(keys, count, sizeof *keys, by_key);
+    free(order);
+    *out = keys;
+    return count;
+}
+
+/* hs_grid_pairs on 1 to 4 threads against the reference: every pair (i < j) in (i, j) order,
+ * the same arrays for every team size. */
 static void check_pairs(const scene *s, const hs_grid *g)
 {
-    size_t nref = 0, cap = 1024;
-    uint32_t *ri = malloc(cap * sizeof *ri), *rj = malloc(cap * sizeof *rj);
-    assert_non_null(ri);
-    assert_non_null(rj);
-    for (size_t i = 0; i < s->n; i++)
-        for (size_t j = i + 1; j < s->n; j++)
-            if (ref_overlap(s, i, j)) {
-                if (nref == cap) {
-                    cap *= 2;
-                    ri = realloc(ri, cap * sizeof *ri);
-                    rj = realloc(rj, cap * sizeof *rj);
-                    assert_non_null(ri);
-                    assert_non_null(rj);
-                }
-                ri[nref] = (uint32_t)i;
-                rj[nref] = (uint32_t)j;
-                nref++;
-            }
+    uint64_t *keys;
+    const size_t nref = ref_pairs(s, 0.0f, ref_overlap, &keys);
     for (int th = 1; th <= 4; th++) {
         hs_batch_opts o = hs_batch_opts_default();
         o.threads = th;
@@ -811,13 +873,12 @@ static void check_pairs(const scene *s, const hs_grid *g)
         assert_int_equal(hs_grid_pairs(g, &o, &p), HS_OK);
         assert_int_equal(p.count, nref);
         for (size_t k = 0; k < nref; k++)
-            if (p.i[k] != ri[k] || p.j[k] != rj[k])
+            if (p.i[k] != (uint32_t)(keys[k] >> 32) || p.j[k] != (uint32_t)keys[k])
                 fail_msg("threads %d, pair %zu: got (%u, %u), want (%u, %u)", th, k, p.i[k], p.j[k],
-                         ri[k], rj[k]);
+                         (uint32_t)(keys[k] >> 32), (uint32_t)keys[k]);
         hs_pairs_free(&p);
     }
-    free(ri);
-    free(rj);
+    free(keys);
 }
 
 /* A scene of `kind` with its centres scaled by `squeeze` (< 1: denser, more contacts) and its
@@ -884,32 +945,22 @@ static void test_pairs(void **state)
     print_message("pairs: %zu contacts checked against O(N^2)\n", total);
 }
 
-/* hs_grid_pairs_within against the O(N^2) reference in double (the contract's formula), on 1 to
- * 4 threads; skin = 0 is hs_grid_pairs exactly. */
+/* hs_grid_pairs_within against the reference in double (the contract's formula), on 1 to 4
+ * threads: every pair (i < j) in (i, j) order; skin = 0 is hs_grid_pairs exactly. */
 static void check_pairs_within(const scene *s, const hs_grid *g, float skin)
 {
-    size_t nref = 0;
-    for (size_t i = 0; i < s->n; i++)
-        for (size_t j = i + 1; j < s->n; j++) {
-            double dx = (double)s->x[i] - (double)s->x[j], dy = (double)s->y[i] - (double)s->y[j];
-            double d = ((double)s->r[i] + (double)s->r[j]) + (double)skin;
-            nref += dx * dx + dy * dy <= d * d;
-        }
+    uint64_t *keys;
+    const size_t nref = ref_pairs(s, skin, ref_within, &keys);
     for (int th = 1; th <= 4; th++) {
         hs_batch_opts o = hs_batch_opts_default();
         o.threads = th;
         hs_pairs p;
         assert_int_equal(hs_grid_pairs_within(g, skin, &o, &p), HS_OK);
         assert_int_equal(p.count, nref);
-        for (size_t k = 0; k < p.count; k++) {
-            const uint32_t i = p.i[k], j = p.j[k];
-            assert_true(i < j && j < s->n);
-            if (k > 0)
-                assert_true(p.i[k - 1] < i || (p.i[k - 1] == i && p.j[k - 1] < j));
-            double dx = (double)s->x[i] - (double)s->x[j], dy = (double)s->y[i] - (double)s->y[j];
-            double d = ((double)s->r[i] + (double)s->r[j]) + (double)skin;
-            assert_true(dx * dx + dy * dy <= d * d);
-        }
+        for (size_t k = 0; k < p.count; k++)
+            if (p.i[k] != (uint32_t)(keys[k] >> 32) || p.j[k] != (uint32_t)keys[k])
+                fail_msg("skin %g threads %d, pair %zu: got (%u, %u), want (%u, %u)", (double)skin,
+                         th, k, p.i[k], p.j[k], (uint32_t)(keys[k] >> 32), (uint32_t)keys[k]);
         if (skin == 0.0f) {
             hs_pairs q;
             assert_int_equal(hs_grid_pairs(g, &o, &q), HS_OK);
@@ -920,6 +971,7 @@ static void check_pairs_within(const scene *s, const hs_grid *g, float skin)
         }
         hs_pairs_free(&p);
     }
+    free(keys);
 }
 
 static void test_pairs_within(void **state)
