@@ -19,31 +19,7 @@ else
 fi
 start=$(date +%s)
 
-SUDO=""
-[ "$(id -u)" -ne 0 ] && SUDO="sudo"
-export DEBIAN_FRONTEND=noninteractive
-
-installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-
-# Host tools. g++ is needed too: the top-level project enables CXX even with the bench off.
-# libc6-dev-arm64-cross is only a Recommends of the cross gcc, so --no-install-recommends skips it.
-HOST_PKGS=(cmake make libsimde-dev gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross
-           qemu-user)
-# Target libraries through Debian multiarch. The cross gcc ships its own libgomp (libgomp1-arm64-cross).
-TARGET_PKGS=(libcmocka-dev:arm64 libxxhash-dev:arm64)
-
-missing=()
-for p in "${HOST_PKGS[@]}" "${TARGET_PKGS[@]}"; do installed "$p" || missing+=("$p"); done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "ci-aarch64: installing ${missing[*]}"
-  if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-    $SUDO dpkg --add-architecture arm64
-  fi
-  # A third-party source without arm64 indices makes update exit non-zero while Debian's lists
-  # are fine; the install below is the real check.
-  $SUDO apt-get update -qq || echo "ci-aarch64: warning: apt-get update reported errors" >&2
-  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+bash scripts/install-deps-aarch64.sh
 
 echo "== aarch64: configure ($BUILD)"
 cmake -S . -B "$BUILD" \
