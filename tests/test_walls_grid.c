@@ -275,7 +275,7 @@ static void test_modes_against_brute_force(void **state)
 static void test_large_batch_against_single_queries(void **state)
 {
     (void)state;
-    wscene s = wscene_make(5, 100, 40000, 6000, 1000.0f);
+    wscene s = wscene_make(5, 100, quick() ? 12000 : 40000, 6000, 1000.0f);
     hs_circles *cs;
     hs_walls *ws;
     assert_int_equal(hs_circles_create(s.cx, s.cy, s.cr, NULL, s.n, &cs, NULL), HS_OK);

@@ -19,7 +19,8 @@
  * combination. Under AddressSanitizer it only multiplies what is instrumented: the compile
  * takes many times longer for the same checks, so the compiler decides there. On WebAssembly
  * the engine compiles the module again when it loads it: the copies make the module several
- * times larger and its large functions no faster there, so the compiler decides too. */
+ * times larger and its large functions no faster there, so the compiler decides too, as it
+ * does in a build configured with HS_FORCE_INLINE=OFF (HS_NO_FORCE_INLINE). */
 #if defined(__SANITIZE_ADDRESS__)
 #define HS_SIMD_ASAN 1
 #elif defined(__has_feature)
@@ -27,7 +28,8 @@
 #define HS_SIMD_ASAN 1
 #endif
 #endif
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(HS_SIMD_ASAN) && !defined(__wasm__)
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(HS_SIMD_ASAN) && !defined(__wasm__) &&   \
+    !defined(HS_NO_FORCE_INLINE)
 #define HS_INLINE static inline __attribute__((always_inline))
 #else
 #define HS_INLINE static inline
