@@ -6,6 +6,8 @@
 
 #include <simde/x86/sse.h>
 
+#include "force_inline.h"
+
 /* Loops worth AVX-512 / AVX2 in the generic library code (the build's cells, the query
  * order's keys): on x86-64 ELF they are compiled for those too, picked once by the loader. */
 #if defined(__x86_64__) && defined(__ELF__) && (defined(__GNUC__) || defined(__clang__)) &&        \
@@ -16,8 +18,8 @@
 #endif
 
 /* A function inlined into each clone of its HS_GRID_CLONES caller, so that it is compiled for
- * the clone's instruction set and costs no call. */
-#if defined(__GNUC__) || defined(__clang__)
+ * the clone's instruction set and costs no call (where force_inline.h says it is on). */
+#if HS_FORCE_INLINE_ON
 #define HS_CLONE_INLINE static inline __attribute__((always_inline))
 #else
 #define HS_CLONE_INLINE static inline

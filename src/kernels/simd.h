@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "force_inline.h"
 #include "hitscan/version.h" /* HS_DETERMINISTIC */
 
 #ifndef HS_W
@@ -16,20 +17,8 @@
 #endif
 
 /* Forced inlining binds the walk's compile-time flags (mode, semantics) in one body per
- * combination. Under AddressSanitizer it only multiplies what is instrumented: the compile
- * takes many times longer for the same checks, so the compiler decides there. On WebAssembly
- * the engine compiles the module again when it loads it: the copies make the module several
- * times larger and its large functions no faster there, so the compiler decides too, as it
- * does in a build configured with HS_FORCE_INLINE=OFF (HS_NO_FORCE_INLINE). */
-#if defined(__SANITIZE_ADDRESS__)
-#define HS_SIMD_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HS_SIMD_ASAN 1
-#endif
-#endif
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(HS_SIMD_ASAN) && !defined(__wasm__) &&   \
-    !defined(HS_NO_FORCE_INLINE)
+ * combination, where force_inline.h says it is on. */
+#if HS_FORCE_INLINE_ON
 #define HS_INLINE static inline __attribute__((always_inline))
 #else
 #define HS_INLINE static inline
