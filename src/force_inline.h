@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* Internal: whether the library forces inlining (HS_FORCE_INLINE_ON), which binds compile-time
  * flags in one body per combination: the grid walk's modes and semantics (kernels/simd.h's
- * HS_INLINE), the pair scan's steps in each of its instruction-set clones (grid/vectorize.h's
- * HS_CLONE_INLINE). Off under AddressSanitizer, where it only multiplies what is instrumented
- * (the compile takes many times longer for the same checks); on WebAssembly, where the engine
- * compiles the module again when it loads it (the copies make the module several times larger
- * and its large functions no faster); and in a build configured with HS_FORCE_INLINE=OFF
- * (HS_NO_FORCE_INLINE). The compiler decides there, with the same arithmetic. */
+ * HS_INLINE, which WebAssembly leaves to the compiler too), the pair scan's steps in each of its
+ * instruction-set clones (grid/vectorize.h's HS_CLONE_INLINE). Off under AddressSanitizer,
+ * where it only multiplies what is instrumented (the compile takes many times longer for the
+ * same checks), and in a build configured with HS_FORCE_INLINE=OFF (HS_NO_FORCE_INLINE). The
+ * compiler decides there, with the same arithmetic. */
 #ifndef HITSCAN_FORCE_INLINE_H
 #define HITSCAN_FORCE_INLINE_H
 
@@ -18,7 +17,7 @@
 #endif
 #endif
 
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(HS_UNDER_ASAN) && !defined(__wasm__) &&  \
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(HS_UNDER_ASAN) &&                        \
     !defined(HS_NO_FORCE_INLINE)
 #define HS_FORCE_INLINE_ON 1
 #else

@@ -17,8 +17,10 @@
 #endif
 
 /* Forced inlining binds the walk's compile-time flags (mode, semantics) in one body per
- * combination, where force_inline.h says it is on. */
-#if HS_FORCE_INLINE_ON
+ * combination, where force_inline.h says it is on. Not on WebAssembly: the engine compiles the
+ * module again when it loads it, and the copies make the module several times larger and its
+ * large functions no faster there, so the compiler decides. */
+#if HS_FORCE_INLINE_ON && !defined(__wasm__)
 #define HS_INLINE static inline __attribute__((always_inline))
 #else
 #define HS_INLINE static inline
