@@ -326,6 +326,89 @@ static void test_large_batch_against_single_queries(void **state)
     wscene_free(&s);
 }
 
+/* A grid of walls and no circle: closest (with its point, normal and kind) and any against
+ * the walls' brute force, at every level and on one thread and two, in a batch large enough
+ * to be sorted and staged and in a small one; invalid queries are misses, counted in the
+ * stats and the status as with circles, and the stats count the walls' tests. */
+static void test_walls_alone(void **state)
+{
+    (void)state;
+    wscene s = wscene_make(9, 0, quick() ? 12000 : 40000, 6000, 1000.0f);
+    s.thin = 1;
+    const size_t bad[] = {17, 2000, 5000};
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++)
+        s.qax[bad[b]] = NAN;
+    hs_circles *none;
+    hs_walls *ws;
+    assert_int_equal(hs_circles_create(NULL, NULL, NULL, NULL, 0, &none, NULL), HS_OK);
+    assert_int_equal(hs_walls_create(s.ax, s.ay, s.bx, s.by, s.w, NULL, s.k, &ws, NULL), HS_OK);
+    hs_grid_opts go = {0};
+    go.walls = ws;
+    hs_grid *g;
+    assert_int_equal(hs_grid_build(none, &go, &g), HS_OK);
+    hs_walls_destroy(ws);
+    const size_t m = s.m;
+    uint32_t *gi = wcalloc(m, 4);
+    float *gt = wcalloc(m, 4), *px = wcalloc(m, 4), *py = wcalloc(m, 4);
+    float *nx = wcalloc(m, 4), *ny = wcalloc(m, 4);
+    uint8_t *gk = wcalloc(m, 1), *ga = wcalloc(m, 1);
+    uint32_t *bw = wcalloc(m, 4);
+    float *bt = wcalloc(m, 4);
+    const hs_semantics sems[] = {HS_SOLID, HS_BOUNDARY_SKIP_START};
+    for (int si = 0; si < 2; si++) {
+        hs_queries qs = wscene_queries(&s, 0);
+        size_t walls = 0;
+        for (size_t i = 0; i < m; i++)
+            walls += walls_brute(&s, &qs, i, sems[si], 0, &bw[i], &bt[i], NULL, NULL) != 0;
+        assert_true(walls > m / 4);
+        for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
+            if (!test_isa_on((hs_isa)isa))
+                continue;
+            for (int run = 0; run < 4; run++) {
+                hs_batch_stats st;
+                hs_batch_opts o = hs_batch_opts_default();
+                o.isa = (hs_isa)isa;
+                o.sem = sems[si];
+                o.threads = 1 + (run & 1);
+                o.stats = &st;
+                qs.count = run < 2 ? m : 100; /* the small batch: no order */
+                const size_t nbad = run < 2 ? 3 : 1;
+                memset(&st, 0xff, sizeof st);
+                assert_int_equal(
+                    hs_grid_closest(g, &qs, &o, (hs_closest_out){gi, gt, px, py, nx, ny, gk}),
+                    HS_E_INVALID_QUERY);
+                assert_int_equal(st.invalid, nbad);
+                assert_int_equal(st.first_invalid, bad[0]);
+                assert_true(st.pair_tests > 0 && st.pair_tests < (uint64_t)qs.count * s.k);
+                memset(&st, 0xff, sizeof st);
+                assert_int_equal(hs_grid_any(g, &qs, &o, ga), HS_E_INVALID_QUERY);
+                assert_int_equal(st.invalid, nbad);
+                assert_int_equal(st.first_invalid, bad[0]);
+                for (size_t i = 0; i < qs.count; i++) {
+                    const int hit = bw[i] != HS_NONE;
+                    if (gi[i] != bw[i] || ga[i] != hit)
+                        fail_msg("query %zu level %d: closest %u any %u, brute %u", i, isa, gi[i],
+                                 ga[i], bw[i]);
+                    assert_int_equal(gk[i], hit ? HS_KIND_WALL : HS_KIND_CIRCLE);
+                    if (!hit) {
+                        assert_true(isnan(gt[i]) && isnan(px[i]) && isnan(py[i]) && isnan(nx[i]) &&
+                                    isnan(ny[i]));
+                        continue;
+                    }
+                    assert_true(memcmp(&gt[i], &bt[i], 4) == 0);
+                    assert_true(px[i] == s.qax[i] + gt[i] * s.qdx[i]);
+                    assert_true(fabsf(nx[i] * nx[i] + ny[i] * ny[i] - 1.0f) < 1e-4f);
+                }
+            }
+        }
+    }
+    free(gi), free(gt), free(px), free(py), free(nx), free(ny), free(gk), free(ga), free(bw);
+    free(bt);
+    hs_grid_destroy(g);
+    hs_circles_destroy(none);
+    wscene_free(&s);
+}
+
 /* One wall across a query, and the set's lifetime: rebuilds keep the walls, set_walls
  * replaces or removes them, a periodic grid refuses them. */
 static void test_walls_on_the_grid(void **state)
@@ -636,6 +719,7 @@ int main(void)
         cmocka_unit_test(test_modes_against_brute_force),
         cmocka_unit_test(test_large_batch_against_single_queries),
         cmocka_unit_test(test_walls_on_the_grid),
+        cmocka_unit_test(test_walls_alone),
         cmocka_unit_test(test_maze),
         cmocka_unit_test(test_wall_cells_against_brute_force),
         cmocka_unit_test(test_wall_cells_grazing_ends),

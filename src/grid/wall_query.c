@@ -53,88 +53,47 @@ static int by_cells(const hs_grid_call *c)
     return 1;
 }
 
-/* The walls' answers by their cells: closest's (index, t) in wi, wt (a miss: HS_NONE, +inf,
- * so wt bounds the circles' walk as it is) or any's flags in hit;
- * with a locality order, each position's query read from its record and its answer staged
- * over it (order.h), which hs_qorder_unstage copies out. */
+/* The walls' answers by their cells: the level's walker on ranges of the batch. */
 typedef struct cells_call {
     const hs_grid_walkers *gw;
-    const hs_wcells *cells;
-    const hs_queries *qs;
-    const hs_qorder *ord; /* rec NULL: the batch's own order */
-    hs_semantics sem;
-    uint32_t *wi;
-    float *wt;
-    uint8_t *hit;
+    hs_wcells_call wc;
 } cells_call;
-
-/* Position p's query: its record's a and d, the rest through perm (made whenever the batch
- * has per-query arrays) or the batch's values. */
-static int cells_query(const cells_call *c, size_t p, hs_kq *k)
-{
-    const hs_qorder *o = c->ord;
-    if (o->rec == NULL)
-        return hs_prep_query(c->qs, p, c->sem, k);
-    const hs_queries *qs = c->qs;
-    HS_ASSERT(o->perm || !(qs->tmin || qs->tmax || qs->q || qs->mask));
-    const size_t i = o->perm ? o->perm[p] : 0; /* 0: no array reads it */
-    const float *r = o->rec + 4 * p;
-    const hs_query q = {{r[0], r[1]},
-                        {r[2], r[3]},
-                        qs->tmin ? qs->tmin[i] : qs->tmin_all,
-                        qs->tmax ? qs->tmax[i] : qs->tmax_all,
-                        qs->q ? qs->q[i] : qs->q_all};
-    return hs_prep_query_of(q, qs->mask ? qs->mask[i] : qs->mask_all, c->sem, k);
-}
 
 static void cells_range(const void *ctx, size_t lo, size_t hi, int tid, hs_tally *tally)
 {
     const cells_call *c = ctx;
-    float *stage = c->ord->inv ? c->ord->rec : NULL;
     (void)tid;
-    for (size_t p = lo; p < hi; p++) {
-        hs_kq k;
-        uint32_t w = HS_NONE;
-        float t = INFINITY;
-        const int hit =
-            cells_query(c, p, &k) &&
-            c->gw->wall_cells_closest(c->cells, &k, c->hit != NULL, &w, &t, &tally->tests);
-        if (!hit)
-            w = HS_NONE, t = INFINITY;
-        const uint32_t word = c->hit ? (uint32_t)hit : w;
-        if (stage != NULL) {
-            memcpy(stage + 4 * p + 2, &word, sizeof word);
-            memcpy(stage + 4 * p + 3, &t, sizeof t);
-        } else if (c->hit) {
-            c->hit[p] = (uint8_t)hit;
-        } else {
-            c->wi[p] = w;
-            c->wt[p] = t;
-        }
-    }
+    c->gw->wall_cells_range(&c->wc, lo, hi, tally);
 }
 
-static hs_status cells_answer(const hs_grid_call *c, const hs_grid_out *o)
+/* The lowest index of an invalid query in qs (one is), for an order without perm. */
+static size_t first_invalid(const hs_queries *qs)
+{
+    size_t i = 0;
+    for (hs_kq kq; i < qs->count && hs_prep_query(qs, i, HS_SOLID, &kq); i++)
+        ;
+    return i;
+}
+
+/* c's closest or any by the walls' cells into o: closest's (index, t) in o->co.idx, o->co.t
+ * (a miss: HS_NONE, +inf, so t bounds the circles' walk as it is) or any's flags in o->hit, in
+ * the caller's order; the walk's tally (its tests, the invalid queries) in *tally. */
+static hs_status cells_answer(const hs_grid_call *c, const hs_grid_out *o, hs_tally *tally)
 {
     const hs_par team = hs_grid_team(c->opts);
     hs_qorder ord;
     if (hs_qorder_make(c->g->wall_grid, c->qs, &team, HS_STAGE_ANSWERS, c->ws, &ord) != 0)
         return HS_E_NOMEM;
-    const cells_call cc = {hs_grid_walkers_get(c->b->ks->isa),
-                           c->g->wall_grid->walls->cells,
-                           c->qs,
-                           &ord,
-                           c->b->sem,
-                           o->co.idx,
-                           o->co.t,
-                           o->hit};
+    const cells_call cc = {
+        hs_grid_walkers_get(c->b->ks->isa),
+        {c->g->wall_grid->walls->cells, c->qs, &ord, c->b->sem, o->co.idx, o->co.t, o->hit}};
     HS_ASSERT(cc.gw != NULL); /* the batch's level is one this CPU runs */
-    const hs_tally t = hs_grid_ranges(c->b, c->qs->count, cells_range, &cc);
+    *tally = hs_grid_ranges(c->b, c->qs->count, cells_range, &cc);
+    if (tally->invalid && ord.rec && !ord.perm)
+        tally->first = first_invalid(c->qs);
     if (ord.inv)
         hs_qorder_unstage(&ord, c->qs->count, &team, o->mode == HS_GRID_CLOSEST ? &o->co : NULL,
                           o->hit, NULL);
-    if (c->b->stats)
-        c->b->stats->pair_tests += t.tests;
     return HS_OK;
 }
 
@@ -186,6 +145,28 @@ static int walls_first(const hs_grid_call *c, hs_grid_engine_fn engine)
            engine == hs_engine_plain && by_cells(c);
 }
 
+/* Closest or any on a grid of walls alone, once the walls' cells answered (tally *tw): every
+ * query's circle answer a miss, as the circles' engine writes one, and the call's status and
+ * stats from the walls' walk, which checked every query as that engine would. */
+static hs_status no_circles(const hs_grid_call *c, const hs_tally *tw)
+{
+    const hs_grid_out *o = c->o;
+    const size_t n = c->qs->count;
+    if (o->mode == HS_GRID_CLOSEST) {
+        float *const put[] = {o->co.t, o->co.px, o->co.py, o->co.nx, o->co.ny};
+        for (size_t i = 0; i < n; i++)
+            o->co.idx[i] = HS_NONE;
+        for (size_t a = 0; a < sizeof put / sizeof put[0]; a++)
+            for (size_t i = 0; put[a] != NULL && i < n; i++)
+                put[a][i] = NAN;
+    } else {
+        memset(o->hit, 0, n);
+    }
+    hs_tally t = *tw;
+    t.tests = 0; /* the circles' */
+    return hs_batch_end(c->b, &t);
+}
+
 hs_status hs_walls_merge(const hs_grid_call *c, hs_grid_engine_fn engine)
 {
     const size_t n = c->qs->count;
@@ -213,10 +194,11 @@ hs_status hs_walls_merge(const hs_grid_call *c, hs_grid_engine_fn engine)
         wo.count = wi;
     }
     hs_status s, sw = HS_OK;
+    hs_tally tw = HS_TALLY_INIT;
     if (first) {
         /* closest: a circle past the query's wall hit could not be its answer (at an equal t
          * the circle is), so the circles' walk stops at the wall; any: a wall hit answers */
-        sw = cells_answer(c, &wo);
+        sw = cells_answer(c, &wo, &tw);
         if (!answered(sw))
             return sw;
         if (o->mode == HS_GRID_ANY) /* the flags as bounds, in wt's bytes, unused by any */
@@ -224,7 +206,7 @@ hs_status hs_walls_merge(const hs_grid_call *c, hs_grid_engine_fn engine)
                 wt[i] = room[i] ? 0.0f : INFINITY;
         hs_grid_call cb = *c;
         cb.bound = wt;
-        s = engine(&cb);
+        s = c->g->n == 0 ? no_circles(c, &tw) : engine(&cb);
     } else {
         s = engine(c);
     }
@@ -233,9 +215,11 @@ hs_status hs_walls_merge(const hs_grid_call *c, hs_grid_engine_fn engine)
     if (o->mode == HS_GRID_CLOSEST && o->co.kind)
         memset(o->co.kind, HS_KIND_CIRCLE, n);
     if (!first)
-        sw = by_cells(c) ? cells_answer(c, &wo) : walls_call(c, &wo);
+        sw = by_cells(c) ? cells_answer(c, &wo, &tw) : walls_call(c, &wo);
     if (!answered(sw))
         return sw;
+    if (c->b->stats) /* the circles' engine set them; the walls' tests added */
+        c->b->stats->pair_tests += tw.tests;
     if (o->mode == HS_GRID_CLOSEST)
         merge_closest(c, wi, wt);
     else if (o->mode == HS_GRID_ANY)

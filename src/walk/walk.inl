@@ -9,7 +9,8 @@
  *   hs_grid_walkers_<isa>   the grid walker table (walkers.h), of
  *     hs_k_<isa>_grid_closest_range, _grid_any_range, _grid_count_range, _grid_all_range
  *                                                                  (block_walk.inl)
- *     hs_k_<isa>_wall_cells_closest                                (wall_cells_walk.inl)
+ *     hs_k_<isa>_wall_cells_range, _wall_cells_closest
+ *                                 (wall_walk.inl, a translation unit of its own)
  *   and the out-of-line helpers of the walk:
  *     hs_k_<isa>_walk_any, _walk_count, _walk_all                  (walk_query.inl)
  *     hs_k_<isa>_block_plan_level                                  (block_plan.inl)
@@ -74,7 +75,11 @@ _Static_assert((int)HS_MW_ANY == (int)HS_WALK_ANY && (int)HS_MW_COUNT == (int)HS
 #include "block_answer.inl"
 #include "block_plan_rows.inl"
 #include "block_walk.inl"
-#include "wall_cells_walk.inl"
+
+/* made by wall_walk_<isa>.c */
+void HS_FN(wall_cells_range)(const hs_wcells_call *c, size_t lo, size_t hi, hs_tally *tally);
+int HS_FN(wall_cells_closest)(const hs_wcells *c, const hs_kq *k, int any, uint32_t *wall, float *t,
+                              uint64_t *tests);
 
 const hs_grid_walkers HS_CAT(hs_grid_walkers_, HS_KNAME) = {
     HS_KISA,
@@ -85,5 +90,6 @@ const hs_grid_walkers HS_CAT(hs_grid_walkers_, HS_KNAME) = {
     HS_FN(grid_all_range),
     HS_FN(trace_range),
     HS_FN(moving_range),
+    HS_FN(wall_cells_range),
     HS_FN(wall_cells_closest),
 };

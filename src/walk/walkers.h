@@ -73,6 +73,21 @@ typedef struct hs_moving_walk_out {
     uint32_t *cnt;
 } hs_moving_walk_out;
 
+/* A batch's closest or any against a grid's walls by their cells (wall_cells.h), every query
+ * thin: position p is the caller's query ord->perm[p] (ord->rec NULL: query p in the batch's
+ * order), read from its record when ord->rec is set. Answers: closest's (wall, t) in wi, wt
+ * (a miss: HS_NONE, +inf) or any's flag in hit (when hit is set), at position p, or staged
+ * over the record when ord->inv is set (hs_qorder_unstage copies them out). */
+typedef struct hs_wcells_call {
+    const hs_wcells *cells;
+    const hs_queries *qs;
+    const hs_qorder *ord;
+    hs_semantics sem;
+    uint32_t *wi;
+    float *wt;
+    uint8_t *hit;
+} hs_wcells_call;
+
 typedef struct hs_grid_walkers {
     hs_isa isa;
     size_t state_bytes;
@@ -91,9 +106,13 @@ typedef struct hs_grid_walkers {
      * HS_E_NOMEM (all). state as for the others. */
     hs_status (*moving_range)(const hs_walk_range *r, const hs_moving_set *mv,
                               const hs_moving_walk_out *o);
-    /* The closest wall of c the prepared query k (q = 0) hits: 1 with *wall and *t (ties in
-     * t to the smaller index, -0 as +0, as the grid's closest), else 0; with any, the first
-     * hit found. *tests: the entries the filter left near, added. */
+    /* Positions lo .. hi-1 of c (wall_walk.inl): each query's closest wall (ties in t to the
+     * smaller index, -0 as +0, as the grid's closest) or, with c->hit, whether it hits one.
+     * Invalid queries are misses counted in tally as the circles' walkers count them;
+     * tally->tests += the entries the filter left near. */
+    void (*wall_cells_range)(const hs_wcells_call *c, size_t lo, size_t hi, hs_tally *tally);
+    /* One prepared query k (q = 0) as wall_cells_range walks it: 1 with *wall and *t on a hit
+     * (with any, the first hit found), else 0; *tests as for the range. */
     int (*wall_cells_closest)(const hs_wcells *c, const hs_kq *k, int any, uint32_t *wall, float *t,
                               uint64_t *tests);
 } hs_grid_walkers;

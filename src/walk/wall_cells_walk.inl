@@ -2,9 +2,9 @@
 /* Internal: closest and any of a thin query through a grid's walls listed in cells
  * (grid/wall_cells.h): the cells its segment crosses in order (a 2-D DDA), each cell's entries
  * a vector at a time through a float filter, and the lanes it leaves through the exact test
- * (wall_core.h). Part of the per-ISA walk (walk.inl). */
+ * (wall_core.h). Part of the per-ISA walk of the walls (wall_walk.inl). */
 #ifndef HS_KNAME
-#error "include walk.inl, not this file"
+#error "include wall_walk.inl, not this file"
 #endif
 
 typedef struct hs_wc_best {
@@ -262,9 +262,11 @@ HS_INLINE void hs_wc_segment(const hs_wcells *c, const hs_kq *k, int any, hs_wc_
     }
 }
 
-/* The walker's wall_cells_closest (walkers.h). */
-static int HS_FN(wall_cells_closest)(const hs_wcells *c, const hs_kq *k, int any, uint32_t *wall,
-                                     float *t, uint64_t *tests)
+/* The closest wall of c the prepared query k (q = 0) hits: 1 with *wall and *t (ties in t to
+ * the smaller index, -0 as +0, as the grid's closest), else 0; with any, the first hit found.
+ * *tests: the entries the filter left near, added. */
+HS_INLINE int hs_wc_closest(const hs_wcells *c, const hs_kq *k, int any, uint32_t *wall, float *t,
+                            uint64_t *tests)
 {
     if (k->mask == 0u)
         return 0;
