@@ -6,6 +6,9 @@
  * and the walker's all_range. */
 #include "grid/plain.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "query_prep.h"
 #include "tuning.h"
 
@@ -127,7 +130,36 @@ static hs_status plain_all(const hs_grid_call *c)
                        c->o->place);
 }
 
+/* Closest, any and count on a grid without circles: every query a miss, written as the walk
+ * writes one, each checked as the walk checks it. */
+static hs_status plain_empty(const hs_grid_call *c)
+{
+    const hs_grid_out *o = c->o;
+    const size_t n = c->qs->count;
+    hs_tally total = HS_TALLY_INIT;
+    for (size_t i = 0; i < n; i++) {
+        hs_kq kq;
+        if (!hs_prep_query(c->qs, i, c->b->sem, &kq) && total.invalid++ == 0)
+            total.first = i;
+    }
+    if (o->mode == HS_GRID_CLOSEST) {
+        float *const put[] = {o->co.t, o->co.px, o->co.py, o->co.nx, o->co.ny};
+        for (size_t i = 0; i < n; i++)
+            o->co.idx[i] = HS_NONE;
+        for (size_t a = 0; a < sizeof put / sizeof put[0]; a++)
+            for (size_t i = 0; put[a] != NULL && i < n; i++)
+                put[a][i] = NAN;
+    } else if (o->mode == HS_GRID_ANY) {
+        memset(o->hit, 0, n);
+    } else {
+        memset(o->count, 0, n * sizeof *o->count);
+    }
+    return hs_batch_end(c->b, &total);
+}
+
 hs_status hs_engine_plain(const hs_grid_call *c)
 {
-    return c->o->mode == HS_GRID_ALL ? plain_all(c) : hs_plain_walk(c);
+    if (c->o->mode == HS_GRID_ALL)
+        return plain_all(c);
+    return c->g->n == 0 && c->qs->count > 0 ? plain_empty(c) : hs_plain_walk(c);
 }

@@ -66,18 +66,9 @@ static void cells_range(const void *ctx, size_t lo, size_t hi, int tid, hs_tally
     c->gw->wall_cells_range(&c->wc, lo, hi, tally);
 }
 
-/* The lowest index of an invalid query in qs (one is), for an order without perm. */
-static size_t first_invalid(const hs_queries *qs)
-{
-    size_t i = 0;
-    for (hs_kq kq; i < qs->count && hs_prep_query(qs, i, HS_SOLID, &kq); i++)
-        ;
-    return i;
-}
-
 /* c's closest or any by the walls' cells into o: closest's (index, t) in o->co.idx, o->co.t
  * (a miss: HS_NONE, +inf, so t bounds the circles' walk as it is) or any's flags in o->hit, in
- * the caller's order; the walk's tally (its tests, the invalid queries) in *tally. */
+ * the caller's order; the walk's tally (its tests) in *tally. */
 static hs_status cells_answer(const hs_grid_call *c, const hs_grid_out *o, hs_tally *tally)
 {
     const hs_par team = hs_grid_team(c->opts);
@@ -89,8 +80,6 @@ static hs_status cells_answer(const hs_grid_call *c, const hs_grid_out *o, hs_ta
         {c->g->wall_grid->walls->cells, c->qs, &ord, c->b->sem, o->co.idx, o->co.t, o->hit}};
     HS_ASSERT(cc.gw != NULL); /* the batch's level is one this CPU runs */
     *tally = hs_grid_ranges(c->b, c->qs->count, cells_range, &cc);
-    if (tally->invalid && ord.rec && !ord.perm)
-        tally->first = first_invalid(c->qs);
     if (ord.inv)
         hs_qorder_unstage(&ord, c->qs->count, &team, o->mode == HS_GRID_CLOSEST ? &o->co : NULL,
                           o->hit, NULL);
@@ -145,28 +134,6 @@ static int walls_first(const hs_grid_call *c, hs_grid_engine_fn engine)
            engine == hs_engine_plain && by_cells(c);
 }
 
-/* Closest or any on a grid of walls alone, once the walls' cells answered (tally *tw): every
- * query's circle answer a miss, as the circles' engine writes one, and the call's status and
- * stats from the walls' walk, which checked every query as that engine would. */
-static hs_status no_circles(const hs_grid_call *c, const hs_tally *tw)
-{
-    const hs_grid_out *o = c->o;
-    const size_t n = c->qs->count;
-    if (o->mode == HS_GRID_CLOSEST) {
-        float *const put[] = {o->co.t, o->co.px, o->co.py, o->co.nx, o->co.ny};
-        for (size_t i = 0; i < n; i++)
-            o->co.idx[i] = HS_NONE;
-        for (size_t a = 0; a < sizeof put / sizeof put[0]; a++)
-            for (size_t i = 0; put[a] != NULL && i < n; i++)
-                put[a][i] = NAN;
-    } else {
-        memset(o->hit, 0, n);
-    }
-    hs_tally t = *tw;
-    t.tests = 0; /* the circles' */
-    return hs_batch_end(c->b, &t);
-}
-
 hs_status hs_walls_merge(const hs_grid_call *c, hs_grid_engine_fn engine)
 {
     const size_t n = c->qs->count;
@@ -206,7 +173,7 @@ hs_status hs_walls_merge(const hs_grid_call *c, hs_grid_engine_fn engine)
                 wt[i] = room[i] ? 0.0f : INFINITY;
         hs_grid_call cb = *c;
         cb.bound = wt;
-        s = c->g->n == 0 ? no_circles(c, &tw) : engine(&cb);
+        s = engine(&cb);
     } else {
         s = engine(c);
     }

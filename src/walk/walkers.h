@@ -108,8 +108,8 @@ typedef struct hs_grid_walkers {
                               const hs_moving_walk_out *o);
     /* Positions lo .. hi-1 of c (wall_walk.inl): each query's closest wall (ties in t to the
      * smaller index, -0 as +0, as the grid's closest) or, with c->hit, whether it hits one.
-     * Invalid queries are misses counted in tally as the circles' walkers count them;
-     * tally->tests += the entries the filter left near. */
+     * Invalid queries are misses (the circles' walk counts them); tally->tests += the entries
+     * the filter left near. */
     void (*wall_cells_range)(const hs_wcells_call *c, size_t lo, size_t hi, hs_tally *tally);
     /* One prepared query k (q = 0) as wall_cells_range walks it: 1 with *wall and *t on a hit
      * (with any, the first hit found), else 0; *tests as for the range. */

@@ -41,12 +41,6 @@ HS_INLINE int hs_wc_query(const hs_wcells_call *c, size_t p, hs_kq *k)
     return hs_prep_query_of(q, qs->mask ? qs->mask[i] : qs->mask_all, c->sem, k);
 }
 
-/* Position p's caller index, when the order knows it (SIZE_MAX: the caller looks it up). */
-HS_INLINE size_t hs_wc_caller(const hs_qorder *o, size_t p)
-{
-    return o->rec == NULL ? p : o->perm ? o->perm[p] : SIZE_MAX;
-}
-
 void HS_FN(wall_cells_range)(const hs_wcells_call *c, size_t lo, size_t hi, hs_tally *tally);
 void HS_FN(wall_cells_range)(const hs_wcells_call *c, size_t lo, size_t hi, hs_tally *tally)
 {
@@ -56,14 +50,8 @@ void HS_FN(wall_cells_range)(const hs_wcells_call *c, size_t lo, size_t hi, hs_t
         hs_kq k;
         uint32_t w = HS_NONE;
         float t = INFINITY;
-        int hit = 0;
-        if (hs_wc_query(c, p, &k)) {
-            hit = hs_wc_closest(c->cells, &k, any, &w, &t, &tally->tests);
-        } else {
-            const size_t i = hs_wc_caller(c->ord, p);
-            tally->invalid++;
-            tally->first = i < tally->first ? i : tally->first;
-        }
+        const int hit =
+            hs_wc_query(c, p, &k) && hs_wc_closest(c->cells, &k, any, &w, &t, &tally->tests);
         if (!hit)
             w = HS_NONE, t = INFINITY;
         const uint32_t word = any ? (uint32_t)hit : w;
