@@ -150,6 +150,30 @@ static inline void lanes_add(lanes *restrict m, const float *restrict X, const f
     }
 }
 
+/* hs_gpart_slot of the 8 circles at X, Y, R, their ways down the tree taken a cut at a time:
+ * 8 independent chains of loads and comparisons rather than one after another. */
+static inline void slots_of_group(const hs_gpart *P, const float *restrict X,
+                                  const float *restrict Y, const float *restrict R,
+                                  int32_t *restrict slot)
+{
+    enum { G = 8 };
+    int32_t k[G];
+    for (int j = 0; j < G; j++)
+        k[j] = 0;
+    for (int d = 0; d < HS_PART_DEPTH; d++)
+        for (int j = 0; j < G; j++) {
+            const int32_t n = k[j];
+            const float c = P->axis[n] ? Y[j] : X[j];
+            k[j] = 2 * n + 1 + (c >= P->cut[n]);
+        }
+    for (int j = 0; j < G; j++) {
+        const int32_t leaf = P->leaf[k[j] - HS_PART_INNER];
+        const float *b = P->box[leaf];
+        const int in = X[j] >= b[0] && Y[j] >= b[1] && X[j] <= b[2] && Y[j] <= b[3];
+        slot[j] = R[j] > P->split ? HS_PART_BIG(P) : in ? leaf : HS_PART_OUTLIERS(P);
+    }
+}
+
 /* Whether circle u of X, Y, R is not plainly in slot 0 of a one-leaf partition: big, outside
  * the leaf's box, or NaN. */
 static inline int off_slot0(const float *restrict X, const float *restrict Y,
@@ -208,10 +232,15 @@ static void bounds_range(const float *restrict X, const float *restrict Y, const
                 continue;
             }
             const size_t ue = u + W < i + k ? u + W : i + k;
+            int32_t slot[W];
+            if (ue - u == W)
+                slots_of_group(P, X + u, Y + u, R + u, slot);
             for (size_t v = u; v < ue; v++) {
                 float x = X[v], y = Y[v], r = R[v];
-                const int l =
-                    P->repeats && slot_of[v] ? HS_PART_REPEATS(P) : hs_gpart_slot(P, x, y, r);
+                const int l = P->repeats && slot_of[v] ? HS_PART_REPEATS(P)
+                              : ue - u == W            ? slot[v - u]
+                                                       : hs_gpart_slot(P, x, y, r);
+                HS_ASSERT((P->repeats && slot_of[v]) || l == hs_gpart_slot(P, x, y, r));
                 if (slot_of)
                     slot_of[v] = (uint8_t)l;
                 b->n[l]++;
