@@ -116,14 +116,18 @@ static inline size_t hs_grid_level_end(const hs_grid *g, int l)
 
 /* Cell index along one axis: a monotone function of v (floor, clamped to [0, n - 1], NaN -> 0),
  * used for circles and queries alike. */
-static inline int32_t hs_gcell(double v, double o, double inv_h, int32_t n)
+static inline int32_t hs_gcell_at(double f, int32_t n) /* f = (v - o) inv_h */
 {
-    double f = (v - o) * inv_h;
     if (!(f >= 0.0))
         return 0;
     if (f >= (double)n)
         return n - 1;
     return (int32_t)f;
+}
+
+static inline int32_t hs_gcell(double v, double o, double inv_h, int32_t n)
+{
+    return hs_gcell_at((v - o) * inv_h, n);
 }
 
 /* Slack added to every inflation radius: covers float rounding in the kernels (which work on

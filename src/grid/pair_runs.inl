@@ -199,8 +199,9 @@ HS_CLONE_INLINE int run_lanes(pair_scan *p, uint32_t b, uint32_t e, float skin_u
     return 0;
 }
 
-/* A run of the circle's own level against it, one candidate at a time: in a level with cut
- * cells a box meets a few sub-cells of a circle or two (run_lanes' vectors cost more there).
+/* A run of the circle's own level against it, one candidate at a time: the runs of a box
+ * across cut cells (a few sub-cells of a circle or two each) and of the searches that
+ * scan_cells and scan_cut_cells do not take (a filter, fast circles).
  * A filter is one more 0/1 term of the keep mask, without a branch (a separate pass over the
  * run's filter, or the filter before the distance test, cost more than the test it saves on
  * such runs). A pair of two slow circles (every circle of an overlap search) is found by the

@@ -45,7 +45,10 @@ HS_CLONE_INLINE int sub_runs(pair_scan *p, const hs_glevel *L, const hs_gbox *bx
                              const double box[4], int cross, const int filt)
 {
     const uint32_t *sub = p->s->g->sub;
-    const int32_t row0 = hs_gcell(box[1], L->oy, L->inv_h, L->ny);
+    /* the box's sides in cells, as hs_gcell and hs_subcell_of take them */
+    const double fx0 = (box[0] - L->ox) * L->inv_h, fx1 = (box[2] - L->ox) * L->inv_h,
+                 fy0 = (box[1] - L->oy) * L->inv_h, fy1 = (box[3] - L->oy) * L->inv_h;
+    const int32_t row0 = hs_gcell_at(fy0, L->ny);
     for (int32_t row = bx->r0; row <= bx->r1; row++) {
         const uint32_t *c = bx->cs + (size_t)row * bx->nx;
         uint32_t rb = c[bx->c0], re = rb;
@@ -60,12 +63,10 @@ HS_CLONE_INLINE int sub_runs(pair_scan *p, const hs_glevel *L, const hs_gbox *bx
                 re = e;
                 continue;
             }
-            const uint32_t sx0 = col == bx->c0 ? hs_subcell_of(box[0], L->ox, L->inv_h, col, k) : 0,
-                           sx1 = col == bx->c1 ? hs_subcell_of(box[2], L->ox, L->inv_h, col, k)
-                                               : k - 1,
-                           sy0 = row == row0 ? hs_subcell_of(box[1], L->oy, L->inv_h, row, k) : 0,
-                           sy1 = row == bx->r1 ? hs_subcell_of(box[3], L->oy, L->inv_h, row, k)
-                                               : k - 1;
+            const uint32_t sx0 = col == bx->c0 ? hs_subcell_at(fx0, col, k) : 0,
+                           sx1 = col == bx->c1 ? hs_subcell_at(fx1, col, k) : k - 1,
+                           sy0 = row == row0 ? hs_subcell_at(fy0, row, k) : 0,
+                           sy1 = row == bx->r1 ? hs_subcell_at(fy1, row, k) : k - 1;
             for (uint32_t sy = sy0; sy <= sy1; sy++) {
                 const uint32_t s0 = sy * k + sx0, s1 = sy * k + sx1 + 1;
                 const uint32_t sb = sub[b + s0], se = s1 < k * k ? sub[b + s1] : e;
@@ -226,6 +227,21 @@ HS_CLONE_INLINE int cell_rows(pair_scan *p, const uint32_t *cs, size_t nx, int32
     return 0;
 }
 
+/* The cell of ncells (starts cs) holding storage position p: the last whose start is at
+ * most p. */
+static size_t cell_holding(const uint32_t *cs, size_t ncells, size_t p)
+{
+    size_t lo = 0, hi = ncells;
+    while (hi - lo > 1) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (cs[mid] <= p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* A cell of more circles than this is searched with each circle's own box (scan_cells). */
 enum { DENSE_CELL = 8 };
 
@@ -246,16 +262,7 @@ HS_CLONE_INLINE void scan_cells(const hs_pair_search *s, size_t p0, size_t q, in
     const size_t nx = (size_t)L->nx, ncells = nx * (size_t)L->ny;
     const uint32_t others = levels & ~(1u << level);
     HS_ASSERT(L->sub_max <= 1 && s->fast == NULL); /* whole cells; every circle slow */
-    /* the cell holding p0: the last whose start is at most p0 */
-    size_t lo = 0, hi = ncells;
-    while (hi - lo > 1) {
-        const size_t mid = lo + (hi - lo) / 2;
-        if (cs[mid] <= p0)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    size_t ci = lo;
+    size_t ci = cell_holding(cs, ncells, p0);
     float skin_up = (float)s->skin;
     skin_up = (double)skin_up < s->skin ? nextafterf(skin_up, INFINITY) : skin_up;
     for (size_t pos = p0; pos < q && !B->oom && !X->oom;) {
@@ -303,6 +310,107 @@ HS_CLONE_INLINE void scan_cells(const hs_pair_search *s, size_t p0, size_t q, in
     }
 }
 
+/* Sub-cell sc's first storage position in a cell [b, e) of k x k sub-cells (k = 1: not cut),
+ * sc <= k k (k k: the cell's end). */
+static inline uint32_t sub_start(const uint32_t *sub, uint32_t b, uint32_t e, uint32_t k,
+                                 uint32_t sc)
+{
+    return sc == 0 ? b : sc >= k * k ? e : sub[b + sc];
+}
+
+/* The circles at storage positions [p, e) of level L: a reach at least each one's (from the
+ * largest radius and |x|, |y|, which hs_pair_reach_of grows with), and whether a box of that
+ * reach around any of them may meet a partner's image in a periodic box (the tests of
+ * hs_pair_image_shifts on the union of their boxes: each is monotone in its side). */
+HS_CLONE_INLINE double reach_of_run(const hs_pair_search *s, const hs_glevel *L, int level,
+                                    size_t p, size_t e, int *images)
+{
+    float rm = s->tr[p], x0 = s->tx[p], x1 = x0, y0 = s->ty[p], y1 = y0;
+    for (size_t k = p + 1; k < e; k++) { /* fminf and fmaxf are calls */
+        rm = s->tr[k] > rm ? s->tr[k] : rm;
+        x0 = s->tx[k] < x0 ? s->tx[k] : x0;
+        x1 = s->tx[k] > x1 ? s->tx[k] : x1;
+        y0 = s->ty[k] < y0 ? s->ty[k] : y0;
+        y1 = s->ty[k] > y1 ? s->ty[k] : y1;
+    }
+    const float ax = fabsf(x0) > fabsf(x1) ? fabsf(x0) : fabsf(x1),
+                ay = fabsf(y0) > fabsf(y1) ? fabsf(y0) : fabsf(y1);
+    const double reach = hs_pair_reach_of(s, L, level, 0, rm, ax, ay);
+    *images = 0;
+    if (s->g->periodic) {
+        int sh[4];
+        hs_pair_image_shifts(s->g, L, x0 - reach, y0 - reach, x1 + reach, y1 + reach, sh);
+        *images = sh[0] | sh[1] | sh[2] | sh[3];
+    }
+    return reach;
+}
+
+/* The partners of the circles at storage positions [p0, q) of level `level`, which has cut
+ * cells, in an overlap search without a filter. A circle's cell and sub-cell are those it is
+ * stored in, followed through storage, and its reach is its cell's; when its box lies in its
+ * own cell, the runs of its level are the box's sub-cells in the rows from its own (the rows
+ * before hold only earlier circles), LANES candidates a vector (run_lanes); else those of
+ * sub_runs. The other levels and the images as find_partners searches them. */
+HS_CLONE_INLINE void scan_cut_cells(const hs_pair_search *s, size_t p0, size_t q, int level,
+                                    uint32_t levels, hs_pair_list *B, hs_pair_list *X)
+{
+    const hs_grid *g = s->g;
+    const hs_glevel *L = &g->lv[level];
+    const uint32_t *cs = g->cell_start + L->cell0, *sub = g->sub;
+    const size_t nx = (size_t)L->nx, ncells = nx * (size_t)L->ny;
+    const uint32_t others = levels & ~(1u << level);
+    float skin_up = (float)s->skin;
+    skin_up = (double)skin_up < s->skin ? nextafterf(skin_up, INFINITY) : skin_up;
+    HS_ASSERT(L->sub_max > 1 && s->fast == NULL);
+    size_t ci = cell_holding(cs, ncells, p0);
+    for (size_t pos = p0; pos < q && !B->oom && !X->oom;) {
+        while (cs[ci + 1] <= pos)
+            ci++;
+        const uint32_t b = cs[ci], e = cs[ci + 1], k = hs_subcell_k(L, e - b);
+        const size_t ce = e < q ? e : q;
+        const int32_t col = (int32_t)(ci % nx), row = (int32_t)(ci / nx);
+        int images;
+        const double reach = reach_of_run(s, L, level, pos, ce, &images);
+        for (uint32_t sc = 0; pos < ce && !B->oom && !X->oom; pos++) {
+            while (sc + 1 < k * k && sub[b + sc + 1] <= pos)
+                sc++;
+            pair_scan ps = {
+                s, (uint32_t)pos, g->id[pos], s->tx[pos], s->ty[pos], s->tr[pos], 0u, 0u, 0u, B, X};
+            const double x0 = ps.x - reach, x1 = ps.x + reach, y0 = ps.y - reach, y1 = ps.y + reach;
+            const double fx0 = (x0 - L->ox) * L->inv_h, fx1 = (x1 - L->ox) * L->inv_h,
+                         fy1 = (y1 - L->oy) * L->inv_h;
+            const int32_t c0 = hs_gcell_at(fx0, L->nx), c1 = hs_gcell_at(fx1, L->nx),
+                          r1 = hs_gcell_at(fy1, L->ny);
+            if ((c0 ^ col) | (c1 ^ col) | (r1 ^ row)) { /* the box leaves the cell */
+                const hs_gbox bx = {c0, c1, row, r1, cs, nx};
+                const double box[4] = {x0, y0, x1, y1};
+                if (sub_runs(&ps, L, &bx, box, 0, 0))
+                    return;
+            } else {
+                const uint32_t sx0 = hs_subcell_at(fx0, col, k), sx1 = hs_subcell_at(fx1, col, k),
+                               sy1 = hs_subcell_at(fy1, row, k);
+                HS_ASSERT(sub_start(sub, b, e, k, sc) <= pos &&
+                          pos < sub_start(sub, b, e, k, sc + 1));
+                for (uint32_t sy = sc / k; sy <= sy1; sy++) {
+                    const uint32_t rb = sub_start(sub, b, e, k, sy * k + sx0),
+                                   re = sub_start(sub, b, e, k, sy * k + sx1 + 1);
+                    if (re > pos + 1 &&
+                        run_lanes(&ps, rb > pos ? rb : (uint32_t)pos + 1, re, skin_up))
+                        return;
+                }
+            }
+            int edge = 0;
+            if (images) {
+                int sh[4];
+                hs_pair_image_shifts(g, L, x0, y0, x1, y1, sh);
+                edge = sh[0] | sh[1] | sh[2] | sh[3];
+            }
+            if (others != 0 || edge)
+                find_partners(s, pos, level, others, edge, B, X, 0, 1);
+        }
+    }
+}
+
 /* The partners of the circles at storage positions [p0, p1). */
 HS_CLONE_INLINE void scan_positions(const hs_pair_search *s, size_t p0, size_t p1, hs_pair_list *B,
                                     hs_pair_list *X, const int filt, const int cut)
@@ -317,6 +425,8 @@ HS_CLONE_INLINE void scan_positions(const hs_pair_search *s, size_t p0, size_t p
         const uint32_t levels = levels_met(s, level, p0, q);
         if (!filt && s->fast == NULL && !(cut && g->lv[level].sub_max > 1))
             scan_cells(s, p0, q, level, levels, B, X, cut);
+        else if (!filt && s->fast == NULL && cut)
+            scan_cut_cells(s, p0, q, level, levels, B, X);
         else
             for (size_t pos = p0; pos < q && !B->oom && !X->oom; pos++)
                 find_partners(s, pos, level, levels, 0, B, X, filt, cut);

@@ -31,12 +31,17 @@ static inline uint32_t hs_subcell_k(const hs_glevel *L, uint32_t m)
 
 /* The sub-cell column (or row) of coordinate v in column (row) `cell` of a level with origin o
  * and 1 / h inv_h, k sub-cells a side: clamped to [0, k - 1], monotone in v. */
-static inline uint32_t hs_subcell_of(double v, double o, double inv_h, int32_t cell, uint32_t k)
+static inline uint32_t hs_subcell_at(double fc, int32_t cell, uint32_t k) /* fc = (v - o) inv_h */
 {
-    double f = ((v - o) * inv_h - (double)cell) * (double)k;
+    double f = (fc - (double)cell) * (double)k;
     f = f >= 0.0 ? f : 0.0; /* NaN too; without branches, so that the build's loop vectorises */
     f = f <= (double)(k - 1) ? f : (double)(k - 1);
     return (uint32_t)(int32_t)f; /* f in [0, k - 1] */
+}
+
+static inline uint32_t hs_subcell_of(double v, double o, double inv_h, int32_t cell, uint32_t k)
+{
+    return hs_subcell_at((v - o) * inv_h, cell, k);
 }
 
 #endif
