@@ -242,6 +242,41 @@ static size_t cell_holding(const uint32_t *cs, size_t ncells, size_t p)
     return lo;
 }
 
+/* The circles at storage positions [p, e) of level L, a cell's: their bounding box, a reach
+ * at least each one's (from their largest radius and magnitude, which hs_pair_reach_of grows
+ * with), and whether a box of that reach around any of them may meet a partner's image in a
+ * periodic box (hs_pair_image_shifts' tests on the union of their boxes: each is monotone in
+ * its side). */
+typedef struct cell_reach {
+    float x0, y0, x1, y1;
+    double reach;
+    int images;
+} cell_reach;
+
+HS_CLONE_INLINE cell_reach reach_of_cell(const hs_pair_search *s, const hs_glevel *L, int level,
+                                         size_t p, size_t e)
+{
+    cell_reach c = {s->tx[p], s->ty[p], s->tx[p], s->ty[p], 0.0, 0};
+    float rm = s->tr[p];
+    for (size_t k = p + 1; k < e; k++) { /* fminf and fmaxf are calls */
+        c.x0 = s->tx[k] < c.x0 ? s->tx[k] : c.x0;
+        c.x1 = s->tx[k] > c.x1 ? s->tx[k] : c.x1;
+        c.y0 = s->ty[k] < c.y0 ? s->ty[k] : c.y0;
+        c.y1 = s->ty[k] > c.y1 ? s->ty[k] : c.y1;
+        rm = s->tr[k] > rm ? s->tr[k] : rm;
+    }
+    const float ax = fabsf(c.x0) > fabsf(c.x1) ? fabsf(c.x0) : fabsf(c.x1),
+                ay = fabsf(c.y0) > fabsf(c.y1) ? fabsf(c.y0) : fabsf(c.y1);
+    c.reach = hs_pair_reach_of(s, L, level, 0, rm, ax, ay);
+    if (s->g->periodic) {
+        int sh[4];
+        hs_pair_image_shifts(s->g, L, (double)c.x0 - c.reach, (double)c.y0 - c.reach,
+                             (double)c.x1 + c.reach, (double)c.y1 + c.reach, sh);
+        c.images = sh[0] | sh[1] | sh[2] | sh[3];
+    }
+    return c;
+}
+
 /* A cell of more circles than this is searched with each circle's own box (scan_cells). */
 enum { DENSE_CELL = 8 };
 
@@ -251,7 +286,8 @@ enum { DENSE_CELL = 8 };
  * columns and rows are found once, and each circle tests the runs of its rows LANES
  * candidates a vector (cell_rows); in a dense cell, whose union box would hold many times the
  * candidates of each circle's, each circle takes its own columns and last row, with the
- * cell's reach. The other levels as find_partners searches them. */
+ * cell's reach. The other levels as find_partners searches them, and the images in a cell
+ * whose union box may meet one. */
 
 HS_CLONE_INLINE void scan_cells(const hs_pair_search *s, size_t p0, size_t q, int level,
                                 uint32_t levels, hs_pair_list *B, hs_pair_list *X, const int cut)
@@ -270,21 +306,11 @@ HS_CLONE_INLINE void scan_cells(const hs_pair_search *s, size_t p0, size_t q, in
             ci++;
         const size_t ce = cs[ci + 1] < q ? cs[ci + 1] : q;
         HS_ASSERT(cs[ci] <= pos && pos < ce);
-        float x0 = s->tx[pos], x1 = x0, y0 = s->ty[pos], y1 = y0, rm = s->tr[pos];
-        for (size_t k = pos + 1; k < ce; k++) {
-            x0 = s->tx[k] < x0 ? s->tx[k] : x0;
-            x1 = s->tx[k] > x1 ? s->tx[k] : x1;
-            y0 = s->ty[k] < y0 ? s->ty[k] : y0;
-            y1 = s->ty[k] > y1 ? s->ty[k] : y1;
-            rm = s->tr[k] > rm ? s->tr[k] : rm;
-        }
-        /* the cell's largest radius and magnitude: a reach at least each circle's */
-        const float ax = fabsf(x0) > fabsf(x1) ? fabsf(x0) : fabsf(x1),
-                    ay = fabsf(y0) > fabsf(y1) ? fabsf(y0) : fabsf(y1); /* fmax is a call */
-        const double reach = hs_pair_reach_of(s, L, level, 0, rm, ax, ay);
-        const int32_t c0 = hs_gcell((double)x0 - reach, L->ox, L->inv_h, L->nx),
-                      c1 = hs_gcell((double)x1 + reach, L->ox, L->inv_h, L->nx),
-                      r1 = hs_gcell((double)y1 + reach, L->oy, L->inv_h, L->ny),
+        const cell_reach cr = reach_of_cell(s, L, level, pos, ce);
+        const double reach = cr.reach;
+        const int32_t c0 = hs_gcell((double)cr.x0 - reach, L->ox, L->inv_h, L->nx),
+                      c1 = hs_gcell((double)cr.x1 + reach, L->ox, L->inv_h, L->nx),
+                      r1 = hs_gcell((double)cr.y1 + reach, L->oy, L->inv_h, L->ny),
                       r0 = (int32_t)(ci / nx);
         const int dense = cs[ci + 1] - cs[ci] > DENSE_CELL;
         for (; pos < ce && !B->oom && !X->oom; pos++) {
@@ -299,13 +325,14 @@ HS_CLONE_INLINE void scan_cells(const hs_pair_search *s, size_t p0, size_t q, in
             if (cell_rows(&ps, cs, nx, r0, pr1 < r0 ? r0 : pr1, pc0, pc1, skin_up))
                 return;
             int edge = 0;
-            if (g->periodic) {
+            if (cr.images) {
                 const double rr = hs_pair_reach(s, L, level, pos, 0);
                 int sh[4];
                 hs_pair_image_shifts(g, L, ps.x - rr, ps.y - rr, ps.x + rr, ps.y + rr, sh);
                 edge = sh[0] | sh[1] | sh[2] | sh[3];
             }
-            find_partners(s, pos, level, others, edge, B, X, 0, cut);
+            if (others != 0 || edge)
+                find_partners(s, pos, level, others, edge, B, X, 0, cut);
         }
     }
 }
@@ -316,33 +343,6 @@ static inline uint32_t sub_start(const uint32_t *sub, uint32_t b, uint32_t e, ui
                                  uint32_t sc)
 {
     return sc == 0 ? b : sc >= k * k ? e : sub[b + sc];
-}
-
-/* The circles at storage positions [p, e) of level L: a reach at least each one's (from the
- * largest radius and |x|, |y|, which hs_pair_reach_of grows with), and whether a box of that
- * reach around any of them may meet a partner's image in a periodic box (the tests of
- * hs_pair_image_shifts on the union of their boxes: each is monotone in its side). */
-HS_CLONE_INLINE double reach_of_run(const hs_pair_search *s, const hs_glevel *L, int level,
-                                    size_t p, size_t e, int *images)
-{
-    float rm = s->tr[p], x0 = s->tx[p], x1 = x0, y0 = s->ty[p], y1 = y0;
-    for (size_t k = p + 1; k < e; k++) { /* fminf and fmaxf are calls */
-        rm = s->tr[k] > rm ? s->tr[k] : rm;
-        x0 = s->tx[k] < x0 ? s->tx[k] : x0;
-        x1 = s->tx[k] > x1 ? s->tx[k] : x1;
-        y0 = s->ty[k] < y0 ? s->ty[k] : y0;
-        y1 = s->ty[k] > y1 ? s->ty[k] : y1;
-    }
-    const float ax = fabsf(x0) > fabsf(x1) ? fabsf(x0) : fabsf(x1),
-                ay = fabsf(y0) > fabsf(y1) ? fabsf(y0) : fabsf(y1);
-    const double reach = hs_pair_reach_of(s, L, level, 0, rm, ax, ay);
-    *images = 0;
-    if (s->g->periodic) {
-        int sh[4];
-        hs_pair_image_shifts(s->g, L, x0 - reach, y0 - reach, x1 + reach, y1 + reach, sh);
-        *images = sh[0] | sh[1] | sh[2] | sh[3];
-    }
-    return reach;
 }
 
 /* The partners of the circles at storage positions [p0, q) of level `level`, which has cut
@@ -369,8 +369,8 @@ HS_CLONE_INLINE void scan_cut_cells(const hs_pair_search *s, size_t p0, size_t q
         const uint32_t b = cs[ci], e = cs[ci + 1], k = hs_subcell_k(L, e - b);
         const size_t ce = e < q ? e : q;
         const int32_t col = (int32_t)(ci % nx), row = (int32_t)(ci / nx);
-        int images;
-        const double reach = reach_of_run(s, L, level, pos, ce, &images);
+        const cell_reach cr = reach_of_cell(s, L, level, pos, ce);
+        const double reach = cr.reach;
         for (uint32_t sc = 0; pos < ce && !B->oom && !X->oom; pos++) {
             while (sc + 1 < k * k && sub[b + sc + 1] <= pos)
                 sc++;
@@ -400,7 +400,7 @@ HS_CLONE_INLINE void scan_cut_cells(const hs_pair_search *s, size_t p0, size_t q
                 }
             }
             int edge = 0;
-            if (images) {
+            if (cr.images) {
                 int sh[4];
                 hs_pair_image_shifts(g, L, x0, y0, x1, y1, sh);
                 edge = sh[0] | sh[1] | sh[2] | sh[3];
