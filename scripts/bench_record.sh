@@ -3,8 +3,8 @@
 # Runs hitscan_bench and records the run as one file, bench/results/NAME.json (Google Benchmark
 # JSON), rewritten in place: a run that fails leaves the old file as it was. Its "context"
 # holds what Google Benchmark records (date, load average, CPU count, caches) and, added here,
-# the exact command that regenerates the file, the commit measured, the CPU model, the compiler
-# and the CMake build type.
+# the exact command that regenerates the file, the commit measured, the CPU model, the compiler,
+# the CMake build type and the processors the run was allowed (taskset -c pins it to some).
 # Usage: scripts/bench_record.sh NAME [hitscan_bench flags...]   (BUILD=build by default)
 # Example: scripts/bench_record.sh kernels --benchmark_filter='^BM_Kernel/' --benchmark_repetitions=5
 set -euo pipefail
@@ -44,6 +44,7 @@ trap 'rm -f "$tmp"' EXIT
 "$bench" "$@" --benchmark_out="$tmp" --benchmark_out_format=json
 python3 - "$tmp" "$cmd" "$commit" "$cpu" "$compiler" "$build_type" <<'EOF'
 import json
+import os
 import sys
 
 path, command, commit, cpu, compiler, build_type = sys.argv[1:]
@@ -51,7 +52,7 @@ with open(path) as f:
     doc = json.load(f)
 doc.setdefault("context", {}).update(
     command=command, hitscan_commit=commit, cpu=cpu, compiler=compiler,
-    cmake_build_type=build_type)
+    cmake_build_type=build_type, cpus_allowed=sorted(os.sched_getaffinity(0)))
 with open(path, "w") as f:
     json.dump(doc, f, indent=2)
     f.write("\n")

@@ -200,6 +200,7 @@ def main():
                "hitscan_version": hitscan.__version__, "scipy": scipy.__version__,
                "numpy": np.__version__, "python": sys.version.split()[0],
                "rounds": a.rounds, "threads": 1,
+               "cpus_allowed": sorted(os.sched_getaffinity(0)),
                "command": " ".join(([f"PYTHONPATH={os.environ['PYTHONPATH']}"]
                                     if "PYTHONPATH" in os.environ else [])
                                    + [shlex.join([sys.executable] + sys.argv)]),
