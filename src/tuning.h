@@ -134,11 +134,12 @@
 /* Pairs: storage positions per scheduling block. */
 #define HS_PAIR_BLOCK 4096
 /* Sub-cells (grid/subcells.h): a cell is cut from HS_SUBCELL_CUT circles on (a sparser cell
- * scans faster whole), into sub-cells of at least HS_SUBCELL_FILL circles on average, at most
- * HS_SUBCELL_MAX a side, none narrower than HS_SUBCELL_SIDE_R largest radii of its level (a
- * pair's box). */
+ * scans faster whole), into sub-cells of at least HS_SUBCELL_FILL circles on average (a
+ * pair search tests a row of sub-cells a vector of candidates at a time: a few circles each
+ * fill it better than one), at most HS_SUBCELL_MAX a side, none narrower than
+ * HS_SUBCELL_SIDE_R largest radii of its level (a pair's box). */
 #define HS_SUBCELL_CUT 32u
-#define HS_SUBCELL_FILL 1u
+#define HS_SUBCELL_FILL 4u
 #define HS_SUBCELL_MAX 16u
 #define HS_SUBCELL_SIDE_R 4.0
 /* Repeats (grid/repeats.c): cells of HS_REPEAT_CELL circles on are searched for circles equal

@@ -193,6 +193,11 @@ def main():
         try:
             commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"],
                                     capture_output=True, text=True, check=True).stdout.strip()
+            # as scripts/bench_record.sh: a tree with changes to the code is not that commit
+            if subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "src", "include",
+                               "python", "bench", ":(exclude)*.md",
+                               ":(exclude)bench/results"]).returncode != 0:
+                commit += "+dirty"
         except (OSError, subprocess.CalledProcessError):
             commit = "?"
         ctx = {"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
