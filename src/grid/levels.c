@@ -150,9 +150,25 @@ static inline void lanes_add(lanes *restrict m, const float *restrict X, const f
     }
 }
 
+/* A partition's cuts as two tables: node k sends a centre to its second child when x >=
+ * cx[k] and y >= cy[k], the cut on the other axis -inf; without a branch on the node's axis,
+ * the same test as hs_gpart_slot's for every centre but one with a NaN coordinate (whose set
+ * the bounds' check refuses, its slots unread). */
+typedef struct cut_xy {
+    float cx[HS_PART_INNER], cy[HS_PART_INNER];
+} cut_xy;
+
+static void cut_xy_init(cut_xy *c, const hs_gpart *P)
+{
+    for (int k = 0; k < HS_PART_INNER; k++) {
+        c->cx[k] = P->axis[k] ? -INFINITY : P->cut[k];
+        c->cy[k] = P->axis[k] ? P->cut[k] : -INFINITY;
+    }
+}
+
 /* hs_gpart_slot of the 8 circles at X, Y, R, their ways down the tree taken a cut at a time:
  * 8 independent chains of loads and comparisons rather than one after another. */
-static inline void slots_of_group(const hs_gpart *P, const float *restrict X,
+static inline void slots_of_group(const hs_gpart *P, const cut_xy *C, const float *restrict X,
                                   const float *restrict Y, const float *restrict R,
                                   int32_t *restrict slot)
 {
@@ -163,8 +179,7 @@ static inline void slots_of_group(const hs_gpart *P, const float *restrict X,
     for (int d = 0; d < HS_PART_DEPTH; d++)
         for (int j = 0; j < G; j++) {
             const int32_t n = k[j];
-            const float c = P->axis[n] ? Y[j] : X[j];
-            k[j] = 2 * n + 1 + (c >= P->cut[n]);
+            k[j] = 2 * n + 1 + ((X[j] >= C->cx[n]) & (Y[j] >= C->cy[n]));
         }
     for (int j = 0; j < G; j++) {
         const int32_t leaf = P->leaf[k[j] - HS_PART_INNER];
@@ -172,6 +187,60 @@ static inline void slots_of_group(const hs_gpart *P, const float *restrict X,
         const int in = X[j] >= b[0] && Y[j] >= b[1] && X[j] <= b[2] && Y[j] <= b[3];
         slot[j] = R[j] > P->split ? HS_PART_BIG(P) : in ? leaf : HS_PART_OUTLIERS(P);
     }
+}
+
+/* Bounds per slot, circle j of a group in lane j % 4 of its slot: consecutive circles of one
+ * slot then update different words, not one chain of stores and loads from each to the next. */
+enum { SLOT_LANES = 4 };
+typedef struct slot_lanes {
+    float x0[HS_PART_SLOTS][SLOT_LANES], y0[HS_PART_SLOTS][SLOT_LANES];
+    float x1[HS_PART_SLOTS][SLOT_LANES], y1[HS_PART_SLOTS][SLOT_LANES];
+    float r[HS_PART_SLOTS][SLOT_LANES];
+    uint32_t n[HS_PART_SLOTS][SLOT_LANES];
+} slot_lanes;
+
+static void slot_lanes_init(slot_lanes *s)
+{
+    for (int l = 0; l < HS_PART_SLOTS; l++)
+        for (int j = 0; j < SLOT_LANES; j++) {
+            s->x0[l][j] = s->y0[l][j] = INFINITY;
+            s->x1[l][j] = s->y1[l][j] = -INFINITY;
+            s->r[l][j] = 0.0f;
+            s->n[l][j] = 0;
+        }
+}
+
+/* The 8 circles at X, Y, R of slots slot[0 .. 8) into s, their smallest radius and
+ * finiteness into m's lanes. */
+static inline void slot_lanes_add(slot_lanes *restrict s, lanes *restrict m,
+                                  const float *restrict X, const float *restrict Y,
+                                  const float *restrict R, const int32_t *restrict slot)
+{
+    for (int j = 0; j < 8; j++) {
+        const float x = X[j], y = Y[j], r = R[j];
+        const int l = slot[j], a = j % SLOT_LANES;
+        s->n[l][a]++;
+        s->x0[l][a] = x < s->x0[l][a] ? x : s->x0[l][a];
+        s->x1[l][a] = x > s->x1[l][a] ? x : s->x1[l][a];
+        s->y0[l][a] = y < s->y0[l][a] ? y : s->y0[l][a];
+        s->y1[l][a] = y > s->y1[l][a] ? y : s->y1[l][a];
+        s->r[l][a] = r > s->r[l][a] ? r : s->r[l][a];
+        m->rmin[j] = r < m->rmin[j] ? r : m->rmin[j];
+        m->finite[j] += x * 0.0f + y * 0.0f + r * 0.0f;
+    }
+}
+
+static void slot_lanes_merge(bounds *b, const slot_lanes *s)
+{
+    for (int l = 0; l < HS_PART_SLOTS; l++)
+        for (int j = 0; j < SLOT_LANES; j++) {
+            b->n[l] += s->n[l][j];
+            b->x0[l] = s->x0[l][j] < b->x0[l] ? s->x0[l][j] : b->x0[l];
+            b->x1[l] = s->x1[l][j] > b->x1[l] ? s->x1[l][j] : b->x1[l];
+            b->y0[l] = s->y0[l][j] < b->y0[l] ? s->y0[l][j] : b->y0[l];
+            b->y1[l] = s->y1[l][j] > b->y1[l] ? s->y1[l][j] : b->y1[l];
+            b->r[l] = s->r[l][j] > b->r[l] ? s->r[l][j] : b->r[l];
+        }
 }
 
 /* Whether circle u of X, Y, R is not plainly in slot 0 of a one-leaf partition: big, outside
@@ -182,11 +251,44 @@ static inline int off_slot0(const float *restrict X, const float *restrict Y,
     return (R[u] > split) | !(X[u] >= b[0]) | !(Y[u] >= b[1]) | !(X[u] <= b[2]) | !(Y[u] <= b[3]);
 }
 
+/* Whether slot l is hs_gpart_slot's for the circle, or the circle is refused anyway (NaN). */
+static inline int slot_agrees(const hs_gpart *P, int l, float x, float y, float r)
+{
+    return l == hs_gpart_slot(P, x, y, r) || isnan(x) || isnan(y);
+}
+
+/* Circle v of X, Y, R, of slot l, into b; its smallest radius and finiteness into *rmin and
+ * *finite (registers, not a chain of stores and loads through b). */
+static inline void bounds_add(bounds *b, float *rmin, float *finite, float x, float y, float r,
+                              int l)
+{
+    b->n[l]++;
+    b->x0[l] = x < b->x0[l] ? x : b->x0[l];
+    b->x1[l] = x > b->x1[l] ? x : b->x1[l];
+    b->y0[l] = y < b->y0[l] ? y : b->y0[l];
+    b->y1[l] = y > b->y1[l] ? y : b->y1[l];
+    b->r[l] = r > b->r[l] ? r : b->r[l];
+    *rmin = r < *rmin ? r : *rmin;
+    *finite += x * 0.0f + y * 0.0f + r * 0.0f;
+}
+
+/* The slot of circle v of a group whose slots were classified (slot, or NULL: one by one): the
+ * repeats' when repeats.c marked it so. */
+static inline int slot_at(const hs_gpart *P, const uint8_t *slot_of, const int32_t *slot, size_t j,
+                          float x, float y, float r)
+{
+    const int l = P->repeats && slot_of[j] ? HS_PART_REPEATS(P)
+                  : slot                   ? slot[j]
+                                           : hs_gpart_slot(P, x, y, r);
+    HS_ASSERT((P->repeats && slot_of[j]) || slot_agrees(P, l, x, y, r));
+    return l;
+}
+
 /* Bounds of the circles i0 .. i1-1. With a one-leaf partition, blocks whose circles all lie in
  * its slot (nearly all) run a vectorisable min / max over 8 lanes; in the others only the
- * groups of 8 holding another go element by element; a partition with more leaves classifies
- * every circle. Coordinates are finite, so min / max are exact in float and the result does
- * not depend on how the range is split. */
+ * groups of 8 holding another go element by element. A partition with more leaves classifies
+ * every circle, 8 at a time, into the lanes of its slot (slot_lanes). Coordinates are finite,
+ * so min / max are exact in float and the result does not depend on how the range is split. */
 HS_GRID_CLONES
 static void bounds_range(const float *restrict X, const float *restrict Y, const float *restrict R,
                          size_t i0, size_t i1, const hs_gpart *P, uint8_t *restrict slot_of,
@@ -201,16 +303,35 @@ static void bounds_range(const float *restrict X, const float *restrict Y, const
     }
     const float split = P->split, *bx = P->box[0];
     const int one = P->nleaves == 1 && !P->repeats;
+    cut_xy C;
+    cut_xy_init(&C, P);
     size_t i = i0, nlanes = 0;
-    /* the element-by-element path's smallest radius and finiteness: in registers, not a chain
-     * of stores and loads through b from every circle to the next */
     float rmin = b->rmin, finite = b->finite;
+    if (!one) {
+        HS_ASSERT(slot_of != NULL);
+        slot_lanes lanes_of_slots, *sl = &lanes_of_slots;
+        slot_lanes_init(sl);
+        for (; i + W <= i1; i += W) {
+            int32_t slot[W];
+            slots_of_group(P, &C, X + i, Y + i, R + i, slot);
+            for (size_t j = 0; j < W; j++) {
+                slot[j] = slot_at(P, slot_of + i, slot, j, X[i + j], Y[i + j], R[i + j]);
+                slot_of[i + j] = (uint8_t)slot[j];
+            }
+            slot_lanes_add(sl, &m, X + i, Y + i, R + i, slot);
+        }
+        slot_lanes_merge(b, sl);
+        for (; i < i1; i++) {
+            const int l = slot_at(P, slot_of + i, NULL, 0, X[i], Y[i], R[i]);
+            slot_of[i] = (uint8_t)l;
+            bounds_add(b, &rmin, &finite, X[i], Y[i], R[i], l);
+        }
+    }
     while (i < i1) {
         size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
-        int odd = !one;
-        if (one)
-            for (size_t j = 0; j < k; j++)
-                odd |= off_slot0(X, Y, R, i + j, split, bx);
+        int odd = 0;
+        for (size_t j = 0; j < k; j++)
+            odd |= off_slot0(X, Y, R, i + j, split, bx);
         if (!odd && k == HS_GRID_BLOCK) {
             for (size_t u = i; u < i + HS_GRID_BLOCK; u += W)
                 lanes_add(&m, X, Y, R, u);
@@ -221,7 +342,7 @@ static void bounds_range(const float *restrict X, const float *restrict Y, const
         /* such a block goes 8 by 8, the groups holding another slot element by element */
         for (size_t u = i; u < i + k; u += W) {
             int grp = 1;
-            if (one && u + W <= i + k) {
+            if (u + W <= i + k) {
                 grp = 0;
                 for (int j = 0; j < W; j++)
                     grp |= off_slot0(X, Y, R, u + (size_t)j, split, bx);
@@ -234,23 +355,13 @@ static void bounds_range(const float *restrict X, const float *restrict Y, const
             const size_t ue = u + W < i + k ? u + W : i + k;
             int32_t slot[W];
             if (ue - u == W)
-                slots_of_group(P, X + u, Y + u, R + u, slot);
+                slots_of_group(P, &C, X + u, Y + u, R + u, slot);
             for (size_t v = u; v < ue; v++) {
-                float x = X[v], y = Y[v], r = R[v];
-                const int l = P->repeats && slot_of[v] ? HS_PART_REPEATS(P)
-                              : ue - u == W            ? slot[v - u]
-                                                       : hs_gpart_slot(P, x, y, r);
-                HS_ASSERT((P->repeats && slot_of[v]) || l == hs_gpart_slot(P, x, y, r));
+                const int l = ue - u == W ? slot[v - u] : hs_gpart_slot(P, X[v], Y[v], R[v]);
+                HS_ASSERT(slot_agrees(P, l, X[v], Y[v], R[v]));
                 if (slot_of)
                     slot_of[v] = (uint8_t)l;
-                b->n[l]++;
-                b->x0[l] = x < b->x0[l] ? x : b->x0[l];
-                b->x1[l] = x > b->x1[l] ? x : b->x1[l];
-                b->y0[l] = y < b->y0[l] ? y : b->y0[l];
-                b->y1[l] = y > b->y1[l] ? y : b->y1[l];
-                b->r[l] = r > b->r[l] ? r : b->r[l];
-                rmin = r < rmin ? r : rmin;
-                finite += x * 0.0f + y * 0.0f + r * 0.0f;
+                bounds_add(b, &rmin, &finite, X[v], Y[v], R[v], l);
             }
         }
         i += k;

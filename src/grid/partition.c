@@ -19,32 +19,57 @@
 
 #define BINS 16
 
+/* What the cost of a region needs from its bins: the count, the sum of squared counts, and
+ * the occupied box, as lines along one axis (first, last) and bins across (lo, hi). */
+typedef struct span {
+    double n, s2;
+    int first, last, lo, hi;
+} span;
+
+static const span empty_span = {0.0, 0.0, BINS, -1, BINS, -1};
+
+static void span_add(span *a, const span *b)
+{
+    a->n += b->n; /* sums of integers below 2^53: exact in any order */
+    a->s2 += b->s2;
+    a->first = b->first < a->first ? b->first : a->first;
+    a->last = b->last > a->last ? b->last : a->last;
+    a->lo = b->lo < a->lo ? b->lo : a->lo;
+    a->hi = b->hi > a->hi ? b->hi : a->hi;
+}
+
+/* A node's histogram of its sample, and its lines' and cuts' spans (on the heap: plan_node
+ * recurses on a build's thread stack). */
 typedef struct hist {
-    uint32_t n[BINS][BINS]; /* [column][row] */
+    uint32_t n[BINS][BINS];                 /* [column][row] */
+    span line[2][BINS];                     /* [axis][line] */
+    span before[BINS + 1], after[BINS + 1]; /* lines [0, b) and [b, BINS) of one axis */
 } hist;
 
-/* Cost of the columns [c0, c1) x rows [r0, r1) as a grid of their own: the bins of their
- * occupied box x sum(n_b^2) / n; 0 when empty. *count gets n. */
-static double region_cost(const hist *h, int c0, int c1, int r0, int r1, uint32_t *count)
+/* Line i along axis a of h (a column for a = 0, a row for a = 1). */
+static span line_of(const hist *h, int a, int i)
 {
-    int tc0 = BINS, tc1 = -1, tr0 = BINS, tr1 = -1;
-    double s2 = 0.0, n = 0.0;
-    for (int c = c0; c < c1; c++)
-        for (int r = r0; r < r1; r++) {
-            const double v = (double)h->n[c][r];
-            if (v == 0.0)
-                continue;
-            s2 += v * v;
-            n += v;
-            tc0 = c < tc0 ? c : tc0;
-            tc1 = c > tc1 ? c : tc1;
-            tr0 = r < tr0 ? r : tr0;
-            tr1 = r > tr1 ? r : tr1;
-        }
-    *count = (uint32_t)n;
-    if (n == 0.0)
+    span s = empty_span;
+    for (int j = 0; j < BINS; j++) {
+        const double v = (double)(a == 0 ? h->n[i][j] : h->n[j][i]);
+        s.n += v;
+        s.s2 += v * v;
+        s.lo = v > 0.0 && j < s.lo ? j : s.lo;
+        s.hi = v > 0.0 ? j : s.hi;
+    }
+    if (s.n > 0.0)
+        s.first = s.last = i;
+    return s;
+}
+
+/* Cost of a region as a grid of its own: the bins of its occupied box x sum(n_b^2) / n; 0
+ * when empty. *count gets n. */
+static double span_cost(const span *s, uint32_t *count)
+{
+    *count = (uint32_t)s->n;
+    if (s->n == 0.0)
         return 0.0;
-    return (double)(tc1 - tc0 + 1) * (double)(tr1 - tr0 + 1) * s2 / n;
+    return (double)(s->last - s->first + 1) * (double)(s->hi - s->lo + 1) * s->s2 / s->n;
 }
 
 static int bin_of(float v, double lo, double w)
@@ -144,21 +169,37 @@ static void plan_node(hs_gpart *P, unsigned k, float *x, float *y, size_t m, int
     }
     for (size_t i = 0; i < m; i++)
         h->n[bin_of(x[i], lo[0], w[0])][bin_of(y[i], lo[1], w[1])]++;
+    /* each side of every cut from the lines' sums before and after it: BINS^2 work, not BINS^3 */
+    span(*line)[BINS] = h->line, *before = h->before, *after = h->after;
+    for (int a = 0; a < 2; a++)
+        for (int i = 0; i < BINS; i++)
+            line[a][i] = line_of(h, a, i);
     uint32_t cnt, cl, cr;
-    const double whole = region_cost(h, 0, BINS, 0, BINS, &cnt);
+    before[0] = empty_span;
+    for (int b = 0; b < BINS; b++) {
+        before[b + 1] = before[b];
+        span_add(&before[b + 1], &line[0][b]);
+    }
+    const double whole = span_cost(&before[BINS], &cnt);
     double best = whole * HS_PART_GAIN;
     int best_axis = -1, best_b = 0;
-    for (int a = 0; a < 2; a++)
+    for (int a = 0; a < 2; a++) {
+        before[0] = after[BINS] = empty_span;
+        for (int b = 0; b < BINS; b++) {
+            before[b + 1] = before[b];
+            span_add(&before[b + 1], &line[a][b]);
+            after[BINS - 1 - b] = after[BINS - b];
+            span_add(&after[BINS - 1 - b], &line[a][BINS - 1 - b]);
+        }
         for (int b = 1; b < BINS; b++) {
-            const double c =
-                a == 0 ? region_cost(h, 0, b, 0, BINS, &cl) + region_cost(h, b, BINS, 0, BINS, &cr)
-                       : region_cost(h, 0, BINS, 0, b, &cl) + region_cost(h, 0, BINS, b, BINS, &cr);
+            const double c = span_cost(&before[b], &cl) + span_cost(&after[b], &cr);
             if (cl > 0 && cr > 0 && c < best) {
                 best = c;
                 best_axis = a;
                 best_b = b;
             }
         }
+    }
     free(h);
     if (best_axis < 0) {
         make_leaf(P, k, d, x, y, m);

@@ -3,7 +3,9 @@
  * CSR. How it is shaped, and why:
  * - A circle's cell comes from hs_cells_block (cells.h: branch-free, vectorised, cloned for
  *   AVX-512 and AVX2, bit-identical to hs_gcell) and is recomputed in each pass: cheaper than
- *   storing it (4 more bytes per circle of memory and traffic).
+ *   storing it (4 more bytes per circle of memory and traffic). On a partition of several
+ *   leaves, where a cell takes the circle's slot, its level and that level's shape, pass 1
+ *   keeps each circle's cell for pass 2 in the spill array.
  * - Up to HS_GRID_DIRECT circles (sort_direct): one stable counting sort (cells stored once,
  *   counts in cell_start, scatter backwards from the input); it all fits in L2.
  * - Above, a two-pass radix sort in named passes, run by one team:
@@ -22,7 +24,7 @@
  *   input alone and the grid is identical for every team size.
  * - Memory (kept for rebuilds): cell_start, small per-sub-band tables, per-thread band buffers
  *   within 4 bytes per circle, and only when a band outgrows its buffer (thousands of circles
- *   in a few cells) one index per circle for the spill path. */
+ *   in a few cells) or the grid has several leaves one index per circle (spill). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,6 +113,8 @@ typedef struct band_sort {
     uint32_t *sb2b;         /* [nsbp] sub-band -> band */
     uint32_t *bpos;         /* [nb + 1] each band's first position */
     uint32_t *bsb;          /* [nb + 1] each band's first sub-band */
+    uint32_t *cell_of;      /* a partition of several leaves: each input circle's cell, from
+                             * pass 1 to pass 2 (g->spill); else NULL, computed in each */
     unsigned char *buffers; /* per thread: cells [cap], records [cap] (, masks [cap]) */
     size_t area;            /* bytes per thread buffer */
     int spill;              /* a band holds more than cap circles */
@@ -162,6 +166,14 @@ static hs_status band_sort_init(band_sort *S, hs_grid *g, const hs_circles *cs, 
     S->bpos = S->sb2b + S->nsbp;
     S->bsb = S->bpos + S->nsbp + 1;
     S->buffers = sbase + tab;
+    S->cell_of = NULL;
+    if (S->F.slot_of != NULL) {
+        /* such a cell takes a slot, a level and its shape per circle: once is enough */
+        uint32_t *c = hs_grid_grow(g->spill, &g->spill_cap, n, sizeof(uint32_t));
+        if (c == NULL)
+            return HS_E_NOMEM;
+        g->spill = S->cell_of = c;
+    }
     S->nb = 0;
     S->spill = 0;
     S->st = HS_OK;
@@ -182,9 +194,10 @@ static HS_PASS void count_chunks(band_sort *S, uint32_t *blk)
         memset(h, 0, nsb * sizeof *h);
         for (size_t i = i0; i < i1; i += HS_GRID_BLOCK) {
             size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
-            hs_cells_block(F, X + i, Y + i, Rr + i, F->slot_of ? F->slot_of + i : NULL, k, blk);
+            uint32_t *cells = S->cell_of ? S->cell_of + i : blk;
+            hs_cells_block(F, X + i, Y + i, Rr + i, F->slot_of ? F->slot_of + i : NULL, k, cells);
             for (size_t j = 0; j < k; j++)
-                h[blk[j] >> sh]++;
+                h[cells[j] >> sh]++;
         }
     }
 }
@@ -287,6 +300,17 @@ static inline void move_wc_line(hs_grid *g, const move_wc *w, size_t d, size_t f
     }
 }
 
+/* The cells of input circles [i, i + k): pass 1's, or computed into blk. */
+static inline const uint32_t *move_cells(const band_sort *S, size_t i, size_t k, uint32_t *blk)
+{
+    const hs_cellfn *F = &S->F;
+    if (S->cell_of != NULL)
+        return S->cell_of + i;
+    hs_cells_block(F, S->cs->x + i, S->cs->y + i, S->cs->r + i, F->slot_of ? F->slot_of + i : NULL,
+                   k, blk);
+    return blk;
+}
+
 /* Pass 2 (on the team): every circle into its band's range, chunk c's after those of chunks
  * < c, in input order: through the write-combining lines, which take the thread's band buffer
  * (pass 3 uses it later), or, with more bands than it holds lines for, straight. */
@@ -297,7 +321,6 @@ static HS_PASS void move_chunks(band_sort *S, uint32_t *blk, unsigned char *area
     hs_grid *g = S->g;
     float *gx = g->x, *gy = g->y, *gr = g->r;
     uint32_t *gm = g->mask, *gid = g->id;
-    const hs_cellfn *F = &S->F;
     const size_t n = S->n, K = S->K, nsbp = S->nsbp, nb = S->nb;
     const unsigned sh = S->sh;
     const uint32_t *sb2b = S->sb2b;
@@ -312,9 +335,9 @@ static HS_PASS void move_chunks(band_sort *S, uint32_t *blk, unsigned char *area
             memcpy(first, c, nb * sizeof *first);
             for (size_t i = i0; i < i1; i += HS_GRID_BLOCK) {
                 size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
-                hs_cells_block(F, X + i, Y + i, Rr + i, F->slot_of ? F->slot_of + i : NULL, k, blk);
+                const uint32_t *cells = move_cells(S, i, k, blk);
                 for (size_t j = 0; j < k; j++) {
-                    const uint32_t b = sb2b[blk[j] >> sh];
+                    const uint32_t b = sb2b[cells[j] >> sh];
                     const size_t d = c[b]++, p = d & 15;
                     move_wc *w = wc + b;
                     w->x[p] = X[i + j];
@@ -336,9 +359,9 @@ static HS_PASS void move_chunks(band_sort *S, uint32_t *blk, unsigned char *area
         }
         for (size_t i = i0; i < i1; i += HS_GRID_BLOCK) {
             size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
-            hs_cells_block(F, X + i, Y + i, Rr + i, F->slot_of ? F->slot_of + i : NULL, k, blk);
+            const uint32_t *cells = move_cells(S, i, k, blk);
             for (size_t j = 0; j < k; j++)
-                blk[j] = c[sb2b[blk[j] >> sh]]++;
+                blk[j] = c[sb2b[cells[j] >> sh]]++;
             const float *xi = X + i, *yi = Y + i, *ri = Rr + i;
             for (size_t j = 0; j < k; j++) {
                 uint32_t d = blk[j];

@@ -75,6 +75,21 @@ static void cut_cell(hs_grid *g, const hs_glevel *L, int32_t cx, int32_t cy, uin
     }
 }
 
+/* The first cell from c on, before ce, that may be cut (at least HS_SUBCELL_CUT circles),
+ * else ce: most cells of a level hold fewer, and are passed 8 at a time. cell_start[ce] is
+ * not read (it may be another band's, not sorted yet): cell ce - 1 is always looked at. */
+HS_GRID_CLONES static size_t next_crowded(const uint32_t *restrict cs, size_t c, size_t ce)
+{
+    for (; c + 8 < ce; c += 8) {
+        uint32_t crowded = 0;
+        for (size_t u = 0; u < 8; u++)
+            crowded |= (uint32_t)(cs[c + u + 1] - cs[c + u] >= HS_SUBCELL_CUT);
+        if (crowded)
+            break;
+    }
+    return c;
+}
+
 /* Calls cut_cell on every cell of [c0, c1) (storage [p0, p1)) that is cut, with rec and mask at
  * the cell's first position less p0 (keys from `key`); or, rec NULL, gathered into a buffer of
  * their own first. Returns 1 when that buffer could not be had. */
@@ -91,7 +106,9 @@ static int cut_cells(hs_grid *g, size_t c0, size_t c1, size_t p0, size_t p1, con
         const size_t l0 = L->cell0, l1 = l0 + (size_t)L->nx * (size_t)L->ny;
         if (L->sub_max < 2 || l1 <= c0 || l0 >= c1)
             continue;
-        for (size_t c = c0 > l0 ? c0 : l0; c < c1 && c < l1; c++) {
+        const size_t ce = c1 < l1 ? c1 : l1;
+        for (size_t c = c0 > l0 ? c0 : l0; c < ce; c++) {
+            c = next_crowded(g->cell_start, c, ce);
             /* cell c1 may be another band's, not sorted yet: [c0, c1) ends at p1 */
             const uint32_t b = g->cell_start[c],
                            e = c + 1 < c1 ? g->cell_start[c + 1] : (uint32_t)p1;
