@@ -150,42 +150,55 @@ static inline void lanes_add(lanes *restrict m, const float *restrict X, const f
     }
 }
 
-/* A partition's cuts as two tables: node k sends a centre to its second child when x >=
- * cx[k] and y >= cy[k], the cut on the other axis -inf; without a branch on the node's axis,
- * the same test as hs_gpart_slot's for every centre but one with a NaN coordinate (whose set
- * the bounds' check refuses, its slots unread). */
-typedef struct cut_xy {
+/* A partition as tables, for hs_gpart_slot without a branch, so that a block of circles
+ * vectorises: node k sends a centre to its second child when x >= cx[k] and y >= cy[k] (the
+ * cut on the other axis -inf), and each bottom position has its leaf and that leaf's box. The
+ * same slot as hs_gpart_slot's for every circle but one with a NaN coordinate (whose set the
+ * bounds' check refuses, its slots unread). */
+typedef struct slot_tables {
     float cx[HS_PART_INNER], cy[HS_PART_INNER];
-} cut_xy;
+    int32_t leaf[HS_PART_LEAVES];
+    float x0[HS_PART_LEAVES], y0[HS_PART_LEAVES], x1[HS_PART_LEAVES], y1[HS_PART_LEAVES];
+    float split;
+    int32_t outliers, big;
+} slot_tables;
 
-static void cut_xy_init(cut_xy *c, const hs_gpart *P)
+static void slot_tables_init(slot_tables *T, const hs_gpart *P)
 {
     for (int k = 0; k < HS_PART_INNER; k++) {
-        c->cx[k] = P->axis[k] ? -INFINITY : P->cut[k];
-        c->cy[k] = P->axis[k] ? P->cut[k] : -INFINITY;
+        T->cx[k] = P->axis[k] ? -INFINITY : P->cut[k];
+        T->cy[k] = P->axis[k] ? P->cut[k] : -INFINITY;
     }
+    for (int b = 0; b < HS_PART_LEAVES; b++) {
+        const int leaf = P->leaf[b];
+        T->leaf[b] = leaf;
+        T->x0[b] = P->box[leaf][0];
+        T->y0[b] = P->box[leaf][1];
+        T->x1[b] = P->box[leaf][2];
+        T->y1[b] = P->box[leaf][3];
+    }
+    T->split = P->split;
+    T->outliers = HS_PART_OUTLIERS(P);
+    T->big = HS_PART_BIG(P);
 }
 
-/* hs_gpart_slot of the 8 circles at X, Y, R, their ways down the tree taken a cut at a time:
- * 8 independent chains of loads and comparisons rather than one after another. */
-static inline void slots_of_group(const hs_gpart *P, const cut_xy *C, const float *restrict X,
-                                  const float *restrict Y, const float *restrict R,
-                                  int32_t *restrict slot)
+_Static_assert(HS_PART_DEPTH == 4, "slots_of takes four cuts on the way down");
+
+/* The slots of circles [0, k) of X, Y, R (repeats aside), into slot. */
+static inline void slots_of(const slot_tables *restrict T, const float *restrict X,
+                            const float *restrict Y, const float *restrict R, size_t k,
+                            int32_t *restrict slot)
 {
-    enum { G = 8 };
-    int32_t k[G];
-    for (int j = 0; j < G; j++)
-        k[j] = 0;
-    for (int d = 0; d < HS_PART_DEPTH; d++)
-        for (int j = 0; j < G; j++) {
-            const int32_t n = k[j];
-            k[j] = 2 * n + 1 + ((X[j] >= C->cx[n]) & (Y[j] >= C->cy[n]));
-        }
-    for (int j = 0; j < G; j++) {
-        const int32_t leaf = P->leaf[k[j] - HS_PART_INNER];
-        const float *b = P->box[leaf];
-        const int in = X[j] >= b[0] && Y[j] >= b[1] && X[j] <= b[2] && Y[j] <= b[3];
-        slot[j] = R[j] > P->split ? HS_PART_BIG(P) : in ? leaf : HS_PART_OUTLIERS(P);
+    for (size_t i = 0; i < k; i++) {
+        const float x = X[i], y = Y[i];
+        int32_t n = 1 + ((x >= T->cx[0]) & (y >= T->cy[0]));
+        n = 2 * n + 1 + ((x >= T->cx[n]) & (y >= T->cy[n]));
+        n = 2 * n + 1 + ((x >= T->cx[n]) & (y >= T->cy[n]));
+        n = 2 * n + 1 + ((x >= T->cx[n]) & (y >= T->cy[n]));
+        const int32_t b = n - HS_PART_INNER, leaf = T->leaf[b];
+        const int32_t out = (x < T->x0[b]) | (y < T->y0[b]) | (x > T->x1[b]) | (y > T->y1[b]);
+        const int32_t small = leaf ^ ((leaf ^ T->outliers) & -out);
+        slot[i] = small ^ ((small ^ T->big) & -(int32_t)(R[i] > T->split));
     }
 }
 
@@ -303,22 +316,25 @@ static void bounds_range(const float *restrict X, const float *restrict Y, const
     }
     const float split = P->split, *bx = P->box[0];
     const int one = P->nleaves == 1 && !P->repeats;
-    cut_xy C;
-    cut_xy_init(&C, P);
+    slot_tables T;
+    slot_tables_init(&T, P);
     size_t i = i0, nlanes = 0;
     float rmin = b->rmin, finite = b->finite;
     if (!one) {
         HS_ASSERT(slot_of != NULL);
         slot_lanes lanes_of_slots, *sl = &lanes_of_slots;
         slot_lanes_init(sl);
-        for (; i + W <= i1; i += W) {
-            int32_t slot[W];
-            slots_of_group(P, &C, X + i, Y + i, R + i, slot);
-            for (size_t j = 0; j < W; j++) {
+        int32_t slot[HS_GRID_BLOCK];
+        for (; i + W <= i1;) {
+            const size_t k = (i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK) & ~(size_t)(W - 1);
+            slots_of(&T, X + i, Y + i, R + i, k, slot);
+            for (size_t j = 0; j < k; j++) {
                 slot[j] = slot_at(P, slot_of + i, slot, j, X[i + j], Y[i + j], R[i + j]);
                 slot_of[i + j] = (uint8_t)slot[j];
             }
-            slot_lanes_add(sl, &m, X + i, Y + i, R + i, slot);
+            for (size_t j = 0; j < k; j += W)
+                slot_lanes_add(sl, &m, X + i + j, Y + i + j, R + i + j, slot + j);
+            i += k;
         }
         slot_lanes_merge(b, sl);
         for (; i < i1; i++) {
@@ -355,7 +371,7 @@ static void bounds_range(const float *restrict X, const float *restrict Y, const
             const size_t ue = u + W < i + k ? u + W : i + k;
             int32_t slot[W];
             if (ue - u == W)
-                slots_of_group(P, &C, X + u, Y + u, R + u, slot);
+                slots_of(&T, X + u, Y + u, R + u, W, slot);
             for (size_t v = u; v < ue; v++) {
                 const int l = ue - u == W ? slot[v - u] : hs_gpart_slot(P, X[v], Y[v], R[v]);
                 HS_ASSERT(slot_agrees(P, l, X[v], Y[v], R[v]));
