@@ -37,53 +37,6 @@
 
 #include "grid/pair_runs.inl"
 
-/* The runs of bx's rows in a level with cut cells: a cut cell's sub-cells that meet box
- * (x0, y0, x1, y1; y0 before the search raises it to the circle's own row, as sub-cells of one
- * row of cells are not in storage order by y), runs that follow each other in storage merged
- * into one. */
-HS_CLONE_INLINE int sub_runs(pair_scan *p, const hs_glevel *L, const hs_gbox *bx,
-                             const double box[4], int cross, const int filt)
-{
-    const uint32_t *sub = p->s->g->sub;
-    /* the box's sides in cells, as hs_gcell and hs_subcell_of take them */
-    const double fx0 = (box[0] - L->ox) * L->inv_h, fx1 = (box[2] - L->ox) * L->inv_h,
-                 fy0 = (box[1] - L->oy) * L->inv_h, fy1 = (box[3] - L->oy) * L->inv_h;
-    const int32_t row0 = hs_gcell_at(fy0, L->ny);
-    for (int32_t row = bx->r0; row <= bx->r1; row++) {
-        const uint32_t *c = bx->cs + (size_t)row * bx->nx;
-        uint32_t rb = c[bx->c0], re = rb;
-        for (int32_t col = bx->c0; col <= bx->c1; col++) {
-            const uint32_t b = c[col], e = c[col + 1], k = hs_subcell_k(L, e - b);
-            if (k < 2) { /* the whole cell */
-                if (b != re) {
-                    if (rb != re && run(p, rb, re, cross, filt))
-                        return 1;
-                    rb = b;
-                }
-                re = e;
-                continue;
-            }
-            const uint32_t sx0 = col == bx->c0 ? hs_subcell_at(fx0, col, k) : 0,
-                           sx1 = col == bx->c1 ? hs_subcell_at(fx1, col, k) : k - 1,
-                           sy0 = row == row0 ? hs_subcell_at(fy0, row, k) : 0,
-                           sy1 = row == bx->r1 ? hs_subcell_at(fy1, row, k) : k - 1;
-            for (uint32_t sy = sy0; sy <= sy1; sy++) {
-                const uint32_t s0 = sy * k + sx0, s1 = sy * k + sx1 + 1;
-                const uint32_t sb = sub[b + s0], se = s1 < k * k ? sub[b + s1] : e;
-                if (sb != re) {
-                    if (rb != re && run(p, rb, re, cross, filt))
-                        return 1;
-                    rb = sb;
-                }
-                re = se;
-            }
-        }
-        if (rb != re && run(p, rb, re, cross, filt))
-            return 1;
-    }
-    return 0;
-}
-
 /* The partners of the circle at storage position pos, on level `level`, that it keeps (see
  * the top): it searches its own level and every level before it; in a periodic box, across
  * its edges too. */
@@ -125,7 +78,7 @@ HS_CLONE_INLINE void find_partners(const hs_pair_search *s, size_t pos, int leve
             (bx.cs[(size_t)bx.r0 * bx.nx] <= pos && pos < bx.cs[(size_t)(bx.r0 + 1) * bx.nx]));
         if (cut && L->sub_max > 1) {
             const double box[4] = {x0, ps.y - reach, x1, y1};
-            if (sub_runs(&ps, L, &bx, box, cross, filt))
+            if (sub_runs(&ps, L, &bx, box, cross, filt, 0, 0.0f))
                 return;
             continue;
         }
@@ -384,7 +337,7 @@ HS_CLONE_INLINE void scan_cut_cells(const hs_pair_search *s, size_t p0, size_t q
             if ((c0 ^ col) | (c1 ^ col) | (r1 ^ row)) { /* the box leaves the cell */
                 const hs_gbox bx = {c0, c1, row, r1, cs, nx};
                 const double box[4] = {x0, y0, x1, y1};
-                if (sub_runs(&ps, L, &bx, box, 0, 0))
+                if (sub_runs(&ps, L, &bx, box, 0, 0, 1, skin_up))
                     return;
             } else {
                 const uint32_t sx0 = hs_subcell_at(fx0, col, k), sx1 = hs_subcell_at(fx1, col, k),
