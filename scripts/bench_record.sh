@@ -5,7 +5,9 @@
 # holds what Google Benchmark records (date, load average, CPU count, caches) and, added here,
 # the exact command that regenerates the file, the commit measured, the CPU model, the compiler,
 # the CMake build type and the processors the run was allowed (taskset -c pins it to some).
-# Usage: scripts/bench_record.sh NAME [hitscan_bench flags...]   (BUILD=build by default)
+# ROUNDS=R runs the program R times one after another into the one file, each iteration's entry
+# tagged with its "round" (1 .. R): runs to compare round by round (bench/suite.sh).
+# Usage: scripts/bench_record.sh NAME [hitscan_bench flags...]   (BUILD=build, ROUNDS=1 by default)
 # Example: scripts/bench_record.sh kernels --benchmark_filter='^BM_Kernel/' --benchmark_repetitions=5
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,20 +38,36 @@ quote() {
 cmd="scripts/bench_record.sh $(quote "$name")"
 for a in "$@"; do cmd="$cmd $(quote "$a")"; done
 [ "$BUILD" = build ] || cmd="BUILD=$(quote "$BUILD") $cmd"
+rounds=${ROUNDS:-1}
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "bench_record: ROUNDS must be a positive integer" >&2; exit 2; }
+[ "$rounds" = 1 ] || cmd="ROUNDS=$rounds $cmd"
 
 mkdir -p bench/results
 out="bench/results/$name.json"
 tmp=$(mktemp "bench/results/.$name.XXXXXX")
-trap 'rm -f "$tmp"' EXIT
-"$bench" "$@" --benchmark_out="$tmp" --benchmark_out_format=json
-python3 - "$tmp" "$cmd" "$commit" "$cpu" "$compiler" "$build_type" <<'EOF'
+trap 'rm -f "$tmp" "$tmp".*' EXIT
+for k in $(seq 1 "$rounds"); do
+  "$bench" "$@" --benchmark_out="$tmp.$k" --benchmark_out_format=json
+done
+python3 - "$tmp" "$rounds" "$cmd" "$commit" "$cpu" "$compiler" "$build_type" <<'EOF'
 import json
 import os
 import sys
 
-path, command, commit, cpu, compiler, build_type = sys.argv[1:]
-with open(path) as f:
+path, rounds, command, commit, cpu, compiler, build_type = sys.argv[1:]
+rounds = int(rounds)
+with open(f"{path}.1") as f:
     doc = json.load(f)
+if rounds > 1:
+    for b in doc.get("benchmarks", []):
+        b["round"] = 1
+    for k in range(2, rounds + 1):
+        with open(f"{path}.{k}") as f:
+            more = json.load(f).get("benchmarks", [])
+        for b in more:
+            b["round"] = k
+        doc.setdefault("benchmarks", []).extend(more)
+    doc.setdefault("context", {})["rounds"] = rounds
 doc.setdefault("context", {}).update(
     command=command, hitscan_commit=commit, cpu=cpu, compiler=compiler,
     cmake_build_type=build_type, cpus_allowed=sorted(os.sched_getaffinity(0)))
@@ -57,6 +75,7 @@ with open(path, "w") as f:
     json.dump(doc, f, indent=2)
     f.write("\n")
 EOF
+rm -f "$tmp".*
 mv -f "$tmp" "$out"
 trap - EXIT
 echo "bench_record: wrote $out"
