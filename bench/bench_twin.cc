@@ -79,8 +79,8 @@ struct Side {
         hs_status s = HS_OK;
         if (what == What::Closest)
             return hs_grid_closest(
-                g, &qs, &o, hs_closest_out{idx.data(), t.data(), nullptr, nullptr, nullptr, nullptr,
-                                           nullptr});
+                g, &qs, &o,
+                hs_closest_out{idx.data(), t.data(), nullptr, nullptr, nullptr, nullptr, nullptr});
         if (what == What::All) {
             hs_hits h;
             s = hs_grid_all(g, &qs, &o, &h);
