@@ -37,7 +37,8 @@ extern "C" {
  * N / (2 f) + 64 per level of N circles filling a share f >= 1/8 of its box), + the build's
  * scratch, kept for rebuilds: 4 bytes per circle up to 32768 circles, else per-thread band
  * buffers (at most 4 bytes per circle) and small tables, + 4 per circle only if one band
- * outgrew its buffer (thousands of circles in a few cells), + 4 per circle when a level's
+ * outgrew its buffer (thousands of circles in a few cells) or there are several leaves (each
+ * circle's cell, kept between two passes of the sort), + 4 per circle when a level's
  * cells are at least 8 of its largest radii wide (clusters in a wide world: crowded cells are
  * cut into sub-cells for the pair search): about 18 bytes per circle for large sets with the
  * automatic cell size, more below a thousand circles (the 64 spare cells weigh more); + 1 per

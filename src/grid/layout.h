@@ -60,7 +60,8 @@ struct hs_grid {
     uint32_t *cell_start;
     size_t ncells, cells_cap;
     /* the build's working memory (band tables, per-thread band buffers), kept for rebuilds;
-     * spill: one index per circle, only grown when a band outgrows the band buffer */
+     * spill: one word per circle, only grown when a band outgrows the band buffer (an index)
+     * or the grid has several leaves (a cell, sort.c) */
     void *scratch;
     size_t scratch_bytes;
     uint32_t *spill;
