@@ -164,66 +164,6 @@ HS_CLONE_INLINE void lanes_meet(float px, float py, float pr, float skin_up, con
         ov[k] = -(int32_t)(dx * dx + dy * dy <= t * t + 0x1p-126f);
     }
 }
-/* A run of bx's for sub_runs: lanes (a constant), the circle's own level in an overlap search
- * without a filter or fast circles, LANES candidates a vector after the circle (run_lanes,
- * skin_up the skin rounded up to float); else one at a time (run). */
-HS_CLONE_INLINE int box_run(pair_scan *p, uint32_t b, uint32_t e, int cross, const int filt,
-                            const int lanes, float skin_up)
-{
-    if (lanes)
-        return run_lanes(p, b > p->pos ? b : p->pos + 1, e, skin_up);
-    return run(p, b, e, cross, filt);
-}
-
-/* The runs of bx's rows in a level with cut cells: a cut cell's sub-cells that meet box
- * (x0, y0, x1, y1; y0 before the search raises it to the circle's own row, as sub-cells of one
- * row of cells are not in storage order by y), runs that follow each other in storage merged
- * into one, each tested as box_run does. */
-HS_CLONE_INLINE int sub_runs(pair_scan *p, const hs_glevel *L, const hs_gbox *bx,
-                             const double box[4], int cross, const int filt, const int lanes,
-                             float skin_up)
-{
-    HS_ASSERT(!lanes || (!cross && !filt && p->s->fast == NULL));
-    const uint32_t *sub = p->s->g->sub;
-    /* the box's sides in cells, as hs_gcell and hs_subcell_of take them */
-    const double fx0 = (box[0] - L->ox) * L->inv_h, fx1 = (box[2] - L->ox) * L->inv_h,
-                 fy0 = (box[1] - L->oy) * L->inv_h, fy1 = (box[3] - L->oy) * L->inv_h;
-    const int32_t row0 = hs_gcell_at(fy0, L->ny);
-    for (int32_t row = bx->r0; row <= bx->r1; row++) {
-        const uint32_t *c = bx->cs + (size_t)row * bx->nx;
-        uint32_t rb = c[bx->c0], re = rb;
-        for (int32_t col = bx->c0; col <= bx->c1; col++) {
-            const uint32_t b = c[col], e = c[col + 1], k = hs_subcell_k(L, e - b);
-            if (k < 2) { /* the whole cell */
-                if (b != re) {
-                    if (rb != re && box_run(p, rb, re, cross, filt, lanes, skin_up))
-                        return 1;
-                    rb = b;
-                }
-                re = e;
-                continue;
-            }
-            const uint32_t sx0 = col == bx->c0 ? hs_subcell_at(fx0, col, k) : 0,
-                           sx1 = col == bx->c1 ? hs_subcell_at(fx1, col, k) : k - 1,
-                           sy0 = row == row0 ? hs_subcell_at(fy0, row, k) : 0,
-                           sy1 = row == bx->r1 ? hs_subcell_at(fy1, row, k) : k - 1;
-            for (uint32_t sy = sy0; sy <= sy1; sy++) {
-                const uint32_t s0 = sy * k + sx0, s1 = sy * k + sx1 + 1;
-                const uint32_t sb = sub[b + s0], se = s1 < k * k ? sub[b + s1] : e;
-                if (sb != re) {
-                    if (rb != re && box_run(p, rb, re, cross, filt, lanes, skin_up))
-                        return 1;
-                    rb = sb;
-                }
-                re = se;
-            }
-        }
-        if (rb != re && box_run(p, rb, re, cross, filt, lanes, skin_up))
-            return 1;
-    }
-    return 0;
-}
-
 #endif
 
 /* The partners of the circle of p in the run [b, e) of its own level, b after it: LANES
