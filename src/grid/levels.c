@@ -270,7 +270,7 @@ static inline int slot_agrees(const hs_gpart *P, int l, float x, float y, float 
     return l == hs_gpart_slot(P, x, y, r) || isnan(x) || isnan(y);
 }
 
-/* Circle v of X, Y, R, of slot l, into b; its smallest radius and finiteness into *rmin and
+/* The circle (x, y, r) of slot l into b; its smallest radius and finiteness into *rmin and
  * *finite (registers, not a chain of stores and loads through b). */
 static inline void bounds_add(bounds *b, float *rmin, float *finite, float x, float y, float r,
                               int l)
@@ -285,8 +285,8 @@ static inline void bounds_add(bounds *b, float *rmin, float *finite, float x, fl
     *finite += x * 0.0f + y * 0.0f + r * 0.0f;
 }
 
-/* The slot of circle v of a group whose slots were classified (slot, or NULL: one by one): the
- * repeats' when repeats.c marked it so. */
+/* The slot of circle j (x, y, r) of a block whose slots were classified (slot, or NULL: one by
+ * one): the repeats' when repeats.c marked it so. */
 static inline int slot_at(const hs_gpart *P, const uint8_t *slot_of, const int32_t *slot, size_t j,
                           float x, float y, float r)
 {
@@ -300,8 +300,9 @@ static inline int slot_at(const hs_gpart *P, const uint8_t *slot_of, const int32
 /* Bounds of the circles i0 .. i1-1. With a one-leaf partition, blocks whose circles all lie in
  * its slot (nearly all) run a vectorisable min / max over 8 lanes; in the others only the
  * groups of 8 holding another go element by element. A partition with more leaves classifies
- * every circle, 8 at a time, into the lanes of its slot (slot_lanes). Coordinates are finite,
- * so min / max are exact in float and the result does not depend on how the range is split. */
+ * every circle, a block at a time (slots_of), into the lanes of its slot (slot_lanes). Coordinates
+ * are finite, so min / max are exact in float and the result does not depend on how the range is
+ * split. */
 HS_GRID_CLONES
 static void bounds_range(const float *restrict X, const float *restrict Y, const float *restrict R,
                          size_t i0, size_t i1, const hs_gpart *P, uint8_t *restrict slot_of,
