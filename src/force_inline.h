@@ -4,8 +4,9 @@
  * HS_INLINE, which WebAssembly leaves to the compiler too), the pair scan's steps in each of its
  * instruction-set clones (grid/vectorize.h's HS_CLONE_INLINE). Off under AddressSanitizer,
  * where it only multiplies what is instrumented (the compile takes many times longer for the
- * same checks), and in a build configured with HS_FORCE_INLINE=OFF (HS_NO_FORCE_INLINE). The
- * compiler decides there, with the same arithmetic. */
+ * same checks), in a build configured with HS_FORCE_INLINE=OFF (HS_NO_FORCE_INLINE), and in the
+ * scalar walk beside a vector level (src/walk/CMakeLists.txt). The compiler decides there, with
+ * the same arithmetic. */
 #ifndef HITSCAN_FORCE_INLINE_H
 #define HITSCAN_FORCE_INLINE_H
 
