@@ -56,7 +56,10 @@ echo "== aarch64: ctest under qemu ($scale)"
 # paths that do not depend on the ISA, natively in the other stages, and are among the longest
 # tests under emulation.
 # HITSCAN_ISA=neon: the grid's differential tests take NEON alone (test_util.h's test_isa_on);
-# the other stages test the scalar level, the same portable C, natively.
+# the other stages test the scalar level, the same portable C, natively. HS_TEST_UNDER_QEMU also
+# shrinks the largest differential tests further, and leaves the parts no ISA changes (the
+# order's scenes, the pair lists' assembly, brute force's subsets) to the native stages
+# (test_util.h's test_emulated).
 (cd "$BUILD" && HS_TEST_UNDER_QEMU=1 HITSCAN_ISA=neon ctest --output-on-failure --no-tests=error -j "$JOBS" \
    -E '^test_(nomem|tasks)$')
 

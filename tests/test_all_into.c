@@ -140,7 +140,8 @@ static void test_members_match_csr(void **state)
     world *s = world_make();
     hs_workspace *ws = NULL;
     assert_int_equal(hs_workspace_create(&ws), HS_OK);
-    for (int brute = 0; brute < 2; brute++)
+    /* brute force's subsets are the same C at every level: natively only */
+    for (int brute = 0; brute < (test_emulated() ? 1 : 2); brute++)
         for (int threads = 1; threads <= 2; threads++)
             for (int use_ws = 0; use_ws < 2; use_ws++) {
                 hs_batch_opts o = hs_batch_opts_default();

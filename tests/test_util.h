@@ -32,6 +32,11 @@
  * suite under ASan+UBSan on a 2-core box. */
 static inline int test_quick(void) { return HS_SANITIZED || getenv("HS_TEST_QUICK") != NULL; }
 
+/* Under emulation (HS_TEST_UNDER_QEMU: the aarch64 stage runs the suite under qemu-user, tens
+ * of host instructions to one), the largest differential tests shrink a further 4 times: the
+ * same code paths, fewer items. */
+static inline int test_emulated(void) { return getenv("HS_TEST_UNDER_QEMU") != NULL; }
+
 /* The levels the grid's differential tests loop over: every level this build and CPU support,
  * or with HITSCAN_ISA naming one of them, that one alone (CI runs the suite again per level,
  * and under emulation at NEON alone); any other HITSCAN_ISA leaves every level. */

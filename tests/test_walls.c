@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -195,7 +196,9 @@ static void test_brute_closest(void **state)
     hs_walls *ws = NULL;
     assert_int_equal(hs_walls_create(BAX, BAY, BBX, BBY, BW, BM, NB, &ws, NULL), HS_OK);
     long n_hit = 0, n_skip = 0, n_q = 0;
-    for (int it = 0; it < 3000; it++) {
+    /* under emulation (the aarch64 stage) a fifth: its long double is software there */
+    const int iterations = getenv("HS_TEST_UNDER_QEMU") ? 600 : 3000;
+    for (int it = 0; it < iterations; it++) {
         float ax = (float)acc_uniform(&g, -S, S), ay = (float)acc_uniform(&g, -S, S);
         float dx = (float)acc_uniform(&g, -S, S), dy = (float)acc_uniform(&g, -S, S);
         float q = it % 2 ? 0.0f : (float)(S * acc_pow10(&g, -4, -2));
@@ -237,7 +240,7 @@ static void test_brute_closest(void **state)
         assert_true(fabs((double)r.t - (double)best) <= tol);
     }
     print_message("%ld queries compared (%ld hits), %ld skipped in the band\n", n_q, n_hit, n_skip);
-    assert_true(n_hit > 500 && n_q > 2500);
+    assert_true(n_hit > iterations / 6 && n_q > iterations * 5 / 6);
     hs_walls_destroy(ws);
 }
 
