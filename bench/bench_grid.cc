@@ -32,6 +32,8 @@
 #include "hitscan/grid.h"
 #include "hitscan/scene.h"
 
+#include "hits_per_query.h"
+
 namespace
 {
 
@@ -68,19 +70,8 @@ struct GridScene {
             hs_grid_build(cs, nullptr, &g) != HS_OK)
             return;
         qs = hs_queries_segments(ax.data(), ay.data(), dx.data(), dy.data(), m);
-        // the suite's scenes count their hits on the first 2000 segments: counting them all
-        // takes today's grid many seconds on some (point: every segment meets every circle)
-        const size_t mc = kind >= HS_SCENE_OUTLIER ? std::min(m, (size_t)2000) : m;
-        hs_queries qc = qs;
-        qc.count = mc;
-        std::vector<uint32_t> cnt(mc);
-        if (hs_grid_count_hits(g, &qc, nullptr, cnt.data()) != HS_OK)
-            return;
-        uint64_t hits = 0;
-        for (uint32_t c : cnt)
-            hits += c;
-        hits_per_query = mc ? (double)hits / (double)mc : 0.0;
-        ok = true;
+        // the suite's scenes from their first 2000 segments, the classic ones from all
+        ok = HitsPerQuery(g, qs, kind >= HS_SCENE_OUTLIER ? 2000 : m, &hits_per_query);
     }
     // The periodic grid, built on first use (nullptr if that failed).
     hs_grid *Periodic()

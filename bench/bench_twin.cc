@@ -20,6 +20,8 @@
 #include "hitscan/grid.h"
 #include "hitscan/scene.h"
 
+#include "hits_per_query.h"
+
 namespace
 {
 
@@ -52,15 +54,8 @@ struct Side {
                 HS_OK)
                 return;
             qs = hs_queries_segments(ax.data(), ay.data(), dx.data(), dy.data(), n);
-            hs_queries qc = qs;
-            qc.count = std::min(n, (size_t)2000);
-            std::vector<uint32_t> cnt(qc.count);
-            if (hs_grid_count_hits(g, &qc, nullptr, cnt.data()) != HS_OK)
+            if (!HitsPerQuery(g, qs, 2000, &hits_per_query))
                 return;
-            uint64_t hits = 0;
-            for (uint32_t c : cnt)
-                hits += c;
-            hits_per_query = qc.count ? (double)hits / (double)qc.count : 0.0;
         }
         ok = true;
     }
