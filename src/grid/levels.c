@@ -344,6 +344,8 @@ static void bounds_range(const float *restrict X, const float *restrict Y, const
             bounds_add(b, &rmin, &finite, X[i], Y[i], R[i], l);
         }
     }
+    /* left to here: one leaf without repeats, whose slots are not kept */
+    HS_ASSERT(i == i1 || (one && slot_of == NULL));
     while (i < i1) {
         size_t k = i1 - i < HS_GRID_BLOCK ? i1 - i : HS_GRID_BLOCK;
         int odd = 0;
@@ -376,8 +378,6 @@ static void bounds_range(const float *restrict X, const float *restrict Y, const
             for (size_t v = u; v < ue; v++) {
                 const int l = ue - u == W ? slot[v - u] : hs_gpart_slot(P, X[v], Y[v], R[v]);
                 HS_ASSERT(slot_agrees(P, l, X[v], Y[v], R[v]));
-                if (slot_of)
-                    slot_of[v] = (uint8_t)l;
                 bounds_add(b, &rmin, &finite, X[v], Y[v], R[v], l);
             }
         }
