@@ -6,12 +6,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "accuracy_ref.h"
+#include "test_util.h"
 #include "hitscan/narrow.h"
 #include "hitscan/walls.h"
 #include "circles.h"
@@ -197,7 +197,7 @@ static void test_brute_closest(void **state)
     assert_int_equal(hs_walls_create(BAX, BAY, BBX, BBY, BW, BM, NB, &ws, NULL), HS_OK);
     long n_hit = 0, n_skip = 0, n_q = 0;
     /* under emulation (the aarch64 stage) a fifth: its long double is software there */
-    const int iterations = getenv("HS_TEST_UNDER_QEMU") ? 600 : 3000;
+    const int iterations = test_emulated() ? 600 : 3000;
     for (int it = 0; it < iterations; it++) {
         float ax = (float)acc_uniform(&g, -S, S), ay = (float)acc_uniform(&g, -S, S);
         float dx = (float)acc_uniform(&g, -S, S), dy = (float)acc_uniform(&g, -S, S);
