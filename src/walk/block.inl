@@ -207,8 +207,8 @@ HS_INLINE void hs_block_gather(hs_block *B, const hs_queries *qs, const hs_qorde
  * (their interval collapses) and those of mask 0 go through hs_prep_query_of itself. An
  * invalid query's index goes to acc->first unless the order has no perm (the caller then
  * finds it); a valid one of mask 0 is a miss (hs_query_mask_none), not counted. */
-HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder *ord,
-                             hs_semantics sem, size_t lo, size_t n, hs_tally *acc)
+static HS_OUTLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder *ord,
+                                     hs_semantics sem, size_t lo, size_t n, hs_tally *acc)
 {
     B->base = lo;
     B->nq = n;
@@ -309,7 +309,7 @@ HS_INLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs_qorder 
  * thickness and |a|_1 (*qmax, *amag); 0 when an end is not finite (rays, lines). In float,
  * HS_W slots at a time (lanes past nq hold earlier slots' values: a larger box), so each end
  * is within 2^-22 of its size, which hs_block_level_apart's margin covers. */
-HS_INLINE int hs_block_extent(const hs_block *B, double box[4], double *qmax, double *amag)
+static HS_OUTLINE int hs_block_extent(const hs_block *B, double box[4], double *qmax, double *amag)
 {
     const hs_vf inf = hs_vf_set1(INFINITY);
     hs_vf x0 = inf, y0 = inf, x1 = hs_vf_neg(inf), y1 = hs_vf_neg(inf);
@@ -411,7 +411,7 @@ HS_INLINE int hs_block_level_apart(const hs_glevel *L, const double box[4], doub
  * ulps of 16384 (about 8e-3 of a cell) (slopes |dx/dy| > 16 use the box's columns on every
  * row, as hs_walk_level does for near-horizontal queries). The margin only widens runs, so the
  * circles tested are a superset of what any hit needs. */
-HS_INLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_row_setup *S)
+static HS_OUTLINE void hs_block_setup(hs_block *B, const hs_glevel *L, hs_row_setup *S)
 {
     /* Float cells must be exact, and the cell side and its inverse normal floats: cells below
      * FLT_MIN (circles packed closer than float resolves) have an infinite float inverse, and

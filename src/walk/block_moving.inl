@@ -28,8 +28,8 @@ HS_INLINE hs_query hs_block_moving_query(const hs_block *B, size_t j)
 /* After hs_block_prep (solid): each live slot's own thickness and interval kept, a slot
  * without a finite interval made an invalid one (counted), the others' thickness grown by the
  * motion; the exact tests apply sem. */
-HS_INLINE void hs_block_moving_prep(hs_block *B, const hs_queries *qs, hs_semantics sem,
-                                    const hs_moving_set *mv, hs_tally *acc)
+static HS_OUTLINE void hs_block_moving_prep(hs_block *B, const hs_queries *qs, hs_semantics sem,
+                                            const hs_moving_set *mv, hs_tally *acc)
 {
     HS_ASSERT(mv != NULL && !B->skip);
     B->mv = mv;

@@ -41,6 +41,11 @@
 /* What a walk does with the circles it finds. PLAN: no tests; the runs of a short query
  * become items of a block (block.inl). */
 enum { HS_WALK_ANY, HS_WALK_COUNT, HS_WALK_CLOSEST, HS_WALK_ALL, HS_WALK_PLAN };
+/* A bit of the per-query walk's mode: against moving circles, every run goes to walk_moving_run
+ * (walk_moving.inl). A constant of the walk's copy, so that copy holds none of the circle tests
+ * it never runs; HS_WALK_BASE is the mode without it. */
+enum { HS_WALK_MOVED = 8 };
+#define HS_WALK_BASE(mode) ((mode) & ~HS_WALK_MOVED)
 
 /* The pair test's flags, each a compile-time constant of a copy of a walk loop: the boundary
  * semantics, a circle mask to test, skip-start, the query's thickness (the block always adds
@@ -50,8 +55,8 @@ enum { HS_TF_BOUNDARY = 1, HS_TF_MASK = 2, HS_TF_SKIP = 4, HS_TF_THICK = 8, HS_T
  * and the lanes they hit go through the exact wall test under the query's semantics. A
  * run-time bit, as the mask's. */
 enum { HS_TF_WALL = 64 };
-/* Against moving circles: the per-query walk's runs go to walk_moving_run (walk_moving.inl);
- * the block's candidates take the exact test of block_moving.inl. */
+/* Against moving circles: the block's candidates take the exact test of block_moving.inl (the
+ * per-query walk's runs go to walk_moving_run by HS_WALK_MOVED). */
 enum { HS_TF_MOVE = 32 };
 /* The batch names a circle per query to ignore (hs_queries.ignore): the block's item loops
  * take it as a constant (HS_BW_ITEM_LOOP), the per-query walk as a run-time bit. */

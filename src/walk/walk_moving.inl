@@ -98,7 +98,7 @@ HS_INLINE int hs_moving_test_run(hs_mwalk *m, const int mode, uint32_t b, uint32
     return 0;
 }
 
-/* hs_walk_run's hook for a walk whose tf has HS_TF_MOVE (hs_walk_run counts no tests for it:
+/* hs_walk_run's hook for a walk whose mode has HS_WALK_MOVED (hs_walk_run counts no tests for it:
  * the exact tests are counted here). Out of line: one copy per ISA and flag set. */
 static HS_OUTLINE int HS_FN(walk_moving_run)(hs_walk *w, int mode, uint32_t b, uint32_t e)
 {
@@ -162,10 +162,9 @@ HS_INLINE int hs_moving_walk_one(hs_mwalk *m, const hs_grid *g, hs_query q, uint
     hs_kq kq = hs_moving_reach_kq(&q, mask, mv);
     kq.ignore = ignore;
     hs_walk_init(&m->w, g, &kq);
-    m->w.tf |= HS_TF_MOVE;
     m->w.buf = buf;
     int hit = 0;
     for (int l = 0; l < g->nlevels && !hit; l++)
-        hit = hs_walk_level(&m->w, mode, &kq, &g->lv[l]);
+        hit = hs_walk_level(&m->w, mode | HS_WALK_MOVED, &kq, &g->lv[l]);
     return hit;
 }

@@ -222,7 +222,7 @@ HS_INLINE int hs_walk_rows(hs_walk *w, const int mode, const hs_walk_span *s, co
         hs_prefetch(w->g->y + b);
         hs_prefetch(w->g->r + b);
         /* all reads ids for every vector that hits; closest only for the few that hit */
-        if (mode == HS_WALK_ALL)
+        if (HS_WALK_BASE(mode) == HS_WALK_ALL)
             hs_prefetch(w->g->id + b);
     }
     for (int32_t j = 0, row = up ? r0 : r1;; j++, row += rstep) {
@@ -230,7 +230,7 @@ HS_INLINE int hs_walk_rows(hs_walk *w, const int mode, const hs_walk_span *s, co
             return 1;
         if (j == nrows - 1)
             break;
-        if (mode == HS_WALK_CLOSEST && w->best_id != HS_NONE && dy != 0.0) {
+        if (HS_WALK_BASE(mode) == HS_WALK_CLOSEST && w->best_id != HS_NONE && dy != 0.0) {
             /* centres of later rows lie beyond this row's edge: entering one needs a point of
              * the query within reach of it */
             double edge =
@@ -306,7 +306,7 @@ HS_INLINE int hs_walk_row_slabs(hs_walk *w, const int mode, const hs_walk_span *
         }
         if (k == a->klast)
             break;
-        if (mode == HS_WALK_CLOSEST && w->best_id != HS_NONE) {
+        if (HS_WALK_BASE(mode) == HS_WALK_CLOSEST && w->best_id != HS_NONE) {
             /* centres of later slabs lie beyond this boundary */
             double edge =
                 a->step > 0 ? a->ou + (double)(k + 1) * h - reach : a->ou + (double)k * h + reach;
@@ -388,7 +388,7 @@ HS_INLINE int hs_walk_column_blocks(hs_walk *w, const int mode, const hs_walk_sp
         }
         if (step > 0 ? sb >= a->klast : sa <= a->klast)
             break;
-        if (mode == HS_WALK_CLOSEST && w->best_id != HS_NONE) {
+        if (HS_WALK_BASE(mode) == HS_WALK_CLOSEST && w->best_id != HS_NONE) {
             double edge =
                 step > 0 ? a->ou + (double)(sb + 1) * h - reach : a->ou + (double)sa * h + reach;
             if (!hs_walk_slab_reachable(w, a, edge))
@@ -412,12 +412,12 @@ HS_INLINE int hs_walk_level(hs_walk *w, const int mode, const hs_kq *k, const hs
         return hs_walk_point(w, mode, &s, L);
     if (!hs_walk_clip_to_level(&s, L))
         return 0;
-    if (mode == HS_WALK_CLOSEST && w->best_t < s.t0)
+    if (HS_WALK_BASE(mode) == HS_WALK_CLOSEST && w->best_t < s.t0)
         return 0; /* nothing in this level can be entered before the best so far */
     const hs_walk_box box = hs_walk_box_make(&s, L);
     if ((int64_t)(box.c1 - box.c0 + 1) * (int64_t)(box.r1 - box.r0 + 1) <= HS_WALK_BOX_CELLS)
         return hs_walk_rows(w, mode, &s, &box, L);
-    if (mode == HS_WALK_PLAN)
+    if (HS_WALK_BASE(mode) == HS_WALK_PLAN)
         return 2;
     const int xdom = fabs(s.dx) >= fabs(s.dy);
     const hs_walk_axes a = hs_walk_axes_make(&s, L, xdom);

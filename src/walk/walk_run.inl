@@ -231,8 +231,8 @@ HS_INLINE int hs_walk_run(hs_walk *w, const int mode, uint32_t b, uint32_t e)
 {
     if (mode == HS_WALK_PLAN)
         return hs_walk_plan_run(w, b, e);
-    if (HS_TF_HAS(w->tf, HS_TF_MOVE)) /* moving circles: walk_moving.inl */
-        return HS_FN(walk_moving_run)(w, mode, b, e);
+    if (mode & HS_WALK_MOVED) /* moving circles: walk_moving.inl */
+        return HS_FN(walk_moving_run)(w, HS_WALK_BASE(mode), b, e);
     /* circle tests as the kernels make them: whole vectors, padding lanes included */
     w->tests += ((uint64_t)(e - b) + HS_W - 1u) / HS_W * HS_W;
     if (w->g->walls != NULL)
