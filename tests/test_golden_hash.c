@@ -8,7 +8,9 @@
  * against every circle of its distribution). Each is answered through the grid in both
  * semantics in every mode (closest with t, point and normal; any; count; all-hits) and grid
  * pairs, and the hard ones by brute force too; at every level the machine has, with 1, 2 and 3
- * threads. The bytes are hashed with XXH3 (64 bits).
+ * threads (at the quick scale, under sanitizers or emulation: every level with 1 thread, the
+ * best level with 3 as well; the team's split does not depend on the level). The bytes are
+ * hashed with XXH3 (64 bits).
  *
  * Inputs are hashed on their own first: a machine whose scene generators give other inputs is
  * reported as such, not as a kernel difference.
@@ -35,6 +37,7 @@
 #include "accuracy_ref.h"
 #include "hitscan/hitscan.h"
 #include "hitscan/scene.h"
+#include "test_util.h"
 
 /* The committed hashes (what every level and machine must give). A change to an answer, an
  * output format or the scene set changes them: print them with this test and update both. */
@@ -78,7 +81,7 @@ static void scene_arrays(gscene *s, size_t n, size_t m)
     s->cmask = s->qmask = NULL;
 }
 
-static void scene_free(gscene *s)
+static void gscene_free(gscene *s)
 {
     float *f[] = {s->x, s->y, s->r, s->ax, s->ay, s->dx, s->dy, s->tmin, s->tmax, s->q};
     for (size_t k = 0; k < sizeof f / sizeof *f; k++)
@@ -283,6 +286,8 @@ static void golden_hash(void **state)
     int fails = 0;
     for (int l = 0; l < nl; l++) {
         for (int t = 1; t <= 3; t++) {
+            if (t > 1 && test_quick() && (t == 2 || l < nl - 1))
+                continue;
             got[l][t - 1] = answers_hash(sc, ns, cs, gs, lv[l], t);
             print_message("  %-7s threads %d: answers 0x%016" PRIx64 "\n", hs_isa_name(lv[l]), t,
                           got[l][t - 1]);
@@ -324,7 +329,7 @@ static void golden_hash(void **state)
     for (size_t k = 0; k < ns; k++) {
         hs_grid_destroy(gs[k]);
         hs_circles_destroy(cs[k]);
-        scene_free(&sc[k]);
+        gscene_free(&sc[k]);
     }
     assert_int_equal(fails, 0);
 }

@@ -490,9 +490,9 @@ static void test_batch_calls(void **state)
 {
     (void)state;
     world small, big;
-    /* brute and grid, parallel by work; fewer queries under the sanitizers, where brute force
-     * at every failure point is most of this suite's time */
-    world_make(&small, 2000, test_quick() ? 1000 : 3000, 5);
+    /* brute and grid, parallel by work; fewer circles and queries under the sanitizers, where
+     * brute force at every failure point is most of this suite's time */
+    world_make(&small, test_quick() ? 800 : 2000, test_quick() ? 1000 : 3000, 5);
     world_make(&big, 40000, 6000, 6); /* the grid's locality order (>= 4096 on >= 32768) */
     hs_grid *gs, *gb;
     assert_int_equal(hs_grid_build(small.s.cs, NULL, &gs), HS_OK);
