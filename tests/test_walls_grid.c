@@ -602,8 +602,8 @@ static void test_wall_cells_against_brute_force(void **state)
         hs_wcells *c;
         assert_int_equal(hs_wcells_make(ws, &c), HS_OK);
         const float lines[1] = {-INFINITY};
-        size_t hits = 0;
-        for (int si = 0; si < 4; si++) {
+        size_t hits = 0, sems_run = 0;
+        for (int si = 0; si < 4; si += quick() ? 3 : 1, sems_run++) {
             const hs_semantics sems[] = {HS_SOLID, HS_BOUNDARY, HS_SOLID_SKIP_START,
                                          HS_BOUNDARY_SKIP_START};
             for (size_t j = 0; j < s.m; j++) {
@@ -623,7 +623,7 @@ static void test_wall_cells_against_brute_force(void **state)
                 hits += check_cells_query(ws, c, &k, what, j) != HS_NONE;
             }
         }
-        assert_true(hits > s.m / 2);
+        assert_true(hits > sems_run * s.m / 8); /* a hit in 1 of 8 queries at least */
         hs_wcells_free(c);
         hs_walls_destroy(ws);
         wscene_free(&s);
