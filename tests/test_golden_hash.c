@@ -37,7 +37,7 @@
 #include "accuracy_ref.h"
 #include "hitscan/hitscan.h"
 #include "hitscan/scene.h"
-#include "test_util.h"
+#include "test_scale.h"
 
 /* The committed hashes (what every level and machine must give). A change to an answer, an
  * output format or the scene set changes them: print them with this test and update both. */
@@ -81,7 +81,7 @@ static void scene_arrays(gscene *s, size_t n, size_t m)
     s->cmask = s->qmask = NULL;
 }
 
-static void gscene_free(gscene *s)
+static void scene_free(gscene *s)
 {
     float *f[] = {s->x, s->y, s->r, s->ax, s->ay, s->dx, s->dy, s->tmin, s->tmax, s->q};
     for (size_t k = 0; k < sizeof f / sizeof *f; k++)
@@ -329,7 +329,7 @@ static void golden_hash(void **state)
     for (size_t k = 0; k < ns; k++) {
         hs_grid_destroy(gs[k]);
         hs_circles_destroy(cs[k]);
-        gscene_free(&sc[k]);
+        scene_free(&sc[k]);
     }
     assert_int_equal(fails, 0);
 }

@@ -12,25 +12,11 @@
 
 #include "hitscan/batch.h"
 #include "hitscan/scene.h"
+#include "test_scale.h"
 
 /* The scene kinds before the distribution suite (uniform .. lasers): the tests that loop over
  * scenes at benchmark-like sizes take these; tests/test_suite_scenes.c covers the suite. */
 #define HS_TEST_SCENES_CLASSIC ((int)HS_SCENE_LASERS + 1)
-
-#if defined(__SANITIZE_ADDRESS__)
-#define HS_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HS_SANITIZED 1
-#endif
-#endif
-#ifndef HS_SANITIZED
-#define HS_SANITIZED 0
-#endif
-
-/* Scale down under sanitizers or when HS_TEST_QUICK is set (to anything): CI runs the whole
- * suite under ASan+UBSan on a 2-core box. */
-static inline int test_quick(void) { return HS_SANITIZED || getenv("HS_TEST_QUICK") != NULL; }
 
 /* Under emulation (HS_TEST_UNDER_QEMU: the aarch64 stage runs the suite under qemu-user, tens
  * of host instructions to one), the largest differential tests shrink a further 4 times: the
