@@ -309,47 +309,45 @@ static bytes periodic_answers(const world *w, const hs_batch_opts *o, const hs_g
     return b;
 }
 
-/* The reference answers of a run on the world of check_system: one thread, and checked once
- * against the library's own team of three (the same for every task system, so computed once a
- * run function; freed at exit with the process). */
-typedef struct reference {
-    bytes (*run)(const world *, const hs_batch_opts *, const hs_grid_opts *);
-    bytes want;
-} reference;
+/* The calls of answers or periodic_answers with the given options. */
+typedef bytes (*run_fn)(const world *, const hs_batch_opts *, const hs_grid_opts *);
 
-static const bytes *reference_of(const world *w, bytes (*run)(const world *, const hs_batch_opts *,
-                                                              const hs_grid_opts *))
+/* run on the library's own team of `threads` */
+static bytes run_on_team(const world *w, run_fn run, int threads)
 {
-    static reference refs[2];
+    hs_batch_opts o = hs_batch_opts_default();
+    o.threads = threads;
+    hs_grid_opts go;
+    memset(&go, 0, sizeof go);
+    go.threads = threads;
+    return run(w, &o, &go);
+}
+
+/* The reference answers of a run on the world of check_system: one thread's, checked once
+ * against a team of three (the same for every task system, so made once a run function and
+ * kept to the process's exit). */
+static const bytes *reference_of(const world *w, run_fn run)
+{
+    static struct {
+        run_fn run;
+        bytes want;
+    } refs[2];
     size_t k = 0;
     while (k < sizeof refs / sizeof refs[0] && refs[k].run != NULL && refs[k].run != run)
         k++;
     assert_true(k < sizeof refs / sizeof refs[0]);
-    if (refs[k].run == run)
-        return &refs[k].want;
-    hs_batch_opts one = hs_batch_opts_default();
-    one.threads = 1;
-    hs_grid_opts g1;
-    memset(&g1, 0, sizeof g1);
-    g1.threads = 1;
-    bytes want = run(w, &one, &g1);
-    /* the library's own helpers, a team of three */
-    hs_batch_opts three = hs_batch_opts_default();
-    three.threads = 3;
-    hs_grid_opts g3;
-    memset(&g3, 0, sizeof g3);
-    g3.threads = 3;
-    bytes own = run(w, &three, &g3);
-    assert_int_equal(own.len, want.len);
-    assert_memory_equal(own.p, want.p, want.len);
-    free(own.p);
-    refs[k].run = run;
-    refs[k].want = want;
+    if (refs[k].run == NULL) {
+        refs[k].want = run_on_team(w, run, 1);
+        bytes own = run_on_team(w, run, 3);
+        assert_int_equal(own.len, refs[k].want.len);
+        assert_memory_equal(own.p, refs[k].want.p, own.len);
+        free(own.p);
+        refs[k].run = run;
+    }
     return &refs[k].want;
 }
 
-static void check_system(int kind,
-                         bytes (*run)(const world *, const hs_batch_opts *, const hs_grid_opts *))
+static void check_system(int kind, run_fn run)
 {
     world w;
     const size_t n = test_quick() ? 40000 : 70000;
