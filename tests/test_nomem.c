@@ -555,17 +555,24 @@ static void test_pairs_and_overlap(void **state)
     (void)state;
     world w;
     world_make(&w, 20000, 1, 7);
-    hs_grid *g;
+    hs_grid *g, *wide;
     assert_int_equal(hs_grid_build(w.s.cs, NULL, &g), HS_OK);
+    /* cells of hundreds of circles, cut: their own pairs are the fine scan's */
+    const hs_grid_opts cut = {.cell_size = 60.0f};
+    assert_int_equal(hs_grid_build(w.s.cs, &cut, &wide), HS_OK);
     for (int threads = 1; threads <= 2; threads++) {
-        pairs_ctx c = {g, threads, {0}, {0}};
-        hs_batch_opts o = hs_batch_opts_default();
-        o.threads = threads;
-        assert_int_equal(hs_grid_pairs(g, &o, &c.ref), HS_OK);
-        assert_true(c.ref.count > 0);
-        assert_true(each_failure("pairs", pairs_op, pairs_check, &c) >= 1);
-        hs_pairs_free(&c.ref);
+        hs_grid *grids[2] = {g, wide};
+        for (int k = 0; k < 2; k++) {
+            pairs_ctx c = {grids[k], threads, {0}, {0}};
+            hs_batch_opts o = hs_batch_opts_default();
+            o.threads = threads;
+            assert_int_equal(hs_grid_pairs(grids[k], &o, &c.ref), HS_OK);
+            assert_true(c.ref.count > 0);
+            assert_true(each_failure("pairs", pairs_op, pairs_check, &c) >= 1);
+            hs_pairs_free(&c.ref);
+        }
     }
+    hs_grid_destroy(wide);
     /* overlap queries allocate nothing: the caller's buffer is the heap */
     uint32_t idx[8];
     size_t found;

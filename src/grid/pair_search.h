@@ -40,6 +40,9 @@ typedef struct hs_pair_search {
      * and fcol, for the searches. */
     const uint32_t *collide;
     const uint32_t *fcat, *fcol;
+    /* A bit per level whose own pairs the fine scan finds (pairs_fine.h): the run sets it, the
+     * block scan then searches only the other levels from those. */
+    uint32_t fine;
 } hs_pair_search;
 
 /* How far a tested disc of radius r, |x| = ax and |y| = ay searches level L (index l) (cross:

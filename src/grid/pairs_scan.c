@@ -10,7 +10,9 @@
  * - two circles of one level: the one earlier in storage finds the pair (each one's search
  *   box is grown by its level's largest radius, so it holds every partner), searching from its
  *   own row of cells (the rows before hold only earlier circles) and only the circles after it
- *   in storage; the pair is written from the smaller caller index;
+ *   in storage; the pair is written from the smaller caller index. On a level of cut cells
+ *   (crowded: its circles fill a small share of its box), the fine scan finds them instead
+ *   (pairs_fine.c), the one earlier in its order of fine cells;
  * - circles of two levels: only the one on the later level looks, with one box grown by the
  *   earlier level's largest radius (levels of small circles meet only along their edges; for
  *   a small circle and a big one, the big circle looks: a small circle searching the big
@@ -27,6 +29,7 @@
 #include "grid/build.h"
 #include "grid/discs.h"
 #include "grid/layout.h"
+#include "grid/pairs_fine.h"
 #include "grid/pairs_images.h"
 #include "grid/pairs_scan.h"
 #include "grid/periodic.h"
@@ -375,8 +378,13 @@ HS_CLONE_INLINE void scan_positions(const hs_pair_search *s, size_t p0, size_t p
         end = hs_grid_level_end(g, ++level);
     while (p0 < p1) { /* [p0, min(p1, end)) lies in one level */
         const size_t q = p1 < end ? p1 : end;
-        const uint32_t levels = levels_met(s, level, p0, q);
-        if (!filt && s->fast == NULL && !(cut && g->lv[level].sub_max > 1))
+        uint32_t levels = levels_met(s, level, p0, q);
+        if (cut && (s->fine >> level & 1u)) { /* its own pairs are the fine scan's (cut) */
+            HS_ASSERT(!filt && s->fast == NULL && !g->periodic);
+            levels &= ~(1u << level);
+            for (size_t pos = p0; pos < q && levels != 0 && !B->oom && !X->oom; pos++)
+                find_partners(s, pos, level, levels, 0, B, X, 0, cut);
+        } else if (!filt && s->fast == NULL && !(cut && g->lv[level].sub_max > 1))
             scan_cells(s, p0, q, level, levels, B, X, cut);
         else if (!filt && s->fast == NULL && cut)
             scan_cut_cells(s, p0, q, level, levels, B, X);
@@ -477,8 +485,10 @@ static int find_pairs(const hs_pair_search *s, const pair_blocks *pb, hs_pair_li
     return atomic_load(&f.oom);
 }
 
-static int run_search(const hs_pair_search *s, const hs_par *par, hs_pair_list **lists, size_t *nl)
+static int run_search(const hs_pair_search *search, const hs_par *par, hs_pair_list **lists,
+                      size_t *nl)
 {
+    hs_pair_search fs = *search, *s = &fs;
     const hs_grid *g = s->g;
     const size_t n = g->n;
     pair_blocks pb;
@@ -486,15 +496,25 @@ static int run_search(const hs_pair_search *s, const hs_par *par, hs_pair_list *
     pb.nb0 = (pb.n0 + HS_PAIR_BLOCK - 1) / HS_PAIR_BLOCK;
     pb.nb = pb.nb0 + (n - pb.n0 + HS_PAIR_BIG_BLOCK - 1) / HS_PAIR_BIG_BLOCK;
     const hs_par team = hs_par_cap(*par, pb.nb < 2 ? 1 : par->threads); /* one block: alone */
-    /* lists[k]: block k's pairs; lists[nb + k]: its cross pairs */
-    *nl = 2 * pb.nb;
-    *lists = calloc(*nl ? *nl : 1, sizeof **lists);
-    if (*lists == NULL)
-        return 1;
-    for (size_t b = 0; b < *nl; b++)
+    hs_fine fine;
+    int oom = hs_fine_make(s, &fine);
+    s->fine = fine.levels;
+    /* lists[k]: block k's pairs; lists[nb + k]: its cross pairs; then the fine chunks' */
+    *nl = 2 * pb.nb + fine.nchunks;
+    *lists = oom ? NULL : calloc(*nl ? *nl : 1, sizeof **lists);
+    oom |= *lists == NULL;
+    for (size_t b = 0; !oom && b < *nl; b++)
         (*lists)[b].carry = s->dx != NULL || s->contacts;
-    if (find_pairs(s, &pb, *lists, *lists + pb.nb, &team)) {
-        hs_pair_lists_free(*lists, *nl);
+    oom = oom || find_pairs(s, &pb, *lists, *lists + pb.nb, &team);
+    if (!oom && fine.nchunks > 0) {
+        hs_fine_scan(s, &fine, &team, *lists + 2 * pb.nb);
+        for (size_t k = 0; k < fine.nchunks; k++)
+            oom |= (*lists)[2 * pb.nb + k].oom;
+    }
+    hs_fine_free(&fine);
+    if (oom) {
+        if (*lists != NULL)
+            hs_pair_lists_free(*lists, *nl);
         *lists = NULL;
         return 1;
     }
