@@ -57,92 +57,120 @@ static inline uint32_t fine_in(double f, int64_t c, int k)
     return i > 0 ? (i < k ? (uint32_t)i : (uint32_t)k - 1u) : 0u;
 }
 
-/* Level l's circles in fine order into F: by columns within each coarse cell, then stably by
- * rows across each coarse row (two counting sorts, in cache, as storage is in coarse order).
- * Returns 1 when memory ran out. */
-static int fine_level(const hs_pair_search *s, int l, int k, hs_fine_level *F)
+/* A part of a fine level: coarse rows [row0, row1), sorted on their own (fine cells nest in
+ * coarse rows, so a part's circles keep the storage positions of its rows), its cells listed
+ * from its first position on, then moved down behind the previous parts'. */
+typedef struct fine_part {
+    int f;
+    size_t row0, row1, ncells;
+} fine_part;
+
+/* What the parts share: the search, the levels, and per level the scratch of the sort (the
+ * circles' fine columns and rows, storage positions in column order), k and n. */
+typedef struct fine_build {
+    const hs_pair_search *s;
+    hs_fine *f;
+    fine_part *part;
+    uint32_t *tp[HS_GRID_LEVELS], *tc[HS_GRID_LEVELS];
+    uint8_t *tr[HS_GRID_LEVELS];
+    int k[HS_GRID_LEVELS];
+} fine_build;
+
+/* Part t's circles in fine order: by columns within each coarse cell, then stably by rows
+ * across each coarse row (two counting sorts, in cache, as storage is in coarse order); their
+ * discs gathered and their cells listed. */
+static void fine_part_sort(void *ctx, size_t t, int slot)
 {
-    const hs_grid *g = s->g;
-    const hs_glevel *L = &g->lv[l];
-    const size_t nx = (size_t)L->nx, ny = (size_t)L->ny;
-    const uint32_t *cs = g->cell_start + L->cell0;
-    const size_t p0 = cs[0], n = cs[nx * ny] - p0;
+    const fine_build *fb = (const fine_build *)ctx;
+    fine_part *P = &fb->part[t];
+    hs_fine_level *F = &fb->f->lv[P->f];
+    const hs_pair_search *s = fb->s;
+    const hs_glevel *L = &s->g->lv[F->level];
+    const size_t nx = (size_t)L->nx;
+    const uint32_t *cs = s->g->cell_start + L->cell0;
+    const size_t p0 = cs[0];
+    const int k = fb->k[P->f];
+    uint32_t *tp = fb->tp[P->f], *tc = fb->tc[P->f];
+    uint8_t *tr = fb->tr[P->f];
+    const double inv = (double)k / L->h;
+    uint32_t cnt[FINE_MAX];
+    (void)slot;
+    for (size_t row = P->row0; row < P->row1; row++) {
+        const size_t rb = cs[row * nx] - p0, re = cs[(row + 1) * nx] - p0;
+        if (rb == re)
+            continue;
+        /* each cell's circles by fine column into tp, tc (their columns), tr (rows) */
+        for (size_t col = 0; col < nx; col++) {
+            const size_t cb = cs[row * nx + col] - p0, ce = cs[row * nx + col + 1] - p0;
+            if (cb == ce)
+                continue;
+            memset(cnt, 0, (size_t)k * sizeof *cnt);
+            for (size_t i = cb; i < ce; i++) {
+                const size_t p = p0 + i;
+                const uint32_t c = fine_in(((double)s->tx[p] - L->ox) * inv, (int64_t)col, k);
+                const uint32_t r = fine_in(((double)s->ty[p] - L->oy) * inv, (int64_t)row, k);
+                F->start[i] = r << 8 | c; /* scratch until the cells are listed */
+                cnt[c]++;
+            }
+            for (uint32_t c = 0, at = (uint32_t)cb; c < (uint32_t)k; c++) {
+                const uint32_t m = cnt[c];
+                cnt[c] = at;
+                at += m;
+            }
+            for (size_t i = cb; i < ce; i++) {
+                const uint32_t c = F->start[i] & 255u, to = cnt[c]++;
+                tp[to] = (uint32_t)(p0 + i);
+                tc[to] = (uint32_t)col * (uint32_t)k + c;
+                tr[to] = (uint8_t)(F->start[i] >> 8);
+            }
+        }
+        /* the row's circles stably by fine row */
+        memset(cnt, 0, (size_t)k * sizeof *cnt);
+        for (size_t i = rb; i < re; i++)
+            cnt[tr[i]]++;
+        for (uint32_t c = 0, at = (uint32_t)rb; c < (uint32_t)k; c++) {
+            const uint32_t m = cnt[c];
+            cnt[c] = at;
+            at += m;
+        }
+        for (size_t i = rb; i < re; i++) {
+            const uint32_t to = cnt[tr[i]]++;
+            F->pos[to] = tp[i];
+            F->key[to] = ((uint64_t)row * (uint64_t)k + tr[i]) << 32 | tc[i];
+        }
+    }
+    const size_t b = cs[P->row0 * nx] - p0, e = cs[P->row1 * nx] - p0;
+    size_t nc = b;
+    for (size_t i = b; i < e; i++) {
+        const uint32_t p = F->pos[i];
+        F->x[i] = s->tx[p], F->y[i] = s->ty[p], F->r[i] = s->tr[p];
+        HS_ASSERT(i == b || F->key[i] >= F->key[i - 1]);
+        if (i == b || F->key[i] != F->key[i - 1]) {
+            F->key[nc] = F->key[i]; /* nc <= i: the cells overwrite keys already read */
+            F->start[nc++] = (uint32_t)i;
+        }
+    }
+    P->ncells = nc - b;
+}
+
+/* Level l's arrays (F) and sort scratch; 1 when memory ran out. */
+static int fine_alloc(const hs_pair_search *s, int l, hs_fine_level *F, fine_build *fb, int i)
+{
+    const hs_glevel *L = &s->g->lv[l];
+    const uint32_t *cs = s->g->cell_start + L->cell0;
+    const size_t n = cs[(size_t)L->nx * (size_t)L->ny] - cs[0];
     F->level = l;
     F->n = n;
     F->pos = malloc((n + 1) * sizeof *F->pos);
     F->key = malloc((n + 1) * sizeof *F->key);
     F->start = malloc((n + 1) * sizeof *F->start);
-    float *xyr = malloc((3 * n + 1) * sizeof *xyr);
-    uint32_t *tp = malloc((n + 1) * sizeof *tp), *tc = malloc((n + 1) * sizeof *tc);
-    uint8_t *tr = malloc(n + 1);
-    F->x = xyr;
-    F->y = xyr ? xyr + n : NULL;
-    F->r = xyr ? xyr + 2 * n : NULL;
-    const int oom = !F->pos || !F->key || !F->start || !xyr || !tp || !tc || !tr;
-    if (!oom) {
-        const double inv = (double)k / L->h;
-        uint32_t cnt[FINE_MAX];
-        for (size_t row = 0; row < ny; row++) {
-            const size_t rb = cs[row * nx] - p0, re = cs[(row + 1) * nx] - p0;
-            if (rb == re)
-                continue;
-            /* each cell's circles by fine column into tp, tc (their columns), tr (rows) */
-            for (size_t col = 0; col < nx; col++) {
-                const size_t cb = cs[row * nx + col] - p0, ce = cs[row * nx + col + 1] - p0;
-                if (cb == ce)
-                    continue;
-                memset(cnt, 0, (size_t)k * sizeof *cnt);
-                for (size_t i = cb; i < ce; i++) {
-                    const size_t p = p0 + i;
-                    const uint32_t c = fine_in(((double)s->tx[p] - L->ox) * inv, (int64_t)col, k);
-                    const uint32_t r = fine_in(((double)s->ty[p] - L->oy) * inv, (int64_t)row, k);
-                    F->start[i] = r << 8 | c; /* scratch until the cells are listed */
-                    cnt[c]++;
-                }
-                for (uint32_t c = 0, at = (uint32_t)cb; c < (uint32_t)k; c++) {
-                    const uint32_t m = cnt[c];
-                    cnt[c] = at;
-                    at += m;
-                }
-                for (size_t i = cb; i < ce; i++) {
-                    const uint32_t c = F->start[i] & 255u, to = cnt[c]++;
-                    tp[to] = (uint32_t)(p0 + i);
-                    tc[to] = (uint32_t)col * (uint32_t)k + c;
-                    tr[to] = (uint8_t)(F->start[i] >> 8);
-                }
-            }
-            /* the row's circles stably by fine row */
-            memset(cnt, 0, (size_t)k * sizeof *cnt);
-            for (size_t i = rb; i < re; i++)
-                cnt[tr[i]]++;
-            for (uint32_t c = 0, at = (uint32_t)rb; c < (uint32_t)k; c++) {
-                const uint32_t m = cnt[c];
-                cnt[c] = at;
-                at += m;
-            }
-            for (size_t i = rb; i < re; i++) {
-                const uint32_t to = cnt[tr[i]]++;
-                F->pos[to] = tp[i];
-                F->key[to] = ((uint64_t)row * (uint64_t)k + tr[i]) << 32 | tc[i];
-            }
-        }
-        size_t nc = 0;
-        for (size_t i = 0; i < n; i++) {
-            const uint32_t p = F->pos[i];
-            F->x[i] = s->tx[p], F->y[i] = s->ty[p], F->r[i] = s->tr[p];
-            HS_ASSERT(i == 0 || F->key[i] >= F->key[i - 1]);
-            if (i == 0 || F->key[i] != F->key[i - 1]) {
-                F->key[nc] = F->key[i]; /* nc <= i: the cells overwrite keys already read */
-                F->start[nc++] = (uint32_t)i;
-            }
-        }
-        F->start[nc] = (uint32_t)n;
-        F->ncells = nc;
-    }
-    free(tp);
-    free(tc);
-    free(tr);
-    return oom;
+    F->x = malloc((3 * n + 1) * sizeof *F->x);
+    F->y = F->x ? F->x + n : NULL;
+    F->r = F->x ? F->x + 2 * n : NULL;
+    fb->tp[i] = malloc((n + 1) * sizeof *fb->tp[i]);
+    fb->tc[i] = malloc((n + 1) * sizeof *fb->tc[i]);
+    fb->tr[i] = malloc(n + 1);
+    return !F->pos || !F->key || !F->start || !F->x || !fb->tp[i] || !fb->tc[i] || !fb->tr[i];
 }
 
 /* The partners of the circle of p among the fine circles [b, e) (b after it), each tested
@@ -204,21 +232,84 @@ static int fine_takes(const hs_pair_search *s, int l)
            s->collide == NULL && !s->g->periodic;
 }
 
-int hs_fine_make(const hs_pair_search *s, hs_fine *f)
+/* Circles a part of a level's rows holds, about: enough to be worth a thread, few enough
+ * for the parts to share the team. */
+enum { FINE_PART = 16384 };
+
+/* The parts of the levels' rows (NULL when memory ran out; *np of them). */
+static fine_part *fine_parts(const hs_pair_search *s, const hs_fine *f, size_t *np)
+{
+    size_t m = 0;
+    for (int i = 0; i < f->nlevels; i++)
+        m += f->lv[i].n / FINE_PART + 1;
+    fine_part *part = malloc(m * sizeof *part);
+    if (part == NULL)
+        return NULL;
+    *np = 0;
+    for (int i = 0; i < f->nlevels; i++) {
+        const hs_glevel *L = &s->g->lv[f->lv[i].level];
+        const size_t nx = (size_t)L->nx, ny = (size_t)L->ny, parts = f->lv[i].n / FINE_PART + 1;
+        const uint32_t *cs = s->g->cell_start + L->cell0;
+        size_t row = 0;
+        for (size_t j = 0; j < parts; j++) {
+            const size_t row0 = row, until = cs[0] + (j + 1) * f->lv[i].n / parts;
+            while (row < ny && cs[row * nx] < until)
+                row++;
+            part[(*np)++] = (fine_part){i, row0, j + 1 == parts ? ny : row, 0};
+        }
+    }
+    HS_ASSERT(*np == m);
+    return part;
+}
+
+int hs_fine_make(const hs_pair_search *s, const hs_par *par, hs_fine *f)
 {
     memset(f, 0, sizeof *f);
-    for (int l = 0; l < s->g->nlevels; l++) {
+    fine_build fb;
+    memset(&fb, 0, sizeof fb);
+    fb.s = s;
+    fb.f = f;
+    int oom = 0;
+    for (int l = 0; l < s->g->nlevels && !oom; l++) {
         const int k = fine_takes(s, l) ? fine_per_cell(s, l) : 0;
         if (k == 0)
             continue;
-        hs_fine_level *F = &f->lv[f->nlevels++];
-        if (fine_level(s, l, k, F))
-            return 1;
+        fb.k[f->nlevels] = k;
+        oom = fine_alloc(s, l, &f->lv[f->nlevels], &fb, f->nlevels);
+        f->nlevels++;
         f->levels |= 1u << l;
-        f->nchunks += (F->n + HS_PAIR_BLOCK - 1) / HS_PAIR_BLOCK;
     }
-    if (f->nchunks == 0)
-        return 0;
+    size_t np = 0;
+    if (!oom && f->nlevels > 0) {
+        fb.part = fine_parts(s, f, &np);
+        oom = fb.part == NULL;
+    }
+    if (!oom && np > 0) {
+        hs_par_for(par, np, fine_part_sort, &fb);
+        /* each level's cells: its parts' lists moved down behind one another */
+        for (size_t t = 0; t < np; t++) {
+            const fine_part *P = &fb.part[t];
+            hs_fine_level *F = &f->lv[P->f];
+            const hs_glevel *L = &s->g->lv[F->level];
+            const uint32_t *cs = s->g->cell_start + L->cell0;
+            const size_t b = cs[P->row0 * (size_t)L->nx] - cs[0];
+            memmove(F->key + F->ncells, F->key + b, P->ncells * sizeof *F->key);
+            memmove(F->start + F->ncells, F->start + b, P->ncells * sizeof *F->start);
+            F->ncells += P->ncells;
+        }
+        for (int i = 0; i < f->nlevels; i++)
+            f->lv[i].start[f->lv[i].ncells] = (uint32_t)f->lv[i].n;
+    }
+    for (int i = 0; i < HS_GRID_LEVELS; i++) {
+        free(fb.tp[i]);
+        free(fb.tc[i]);
+        free(fb.tr[i]);
+    }
+    free(fb.part);
+    for (int i = 0; !oom && i < f->nlevels; i++)
+        f->nchunks += (f->lv[i].n + HS_PAIR_BLOCK - 1) / HS_PAIR_BLOCK;
+    if (oom || f->nchunks == 0)
+        return oom;
     f->chunk = malloc(f->nchunks * sizeof *f->chunk);
     if (f->chunk == NULL)
         return 1;
@@ -253,8 +344,7 @@ static void fine_block(void *ctx, size_t k, int slot)
     fine_chunk(c->s, &c->f->lv[ch->f], ch->c0, ch->c1, &c->lists[k]);
 }
 
-void hs_fine_scan(const hs_pair_search *s, const hs_fine *f, const hs_par *par,
-                  hs_pair_list *lists)
+void hs_fine_scan(const hs_pair_search *s, const hs_fine *f, const hs_par *par, hs_pair_list *lists)
 {
     const fine_call c = {s, f, lists};
     hs_par_for(par, f->nchunks, fine_block, (void *)&c);

@@ -34,9 +34,9 @@ typedef struct hs_fine {
 } hs_fine;
 
 /* The levels of s's grid whose own pairs the fine scan takes (cut cells, in an overlap search
- * without a filter or a periodic box), their fine cells made, into f (f->levels 0: none).
- * Returns 0, or 1 when memory ran out. */
-int hs_fine_make(const hs_pair_search *s, hs_fine *f);
+ * without a filter or a periodic box), their fine cells made on the team, into f (f->levels
+ * 0: none). Returns 0, or 1 when memory ran out (f is then freed by hs_fine_free). */
+int hs_fine_make(const hs_pair_search *s, const hs_par *par, hs_fine *f);
 /* Their pairs, chunk k's appended to lists[k] (f->nchunks lists), on the team. */
 void hs_fine_scan(const hs_pair_search *s, const hs_fine *f, const hs_par *par,
                   hs_pair_list *lists);

@@ -497,7 +497,7 @@ static int run_search(const hs_pair_search *search, const hs_par *par, hs_pair_l
     pb.nb = pb.nb0 + (n - pb.n0 + HS_PAIR_BIG_BLOCK - 1) / HS_PAIR_BIG_BLOCK;
     const hs_par team = hs_par_cap(*par, pb.nb < 2 ? 1 : par->threads); /* one block: alone */
     hs_fine fine;
-    int oom = hs_fine_make(s, &fine);
+    int oom = hs_fine_make(s, &team, &fine);
     s->fine = fine.levels;
     /* lists[k]: block k's pairs; lists[nb + k]: its cross pairs; then the fine chunks' */
     *nl = 2 * pb.nb + fine.nchunks;
