@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal to pairs_scan.c: one circle's tests against a run of candidates (consecutive
+/* Internal to the pair search: one circle's tests against a run of candidates (consecutive
  * storage positions), the pairs they keep, and the runs of a box across cut cells. Included
- * once, by pairs_scan.c; every function is inlined into each clone of its scan_block
- * (HS_CLONE_INLINE), so the loops are compiled for the clone's instruction set and a run (a
- * cell's few circles) costs no call. */
+ * by pairs_scan.c and pairs_fine.c (which keeps the pairs as emit does); every function is
+ * inlined into each clone of its caller (HS_CLONE_INLINE), so the loops are compiled for the
+ * clone's instruction set and a run (a cell's few circles) costs no call. */
 #ifndef HITSCAN_GRID_PAIR_RUNS_INL
 #define HITSCAN_GRID_PAIR_RUNS_INL
 
