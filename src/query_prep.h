@@ -26,6 +26,24 @@ static inline int hs_query_surely_valid(hs_query q)
            (dd >= FLT_MIN || (q.d.x == 0.0f && q.d.y == 0.0f));
 }
 
+/* hs_query_surely_valid's test of a and d alone, without a branch (so that a loop over a batch
+ * vectorises), for a batch whose tmin, tmax and q pass hs_query_batch_surely_valid. */
+static inline int hs_query_ad_surely_valid(float ax, float ay, float dx, float dy)
+{
+    const float big = HS_MAX_COORD, dd = dx * dx + dy * dy;
+    return (fabsf(ax) <= big) & (fabsf(ay) <= big) & (fabsf(dx) <= big) & (fabsf(dy) <= big) &
+           (dd <= FLT_MAX) & ((dd >= FLT_MIN) | ((dx == 0.0f) & (dy == 0.0f)));
+}
+
+/* Whether qs has no per-query tmin, tmax and q, and its batch values pass
+ * hs_query_surely_valid's tests of them. */
+static inline int hs_query_batch_surely_valid(const hs_queries *qs)
+{
+    const float big = HS_MAX_COORD, t0 = qs->tmin_all, t1 = qs->tmax_all;
+    return !qs->tmin && !qs->tmax && !qs->q && qs->q_all >= 0.0f && qs->q_all <= big && t0 <= t1 &&
+           t0 < INFINITY && t1 > -INFINITY;
+}
+
 /* Query i of a batch as an hs_query (NULL arrays replaced by the *_all fields). */
 static inline hs_query hs_query_at(const hs_queries *qs, size_t i)
 {

@@ -136,10 +136,17 @@ static hs_status plain_empty(const hs_grid_call *c)
 {
     const hs_grid_out *o = c->o;
     const size_t n = c->qs->count;
+    const hs_queries *qs = c->qs;
     hs_tally total = HS_TALLY_INIT;
-    for (size_t i = 0; i < n; i++) {
+    size_t unsure = n; /* queries hs_query_ad_surely_valid does not pass */
+    if (hs_query_batch_surely_valid(qs)) {
+        unsure = 0;
+        for (size_t i = 0; i < n; i++)
+            unsure += !hs_query_ad_surely_valid(qs->ax[i], qs->ay[i], qs->dx[i], qs->dy[i]);
+    }
+    for (size_t i = 0; unsure != 0 && i < n; i++) {
         hs_kq kq;
-        if (!hs_prep_query(c->qs, i, c->b->sem, &kq) && total.invalid++ == 0)
+        if (!hs_prep_query(qs, i, c->b->sem, &kq) && total.invalid++ == 0)
             total.first = i;
     }
     if (o->mode == HS_GRID_CLOSEST) {
