@@ -17,6 +17,7 @@
 #include "grid/discs.h"
 #include "grid/layout.h"
 #include "grid/pairs_fine.h"
+#include "grid/storage.h"
 #include "grid/subcells.h"
 #include "grid/vectorize.h"
 #include "invariant.h"
@@ -161,15 +162,17 @@ static int fine_alloc(const hs_pair_search *s, int l, hs_fine_level *F, fine_bui
     const size_t n = cs[(size_t)L->nx * (size_t)L->ny] - cs[0];
     F->level = l;
     F->n = n;
-    F->pos = malloc((n + 1) * sizeof *F->pos);
-    F->key = malloc((n + 1) * sizeof *F->key);
-    F->start = malloc((n + 1) * sizeof *F->start);
-    F->x = malloc((3 * n + 1) * sizeof *F->x);
+    /* fresh arrays of ~37 bytes a circle, written once: on 2 MB pages where they are that
+     * large, as their page faults would otherwise weigh on the search */
+    F->pos = hs_grid_alloc_lines(n + 1, sizeof *F->pos);
+    F->key = hs_grid_alloc_lines(n + 1, sizeof *F->key);
+    F->start = hs_grid_alloc_lines(n + 1, sizeof *F->start);
+    F->x = hs_grid_alloc_lines(3 * n + 1, sizeof *F->x);
     F->y = F->x ? F->x + n : NULL;
     F->r = F->x ? F->x + 2 * n : NULL;
-    fb->tp[i] = malloc((n + 1) * sizeof *fb->tp[i]);
-    fb->tc[i] = malloc((n + 1) * sizeof *fb->tc[i]);
-    fb->tr[i] = malloc(n + 1);
+    fb->tp[i] = hs_grid_alloc_lines(n + 1, sizeof *fb->tp[i]);
+    fb->tc[i] = hs_grid_alloc_lines(n + 1, sizeof *fb->tc[i]);
+    fb->tr[i] = hs_grid_alloc_lines(n + 1, 1);
     return !F->pos || !F->key || !F->start || !F->x || !fb->tp[i] || !fb->tc[i] || !fb->tr[i];
 }
 
