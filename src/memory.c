@@ -19,15 +19,29 @@ void *hs_alloc_lines(size_t bytes)
         return NULL;
     const size_t b = bytes == 0 ? 64 : (bytes + 63) & ~(size_t)63;
 #if defined(MADV_HUGEPAGE)
-    if (b >= HS_HUGE_PAGE) {
+    if (b >= HS_HUGE_PAGE / 2) {
+        /* a last page at least half used is taken whole: its 4 KB faults would cost more */
+        const size_t tail = b & (HS_HUGE_PAGE - 1);
+        const size_t whole = tail >= HS_HUGE_PAGE / 2 && b <= SIZE_MAX - HS_HUGE_PAGE
+                                 ? b - tail + HS_HUGE_PAGE
+                                 : b - tail;
         void *p = NULL;
-        if (posix_memalign(&p, HS_HUGE_PAGE, b) != 0)
+        if (posix_memalign(&p, HS_HUGE_PAGE, whole > b ? whole : b) != 0)
             return NULL;
-        (void)madvise(p, b & ~(HS_HUGE_PAGE - 1), MADV_HUGEPAGE);
+        (void)madvise(p, whole, MADV_HUGEPAGE);
         return p;
     }
 #endif
     return aligned_alloc(64, b);
+}
+
+int hs_alloc_is_lazy(void)
+{
+#if defined(MADV_HUGEPAGE)
+    return 1;
+#else
+    return 0;
+#endif
 }
 
 void hs_advise_huge(void *p, size_t bytes)

@@ -133,6 +133,9 @@
 #define HS_BLOCK_HITS 1024
 /* Pairs: storage positions per scheduling block. */
 #define HS_PAIR_BLOCK 4096
+/* Pairs: a search of this many circles on has its lists grow in an arena on 2 MB pages
+ * (grid/pair_list.h); smaller ones reuse what malloc has at hand. */
+#define HS_PAIR_ARENA_MIN 32768
 /* Sub-cells (grid/subcells.h): a cell is cut from HS_SUBCELL_CUT circles on (a sparser cell
  * scans faster whole), into sub-cells of at least HS_SUBCELL_FILL circles on average (a
  * pair search tests a row of sub-cells a vector of candidates at a time: a few circles each

@@ -19,7 +19,10 @@
 #include "hitscan/scene.h"
 #include "batch/workspace.h"
 #include "grid/layout.h"
+#include "grid/pair_list.h"
 #include "grid/subcells.h"
+#include "memory.h"
+#include "tuning.h"
 #include "batch_check.h"
 #include "test_util.h"
 
@@ -943,6 +946,9 @@ static void test_pairs(void **state)
     if (!test_emulated()) { /* the assembly alone, which no ISA changes: natively only */
         total += check_dense_pairs(HS_SCENE_MIXED, 24000, 78u);
         total += check_dense_pairs(HS_SCENE_CLUSTERED, 16000, 79u);
+        /* lists in their arena (HS_PAIR_ARENA_MIN circles on), and past it: a crowd of several
+         * pairs a circle */
+        total += check_dense_pairs(HS_SCENE_UNIFORM, HS_PAIR_ARENA_MIN + 4000, 80u);
     }
     /* exact touching, duplicates, points */
     scene s;
@@ -961,6 +967,51 @@ static void test_pairs(void **state)
     hs_grid_destroy(g);
     scene_free(&s);
     print_message("pairs: %zu contacts checked against the sweep\n", total);
+}
+
+/* Lists of a search sharing an arena: pairs appended one by one, in turn to each list, well
+ * past the arena's room, all kept in order; lists in the arena while it lasts, then from
+ * malloc; the last of them freed with the arena. */
+static void test_pair_lists(void **state)
+{
+    (void)state;
+    for (int carry = 0; carry <= 1; carry++) {
+        const size_t n = HS_PAIR_ARENA_MIN, nl = 3, per = 8 * n; /* 8 pairs a circle */
+        hs_pair_list *lists = hs_pair_lists_make(nl, n, carry);
+        assert_non_null(lists);
+        const int lazy = hs_alloc_is_lazy();
+        for (size_t b = 0; b < nl; b++)
+            assert_int_equal(lists[b].arena != NULL, lazy);
+        int seen_in = 0, seen_out = 0;
+        for (size_t k = 0; k < per; k++)
+            for (size_t b = 0; b < nl; b++) {
+                hs_pair_list *B = &lists[b];
+                assert_true(hs_pair_list_reserve(B, 1));
+                B->i[B->len] = (uint32_t)(k * nl + b);
+                B->j[B->len] = (uint32_t)(k ^ b);
+                if (carry)
+                    B->rec[B->len].contact.gap = (float)k;
+                B->len++;
+                seen_in |= B->in_arena;
+                seen_out |= !B->in_arena;
+            }
+        assert_int_equal(seen_in, lazy);
+        assert_true(seen_out); /* the arena holds 3 pairs a circle, with copies */
+        for (size_t b = 0; b < nl; b++) {
+            const hs_pair_list *B = &lists[b];
+            assert_int_equal(B->len, per);
+            assert_int_equal(B->oom, 0);
+            for (size_t k = 0; k < per; k++) {
+                assert_int_equal(B->i[k], k * nl + b);
+                assert_int_equal(B->j[k], k ^ b);
+                if (carry)
+                    assert_true(B->rec[k].contact.gap == (float)k);
+            }
+        }
+        hs_pair_list_free(&lists[1]); /* one alone, then the rest with the arena */
+        assert_int_equal(lists[1].len, 0);
+        hs_pair_lists_free(lists, nl);
+    }
 }
 
 /* hs_grid_pairs_within against the reference in double (the contract's formula), on 1 to 4
@@ -1860,6 +1911,7 @@ int main(void)
         cmocka_unit_test(test_closest_signed_zero_tie),
         cmocka_unit_test(test_batches_of_one),
         cmocka_unit_test(test_dense_cells),
+        cmocka_unit_test(test_pair_lists),
         cmocka_unit_test(test_pairs),
         cmocka_unit_test(test_pairs_within),
         cmocka_unit_test(test_overlap_circle),

@@ -195,7 +195,9 @@ HS_API hs_status hs_grid_all_into(const hs_grid *g, const hs_queries *qs, const 
  * (ri + rj)^2 evaluated in double, which neither underflows (points 1e-30 apart are apart)
  * nor overflows anywhere in the accepted range. While it runs, a search also holds about 37
  * bytes per circle of each level whose cells are cut (without a filter or periodic box: its
- * circles sorted into cells sized for the pairs). */
+ * circles sorted into cells sized for the pairs). On Linux, a search of 32768 circles or more
+ * reserves address space for its lists of pairs, 48 bytes per circle (96 with contacts or
+ * swept pairs), of which only what the lists write is used, by 2 MB pages. */
 typedef struct hs_pairs {
     uint32_t *i, *j;
     size_t count;

@@ -99,8 +99,7 @@ static int assemble(hs_pair_list *lists, size_t nl, size_t total, size_t n, unsi
                   : hs_pairs_assemble(lists, nl, n, par, out->i, out->j, NULL);
     if (!oom && (want & HS_PAIRS_SHIFTS))
         oom = hs_pairs_shifts(lists, nl, out->i, out->j, total, par, &out->sx, &out->sy);
-    for (size_t b = 0; b < nl; b++) /* memory for the contacts */
-        hs_pair_list_free(&lists[b]);
+    hs_pair_lists_clear(lists, nl); /* memory for the contacts */
     if (!oom && (want & HS_PAIRS_CONTACTS)) {
         out->nx = hs_grid_alloc_lines(total, sizeof(float));
         out->ny = hs_grid_alloc_lines(total, sizeof(float));

@@ -154,7 +154,17 @@ static void fine_part_sort(void *ctx, size_t t, int slot)
     P->ncells = nc - b;
 }
 
-/* Level l's arrays (F) and sort scratch; 1 when memory ran out. */
+/* Room for bytes at *at in a block of lines: its offset, *at moved on by whole lines. */
+static size_t take_lines(size_t *at, size_t bytes)
+{
+    const size_t o = *at;
+    *at += (bytes + 63) & ~(size_t)63;
+    return o;
+}
+
+/* Level l's arrays (F) in one block and its sort scratch in another; 1 when memory ran out.
+ * Fresh memory of about 37 bytes a circle, written once: blocks that large come on 2 MB
+ * pages (hs_grid_alloc_lines), whose faults are 512 times rarer. */
 static int fine_alloc(const hs_pair_search *s, int l, hs_fine_level *F, fine_build *fb, int i)
 {
     const hs_glevel *L = &s->g->lv[l];
@@ -162,18 +172,27 @@ static int fine_alloc(const hs_pair_search *s, int l, hs_fine_level *F, fine_bui
     const size_t n = cs[(size_t)L->nx * (size_t)L->ny] - cs[0];
     F->level = l;
     F->n = n;
-    /* fresh arrays of ~37 bytes a circle, written once: on 2 MB pages where they are that
-     * large, as their page faults would otherwise weigh on the search */
-    F->pos = hs_grid_alloc_lines(n + 1, sizeof *F->pos);
-    F->key = hs_grid_alloc_lines(n + 1, sizeof *F->key);
-    F->start = hs_grid_alloc_lines(n + 1, sizeof *F->start);
-    F->x = hs_grid_alloc_lines(3 * n + 1, sizeof *F->x);
-    F->y = F->x ? F->x + n : NULL;
-    F->r = F->x ? F->x + 2 * n : NULL;
-    fb->tp[i] = hs_grid_alloc_lines(n + 1, sizeof *fb->tp[i]);
-    fb->tc[i] = hs_grid_alloc_lines(n + 1, sizeof *fb->tc[i]);
-    fb->tr[i] = hs_grid_alloc_lines(n + 1, 1);
-    return !F->pos || !F->key || !F->start || !F->x || !fb->tp[i] || !fb->tc[i] || !fb->tr[i];
+    size_t at = 0, st = 0;
+    take_lines(&at, (n + 1) * sizeof *F->key); /* key at the block's base */
+    const size_t o_pos = take_lines(&at, (n + 1) * sizeof *F->pos);
+    const size_t o_start = take_lines(&at, (n + 1) * sizeof *F->start);
+    const size_t o_x = take_lines(&at, (3 * n + 1) * sizeof *F->x);
+    take_lines(&st, (n + 1) * sizeof *fb->tp[i]); /* tp at the scratch's base */
+    const size_t o_tc = take_lines(&st, (n + 1) * sizeof *fb->tc[i]);
+    const size_t o_tr = take_lines(&st, n + 1);
+    char *a = hs_grid_alloc_lines(at, 1), *t = a ? hs_grid_alloc_lines(st, 1) : NULL;
+    F->key = (uint64_t *)(void *)a; /* the block's base, freed by hs_fine_free */
+    if (a == NULL || t == NULL)
+        return 1;
+    F->pos = (uint32_t *)(void *)(a + o_pos);
+    F->start = (uint32_t *)(void *)(a + o_start);
+    F->x = (float *)(void *)(a + o_x);
+    F->y = F->x + n;
+    F->r = F->x + 2 * n;
+    fb->tp[i] = (uint32_t *)(void *)t; /* the scratch's base, freed by hs_fine_make */
+    fb->tc[i] = (uint32_t *)(void *)(t + o_tc);
+    fb->tr[i] = (uint8_t *)(t + o_tr);
+    return 0;
 }
 
 /* The partners of the circle of p among the fine circles [b, e) (b after it), each tested
@@ -303,11 +322,8 @@ int hs_fine_make(const hs_pair_search *s, const hs_par *par, hs_fine *f)
         for (int i = 0; i < f->nlevels; i++)
             f->lv[i].start[f->lv[i].ncells] = (uint32_t)f->lv[i].n;
     }
-    for (int i = 0; i < HS_GRID_LEVELS; i++) {
-        free(fb.tp[i]);
-        free(fb.tc[i]);
-        free(fb.tr[i]);
-    }
+    for (int i = 0; i < HS_GRID_LEVELS; i++)
+        free(fb.tp[i]); /* each level's scratch block */
     free(fb.part);
     for (int i = 0; !oom && i < f->nlevels; i++)
         f->nchunks += (f->lv[i].n + HS_PAIR_BLOCK - 1) / HS_PAIR_BLOCK;
@@ -356,11 +372,7 @@ void hs_fine_scan(const hs_pair_search *s, const hs_fine *f, const hs_par *par, 
 void hs_fine_free(hs_fine *f)
 {
     for (int i = 0; i < f->nlevels; i++) {
-        hs_fine_level *F = &f->lv[i];
-        free(F->pos);
-        free(F->x);
-        free(F->key);
-        free(F->start);
+        free(f->lv[i].key); /* each level's block */
     }
     free(f->chunk);
     memset(f, 0, sizeof *f);

@@ -501,10 +501,8 @@ static int run_search(const hs_pair_search *search, const hs_par *par, hs_pair_l
     s->fine = fine.levels;
     /* lists[k]: block k's pairs; lists[nb + k]: its cross pairs; then the fine chunks' */
     *nl = 2 * pb.nb + fine.nchunks;
-    *lists = oom ? NULL : calloc(*nl ? *nl : 1, sizeof **lists);
+    *lists = oom ? NULL : hs_pair_lists_make(*nl, n, s->dx != NULL || s->contacts);
     oom |= *lists == NULL;
-    for (size_t b = 0; !oom && b < *nl; b++)
-        (*lists)[b].carry = s->dx != NULL || s->contacts;
     oom = oom || find_pairs(s, &pb, *lists, *lists + pb.nb, &team);
     if (!oom && fine.nchunks > 0) {
         hs_fine_scan(s, &fine, &team, *lists + 2 * pb.nb);

@@ -353,8 +353,7 @@ static hs_status assemble(hs_pair_list *lists, size_t nl, size_t total, size_t n
               hs_pairs_assemble_carried(lists, nl, total, n, par, out->i, out->j, &ans, &word);
     if (!oom && g->periodic)
         oom = hs_pairs_shifts(lists, nl, out->i, out->j, total, par, &out->sx, &out->sy);
-    for (size_t b = 0; b < nl; b++) /* memory for the answers */
-        hs_pair_list_free(&lists[b]);
+    hs_pair_lists_clear(lists, nl); /* memory for the answers */
     out->count = total;
     out->t = oom ? NULL : hs_grid_alloc_lines(total, sizeof *out->t);
     out->nx = oom ? NULL : hs_grid_alloc_lines(total, sizeof *out->nx);
