@@ -30,9 +30,9 @@ static void *grow(void *p, size_t len, size_t c, size_t elem, int borrowed)
 /* Room for bytes in the arena (64-byte aligned), or NULL when it is used up. */
 static void *arena_take(hs_pair_arena *A, size_t bytes)
 {
-    if (A == NULL || bytes > A->cap)
+    if (A == NULL || bytes > A->cap - 63)
         return NULL;
-    const size_t b = (bytes + 63) & ~(size_t)63;
+    const size_t b = (bytes + 63) & ~(size_t)63; /* <= cap */
     const size_t at = atomic_fetch_add_explicit(&A->used, b, memory_order_relaxed);
     return at <= A->cap - b ? A->base + at : NULL;
 }
