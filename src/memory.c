@@ -20,9 +20,11 @@ void *hs_alloc_lines(size_t bytes)
     const size_t b = bytes == 0 ? 64 : (bytes + 63) & ~(size_t)63;
 #if defined(MADV_HUGEPAGE)
     if (b >= HS_HUGE_PAGE / 2) {
-        /* a last page at least half used is taken whole: its 4 KB faults would cost more */
+        /* a last page at least half used, or of a buffer of 8 pages or more, is taken whole:
+         * its 4 KB faults would cost more than the memory */
         const size_t tail = b & (HS_HUGE_PAGE - 1);
-        const size_t whole = tail >= HS_HUGE_PAGE / 2 && b <= SIZE_MAX - HS_HUGE_PAGE
+        const size_t whole = tail > 0 && (tail >= HS_HUGE_PAGE / 2 || b >= 8 * HS_HUGE_PAGE) &&
+                                     b <= SIZE_MAX - HS_HUGE_PAGE
                                  ? b - tail + HS_HUGE_PAGE
                                  : b - tail;
         void *p = NULL;

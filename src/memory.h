@@ -3,8 +3,9 @@
  * pages, in "always" or "madvise" mode). A buffer of megabytes on 4 KB pages takes a page
  * fault per 4 KB the first time it is written, and its scattered reads and write streams miss
  * the first-level TLB; on 2 MB pages both are 512 times rarer. A buffer of 1 MB or more is
- * advised by whole 2 MB pages, its last one included when at least half of it is used (so at
- * most 1 MB a buffer is over-allocated); smaller buffers are left as they are. */
+ * advised by whole 2 MB pages, its last one included when at least half of it is used or the
+ * buffer is 16 MB or more (so a buffer is over-allocated by at most 1 MB, or an eighth of
+ * it); smaller buffers are left as they are. */
 #ifndef HITSCAN_MEMORY_H
 #define HITSCAN_MEMORY_H
 
