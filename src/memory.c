@@ -17,7 +17,7 @@ void *hs_alloc_lines(size_t bytes)
 {
     if (bytes > SIZE_MAX - 63)
         return NULL;
-    const size_t b = bytes == 0 ? 64 : (bytes + 63) & ~(size_t)63;
+    const size_t b = bytes == 0 ? 64 : hs_lines_bytes(bytes);
 #if defined(MADV_HUGEPAGE)
     if (b >= HS_HUGE_PAGE / 2) {
         /* a last page at least half used, or of a buffer of 8 pages or more, is taken whole:

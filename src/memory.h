@@ -11,6 +11,9 @@
 
 #include <stddef.h>
 
+/* bytes rounded up to whole 64-byte lines (bytes <= SIZE_MAX - 63). */
+static inline size_t hs_lines_bytes(size_t bytes) { return (bytes + 63) & ~(size_t)63; }
+
 /* bytes (at least one line), 64-byte aligned, released with free(); 2 MB aligned and advised from
  * 1 MB up (as above). NULL on failure. */
 void *hs_alloc_lines(size_t bytes);

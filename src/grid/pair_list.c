@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The lists of a pair search (pair_list.h): grown by doubling, every array replaced as soon
- * as it has grown, so a failure leaves a list valid; and the output arrays the assembly
- * writes. */
+/* The lists of a pair search (pair_list.h): grown by doubling, in the search's arena while it
+ * lasts, every array replaced as soon as it has grown, so a failure leaves a list valid. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +31,7 @@ static void *arena_take(hs_pair_arena *A, size_t bytes)
 {
     if (A == NULL || bytes > A->cap - 63)
         return NULL;
-    const size_t b = (bytes + 63) & ~(size_t)63; /* <= cap */
+    const size_t b = hs_lines_bytes(bytes); /* <= cap */
     const size_t at = atomic_fetch_add_explicit(&A->used, b, memory_order_relaxed);
     return at <= A->cap - b ? A->base + at : NULL;
 }
@@ -185,14 +184,4 @@ void hs_pair_lists_free(hs_pair_list *lists, size_t nl)
 {
     hs_pair_lists_clear(lists, nl);
     free(lists);
-}
-
-/* From a megabyte up on 2 MB pages where the system allows it (hs_grid_alloc_lines): fresh
- * memory faults page by page, and the assembly writes it in a few hundred streams at once.
- * Smaller ones from malloc, which reuses freed memory. */
-uint32_t *hs_pairs_alloc_out(size_t n)
-{
-    if (n * sizeof(uint32_t) >= ((size_t)1 << 20))
-        return hs_grid_alloc_lines(n, sizeof(uint32_t));
-    return malloc(n * sizeof(uint32_t));
 }

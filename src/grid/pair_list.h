@@ -84,8 +84,4 @@ void hs_pair_lists_clear(hs_pair_list *lists, size_t nl);
 /* hs_pair_lists_clear, then the array holding them. */
 void hs_pair_lists_free(hs_pair_list *lists, size_t nl);
 
-/* An output array of n indices: from a megabyte up on 2 MB pages where the system allows it.
- * Freed with free(). */
-uint32_t *hs_pairs_alloc_out(size_t n);
-
 #endif

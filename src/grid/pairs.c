@@ -90,8 +90,8 @@ static int assemble(hs_pair_list *lists, size_t nl, size_t total, size_t n, unsi
     hs_pair_rec *ans = NULL;
     uint32_t *word = NULL;
     out->count = total;
-    out->i = hs_pairs_alloc_out(total);
-    out->j = out->i ? hs_pairs_alloc_out(total) : NULL;
+    out->i = hs_grid_alloc_lines(total, sizeof(uint32_t));
+    out->j = out->i ? hs_grid_alloc_lines(total, sizeof(uint32_t)) : NULL;
     int oom = out->i == NULL || out->j == NULL;
     if (!oom)
         oom = want & HS_PAIRS_CONTACTS

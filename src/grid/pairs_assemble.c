@@ -345,7 +345,7 @@ int hs_pairs_assemble_carried(const hs_pair_list *lists, size_t nl, size_t total
      * sequence); then the pairs in (i, j) order with the place each came from */
     size_t *base = malloc((nl + 1) * sizeof *base);
     *ans = hs_grid_alloc_lines(total, sizeof **ans);
-    *word = hs_pairs_alloc_out(total);
+    *word = hs_grid_alloc_lines(total, sizeof(uint32_t));
     int oom = !base || !*ans || !*word;
     if (!oom) {
         base[0] = 0;

@@ -21,6 +21,7 @@
 #include "grid/subcells.h"
 #include "grid/vectorize.h"
 #include "invariant.h"
+#include "memory.h"
 #include "tuning.h"
 
 #include "grid/pair_runs.inl"
@@ -158,7 +159,7 @@ static void fine_part_sort(void *ctx, size_t t, int slot)
 static size_t take_lines(size_t *at, size_t bytes)
 {
     const size_t o = *at;
-    *at += (bytes + 63) & ~(size_t)63;
+    *at += hs_lines_bytes(bytes);
     return o;
 }
 

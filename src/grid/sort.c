@@ -36,6 +36,7 @@
 #include "grid/storage.h"
 #include "grid/cells.h"
 #include "grid/vectorize.h"
+#include "memory.h"
 #include "prefetch.h"
 #include "tuning.h"
 
@@ -58,8 +59,6 @@ static void counts_to_ends(uint32_t *cs, size_t c0, size_t c1, uint32_t base)
     }
 }
 
-static size_t align64(size_t b) { return (b + 63) & ~(size_t)63; }
-
 /* Small sets: one stable counting sort, cells computed once into scratch, scattered backwards
  * from the input (everything is in L2). */
 static hs_status sort_direct(hs_grid *g, const hs_circles *cs, const hs_cellfn *F)
@@ -72,7 +71,7 @@ static hs_status sort_direct(hs_grid *g, const hs_circles *cs, const hs_cellfn *
     if (g->scratch_bytes < n * sizeof(uint32_t)) {
         free(g->scratch);
         g->scratch = hs_grid_alloc_lines(n, sizeof(uint32_t));
-        g->scratch_bytes = g->scratch ? align64(n * sizeof(uint32_t)) : 0;
+        g->scratch_bytes = g->scratch ? hs_lines_bytes(n * sizeof(uint32_t)) : 0;
         if (g->scratch == NULL)
             return HS_E_NOMEM;
     }
@@ -150,8 +149,9 @@ static hs_status band_sort_init(band_sort *S, hs_grid *g, const hs_circles *cs, 
     S->K = T == 1 ? 1 : (n / 4096 < 4 * (size_t)T ? (size_t)T : 4 * (size_t)T);
     /* scratch: sub-band histograms and band cursors [K][nsbp] each, sb -> band [nsbp], band
      * first position and first sub-band [nsbp + 1 each]; then the per-thread buffers */
-    const size_t tab = align64(((2 * S->K + 3) * S->nsbp + 2) * sizeof(uint32_t));
-    S->area = align64(cap * sizeof(uint32_t)) * (cs->mask ? 2 : 1) + align64(cap * sizeof(hs_grec));
+    const size_t tab = hs_lines_bytes(((2 * S->K + 3) * S->nsbp + 2) * sizeof(uint32_t));
+    S->area = hs_lines_bytes(cap * sizeof(uint32_t)) * (cs->mask ? 2 : 1) +
+              hs_lines_bytes(cap * sizeof(hs_grec));
     if (g->scratch_bytes < tab + (size_t)T * S->area) {
         free(g->scratch);
         g->scratch = hs_grid_alloc_lines(tab + (size_t)T * S->area, 1);
@@ -412,9 +412,9 @@ static HS_PASS void sort_band_in_buffer(const band_sort *S, size_t p0, size_t m,
     uint32_t *gm = g->mask, *gid = g->id, *cs_ = g->cell_start;
     const size_t cap = S->cap;
     uint32_t *cb = (uint32_t *)a;
-    hs_grec *trec = (hs_grec *)(a + align64(cap * sizeof(uint32_t)));
-    uint32_t *tm =
-        (uint32_t *)(a + align64(cap * sizeof(uint32_t)) + align64(cap * sizeof(hs_grec)));
+    hs_grec *trec = (hs_grec *)(a + hs_lines_bytes(cap * sizeof(uint32_t)));
+    uint32_t *tm = (uint32_t *)(a + hs_lines_bytes(cap * sizeof(uint32_t)) +
+                                hs_lines_bytes(cap * sizeof(hs_grec)));
     hs_cellfn one;
     const hs_cellfn *F = band_fn(S, c0, c1, &one);
     for (size_t j = 0; j < m; j += HS_GRID_BLOCK)

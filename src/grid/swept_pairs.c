@@ -347,8 +347,8 @@ static hs_status assemble(hs_pair_list *lists, size_t nl, size_t total, size_t n
 {
     hs_pair_rec *ans = NULL;
     uint32_t *word = NULL;
-    out->i = hs_pairs_alloc_out(total);
-    out->j = hs_pairs_alloc_out(total);
+    out->i = hs_grid_alloc_lines(total, sizeof(uint32_t));
+    out->j = hs_grid_alloc_lines(total, sizeof(uint32_t));
     int oom = !out->i || !out->j ||
               hs_pairs_assemble_carried(lists, nl, total, n, par, out->i, out->j, &ans, &word);
     if (!oom && g->periodic)
