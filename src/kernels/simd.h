@@ -447,6 +447,10 @@ HS_INLINE hs_vf hs_vdh_join(hs_vdh lo, hs_vdh hi)
         _mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(_mm512_cvtpd_ps(lo))),
                            _mm256_castps_pd(_mm512_cvtpd_ps(hi)), 1));
 }
+HS_INLINE hs_vdh hs_vdh_div(hs_vdh a, hs_vdh b) { return _mm512_div_pd(a, b); }
+HS_INLINE hs_vdh hs_vdh_min(hs_vdh a, hs_vdh b) { return _mm512_min_pd(a, b); }
+HS_INLINE unsigned hs_vdh_gt(hs_vdh a, hs_vdh b) { return _mm512_cmp_pd_mask(a, b, _CMP_GT_OQ); }
+HS_INLINE unsigned hs_vdh_ne(hs_vdh a, hs_vdh b) { return _mm512_cmp_pd_mask(a, b, _CMP_NEQ_UQ); }
 #else /* SIMDe 0.7.4 has no 512-bit conversions: lane by lane, the same operations */
 typedef struct hs_vdh {
     double v[8];
@@ -481,7 +485,28 @@ HS_INLINE hs_vf hs_vdh_join(hs_vdh lo, hs_vdh hi)
 HS_VDH_OP(add, +)
 HS_VDH_OP(sub, -)
 HS_VDH_OP(mul, *)
+HS_VDH_OP(div, /)
 #undef HS_VDH_OP
+HS_INLINE hs_vdh hs_vdh_min(hs_vdh a, hs_vdh b)
+{
+    for (int k = 0; k < 8; k++)
+        a.v[k] = a.v[k] < b.v[k] ? a.v[k] : b.v[k];
+    return a;
+}
+HS_INLINE unsigned hs_vdh_gt(hs_vdh a, hs_vdh b)
+{
+    unsigned m = 0;
+    for (int k = 0; k < 8; k++)
+        m |= (unsigned)(a.v[k] > b.v[k]) << k;
+    return m;
+}
+HS_INLINE unsigned hs_vdh_ne(hs_vdh a, hs_vdh b)
+{
+    unsigned m = 0;
+    for (int k = 0; k < 8; k++)
+        m |= (unsigned)(a.v[k] != b.v[k]) << k;
+    return m;
+}
 #endif
 #ifdef HS_PD
 HS_INLINE hs_vdh hs_vdh_add(hs_vdh a, hs_vdh b) { return HS_PD(add)(a, b); }
@@ -512,6 +537,28 @@ HS_INLINE hs_vd2 hs_vd2_mul(hs_vd2 a, hs_vd2 b)
     hs_vd2 d = {hs_vdh_mul(a.lo, b.lo), hs_vdh_mul(a.hi, b.hi)};
     return d;
 }
+#if HS_W == 16
+/* The walls' packet walk's exact crossings (wall_walk.inl): / and min (a < b ? a : b) are
+ * correctly rounded or exact, as in scalar double code; the comparisons give lane masks. */
+HS_INLINE hs_vd2 hs_vd2_div(hs_vd2 a, hs_vd2 b)
+{
+    hs_vd2 d = {hs_vdh_div(a.lo, b.lo), hs_vdh_div(a.hi, b.hi)};
+    return d;
+}
+HS_INLINE hs_vd2 hs_vd2_min(hs_vd2 a, hs_vd2 b)
+{
+    hs_vd2 d = {hs_vdh_min(a.lo, b.lo), hs_vdh_min(a.hi, b.hi)};
+    return d;
+}
+HS_INLINE hs_vm hs_vd2_gt(hs_vd2 a, hs_vd2 b)
+{
+    return hs_vm_from_bits(hs_vdh_gt(a.lo, b.lo) | hs_vdh_gt(a.hi, b.hi) << 8);
+}
+HS_INLINE hs_vm hs_vd2_ne(hs_vd2 a, hs_vd2 b)
+{
+    return hs_vm_from_bits(hs_vdh_ne(a.lo, b.lo) | hs_vdh_ne(a.hi, b.hi) << 8);
+}
+#endif
 #endif
 
 #endif

@@ -212,6 +212,36 @@ HS_INLINE unsigned hs_wc_pack_on(const hs_wcells_call *c, hs_wc_pack *P, unsigne
     return 1;
 }
 
+/* hs_wc_crossed_t of every lane (its wall's ends p, b; the lane's query in v), in double by
+ * the same correctly rounded operations, so the same bits: *t the lanes' t, and the lanes
+ * returned whose crossing lies past tmin (den != 0; the others take hs_wc_lane's path). */
+HS_INLINE hs_vm hs_wc_crossed_v(const hs_wc_qv *v, hs_vf px, hs_vf py, hs_vf bx, hs_vf by,
+                                float tmin, float tmax, hs_vf *t)
+{
+    const hs_vd2 pxd = hs_vd2_of(px), pyd = hs_vd2_of(py);
+    const hs_vd2 ex = hs_vd2_sub(hs_vd2_of(bx), pxd), ey = hs_vd2_sub(hs_vd2_of(by), pyd);
+    const hs_vd2 fx = hs_vd2_sub(hs_vd2_of(v->ax), pxd), fy = hs_vd2_sub(hs_vd2_of(v->ay), pyd);
+    /* -x as -0 - x: a negation's bits, zeros included */
+    const hs_vd2 num = hs_vd2_sub(hs_vd2_of(hs_vf_set1(-0.0f)),
+                                  hs_vd2_sub(hs_vd2_mul(ex, fy), hs_vd2_mul(ey, fx)));
+    const hs_vd2 den =
+        hs_vd2_sub(hs_vd2_mul(ex, hs_vd2_of(v->dy)), hs_vd2_mul(ey, hs_vd2_of(v->dx)));
+    const hs_vd2 tc = hs_vd2_div(num, den);
+    const hs_vf lo = hs_vf_set1(tmin), hi = hs_vf_set1(tmax);
+    const hs_vm past =
+        hs_vm_and(hs_vd2_ne(den, hs_vd2_of(hs_vf_set1(0.0f))), hs_vd2_gt(tc, hs_vd2_of(lo)));
+    *t = hs_vf_min(hs_vf_max(hs_vd2_to_vf(hs_vd2_min(tc, hs_vd2_of(hi))), lo), hi);
+    return past;
+}
+
+/* Whether entry e's crossing by k lies past tmin at t, bit for bit (hs_wc_crossed_v's lanes). */
+HS_INLINE int hs_wc_crossed_same(const hs_wcells *c, uint32_t e, const hs_kq *k, float t)
+{
+    const hs_kwall wl = hs_wc_entry(c, e);
+    float ts;
+    return hs_wc_crossed_t(k, &wl, &ts) && memcmp(&ts, &t, sizeof t) == 0;
+}
+
 static void hs_wc_packets(const hs_wcells_call *c, size_t lo, size_t hi, hs_tally *tally)
 {
     const hs_wcells *cs = c->cells;
@@ -225,7 +255,8 @@ static void hs_wc_packets(const hs_wcells_call *c, size_t lo, size_t hi, hs_tall
             (P->e[u] != P->end[u] || hs_wc_pack_on(c, P, u, &p, hi, &tests)))
             live |= 1u << u;
     hs_wc_qv v;
-    const hs_vi one = hs_vi_set1(1u);
+    const hs_vi one = hs_vi_set1(1u), kmask = hs_vi_set1(c->qs->mask_all);
+    const float tmin = c->qs->tmin_all, tmax = c->qs->tmax_all; /* every lane's (hs_wc_pack_take) */
     for (int moved = 1; live != 0u;) {
         if (moved) { /* lanes took new queries: their values */
             v.ax = hs_vf_loadu(P->f[HS_WCQ_AX]), v.ay = hs_vf_loadu(P->f[HS_WCQ_AY]);
@@ -248,6 +279,21 @@ static void hs_wc_packets(const hs_wcells_call *c, size_t lo, size_t hi, hs_tall
         unsigned near = hs_vm_bits(hs_vm_andnot(on, apart));
         const unsigned crossed = hs_vm_bits(cross);
         tests += (uint64_t)__builtin_popcount(near);
+        if ((near & crossed) != 0u) { /* their t a vector at a time; hs_wc_lane takes the rest */
+            if (cs->mask != NULL)
+                near &= hs_vm_bits(hs_vm_test_i(hs_vi_gather_m(cs->mask, e, on), kmask));
+            hs_vf t;
+            const unsigned past =
+                near & crossed & hs_vm_bits(hs_wc_crossed_v(&v, px, py, bx, by, tmin, tmax, &t));
+            float tl[HS_W];
+            hs_vf_storeu(tl, t);
+            for (unsigned m = past; m != 0u; m &= m - 1u) {
+                const unsigned u = (unsigned)__builtin_ctz(m);
+                HS_ASSERT(hs_wc_crossed_same(cs, P->e[u], &P->k[u], tl[u]));
+                hs_wc_keep(&P->b[u], tl[u], cs->wall[P->e[u]]);
+            }
+            near &= ~past;
+        }
         for (; near != 0u; near &= near - 1u) {
             const unsigned u = (unsigned)__builtin_ctz(near);
             (void)hs_wc_lane(cs, P->e[u], (crossed >> u & 1u) != 0u, &P->k[u], &P->q[u], &P->b[u]);
