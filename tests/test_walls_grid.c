@@ -410,6 +410,64 @@ static void test_walls_alone(void **state)
     wscene_free(&s);
 }
 
+/* Thin queries without per-query arrays (the batch's tmax and mask: on AVX-512 the packets of
+ * 16 queries) against the walls' brute force: segments and rays, masked walls with a batch
+ * mask that passes all or some of them, every level, one thread and two. */
+static void test_walls_batch_values(void **state)
+{
+    (void)state;
+    wscene s = wscene_make(23, 0, 3000, quick() ? 3000 : 8000, 300.0f);
+    hs_circles *none;
+    hs_walls *ws;
+    assert_int_equal(hs_circles_create(NULL, NULL, NULL, NULL, 0, &none, NULL), HS_OK);
+    assert_int_equal(hs_walls_create(s.ax, s.ay, s.bx, s.by, s.w, s.wm, s.k, &ws, NULL), HS_OK);
+    hs_grid_opts go = {0};
+    go.walls = ws;
+    hs_grid *g;
+    assert_int_equal(hs_grid_build(none, &go, &g), HS_OK);
+    hs_walls_destroy(ws);
+    const size_t m = s.m;
+    uint32_t *gi = wcalloc(m, 4), *bw = wcalloc(m, 4);
+    float *gt = wcalloc(m, 4), *bt = wcalloc(m, 4);
+    uint8_t *ga = wcalloc(m, 1);
+    const float tmaxes[] = {1.0f, INFINITY};
+    const uint32_t masks[] = {~0u, 1u | 4u};
+    for (int v = 0; v < 4; v++) {
+        hs_queries qs = hs_queries_segments(s.qax, s.qay, s.qdx, s.qdy, m);
+        qs.tmax_all = tmaxes[v & 1];
+        qs.mask_all = masks[v >> 1];
+        const hs_semantics sem = v == 3 ? HS_SOLID_SKIP_START : HS_SOLID;
+        size_t hits = 0;
+        for (size_t i = 0; i < m; i++)
+            hits += walls_brute(&s, &qs, i, sem, 1, &bw[i], &bt[i], NULL, NULL) != 0;
+        assert_true(hits > m / 8);
+        for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
+            if (!test_isa_on((hs_isa)isa))
+                continue;
+            for (int threads = 1; threads <= 2; threads++) {
+                hs_batch_opts o = hs_batch_opts_default();
+                o.isa = (hs_isa)isa;
+                o.sem = sem;
+                o.threads = threads;
+                assert_int_equal(hs_grid_closest(g, &qs, &o, (hs_closest_out){.idx = gi, .t = gt}),
+                                 HS_OK);
+                assert_int_equal(hs_grid_any(g, &qs, &o, ga), HS_OK);
+                for (size_t i = 0; i < m; i++) {
+                    if (gi[i] != bw[i] || ga[i] != (bw[i] != HS_NONE))
+                        fail_msg("query %zu variant %d level %d: closest %u any %u, brute %u", i, v,
+                                 isa, gi[i], ga[i], bw[i]);
+                    if (bw[i] != HS_NONE)
+                        assert_true(memcmp(&gt[i], &bt[i], 4) == 0);
+                }
+            }
+        }
+    }
+    free(gi), free(bw), free(gt), free(bt), free(ga);
+    hs_grid_destroy(g);
+    hs_circles_destroy(none);
+    wscene_free(&s);
+}
+
 /* One wall across a query, and the set's lifetime: rebuilds keep the walls, set_walls
  * replaces or removes them, a periodic grid refuses them. */
 static void test_walls_on_the_grid(void **state)
@@ -721,6 +779,7 @@ int main(void)
         cmocka_unit_test(test_large_batch_against_single_queries),
         cmocka_unit_test(test_walls_on_the_grid),
         cmocka_unit_test(test_walls_alone),
+        cmocka_unit_test(test_walls_batch_values),
         cmocka_unit_test(test_maze),
         cmocka_unit_test(test_wall_cells_against_brute_force),
         cmocka_unit_test(test_wall_cells_grazing_ends),
