@@ -433,7 +433,7 @@ HS_INLINE hs_vf hs_vdh_join(hs_vdh lo, hs_vdh hi)
 {
     return simde_mm256_set_m128(simde_mm256_cvtpd_ps(hi), simde_mm256_cvtpd_ps(lo));
 }
-#elif defined(SIMDE_X86_AVX512F_NATIVE)
+#else /* 16 lanes: native AVX-512F, which simd_lanes.h requires of this level */
 typedef __m512d hs_vdh;
 #define HS_PD(op) _mm512_##op##_pd
 HS_INLINE hs_vdh hs_vdh_lo(hs_vf a) { return _mm512_cvtps_pd(_mm512_castps512_ps256(a)); }
@@ -451,68 +451,10 @@ HS_INLINE hs_vdh hs_vdh_div(hs_vdh a, hs_vdh b) { return _mm512_div_pd(a, b); }
 HS_INLINE hs_vdh hs_vdh_min(hs_vdh a, hs_vdh b) { return _mm512_min_pd(a, b); }
 HS_INLINE unsigned hs_vdh_gt(hs_vdh a, hs_vdh b) { return _mm512_cmp_pd_mask(a, b, _CMP_GT_OQ); }
 HS_INLINE unsigned hs_vdh_ne(hs_vdh a, hs_vdh b) { return _mm512_cmp_pd_mask(a, b, _CMP_NEQ_UQ); }
-#else /* SIMDe 0.7.4 has no 512-bit conversions: lane by lane, the same operations */
-typedef struct hs_vdh {
-    double v[8];
-} hs_vdh;
-HS_INLINE hs_vdh hs_vdh_half(hs_vf a, int h)
-{
-    float b[HS_W];
-    hs_vdh d;
-    hs_vf_storeu(b, a);
-    for (int k = 0; k < 8; k++)
-        d.v[k] = (double)b[8 * h + k];
-    return d;
-}
-HS_INLINE hs_vdh hs_vdh_lo(hs_vf a) { return hs_vdh_half(a, 0); }
-HS_INLINE hs_vdh hs_vdh_hi(hs_vf a) { return hs_vdh_half(a, 1); }
-HS_INLINE hs_vf hs_vdh_join(hs_vdh lo, hs_vdh hi)
-{
-    float b[HS_W];
-    for (int k = 0; k < 8; k++) {
-        b[k] = (float)lo.v[k];
-        b[8 + k] = (float)hi.v[k];
-    }
-    return hs_vf_loadu(b);
-}
-#define HS_VDH_OP(name, op)                                                                        \
-    HS_INLINE hs_vdh hs_vdh_##name(hs_vdh a, hs_vdh b)                                             \
-    {                                                                                              \
-        for (int k = 0; k < 8; k++)                                                                \
-            a.v[k] = a.v[k] op b.v[k];                                                             \
-        return a;                                                                                  \
-    }
-HS_VDH_OP(add, +)
-HS_VDH_OP(sub, -)
-HS_VDH_OP(mul, *)
-HS_VDH_OP(div, /)
-#undef HS_VDH_OP
-HS_INLINE hs_vdh hs_vdh_min(hs_vdh a, hs_vdh b)
-{
-    for (int k = 0; k < 8; k++)
-        a.v[k] = a.v[k] < b.v[k] ? a.v[k] : b.v[k];
-    return a;
-}
-HS_INLINE unsigned hs_vdh_gt(hs_vdh a, hs_vdh b)
-{
-    unsigned m = 0;
-    for (int k = 0; k < 8; k++)
-        m |= (unsigned)(a.v[k] > b.v[k]) << k;
-    return m;
-}
-HS_INLINE unsigned hs_vdh_ne(hs_vdh a, hs_vdh b)
-{
-    unsigned m = 0;
-    for (int k = 0; k < 8; k++)
-        m |= (unsigned)(a.v[k] != b.v[k]) << k;
-    return m;
-}
 #endif
-#ifdef HS_PD
 HS_INLINE hs_vdh hs_vdh_add(hs_vdh a, hs_vdh b) { return HS_PD(add)(a, b); }
 HS_INLINE hs_vdh hs_vdh_sub(hs_vdh a, hs_vdh b) { return HS_PD(sub)(a, b); }
 HS_INLINE hs_vdh hs_vdh_mul(hs_vdh a, hs_vdh b) { return HS_PD(mul)(a, b); }
-#endif
 typedef struct hs_vd2 {
     hs_vdh lo, hi;
 } hs_vd2;
@@ -522,34 +464,21 @@ HS_INLINE hs_vd2 hs_vd2_of(hs_vf a)
     return d;
 }
 HS_INLINE hs_vf hs_vd2_to_vf(hs_vd2 a) { return hs_vdh_join(a.lo, a.hi); }
-HS_INLINE hs_vd2 hs_vd2_add(hs_vd2 a, hs_vd2 b)
-{
-    hs_vd2 d = {hs_vdh_add(a.lo, b.lo), hs_vdh_add(a.hi, b.hi)};
-    return d;
-}
-HS_INLINE hs_vd2 hs_vd2_sub(hs_vd2 a, hs_vd2 b)
-{
-    hs_vd2 d = {hs_vdh_sub(a.lo, b.lo), hs_vdh_sub(a.hi, b.hi)};
-    return d;
-}
-HS_INLINE hs_vd2 hs_vd2_mul(hs_vd2 a, hs_vd2 b)
-{
-    hs_vd2 d = {hs_vdh_mul(a.lo, b.lo), hs_vdh_mul(a.hi, b.hi)};
-    return d;
-}
+/* An operation of the halves, lo and hi apart. */
+#define HS_VD2_OP(name)                                                                            \
+    HS_INLINE hs_vd2 hs_vd2_##name(hs_vd2 a, hs_vd2 b)                                             \
+    {                                                                                              \
+        hs_vd2 d = {hs_vdh_##name(a.lo, b.lo), hs_vdh_##name(a.hi, b.hi)};                         \
+        return d;                                                                                  \
+    }
+HS_VD2_OP(add)
+HS_VD2_OP(sub)
+HS_VD2_OP(mul)
 #if HS_W == 16
 /* The walls' packet walk's exact crossings (wall_walk.inl): / and min (a < b ? a : b) are
  * correctly rounded or exact, as in scalar double code; the comparisons give lane masks. */
-HS_INLINE hs_vd2 hs_vd2_div(hs_vd2 a, hs_vd2 b)
-{
-    hs_vd2 d = {hs_vdh_div(a.lo, b.lo), hs_vdh_div(a.hi, b.hi)};
-    return d;
-}
-HS_INLINE hs_vd2 hs_vd2_min(hs_vd2 a, hs_vd2 b)
-{
-    hs_vd2 d = {hs_vdh_min(a.lo, b.lo), hs_vdh_min(a.hi, b.hi)};
-    return d;
-}
+HS_VD2_OP(div)
+HS_VD2_OP(min)
 HS_INLINE hs_vm hs_vd2_gt(hs_vd2 a, hs_vd2 b)
 {
     return hs_vm_from_bits(hs_vdh_gt(a.lo, b.lo) | hs_vdh_gt(a.hi, b.hi) << 8);
@@ -559,6 +488,7 @@ HS_INLINE hs_vm hs_vd2_ne(hs_vd2 a, hs_vd2 b)
     return hs_vm_from_bits(hs_vdh_ne(a.lo, b.lo) | hs_vdh_ne(a.hi, b.hi) << 8);
 }
 #endif
+#undef HS_VD2_OP
 #endif
 
 #endif
