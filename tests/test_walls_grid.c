@@ -326,6 +326,23 @@ static void test_large_batch_against_single_queries(void **state)
     wscene_free(&s);
 }
 
+/* A grid of s's walls (with the wall masks wmask, or none) and no circle. */
+static hs_grid *walls_only_grid(const wscene *s, const uint32_t *wmask)
+{
+    hs_circles *none;
+    hs_walls *ws;
+    assert_int_equal(hs_circles_create(NULL, NULL, NULL, NULL, 0, &none, NULL), HS_OK);
+    assert_int_equal(hs_walls_create(s->ax, s->ay, s->bx, s->by, s->w, wmask, s->k, &ws, NULL),
+                     HS_OK);
+    hs_grid_opts go = {0};
+    go.walls = ws;
+    hs_grid *g;
+    assert_int_equal(hs_grid_build(none, &go, &g), HS_OK);
+    hs_walls_destroy(ws); /* the grid keeps its own copies of both sets */
+    hs_circles_destroy(none);
+    return g;
+}
+
 /* A grid of walls and no circle: closest (with its point, normal and kind) and any against
  * the walls' brute force, at every level and on one thread and two, in a batch large enough
  * to be sorted and staged and in a small one; invalid queries are misses, counted in the
@@ -338,15 +355,7 @@ static void test_walls_alone(void **state)
     const size_t bad[] = {17, 2000, 5000};
     for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++)
         s.qax[bad[b]] = NAN;
-    hs_circles *none;
-    hs_walls *ws;
-    assert_int_equal(hs_circles_create(NULL, NULL, NULL, NULL, 0, &none, NULL), HS_OK);
-    assert_int_equal(hs_walls_create(s.ax, s.ay, s.bx, s.by, s.w, NULL, s.k, &ws, NULL), HS_OK);
-    hs_grid_opts go = {0};
-    go.walls = ws;
-    hs_grid *g;
-    assert_int_equal(hs_grid_build(none, &go, &g), HS_OK);
-    hs_walls_destroy(ws);
+    hs_grid *g = walls_only_grid(&s, NULL);
     const size_t m = s.m;
     uint32_t *gi = wcalloc(m, 4);
     float *gt = wcalloc(m, 4), *px = wcalloc(m, 4), *py = wcalloc(m, 4);
@@ -406,7 +415,6 @@ static void test_walls_alone(void **state)
     free(gi), free(gt), free(px), free(py), free(nx), free(ny), free(gk), free(ga), free(bw);
     free(bt);
     hs_grid_destroy(g);
-    hs_circles_destroy(none);
     wscene_free(&s);
 }
 
@@ -417,15 +425,7 @@ static void test_walls_batch_values(void **state)
 {
     (void)state;
     wscene s = wscene_make(23, 0, 3000, quick() ? 3000 : 8000, 300.0f);
-    hs_circles *none;
-    hs_walls *ws;
-    assert_int_equal(hs_circles_create(NULL, NULL, NULL, NULL, 0, &none, NULL), HS_OK);
-    assert_int_equal(hs_walls_create(s.ax, s.ay, s.bx, s.by, s.w, s.wm, s.k, &ws, NULL), HS_OK);
-    hs_grid_opts go = {0};
-    go.walls = ws;
-    hs_grid *g;
-    assert_int_equal(hs_grid_build(none, &go, &g), HS_OK);
-    hs_walls_destroy(ws);
+    hs_grid *g = walls_only_grid(&s, s.wm);
     const size_t m = s.m;
     uint32_t *gi = wcalloc(m, 4), *bw = wcalloc(m, 4);
     float *gt = wcalloc(m, 4), *bt = wcalloc(m, 4);
@@ -464,7 +464,6 @@ static void test_walls_batch_values(void **state)
     }
     free(gi), free(bw), free(gt), free(bt), free(ga);
     hs_grid_destroy(g);
-    hs_circles_destroy(none);
     wscene_free(&s);
 }
 
