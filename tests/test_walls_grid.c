@@ -326,14 +326,14 @@ static void test_large_batch_against_single_queries(void **state)
     wscene_free(&s);
 }
 
-/* A grid of s's walls (with the wall masks wmask, or none) and no circle. */
-static hs_grid *walls_only_grid(const wscene *s, const uint32_t *wmask)
+/* A grid of k walls (with thickness w and masks wmask, or none) and no circle. */
+static hs_grid *grid_of_walls(const float *ax, const float *ay, const float *bx, const float *by,
+                              const float *w, const uint32_t *wmask, size_t k)
 {
     hs_circles *none;
     hs_walls *ws;
     assert_int_equal(hs_circles_create(NULL, NULL, NULL, NULL, 0, &none, NULL), HS_OK);
-    assert_int_equal(hs_walls_create(s->ax, s->ay, s->bx, s->by, s->w, wmask, s->k, &ws, NULL),
-                     HS_OK);
+    assert_int_equal(hs_walls_create(ax, ay, bx, by, w, wmask, k, &ws, NULL), HS_OK);
     hs_grid_opts go = {0};
     go.walls = ws;
     hs_grid *g;
@@ -341,6 +341,12 @@ static hs_grid *walls_only_grid(const wscene *s, const uint32_t *wmask)
     hs_walls_destroy(ws); /* the grid keeps its own copies of both sets */
     hs_circles_destroy(none);
     return g;
+}
+
+/* A grid of s's walls (with the wall masks wmask, or none) and no circle. */
+static hs_grid *walls_only_grid(const wscene *s, const uint32_t *wmask)
+{
+    return grid_of_walls(s->ax, s->ay, s->bx, s->by, s->w, wmask, s->k);
 }
 
 /* A grid of walls and no circle: closest (with its point, normal and kind) and any against
@@ -465,6 +471,129 @@ static void test_walls_batch_values(void **state)
     free(gi), free(bw), free(gt), free(bt), free(ga);
     hs_grid_destroy(g);
     wscene_free(&s);
+}
+
+/* A wall whose ends differ by 2^60 in y meets a thick query only within reach of its far end,
+ * where a + 1 (b - a) rounds to another point (b - a is rounded): the grid of pieces must still
+ * find it, in a batch of two (walked by the block) and of one, in every mode, every level. */
+static void test_long_wall_met_at_its_end(void **state)
+{
+    (void)state;
+    const float ax[1] = {-10.0f}, ay[1] = {0x1.bc16d6p+59f}, bx[1] = {3.0f}, by[1] = {-7.0f};
+    const float qax[2] = {-2432.0f, -2432.0f}, qay[2] = {-23.0f, -23.0f};
+    const float qdx[2] = {0x1.bc16d6p+60f, 0x1.bc16d6p+60f}, qdy[2] = {25.0f, 25.0f};
+    hs_grid *g = grid_of_walls(ax, ay, bx, by, NULL, NULL, 1);
+    hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
+    qs.q_all = 16.75f;
+    hs_kq k;
+    assert_true(hs_prep_query(&qs, 0, HS_SOLID, &k));
+    const hs_kwall wl = {ax[0], ay[0], bx[0], by[0], 0.0f};
+    hs_wall_hit h;
+    assert_true(hs_wall_hits(&k, &wl, &h)); /* the reference: a hit near (3, -7) */
+    assert_true(fabs((double)qax[0] + (double)h.t * qdx[0] - 3.0) < 24.0);
+    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
+        if (!test_isa_on((hs_isa)isa))
+            continue;
+        for (size_t count = 1; count <= 2; count++) {
+            qs.count = count;
+            hs_batch_opts o = hs_batch_opts_default();
+            o.isa = (hs_isa)isa;
+            o.threads = 1;
+            uint32_t idx[2], cnt[2];
+            float t[2];
+            uint8_t kind[2], any[2];
+            hs_hits all;
+            assert_int_equal(
+                hs_grid_closest(g, &qs, &o, (hs_closest_out){.idx = idx, .t = t, .kind = kind}),
+                HS_OK);
+            assert_int_equal(hs_grid_count_hits(g, &qs, &o, cnt), HS_OK);
+            assert_int_equal(hs_grid_any(g, &qs, &o, any), HS_OK);
+            assert_int_equal(hs_grid_all(g, &qs, &o, &all), HS_OK);
+            for (size_t i = 0; i < count; i++) {
+                if (idx[i] != 0u || cnt[i] != 1u || any[i] != 1u)
+                    fail_msg("level %d, batch of %zu: closest %u count %u any %u", isa, count,
+                             idx[i], cnt[i], any[i]);
+                assert_int_equal(kind[i], HS_KIND_WALL);
+                assert_true(memcmp(&t[i], &h.t, 4) == 0);
+                assert_int_equal(all.offsets[i + 1] - all.offsets[i], 1);
+            }
+            hs_hits_free(&all);
+        }
+    }
+    hs_grid_destroy(g);
+}
+
+/* A wall at the coordinates' limit beside zero-length ones at the origin: the walls' cells,
+ * sized first by the tiny walls, would number past int32 (refused, not overflowed), and a
+ * thin query still finds the far wall. */
+static void test_far_wall_beside_tiny_ones(void **state)
+{
+    (void)state;
+    float ax[10] = {0}, ay[10] = {0}, bx[10] = {0}, by[10] = {0};
+    ax[0] = bx[0] = HS_MAX_COORD;
+    ay[0] = 1e-45f;
+    hs_grid *g = grid_of_walls(ax, ay, bx, by, NULL, NULL, 10);
+    const float qax[2] = {0.5f * HS_MAX_COORD, 1.0f}, qay[2] = {0.0f, 1.0f};
+    const float qdx[2] = {HS_MAX_COORD, -1.0f}, qdy[2] = {0.0f, -1.0f};
+    const hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
+    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
+        if (!test_isa_on((hs_isa)isa))
+            continue;
+        hs_batch_opts o = hs_batch_opts_default();
+        o.isa = (hs_isa)isa;
+        uint32_t idx[2];
+        float t[2];
+        assert_int_equal(hs_grid_closest(g, &qs, &o, (hs_closest_out){.idx = idx, .t = t}), HS_OK);
+        assert_int_equal(idx[0], 0u); /* the far wall's end, half way along the first query */
+        assert_true(fabsf(t[0] - 0.5f) < 1e-6f);
+        assert_int_equal(idx[1], 1u); /* the first point wall at the origin, at t = 1 */
+        assert_true(t[1] == 1.0f);
+    }
+    hs_grid_destroy(g);
+}
+
+/* A line passing 2^-116 from a wall of zero length: the exact test, as the circle test, takes
+ * the underflowing squared distance for a touch, so the grid's filter of pieces must keep it
+ * (it dropped it on relative margins alone): count, any and closest, batches of one and two. */
+static void test_point_wall_touched_by_underflow(void **state)
+{
+    (void)state;
+    const float ax[2] = {0.0f, 2.0f}, ay[2] = {0.0f, 0x1.80018p-127f};
+    const float bx[2] = {0.0f, 0.0f}, by[2] = {0.0f, -1.0f};
+    const float qax[2] = {24.0f, 24.0f}, qay[2] = {0x1.83e18p-127f, 0x1.83e18p-127f};
+    const float qdx[2] = {2.0f, 2.0f}, qdy[2] = {0x1.c1f8cp-119f, 0x1.c1f8cp-119f};
+    hs_grid *g = grid_of_walls(ax, ay, bx, by, NULL, NULL, 2);
+    hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
+    qs.tmin_all = -INFINITY;
+    hs_kq k;
+    assert_true(hs_prep_query(&qs, 0, HS_SOLID, &k));
+    hs_wall_hit h;
+    const hs_kwall point = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    assert_true(hs_wall_hits(&k, &point, &h)); /* at t = -12, 2^-116 from the point */
+    assert_true(h.t == -12.0f);
+    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
+        if (!test_isa_on((hs_isa)isa))
+            continue;
+        for (size_t count = 1; count <= 2; count++) {
+            qs.count = count;
+            hs_batch_opts o = hs_batch_opts_default();
+            o.isa = (hs_isa)isa;
+            uint32_t idx[2], cnt[2];
+            float t[2];
+            uint8_t any[2];
+            assert_int_equal(hs_grid_closest(g, &qs, &o, (hs_closest_out){.idx = idx, .t = t}),
+                             HS_OK);
+            assert_int_equal(hs_grid_count_hits(g, &qs, &o, cnt), HS_OK);
+            assert_int_equal(hs_grid_any(g, &qs, &o, any), HS_OK);
+            for (size_t i = 0; i < count; i++) {
+                if (idx[i] != 0u || cnt[i] != 2u || any[i] != 1u)
+                    fail_msg("level %d, batch of %zu: closest %u count %u any %u", isa, count,
+                             idx[i], cnt[i], any[i]);
+                assert_true(t[i] == -12.0f);
+            }
+        }
+    }
+    hs_grid_destroy(g);
 }
 
 /* One wall across a query, and the set's lifetime: rebuilds keep the walls, set_walls
@@ -783,6 +912,9 @@ int main(void)
         cmocka_unit_test(test_wall_cells_against_brute_force),
         cmocka_unit_test(test_wall_cells_grazing_ends),
         cmocka_unit_test(test_wall_cells_tie_across_an_edge),
+        cmocka_unit_test(test_long_wall_met_at_its_end),
+        cmocka_unit_test(test_far_wall_beside_tiny_ones),
+        cmocka_unit_test(test_point_wall_touched_by_underflow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -118,7 +118,8 @@ typedef struct hs_grid_opts {
     const hs_task_system *tasks;
     /* Optional: walls beside the circles (hitscan/walls.h), copied at the build (the set may
      * be destroyed after it); rebuilds of the circles keep them, hs_grid_set_walls replaces
-     * them. Not with a periodic box (HS_E_RANGE). */
+     * them. Not with a periodic box, nor with a wall too long or thick for the grid's range
+     * (half its length plus its thickness near HS_MAX_COORD): HS_E_RANGE. */
     const hs_walls *walls;
 } hs_grid_opts;
 

@@ -20,8 +20,12 @@ static void cells_set(hs_wcells *c, double h, double x0, double y0, double x1, d
     c->inv_h = 1.0 / h;
     c->ox = x0 - c->eps - HS_WALL_CELL_SHIFT * h;
     c->oy = y0 - c->eps - HS_WALL_CELL_SHIFT * h;
-    c->nx = (int32_t)floor((x1 + c->eps - c->ox) * c->inv_h) + 1;
-    c->ny = (int32_t)floor((y1 + c->eps - c->oy) * c->inv_h) + 1;
+    /* counted in double and capped: a far wall beside tiny ones gives counts past int32 at a
+     * small h, which the caller refuses (nx ny > 4 n + 64) before any use */
+    const double fx = floor((x1 + c->eps - c->ox) * c->inv_h) + 1.0;
+    const double fy = floor((y1 + c->eps - c->oy) * c->inv_h) + 1.0;
+    c->nx = fx < (double)INT32_MAX ? (int32_t)fx : INT32_MAX;
+    c->ny = fy < (double)INT32_MAX ? (int32_t)fy : INT32_MAX;
     c->x_hi = c->ox + c->nx * h;
     c->y_hi = c->oy + c->ny * h;
 }

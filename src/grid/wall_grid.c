@@ -24,19 +24,27 @@ static void gwalls_free(struct hs_gwalls *W)
     free(W);
 }
 
+/* The point at u in [0, 1] of the segment from a to b, taken from the nearer end, so that u = 0
+ * and u = 1 give the ends exactly (a + 1 (b - a) need not be b: b - a is rounded). */
+static double along(double a, double b, double u)
+{
+    return u <= 0.5 ? a + u * (b - a) : b - (1.0 - u) * (b - a);
+}
+
 /* Storage position pos's piece k of n of wall i, grown by a sixteenth of a piece at each end
  * (clamped to the wall), for the filter (wall_grid.h). */
 static void filter_piece(struct hs_gwalls *W, size_t pos, size_t i, uint32_t k, uint32_t n)
 {
     const hs_walls *s = W->set;
-    const double ax = s->ax[i], ay = s->ay[i], ex = s->bx[i] - ax, ey = s->by[i] - ay;
     double u0 = ((double)k - 1.0 / 16.0) / (double)n, u1 = ((double)k + 1.0 + 1.0 / 16.0) / n;
     u0 = u0 > 0.0 ? u0 : 0.0;
     u1 = u1 < 1.0 ? u1 : 1.0;
-    W->x0[pos] = (float)(ax + u0 * ex);
-    W->y0[pos] = (float)(ay + u0 * ey);
-    W->x1[pos] = (float)(ax + u1 * ex);
-    W->y1[pos] = (float)(ay + u1 * ey);
+    W->x0[pos] = (float)along(s->ax[i], s->bx[i], u0);
+    W->y0[pos] = (float)along(s->ay[i], s->by[i], u0);
+    W->x1[pos] = (float)along(s->ax[i], s->bx[i], u1);
+    W->y1[pos] = (float)along(s->ay[i], s->by[i], u1);
+    HS_ASSERT(u0 > 0.0 || (W->x0[pos] == s->ax[i] && W->y0[pos] == s->ay[i]));
+    HS_ASSERT(u1 < 1.0 || (W->x1[pos] == s->bx[i] && W->y1[pos] == s->by[i]));
     W->w[pos] = s->w ? s->w[i] : 0.0f;
 }
 
