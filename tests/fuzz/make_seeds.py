@@ -79,9 +79,29 @@ def scene_bad_rebuild(field, value):
     return out + b"\x00"
 
 
+def scene_walls(thick, skip_start, circles):
+    # walls touching end to end, a collinear query along one, a query ending on one, a ray
+    # through two walls' shared end, a line through a zero-length wall; thin or thickened by
+    # 1/4, with a circle at the shared end or none
+    out = bytes([0x04, 1 if circles else 0, 4])  # per-query intervals
+    if circles:
+        out += quarter(0) + quarter(0) + radius(0.5) + b"\x00"
+    for a, d, tsel in (((0, 0), (4, 0), 2), ((2, -2), (0, 2), 2), ((-1, 1), (2, -2), 1),
+                       ((5, 0), (0, 1), 0)):
+        out += quarter(a[0]) + quarter(a[1]) + quarter(d[0]) + quarter(d[1]) + bytes([tsel])
+    out += bytes([(1 if thick else 0) | (4 if skip_start else 0), 4])
+    walls = (((1, 0), 0, (3, 0)), ((9, 9), 1, (3, 2)), ((0, 0), 0, (0, -1)), ((5, 5), 0, (5, 5)))
+    for a, shape, b in walls:
+        out += quarter(a[0]) + quarter(a[1]) + bytes([shape]) + quarter(b[0]) + quarter(b[1])
+        if thick:
+            out += radius(0.25)
+        out += b"\x00"
+    return out
+
+
 def main():
     rnd = random.Random(20240607)
-    lib = ["batch", "rebuild", "pairs", "overlap", "workspace", "scalar", "isa"]
+    lib = ["batch", "rebuild", "pairs", "overlap", "workspace", "scalar", "isa", "walls"]
     for t in lib:
         for k in range(6):
             write(t, "random%d" % k, bytes(rnd.randrange(256) for _ in range(rnd.randrange(64, 600))))
@@ -97,6 +117,9 @@ def main():
     write("rebuild", "bad_nan_y", scene_bad_rebuild(1, 12))
     write("rebuild", "bad_range_x", scene_bad_rebuild(0, 14))
     write("rebuild", "bad_negative_r", scene_bad_rebuild(2, None))
+    write("walls", "touching_thin", scene_walls(False, False, False))
+    write("walls", "touching_thick", scene_walls(True, False, True))
+    write("walls", "touching_skip_start", scene_walls(False, True, True))
 
     # .npy: prefix byte 1 asks for 2 columns
     def npy(major, shape, data, descr="<f4"):
