@@ -523,6 +523,47 @@ static void test_long_wall_met_at_its_end(void **state)
     hs_grid_destroy(g);
 }
 
+/* A thick wall from x = 1e18 to (5.5, 0): a line through the origin passes 5.12 from its near
+ * end, outside its thickness 5 but within the double test's error at the wall's magnitude
+ * (walls.h), which takes it for a hit; the pieces' filter, which sees only the near piece's
+ * small coordinates, must keep it: count and all as the test, batches of one and two. */
+static void test_thick_long_wall_within_its_error(void **state)
+{
+    (void)state;
+    const float ax[1] = {0x1.bc16d6p+59f}, ay[1] = {-28.75f}, bx[1] = {5.5f}, by[1] = {0x1.0cp-28f};
+    const float w[1] = {5.0f};
+    hs_grid *g = grid_of_walls(ax, ay, bx, by, w, NULL, 1);
+    const float qax[2] = {0.0f, 0.0f}, qay[2] = {0.0f, 0.0f};
+    const float qdx[2] = {4.0f, 4.0f}, qdy[2] = {10.25f, 10.25f};
+    hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
+    qs.tmin_all = -INFINITY;
+    qs.tmax_all = INFINITY;
+    hs_kq k;
+    assert_true(hs_prep_query(&qs, 0, HS_SOLID, &k));
+    const hs_kwall wl = {ax[0], ay[0], bx[0], by[0], w[0]};
+    hs_wall_hit h;
+    const int hit = hs_wall_hits(&k, &wl, &h);
+    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
+        if (!test_isa_on((hs_isa)isa))
+            continue;
+        for (size_t count = 1; count <= 2; count++) {
+            qs.count = count;
+            hs_batch_opts o = hs_batch_opts_default();
+            o.isa = (hs_isa)isa;
+            uint32_t cnt[2];
+            hs_hits all;
+            assert_int_equal(hs_grid_count_hits(g, &qs, &o, cnt), HS_OK);
+            assert_int_equal(hs_grid_all(g, &qs, &o, &all), HS_OK);
+            for (size_t i = 0; i < count; i++)
+                if (cnt[i] != (uint32_t)hit || all.offsets[i + 1] - all.offsets[i] != (size_t)hit)
+                    fail_msg("level %d, batch of %zu: count %u all %zu, the test %d", isa, count,
+                             cnt[i], all.offsets[i + 1] - all.offsets[i], hit);
+            hs_hits_free(&all);
+        }
+    }
+    hs_grid_destroy(g);
+}
+
 /* A wall at the coordinates' limit beside zero-length ones at the origin: the walls' cells,
  * sized first by the tiny walls, would number past int32 (refused, not overflowed), and a
  * thin query still finds the far wall. */
@@ -915,6 +956,7 @@ int main(void)
         cmocka_unit_test(test_long_wall_met_at_its_end),
         cmocka_unit_test(test_far_wall_beside_tiny_ones),
         cmocka_unit_test(test_point_wall_touched_by_underflow),
+        cmocka_unit_test(test_thick_long_wall_within_its_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
