@@ -564,6 +564,75 @@ static void test_thick_long_wall_within_its_error(void **state)
     hs_grid_destroy(g);
 }
 
+/* The closest wall of a batch of two copies of one query (every level, one thread) against
+ * the scalar exact test over the k walls, and against a batch of one. */
+static void check_closest_wall(const hs_grid *g, const float *ax, const float *ay, const float *bx,
+                               const float *by, size_t k, hs_queries qs, hs_semantics sem)
+{
+    hs_kq kq;
+    assert_true(hs_prep_query(&qs, 0, sem, &kq));
+    uint32_t want = HS_NONE;
+    float wt = INFINITY;
+    for (size_t i = 0; i < k; i++) {
+        const hs_kwall wl = {ax[i], ay[i], bx[i], by[i], 0.0f};
+        hs_wall_hit h;
+        if (hs_wall_hits(&kq, &wl, &h) && (want == HS_NONE || h.t + 0.0f < wt + 0.0f))
+            want = (uint32_t)i, wt = h.t;
+    }
+    assert_true(want != HS_NONE);
+    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
+        if (!test_isa_on((hs_isa)isa))
+            continue;
+        for (size_t count = 1; count <= 2; count++) {
+            qs.count = count;
+            hs_batch_opts o = hs_batch_opts_default();
+            o.isa = (hs_isa)isa;
+            o.sem = sem;
+            uint32_t idx[2];
+            float t[2];
+            assert_int_equal(hs_grid_closest(g, &qs, &o, (hs_closest_out){.idx = idx, .t = t}),
+                             HS_OK);
+            for (size_t i = 0; i < count; i++)
+                if (idx[i] != want || memcmp(&t[i], &wt, 4) != 0)
+                    fail_msg("level %d, batch of %zu: closest %u t %a, the test %u t %a", isa,
+                             count, idx[i], (double)t[i], want, (double)wt);
+        }
+    }
+}
+
+/* A thick query near the far end of a thin wall 2^60 long: the test, in double at the wall's
+ * magnitude, takes it for a hit (walls.h), so the pieces' filter must keep it. */
+static void test_thick_query_within_a_long_walls_error(void **state)
+{
+    (void)state;
+    const float ax[2] = {-0.25f, -10.0f}, ay[2] = {0.0f, 0x1.bc16d6p+59f};
+    const float bx[2] = {0x1p-115f, 3.0f}, by[2] = {-576.0f, -7.0f};
+    hs_grid *g = grid_of_walls(ax, ay, bx, by, NULL, NULL, 2);
+    const float qax[2] = {-1.0f, -1.0f}, qay[2] = {-27.75f, -27.75f};
+    const float qdx[2] = {10.75f, 10.75f}, qdy[2] = {21.75f, 21.75f};
+    hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
+    qs.q_all = 3.75f;
+    check_closest_wall(g, ax, ay, bx, by, 2, qs, HS_BOUNDARY_SKIP_START);
+    hs_grid_destroy(g);
+}
+
+/* A ray starting 2^-116 from zero-length walls at the origin, in a scene 2^-86 wide: the
+ * walls' cells' filter must keep what the test takes for a touch (an underflowing square). */
+static void test_point_walls_in_a_tiny_scene(void **state)
+{
+    (void)state;
+    const float ax[4] = {0.0f, 0.0f, 0.0f, 0.0f}, ay[4] = {0.0f, 0.0f, 0.0f, 0x1p-95f};
+    const float bx[4] = {0.0f, 0.0f, 0.0f, 0x1.c028p-87f}, by[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    hs_grid *g = grid_of_walls(ax, ay, bx, by, NULL, NULL, 4);
+    const float qax[2] = {0x1.c008p-119f, 0x1.c008p-119f}, qay[2] = {0.0f, 0.0f};
+    const float qdx[2] = {0x1.80318p-127f, 0x1.80318p-127f};
+    const float qdy[2] = {0x1.c048cp-55f, 0x1.c048cp-55f};
+    hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
+    qs.tmax_all = INFINITY;
+    check_closest_wall(g, ax, ay, bx, by, 4, qs, HS_SOLID);
+    hs_grid_destroy(g);
+}
+
 /* A wall at the coordinates' limit beside zero-length ones at the origin: the walls' cells,
  * sized first by the tiny walls, would number past int32 (refused, not overflowed), and a
  * thin query still finds the far wall. */
@@ -957,6 +1026,8 @@ int main(void)
         cmocka_unit_test(test_far_wall_beside_tiny_ones),
         cmocka_unit_test(test_point_wall_touched_by_underflow),
         cmocka_unit_test(test_thick_long_wall_within_its_error),
+        cmocka_unit_test(test_thick_query_within_a_long_walls_error),
+        cmocka_unit_test(test_point_walls_in_a_tiny_scene),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,7 +15,9 @@ static double wall_w(const hs_walls *s, size_t i) { return s->w ? (double)s->w[i
 static void cells_set(hs_wcells *c, double h, double x0, double y0, double x1, double y1)
 {
     c->mag = fmax(fmax(fabs(x0), fabs(x1)), fmax(fabs(y0), fabs(y1))) + h;
-    c->eps = 0x1p-20 * c->mag;
+    /* at least 2^-60: a zero-length wall is touched, as a circle, at any distance whose square
+     * underflows (below 2^-75), however small the scene */
+    c->eps = fmax(0x1p-20 * c->mag, 0x1p-60);
     c->h = h;
     c->inv_h = 1.0 / h;
     c->ox = x0 - c->eps - HS_WALL_CELL_SHIFT * h;

@@ -103,6 +103,10 @@ enum { HS_WC_APART, HS_WC_CROSSED, HS_WC_EXACT };
 static int hs_wc_filter(const hs_kq *k, const hs_wc_span *q, const hs_kwall *wl)
 {
     const double px = wl->px, py = wl->py, bx = wl->bx, by = wl->by, R = wl->w;
+    /* a zero-length wall is tested as a circle, in float (its rounding is not this filter's
+     * error bound): the float filter alone, whose margin covers it */
+    if (px == bx && py == by)
+        return HS_WC_EXACT;
     const double ax = k->ax, ay = k->ay, dx = k->dx, dy = k->dy, len = fabs(dx) + fabs(dy);
     const double err = q->scale + 0x1p-40 * (fabs(px) + fabs(py) + fabs(bx) + fabs(by) + R);
     /* the wall's ends on one side of the query's line */
@@ -270,7 +274,10 @@ HS_INLINE hs_wc_setup hs_wc_setup_of(const hs_wcells *c, float fax, float fay, f
     S.ok &= hs_wc_clip_axis(ay, ry, c->oy, c->y_hi, &t0, &t1);
     const double len = fabs(dx) + fabs(dy), x0 = ax + t0 * dx, y0 = ay + t0 * dy;
     const double x1 = ax + t1 * dx, y1 = ay + t1 * dy;
-    const double scale = c->mag + fabs(ax) + fabs(ay) + len * (fabs(t0) + fabs(t1));
+    /* + 2^-30: the exact test takes a zero-length wall, as the circle test, as touched when
+     * the squared distance underflows (below 2^-75), so the double filter's error stays above
+     * 2^-70 however small the scene */
+    const double scale = c->mag + fabs(ax) + fabs(ay) + len * (fabs(t0) + fabs(t1)) + 0x1p-30;
     const double mscale = 0x1p-16 * scale;
     S.q = (hs_wc_span){t0, t1, 0x1p-40 * scale};
     S.f[HS_WCQ_AX] = fax, S.f[HS_WCQ_AY] = fay, S.f[HS_WCQ_DX] = fdx, S.f[HS_WCQ_DY] = fdy;
