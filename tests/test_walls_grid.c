@@ -473,24 +473,20 @@ static void test_walls_batch_values(void **state)
     wscene_free(&s);
 }
 
-/* A wall whose ends differ by 2^60 in y meets a thick query only within reach of its far end,
- * where a + 1 (b - a) rounds to another point (b - a is rounded): the grid of pieces must still
- * find it, in a batch of two (walked by the block) and of one, in every mode, every level. */
-static void test_long_wall_met_at_its_end(void **state)
+/* Every mode of g (walls only, the k walls given) on batches of one and two copies of query 0
+ * of qs, at every level, against the walls' brute force with the scalar test (walls_brute):
+ * closest's wall and t bit for bit, count, any, and all's row length. */
+static void check_walls_batches(const hs_grid *g, float *ax, float *ay, float *bx, float *by,
+                                float *w, size_t k, hs_queries qs, hs_semantics sem)
 {
-    (void)state;
-    const float ax[1] = {-10.0f}, ay[1] = {0x1.bc16d6p+59f}, bx[1] = {3.0f}, by[1] = {-7.0f};
-    const float qax[2] = {-2432.0f, -2432.0f}, qay[2] = {-23.0f, -23.0f};
-    const float qdx[2] = {0x1.bc16d6p+60f, 0x1.bc16d6p+60f}, qdy[2] = {25.0f, 25.0f};
-    hs_grid *g = grid_of_walls(ax, ay, bx, by, NULL, NULL, 1);
-    hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
-    qs.q_all = 16.75f;
-    hs_kq k;
-    assert_true(hs_prep_query(&qs, 0, HS_SOLID, &k));
-    const hs_kwall wl = {ax[0], ay[0], bx[0], by[0], 0.0f};
-    hs_wall_hit h;
-    assert_true(hs_wall_hits(&k, &wl, &h)); /* the reference: a hit near (3, -7) */
-    assert_true(fabs((double)qax[0] + (double)h.t * qdx[0] - 3.0) < 24.0);
+    wscene s;
+    memset(&s, 0, sizeof s);
+    s.k = k, s.ax = ax, s.ay = ay, s.bx = bx, s.by = by;
+    s.w = w ? w : wcalloc(k, 4);
+    uint32_t want;
+    float wt;
+    const uint32_t nw = walls_brute(&s, &qs, 0, sem, 0, &want, &wt, NULL, NULL);
+    assert_true(nw > 0);
     for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
         if (!test_isa_on((hs_isa)isa))
             continue;
@@ -498,7 +494,7 @@ static void test_long_wall_met_at_its_end(void **state)
             qs.count = count;
             hs_batch_opts o = hs_batch_opts_default();
             o.isa = (hs_isa)isa;
-            o.threads = 1;
+            o.sem = sem;
             uint32_t idx[2], cnt[2];
             float t[2];
             uint8_t kind[2], any[2];
@@ -510,94 +506,60 @@ static void test_long_wall_met_at_its_end(void **state)
             assert_int_equal(hs_grid_any(g, &qs, &o, any), HS_OK);
             assert_int_equal(hs_grid_all(g, &qs, &o, &all), HS_OK);
             for (size_t i = 0; i < count; i++) {
-                if (idx[i] != 0u || cnt[i] != 1u || any[i] != 1u)
-                    fail_msg("level %d, batch of %zu: closest %u count %u any %u", isa, count,
-                             idx[i], cnt[i], any[i]);
+                if (idx[i] != want || memcmp(&t[i], &wt, 4) != 0 || cnt[i] != nw || any[i] != 1u ||
+                    all.offsets[i + 1] - all.offsets[i] != nw)
+                    fail_msg("level %d, batch of %zu: closest %u t %a count %u any %u all %zu; "
+                             "brute force %u t %a count %u",
+                             isa, count, idx[i], (double)t[i], cnt[i], any[i],
+                             all.offsets[i + 1] - all.offsets[i], want, (double)wt, nw);
                 assert_int_equal(kind[i], HS_KIND_WALL);
-                assert_true(memcmp(&t[i], &h.t, 4) == 0);
-                assert_int_equal(all.offsets[i + 1] - all.offsets[i], 1);
             }
             hs_hits_free(&all);
         }
     }
+    if (w == NULL)
+        free(s.w);
+}
+
+/* A wall whose ends differ by 2^60 in y meets a thick query only within reach of its far end,
+ * where a + 1 (b - a) rounds to another point (b - a is rounded): the grid of pieces must still
+ * find it, in a batch of two (walked by the block) and of one, in every mode, every level. */
+static void test_long_wall_met_at_its_end(void **state)
+{
+    (void)state;
+    float ax[1] = {-10.0f}, ay[1] = {0x1.bc16d6p+59f}, bx[1] = {3.0f}, by[1] = {-7.0f};
+    const float qax[2] = {-2432.0f, -2432.0f}, qay[2] = {-23.0f, -23.0f};
+    const float qdx[2] = {0x1.bc16d6p+60f, 0x1.bc16d6p+60f}, qdy[2] = {25.0f, 25.0f};
+    hs_grid *g = grid_of_walls(ax, ay, bx, by, NULL, NULL, 1);
+    hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
+    qs.q_all = 16.75f;
+    hs_kq k;
+    assert_true(hs_prep_query(&qs, 0, HS_SOLID, &k));
+    const hs_kwall wl = {ax[0], ay[0], bx[0], by[0], 0.0f};
+    hs_wall_hit h;
+    assert_true(hs_wall_hits(&k, &wl, &h)); /* the reference: a hit near (3, -7) */
+    assert_true(fabs((double)qax[0] + (double)h.t * qdx[0] - 3.0) < 24.0);
+    check_walls_batches(g, ax, ay, bx, by, NULL, 1, qs, HS_SOLID);
     hs_grid_destroy(g);
 }
 
 /* A thick wall from x = 1e18 to (5.5, 0): a line through the origin passes 5.12 from its near
  * end, outside its thickness 5 but within the double test's error at the wall's magnitude
  * (walls.h), which takes it for a hit; the pieces' filter, which sees only the near piece's
- * small coordinates, must keep it: count and all as the test, batches of one and two. */
+ * small coordinates, must keep it: every mode as the test, batches of one and two. */
 static void test_thick_long_wall_within_its_error(void **state)
 {
     (void)state;
-    const float ax[1] = {0x1.bc16d6p+59f}, ay[1] = {-28.75f}, bx[1] = {5.5f}, by[1] = {0x1.0cp-28f};
-    const float w[1] = {5.0f};
+    float ax[1] = {0x1.bc16d6p+59f}, ay[1] = {-28.75f}, bx[1] = {5.5f}, by[1] = {0x1.0cp-28f};
+    float w[1] = {5.0f};
     hs_grid *g = grid_of_walls(ax, ay, bx, by, w, NULL, 1);
     const float qax[2] = {0.0f, 0.0f}, qay[2] = {0.0f, 0.0f};
     const float qdx[2] = {4.0f, 4.0f}, qdy[2] = {10.25f, 10.25f};
     hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
     qs.tmin_all = -INFINITY;
     qs.tmax_all = INFINITY;
-    hs_kq k;
-    assert_true(hs_prep_query(&qs, 0, HS_SOLID, &k));
-    const hs_kwall wl = {ax[0], ay[0], bx[0], by[0], w[0]};
-    hs_wall_hit h;
-    const int hit = hs_wall_hits(&k, &wl, &h);
-    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
-        if (!test_isa_on((hs_isa)isa))
-            continue;
-        for (size_t count = 1; count <= 2; count++) {
-            qs.count = count;
-            hs_batch_opts o = hs_batch_opts_default();
-            o.isa = (hs_isa)isa;
-            uint32_t cnt[2];
-            hs_hits all;
-            assert_int_equal(hs_grid_count_hits(g, &qs, &o, cnt), HS_OK);
-            assert_int_equal(hs_grid_all(g, &qs, &o, &all), HS_OK);
-            for (size_t i = 0; i < count; i++)
-                if (cnt[i] != (uint32_t)hit || all.offsets[i + 1] - all.offsets[i] != (size_t)hit)
-                    fail_msg("level %d, batch of %zu: count %u all %zu, the test %d", isa, count,
-                             cnt[i], all.offsets[i + 1] - all.offsets[i], hit);
-            hs_hits_free(&all);
-        }
-    }
+    check_walls_batches(g, ax, ay, bx, by, w, 1, qs, HS_SOLID);
     hs_grid_destroy(g);
-}
-
-/* The closest wall of a batch of two copies of one query (every level, one thread) against
- * the scalar exact test over the k walls, and against a batch of one. */
-static void check_closest_wall(const hs_grid *g, const float *ax, const float *ay, const float *bx,
-                               const float *by, size_t k, hs_queries qs, hs_semantics sem)
-{
-    hs_kq kq;
-    assert_true(hs_prep_query(&qs, 0, sem, &kq));
-    uint32_t want = HS_NONE;
-    float wt = INFINITY;
-    for (size_t i = 0; i < k; i++) {
-        const hs_kwall wl = {ax[i], ay[i], bx[i], by[i], 0.0f};
-        hs_wall_hit h;
-        if (hs_wall_hits(&kq, &wl, &h) && (want == HS_NONE || h.t + 0.0f < wt + 0.0f))
-            want = (uint32_t)i, wt = h.t;
-    }
-    assert_true(want != HS_NONE);
-    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
-        if (!test_isa_on((hs_isa)isa))
-            continue;
-        for (size_t count = 1; count <= 2; count++) {
-            qs.count = count;
-            hs_batch_opts o = hs_batch_opts_default();
-            o.isa = (hs_isa)isa;
-            o.sem = sem;
-            uint32_t idx[2];
-            float t[2];
-            assert_int_equal(hs_grid_closest(g, &qs, &o, (hs_closest_out){.idx = idx, .t = t}),
-                             HS_OK);
-            for (size_t i = 0; i < count; i++)
-                if (idx[i] != want || memcmp(&t[i], &wt, 4) != 0)
-                    fail_msg("level %d, batch of %zu: closest %u t %a, the test %u t %a", isa,
-                             count, idx[i], (double)t[i], want, (double)wt);
-        }
-    }
 }
 
 /* A thick query near the far end of a thin wall 2^60 long: the test, in double at the wall's
@@ -605,14 +567,14 @@ static void check_closest_wall(const hs_grid *g, const float *ax, const float *a
 static void test_thick_query_within_a_long_walls_error(void **state)
 {
     (void)state;
-    const float ax[2] = {-0.25f, -10.0f}, ay[2] = {0.0f, 0x1.bc16d6p+59f};
-    const float bx[2] = {0x1p-115f, 3.0f}, by[2] = {-576.0f, -7.0f};
+    float ax[2] = {-0.25f, -10.0f}, ay[2] = {0.0f, 0x1.bc16d6p+59f};
+    float bx[2] = {0x1p-115f, 3.0f}, by[2] = {-576.0f, -7.0f};
     hs_grid *g = grid_of_walls(ax, ay, bx, by, NULL, NULL, 2);
     const float qax[2] = {-1.0f, -1.0f}, qay[2] = {-27.75f, -27.75f};
     const float qdx[2] = {10.75f, 10.75f}, qdy[2] = {21.75f, 21.75f};
     hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
     qs.q_all = 3.75f;
-    check_closest_wall(g, ax, ay, bx, by, 2, qs, HS_BOUNDARY_SKIP_START);
+    check_walls_batches(g, ax, ay, bx, by, NULL, 2, qs, HS_BOUNDARY_SKIP_START);
     hs_grid_destroy(g);
 }
 
@@ -621,15 +583,38 @@ static void test_thick_query_within_a_long_walls_error(void **state)
 static void test_point_walls_in_a_tiny_scene(void **state)
 {
     (void)state;
-    const float ax[4] = {0.0f, 0.0f, 0.0f, 0.0f}, ay[4] = {0.0f, 0.0f, 0.0f, 0x1p-95f};
-    const float bx[4] = {0.0f, 0.0f, 0.0f, 0x1.c028p-87f}, by[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    float ax[4] = {0.0f, 0.0f, 0.0f, 0.0f}, ay[4] = {0.0f, 0.0f, 0.0f, 0x1p-95f};
+    float bx[4] = {0.0f, 0.0f, 0.0f, 0x1.c028p-87f}, by[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     hs_grid *g = grid_of_walls(ax, ay, bx, by, NULL, NULL, 4);
     const float qax[2] = {0x1.c008p-119f, 0x1.c008p-119f}, qay[2] = {0.0f, 0.0f};
     const float qdx[2] = {0x1.80318p-127f, 0x1.80318p-127f};
     const float qdy[2] = {0x1.c048cp-55f, 0x1.c048cp-55f};
     hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
     qs.tmax_all = INFINITY;
-    check_closest_wall(g, ax, ay, bx, by, 4, qs, HS_SOLID);
+    check_walls_batches(g, ax, ay, bx, by, NULL, 4, qs, HS_SOLID);
+    hs_grid_destroy(g);
+}
+
+/* A line passing 2^-116 from a wall of zero length: the exact test, as the circle test, takes
+ * the underflowing squared distance for a touch, so the grid's filter of pieces must keep it
+ * (it dropped it on relative margins alone): every mode, batches of one and two. */
+static void test_point_wall_touched_by_underflow(void **state)
+{
+    (void)state;
+    float ax[2] = {0.0f, 2.0f}, ay[2] = {0.0f, 0x1.80018p-127f};
+    float bx[2] = {0.0f, 0.0f}, by[2] = {0.0f, -1.0f};
+    const float qax[2] = {24.0f, 24.0f}, qay[2] = {0x1.83e18p-127f, 0x1.83e18p-127f};
+    const float qdx[2] = {2.0f, 2.0f}, qdy[2] = {0x1.c1f8cp-119f, 0x1.c1f8cp-119f};
+    hs_grid *g = grid_of_walls(ax, ay, bx, by, NULL, NULL, 2);
+    hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
+    qs.tmin_all = -INFINITY;
+    hs_kq k;
+    assert_true(hs_prep_query(&qs, 0, HS_SOLID, &k));
+    hs_wall_hit h;
+    const hs_kwall point = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    assert_true(hs_wall_hits(&k, &point, &h)); /* at t = -12, 2^-116 from the point */
+    assert_true(h.t == -12.0f);
+    check_walls_batches(g, ax, ay, bx, by, NULL, 2, qs, HS_SOLID);
     hs_grid_destroy(g);
 }
 
@@ -658,50 +643,6 @@ static void test_far_wall_beside_tiny_ones(void **state)
         assert_true(fabsf(t[0] - 0.5f) < 1e-6f);
         assert_int_equal(idx[1], 1u); /* the first point wall at the origin, at t = 1 */
         assert_true(t[1] == 1.0f);
-    }
-    hs_grid_destroy(g);
-}
-
-/* A line passing 2^-116 from a wall of zero length: the exact test, as the circle test, takes
- * the underflowing squared distance for a touch, so the grid's filter of pieces must keep it
- * (it dropped it on relative margins alone): count, any and closest, batches of one and two. */
-static void test_point_wall_touched_by_underflow(void **state)
-{
-    (void)state;
-    const float ax[2] = {0.0f, 2.0f}, ay[2] = {0.0f, 0x1.80018p-127f};
-    const float bx[2] = {0.0f, 0.0f}, by[2] = {0.0f, -1.0f};
-    const float qax[2] = {24.0f, 24.0f}, qay[2] = {0x1.83e18p-127f, 0x1.83e18p-127f};
-    const float qdx[2] = {2.0f, 2.0f}, qdy[2] = {0x1.c1f8cp-119f, 0x1.c1f8cp-119f};
-    hs_grid *g = grid_of_walls(ax, ay, bx, by, NULL, NULL, 2);
-    hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
-    qs.tmin_all = -INFINITY;
-    hs_kq k;
-    assert_true(hs_prep_query(&qs, 0, HS_SOLID, &k));
-    hs_wall_hit h;
-    const hs_kwall point = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-    assert_true(hs_wall_hits(&k, &point, &h)); /* at t = -12, 2^-116 from the point */
-    assert_true(h.t == -12.0f);
-    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
-        if (!test_isa_on((hs_isa)isa))
-            continue;
-        for (size_t count = 1; count <= 2; count++) {
-            qs.count = count;
-            hs_batch_opts o = hs_batch_opts_default();
-            o.isa = (hs_isa)isa;
-            uint32_t idx[2], cnt[2];
-            float t[2];
-            uint8_t any[2];
-            assert_int_equal(hs_grid_closest(g, &qs, &o, (hs_closest_out){.idx = idx, .t = t}),
-                             HS_OK);
-            assert_int_equal(hs_grid_count_hits(g, &qs, &o, cnt), HS_OK);
-            assert_int_equal(hs_grid_any(g, &qs, &o, any), HS_OK);
-            for (size_t i = 0; i < count; i++) {
-                if (idx[i] != 0u || cnt[i] != 2u || any[i] != 1u)
-                    fail_msg("level %d, batch of %zu: closest %u count %u any %u", isa, count,
-                             idx[i], cnt[i], any[i]);
-                assert_true(t[i] == -12.0f);
-            }
-        }
     }
     hs_grid_destroy(g);
 }

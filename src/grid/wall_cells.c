@@ -14,10 +14,11 @@ static double wall_w(const hs_walls *s, size_t i) { return s->w ? (double)s->w[i
 /* Cells of side h over the box [x0, x1] x [y0, y1]: origin, counts, margin. */
 static void cells_set(hs_wcells *c, double h, double x0, double y0, double x1, double y1)
 {
-    c->mag = fmax(fmax(fabs(x0), fabs(x1)), fmax(fabs(y0), fabs(y1))) + h;
-    /* at least 2^-60: a zero-length wall is touched, as a circle, at any distance whose square
-     * underflows (below 2^-75), however small the scene */
-    c->eps = fmax(0x1p-20 * c->mag, 0x1p-60);
+    /* + 2^-30: a zero-length wall is touched, as a circle, at any distance whose square
+     * underflows (below 2^-75), however small the scene; so the listing's margin (eps) and the
+     * walk's error bounds, which scale with mag, stay above 2^-50 and 2^-70 */
+    c->mag = fmax(fmax(fabs(x0), fabs(x1)), fmax(fabs(y0), fabs(y1))) + h + 0x1p-30;
+    c->eps = 0x1p-20 * c->mag;
     c->h = h;
     c->inv_h = 1.0 / h;
     c->ox = x0 - c->eps - HS_WALL_CELL_SHIFT * h;

@@ -45,12 +45,14 @@ static void filter_piece(struct hs_gwalls *W, size_t pos, size_t i, uint32_t k, 
     W->y1[pos] = (float)along(s->ay[i], s->by[i], u1);
     HS_ASSERT(u0 > 0.0 || (W->x0[pos] == s->ax[i] && W->y0[pos] == s->ay[i]));
     HS_ASSERT(u1 < 1.0 || (W->x1[pos] == s->bx[i] && W->y1[pos] == s->by[i]));
-    /* the test of a wall or query with thickness is in double, within 2^-46 of the whole
-     * wall's magnitude of exact (walls.h), which a piece far from the wall's ends does not
-     * show: the filter's reach grown by it */
+    /* the filter's reach grown by the exact test's error: with thickness (of the wall or the
+     * query) it is in double, within 2^-46 of the whole wall's magnitude (walls.h), which a
+     * piece far from the wall's ends does not show; and a zero-length wall is touched, as a
+     * circle, at any distance whose square underflows (below 2^-75) */
     const float w = s->w ? s->w[i] : 0.0f;
     const double err = 0x1p-40 * (fabs((double)s->ax[i]) + fabs((double)s->ay[i]) +
-                                  fabs((double)s->bx[i]) + fabs((double)s->by[i]) + w);
+                                  fabs((double)s->bx[i]) + fabs((double)s->by[i]) + w) +
+                       0x1p-70;
     W->w[pos] = nextafterf((float)(w + err), INFINITY);
 }
 

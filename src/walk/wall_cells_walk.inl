@@ -274,10 +274,7 @@ HS_INLINE hs_wc_setup hs_wc_setup_of(const hs_wcells *c, float fax, float fay, f
     S.ok &= hs_wc_clip_axis(ay, ry, c->oy, c->y_hi, &t0, &t1);
     const double len = fabs(dx) + fabs(dy), x0 = ax + t0 * dx, y0 = ay + t0 * dy;
     const double x1 = ax + t1 * dx, y1 = ay + t1 * dy;
-    /* + 2^-30: the exact test takes a zero-length wall, as the circle test, as touched when
-     * the squared distance underflows (below 2^-75), so the double filter's error stays above
-     * 2^-70 however small the scene */
-    const double scale = c->mag + fabs(ax) + fabs(ay) + len * (fabs(t0) + fabs(t1)) + 0x1p-30;
+    const double scale = c->mag + fabs(ax) + fabs(ay) + len * (fabs(t0) + fabs(t1));
     const double mscale = 0x1p-16 * scale;
     S.q = (hs_wc_span){t0, t1, 0x1p-40 * scale};
     S.f[HS_WCQ_AX] = fax, S.f[HS_WCQ_AY] = fay, S.f[HS_WCQ_DX] = fdx, S.f[HS_WCQ_DY] = fdy;

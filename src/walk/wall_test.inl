@@ -29,10 +29,7 @@ HS_INLINE hs_vm hs_v_wall_near(const hs_vq *Q, const struct hs_gwalls *W, uint32
         hs_vf_sub(hs_vf_mul(Q->dx, hs_vf_sub(y0, Q->ay)), hs_vf_mul(Q->dy, hs_vf_sub(x0, Q->ax)));
     const hs_vf c1 =
         hs_vf_sub(hs_vf_mul(Q->dx, hs_vf_sub(y1, Q->ay)), hs_vf_mul(Q->dy, hs_vf_sub(x1, Q->ax)));
-    /* R |d|, and 2^-70 (|dx| + |dy|): the exact test counts a point wall as touched when the
-     * squared distance underflows (as the circle test does), at any distance below 2^-75 */
-    const hs_vf rd = hs_vf_add(hs_vf_mul(R, hs_vf_mul(hs_vf_sqrt(Q->dd), up)),
-                               hs_vf_mul(hs_vf_set1(0x1p-70f), hs_vf_add(adx, ady)));
+    const hs_vf rd = hs_vf_mul(R, hs_vf_mul(hs_vf_sqrt(Q->dd), up));
     const hs_vf l0 = hs_vf_add(rd, hs_vf_mul(tiny, hs_vf_add(hs_vf_mul(adx, hs_vf_add(ay0, aay)),
                                                              hs_vf_mul(ady, hs_vf_add(ax0, aax)))));
     const hs_vf l1 = hs_vf_add(rd, hs_vf_mul(tiny, hs_vf_add(hs_vf_mul(adx, hs_vf_add(ay1, aay)),
