@@ -618,6 +618,40 @@ static void test_point_wall_touched_by_underflow(void **state)
     hs_grid_destroy(g);
 }
 
+/* A wall 1/100 long at the origin and a segment through it from 80,000 away: the float circle
+ * test of the piece's proxy errs by 2^-24 of that distance, more than the proxy's radius, so a
+ * batch (walked by the block) must not drop what the exact test takes. */
+static void test_short_wall_met_from_afar(void **state)
+{
+    (void)state;
+    float ax[1] = {0.0f}, ay[1] = {0.0f}, bx[1] = {-0x1.92f172p-8f}, by[1] = {0x1.3be18ap-8f};
+    hs_grid *g = grid_of_walls(ax, ay, bx, by, NULL, NULL, 1);
+    const float qax[2] = {-0x1.73911p+14f, -0x1.73911p+14f};
+    const float qay[2] = {0x1.2a5fe8p+16f, 0x1.2a5fe8p+16f};
+    const float qdx[2] = {0x1.73910ap+15f, 0x1.73910ap+15f};
+    const float qdy[2] = {-0x1.2a5fe6p+17f, -0x1.2a5fe6p+17f};
+    hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
+    check_walls_batches(g, ax, ay, bx, by, NULL, 1, qs, HS_SOLID);
+    qs.q_all = 0x1p-12f; /* a thick query takes the pieces in closest too */
+    check_walls_batches(g, ax, ay, bx, by, NULL, 1, qs, HS_BOUNDARY);
+    hs_grid_destroy(g);
+}
+
+/* A wall 2^-127 long and a thick query whose end lies well within reach of it: the pieces'
+ * filter measured the wall's length from its square, which underflows, and dropped it. */
+static void test_thick_query_near_a_subnormal_wall(void **state)
+{
+    (void)state;
+    float ax[1] = {0.0f}, ay[1] = {0.0f}, bx[1] = {0.0f}, by[1] = {0x1.f8p-128f};
+    hs_grid *g = grid_of_walls(ax, ay, bx, by, NULL, NULL, 1);
+    const float qax[2] = {-12.0f, -12.0f}, qay[2] = {-25.75f, -25.75f};
+    const float qdx[2] = {0x1.a5bacap-109f, 0x1.a5bacap-109f}, qdy[2] = {21.75f, 21.75f};
+    hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
+    qs.q_all = 13.0f;
+    check_walls_batches(g, ax, ay, bx, by, NULL, 1, qs, HS_BOUNDARY);
+    hs_grid_destroy(g);
+}
+
 /* A wall at the coordinates' limit beside zero-length ones at the origin: the walls' cells,
  * sized first by the tiny walls, would number past int32 (refused, not overflowed), and a
  * thin query still finds the far wall. */
@@ -969,6 +1003,8 @@ int main(void)
         cmocka_unit_test(test_thick_long_wall_within_its_error),
         cmocka_unit_test(test_thick_query_within_a_long_walls_error),
         cmocka_unit_test(test_point_walls_in_a_tiny_scene),
+        cmocka_unit_test(test_short_wall_met_from_afar),
+        cmocka_unit_test(test_thick_query_near_a_subnormal_wall),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,8 +2,9 @@
 /* Internal: walls in a grid (hs_grid_opts.walls). A grid with walls owns a second grid, of
  * the walls' pieces: each wall is cut into pieces of about one cell, and each piece stands in
  * that grid as a circle (a proxy) holding the piece thickened by the wall's thickness. The
- * walk walks it like any grid (the same levels, partition and block walk); a proxy the query
- * meets is then tested exactly against its whole wall (wall_core.h), and the hit is kept by one
+ * walk walks it like any grid (the same levels, partition and block walk); a piece in a cell
+ * the query crosses that the pieces' filter keeps (walk/wall_test.inl) is then tested exactly
+ * against its whole wall (wall_core.h), and the hit is kept by one
  * piece only: the one whose share of the wall holds the hit (its parameter s in [k/n, (k+1)/n)
  * for piece k of n), so count and all see each wall once. That piece's proxy holds the hit
  * point with a margin (its radius is a sixteenth of a piece above the half-length), so the

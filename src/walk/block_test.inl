@@ -24,7 +24,10 @@ HS_INLINE void hs_block_broadcast(const hs_block *B, size_t j, hs_vq *Q)
     Q->skip = B->skip;
 }
 
-/* Item it's circles and the lanes they hit before skip-start. */
+/* Item it's circles and the lanes they hit before skip-start. A grid of wall pieces takes
+ * every lane: the circle test of a proxy errs by 2^-24 of the query's distance to it, more than
+ * the proxy's margin over a short piece, and the pieces' filter (hs_v_wall_near), whose margin
+ * follows the query, drops what the proxy test would. */
 HS_INLINE hs_vm hs_block_item_proxies(const hs_block *B, const hs_grid *g, const hs_item it,
                                       hs_vq *Q, hs_vc *c, const unsigned tf)
 {
@@ -32,8 +35,9 @@ HS_INLINE hs_vm hs_block_item_proxies(const hs_block *B, const hs_grid *g, const
     c->cx = hs_vf_loadu(g->x + it.start);
     c->cy = hs_vf_loadu(g->y + it.start);
     c->r = hs_vf_loadu(g->r + it.start);
-    hs_vm m =
-        hs_vm_and(hs_v_hits(Q, *c, 1, HS_TF_HAS(tf, HS_TF_BOUNDARY)), hs_vm_from_bits(it.lanes));
+    hs_vm m = hs_vm_from_bits(it.lanes);
+    if (!HS_TF_HAS(tf, HS_TF_WALL))
+        m = hs_vm_and(hs_v_hits(Q, *c, 1, HS_TF_HAS(tf, HS_TF_BOUNDARY)), m);
     if (HS_TF_HAS(tf, HS_TF_MASK | HS_TF_IGNORE)) { /* the filters: one test when neither */
         if (HS_TF_HAS(tf, HS_TF_MASK))
             m = hs_vm_and(m, hs_vm_test_i(hs_vi_loadu(g->mask + it.start), Q->kmask));

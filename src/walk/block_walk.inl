@@ -107,9 +107,9 @@ HS_INLINE hs_status hs_block_range(const hs_bw W, const hs_walk_range *r)
  * item of the range (the other bits stay known to the compiler); the thickness is always
  * added (r + 0 is r exactly, so q = 0 queries give the same answers). Binding either would
  * double the copies of the block walk per mode and level. */
-/* A grid of wall pieces (grid/wall_grid.h): the walk with HS_TF_WALL, its proxies tested solid
- * (the exact test applies the semantics), out of line, so the walks of circles stay as they
- * are. */
+/* A grid of wall pieces (grid/wall_grid.h): the walk with HS_TF_WALL, the pieces of the cells
+ * it crosses through their filter and the exact test (which applies the semantics), out of
+ * line, so the walks of circles stay as they are. */
 static HS_OUTLINE hs_status HS_FN(walls_range)(const hs_walk_range *r, const int mode,
                                                const hs_block_out *o)
 {

@@ -1,20 +1,30 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal: the block's steps on a grid of wall pieces (grid/wall_grid.h). The proxies go
- * through the block's vector test like circles (solid, no skip-start); each lane they hit then
- * takes the exact wall test (hs_gwall_hits) under the slot's query and semantics, which also
- * keeps the hit on one piece of its wall only. Lanes a proxy hits are few (the proxies hug
- * their pieces), so these steps are scalar, out of line, and cost nothing to a grid of circles.
- * Part of the per-ISA walk (walk.inl). */
+/* Internal: the block's steps on a grid of wall pieces (grid/wall_grid.h). The pieces of the
+ * cells a query crosses go through a vector filter (hs_v_wall_near), not the circle test of
+ * their proxies, whose rounding (2^-24 of the query's distance) can exceed a short piece's
+ * proxy; each lane kept then takes the exact wall test (hs_gwall_hits) under the slot's query
+ * and semantics, which also keeps the hit on one piece of its wall only. Lanes kept are few
+ * (a piece kept nearly crosses the query), so these steps are scalar, out of line, and cost
+ * nothing to a grid of circles. Part of the per-ISA walk (walk.inl). */
 #ifndef HS_KNAME
 #error "include walk.inl, not this file"
 #endif
+
+/* An upper bound of |(x, y)| from s = x x + y y in float: sqrt(s) rounded up, or |x| + |y| where
+ * s lies near or in the subnormals, which keep few of its digits. */
+HS_INLINE hs_vf hs_v_norm_up(hs_vf x, hs_vf y, hs_vf s, hs_vf up)
+{
+    return hs_vf_select(hs_vm_lt(s, hs_vf_set1(0x1p-100f)), hs_vf_add(hs_vf_abs(x), hs_vf_abs(y)),
+                        hs_vf_mul(hs_vf_sqrt(s), up));
+}
 
 /* The lanes of the pieces at storage positions start .. start + HS_W - 1 that may lie within
  * q + w of the query Q: a lane is dropped only where the query's line, or the piece's, has
  * the whole of the other beyond that reach on one side (a separating axis). Each signed
  * distance, times a length, is a difference of products of float sums: it errs by a few
- * 2^-24 of |factor| |term| summed, and the margin is 2^-19 of that (and of the lengths). The
- * pieces are grown (wall_grid.h), so a hit kept on a piece is near the piece as stored. */
+ * 2^-24 of |factor| |term| summed, and the margin is 2^-19 of that (and of the lengths), plus
+ * 2^-140 for products that underflow. The pieces are grown (wall_grid.h), so a hit kept on a
+ * piece is near the piece as stored. */
 HS_INLINE hs_vm hs_v_wall_near(const hs_vq *Q, const struct hs_gwalls *W, uint32_t start)
 {
     const hs_vf x0 = hs_vf_loadu(W->x0 + start), y0 = hs_vf_loadu(W->y0 + start);
@@ -29,7 +39,8 @@ HS_INLINE hs_vm hs_v_wall_near(const hs_vq *Q, const struct hs_gwalls *W, uint32
         hs_vf_sub(hs_vf_mul(Q->dx, hs_vf_sub(y0, Q->ay)), hs_vf_mul(Q->dy, hs_vf_sub(x0, Q->ax)));
     const hs_vf c1 =
         hs_vf_sub(hs_vf_mul(Q->dx, hs_vf_sub(y1, Q->ay)), hs_vf_mul(Q->dy, hs_vf_sub(x1, Q->ax)));
-    const hs_vf rd = hs_vf_mul(R, hs_vf_mul(hs_vf_sqrt(Q->dd), up));
+    const hs_vf floor = hs_vf_set1(0x1p-140f);
+    const hs_vf rd = hs_vf_add(hs_vf_mul(R, hs_v_norm_up(Q->dx, Q->dy, Q->dd, up)), floor);
     const hs_vf l0 = hs_vf_add(rd, hs_vf_mul(tiny, hs_vf_add(hs_vf_mul(adx, hs_vf_add(ay0, aay)),
                                                              hs_vf_mul(ady, hs_vf_add(ax0, aax)))));
     const hs_vf l1 = hs_vf_add(rd, hs_vf_mul(tiny, hs_vf_add(hs_vf_mul(adx, hs_vf_add(ay1, aay)),
@@ -43,8 +54,9 @@ HS_INLINE hs_vm hs_v_wall_near(const hs_vq *Q, const struct hs_gwalls *W, uint32
     const hs_vf ea = hs_vf_add(hs_vf_add(hs_vf_abs(ex), hs_vf_abs(ey)),
                                hs_vf_add(hs_vf_add(ax0, ay0), hs_vf_add(ax1, ay1)));
     const hs_vf base = hs_vf_add(hs_vf_add(aax, aay), hs_vf_add(hs_vf_add(ax0, ay0), R));
-    const hs_vf re =
-        hs_vf_mul(R, hs_vf_mul(hs_vf_sqrt(hs_vf_add(hs_vf_mul(ex, ex), hs_vf_mul(ey, ey))), up));
+    const hs_vf re = hs_vf_add(
+        hs_vf_mul(R, hs_v_norm_up(ex, ey, hs_vf_add(hs_vf_mul(ex, ex), hs_vf_mul(ey, ey)), up)),
+        floor);
     const hs_vf s0x = hs_vf_sub(hs_vf_add(Q->ax, hs_vf_mul(Q->tmin, Q->dx)), x0);
     const hs_vf s0y = hs_vf_sub(hs_vf_add(Q->ay, hs_vf_mul(Q->tmin, Q->dy)), y0);
     const hs_vf s1x = hs_vf_sub(hs_vf_add(Q->ax, hs_vf_mul(Q->tmax, Q->dx)), x0);
