@@ -127,15 +127,37 @@ static inline int hs_wall_dot3(float ux, float uy, float vx, float vy, float xx,
     return hs_terms_sign(&s);
 }
 
-/* The t where the centre line crosses the wall's line (they are not parallel: p and b lie on
- * opposite sides of the query's line), in double, clamped to [tmin, tmax]. */
-static inline double hs_wall_cross_t(const hs_kq *k, const hs_kwall *wl)
+/* The t of the point (x, y)'s projection on the query's line, in double (dd > 0). */
+static inline double hs_wall_proj_t(const hs_kq *k, float x, float y)
+{
+    return (((double)x - k->ax) * k->dx + ((double)y - k->ay) * k->dy) / k->dd;
+}
+
+/* The t where the centre line crosses the wall's line by the lines' formula, in double: NaN or
+ * infinite when they run parallel in double. */
+static inline double hs_wall_cross_formula(const hs_kq *k, const hs_kwall *wl)
 {
     const double dx = k->dx, dy = k->dy;
     const double ex = (double)wl->bx - wl->px, ey = (double)wl->by - wl->py;
     const double fx = (double)k->ax - wl->px, fy = (double)k->ay - wl->py;
-    double num = -(ex * fy - ey * fx), den = ex * dy - ey * dx;
-    double tc = den != 0.0 ? num / den : (double)k->tmin;
+    return -(ex * fy - ey * fx) / (ex * dy - ey * dx);
+}
+
+/* The t where the centre line crosses the wall's line, in double, clamped to [tmin, tmax].
+ * They are not parallel: p and b lie on opposite sides of the query's line, or one of them on
+ * it (side sp, sb: 0), where the crossing is that end. Otherwise the lines' formula, unless
+ * b - p rounds away the wall's slant and the formula's denominator with it: the crossing lies
+ * between the ends, so its t then lies between their projections' t. */
+static inline double hs_wall_cross_t(const hs_kq *k, const hs_kwall *wl, int sp, int sb)
+{
+    double tc = sp == 0   ? hs_wall_proj_t(k, wl->px, wl->py)
+                : sb == 0 ? hs_wall_proj_t(k, wl->bx, wl->by)
+                          : hs_wall_cross_formula(k, wl);
+    if (!isfinite(tc)) {
+        const double tp = hs_wall_proj_t(k, wl->px, wl->py);
+        const double tb = hs_wall_proj_t(k, wl->bx, wl->by);
+        tc = 0.5 * tp + 0.5 * tb;
+    }
     return tc > k->tmin ? (tc < k->tmax ? tc : k->tmax) : k->tmin;
 }
 
@@ -149,7 +171,6 @@ static inline int hs_wall_touch(const hs_kq *k, const hs_kwall *wl, double *t, d
                hs_wall_dot3(k->ax, k->ay, wl->px, wl->py, wl->bx, wl->by) >= 0 &&
                hs_wall_dot3(k->ax, k->ay, wl->bx, wl->by, wl->px, wl->py) >= 0;
     }
-    const double dx = k->dx, dy = k->dy;
     int sp = hs_wall_side(k, wl->px, wl->py), sb = hs_wall_side(k, wl->bx, wl->by);
     if (sp == 0 && sb == 0) { /* collinear: the projections' interval meets [tmin, tmax] */
         if (hs_wall_proj_cmp(k, wl->px, wl->py, k->tmin) < 0 &&
@@ -158,8 +179,7 @@ static inline int hs_wall_touch(const hs_kq *k, const hs_kwall *wl, double *t, d
         if (hs_wall_proj_cmp(k, wl->px, wl->py, k->tmax) > 0 &&
             hs_wall_proj_cmp(k, wl->bx, wl->by, k->tmax) > 0)
             return 0;
-        double tp = (((double)wl->px - k->ax) * dx + ((double)wl->py - k->ay) * dy) / k->dd;
-        double tb = (((double)wl->bx - k->ax) * dx + ((double)wl->by - k->ay) * dy) / k->dd;
+        double tp = hs_wall_proj_t(k, wl->px, wl->py), tb = hs_wall_proj_t(k, wl->bx, wl->by);
         double t0 = tp < tb ? tp : tb, t1v = tp < tb ? tb : tp;
         *t = t0 > k->tmin ? (t0 < k->tmax ? t0 : k->tmax) : k->tmin;
         *t1 = t1v < k->tmax ? (t1v > *t ? t1v : *t) : k->tmax;
@@ -175,7 +195,7 @@ static inline int hs_wall_touch(const hs_kq *k, const hs_kwall *wl, double *t, d
         *t = *t1 = k->tmin;
         return 1;
     }
-    *t = *t1 = hs_wall_cross_t(k, wl);
+    *t = *t1 = hs_wall_cross_t(k, wl, sp, sb);
     return 1;
 }
 

@@ -301,6 +301,24 @@ static void test_adversarial(void **state)
  * float inputs): a side grazed by a parallel query and an end cap by a tangent query hit, and
  * with R one ulp smaller miss, translated and scaled while the band (2^-46 M) stays below
  * R's ulp. */
+/* A wall from a point of a line to a point 10^-26 beside it, whose slant b - p rounds away in
+ * double: the line crosses it at its end p, t = 0 (the lines' formula, parallel in double,
+ * gave -inf); and the same with b on the line. A third wall whose end lies at t = -1.25 is
+ * then the first hit. */
+static void test_crossing_at_an_end_of_a_rounded_slant(void **state)
+{
+    (void)state;
+    hs_wall_hit o;
+    const float tiny = 0x1.c028cp-87f;
+    const hs_kq line = kq_of(-20.0f, -20.0f, -20.0f, -20.0f, -INFINITY, INFINITY, 0.0f);
+    assert_int_equal(hits(line, -20.0f, -20.0f, tiny, 0.0f, 0.0f, &o), 1);
+    assert_true(o.t == 0.0f);
+    assert_int_equal(hits(line, tiny, 0.0f, -20.0f, -20.0f, 0.0f, &o), 1);
+    assert_true(o.t == 0.0f);
+    assert_int_equal(hits(line, 5.0f, 5.0f, -0x1.61616p-30f, -20.0f, 0.0f, &o), 1);
+    assert_true(o.t == -1.25f);
+}
+
 static void test_tangency_triples(void **state)
 {
     (void)state;
@@ -531,6 +549,7 @@ int main(void)
         cmocka_unit_test(test_g_sign_exact),
         cmocka_unit_test(test_integer_degenerate_exact),
         cmocka_unit_test(test_adversarial),
+        cmocka_unit_test(test_crossing_at_an_end_of_a_rounded_slant),
         cmocka_unit_test(test_tangency_triples),
         cmocka_unit_test(test_semantics),
         cmocka_unit_test(test_zero_length_is_circle),

@@ -130,11 +130,13 @@ static int hs_wc_filter(const hs_kq *k, const hs_wc_span *q, const hs_kwall *wl)
     return cross ? HS_WC_CROSSED : HS_WC_EXACT;
 }
 
-/* A crossed thin wall's t as hs_wall_hits_as gives it (hs_wall_cross_t, rounded once); 0 when
- * the crossing is at tmin (the exact test then takes the start's rules). */
+/* A crossed thin wall's t as hs_wall_hits_as gives it (hs_wall_cross_t, whose bound by the
+ * ends changes nothing for a wall surely crossed, rounded once); 0 when the crossing is at
+ * tmin (the exact test then takes the start's rules). */
 HS_INLINE int hs_wc_crossed_t(const hs_kq *k, const hs_kwall *wl, float *t)
 {
-    const double tt = hs_wall_cross_t(k, wl);
+    const double tc = hs_wall_cross_formula(k, wl);
+    const double tt = tc > k->tmin ? (tc < k->tmax ? tc : k->tmax) : k->tmin;
     if (!(tt > k->tmin))
         return 0;
     *t = hs_clampf((float)tt, k->tmin, k->tmax);
