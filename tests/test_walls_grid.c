@@ -652,6 +652,24 @@ static void test_thick_query_near_a_subnormal_wall(void **state)
     hs_grid_destroy(g);
 }
 
+/* A thick wall 15.75 from a line whose start lies 10^18 away: the test, in double at the
+ * start's magnitude, takes it for a hit (within 2^-46 of it, walls.h), so the pieces' filter
+ * must keep it too. */
+static void test_thick_wall_within_a_far_starts_error(void **state)
+{
+    (void)state;
+    float ax[1] = {27.25f}, ay[1] = {27.25f}, bx[1] = {15.75f}, by[1] = {-8.0f};
+    float w[1] = {0x1.810b3ap-14f};
+    hs_grid *g = grid_of_walls(ax, ay, bx, by, w, NULL, 1);
+    const float qax[2] = {0.0f, 0.0f}, qay[2] = {-0x1.bc16d6p+59f, -0x1.bc16d6p+59f};
+    const float qdx[2] = {0.0f, 0.0f}, qdy[2] = {4.0f, 4.0f};
+    hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
+    qs.tmin_all = -INFINITY;
+    qs.tmax_all = INFINITY;
+    check_walls_batches(g, ax, ay, bx, by, w, 1, qs, HS_SOLID_SKIP_START);
+    hs_grid_destroy(g);
+}
+
 /* A wall at the coordinates' limit beside zero-length ones at the origin: the walls' cells,
  * sized first by the tiny walls, would number past int32 (refused, not overflowed), and a
  * thin query still finds the far wall. */
@@ -1005,6 +1023,7 @@ int main(void)
         cmocka_unit_test(test_point_walls_in_a_tiny_scene),
         cmocka_unit_test(test_short_wall_met_from_afar),
         cmocka_unit_test(test_thick_query_near_a_subnormal_wall),
+        cmocka_unit_test(test_thick_wall_within_a_far_starts_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

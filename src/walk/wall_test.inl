@@ -29,10 +29,13 @@ HS_INLINE hs_vm hs_v_wall_near(const hs_vq *Q, const struct hs_gwalls *W, uint32
 {
     const hs_vf x0 = hs_vf_loadu(W->x0 + start), y0 = hs_vf_loadu(W->y0 + start);
     const hs_vf x1 = hs_vf_loadu(W->x1 + start), y1 = hs_vf_loadu(W->y1 + start);
-    const hs_vf R = hs_vf_add(Q->q, hs_vf_loadu(W->w + start));
     const hs_vf tiny = hs_vf_set1(0x1p-19f), up = hs_vf_set1(1.0f + 0x1p-18f);
     const hs_vf adx = hs_vf_abs(Q->dx), ady = hs_vf_abs(Q->dy);
     const hs_vf aax = hs_vf_abs(Q->ax), aay = hs_vf_abs(Q->ay);
+    /* the reach: q, the piece's (its wall's thickness and the test's error at the wall's
+     * magnitude, wall_grid.c), and the test's error at the query's start, 2^-46 of |a| */
+    const hs_vf R = hs_vf_add(hs_vf_add(Q->q, hs_vf_loadu(W->w + start)),
+                              hs_vf_mul(hs_vf_set1(0x1p-40f), hs_vf_add(aax, aay)));
     const hs_vf ax0 = hs_vf_abs(x0), ay0 = hs_vf_abs(y0), ax1 = hs_vf_abs(x1), ay1 = hs_vf_abs(y1);
     /* the query's line: both ends of the piece beyond R |d| on one side */
     const hs_vf c0 =
