@@ -521,6 +521,20 @@ static void check_walls_batches(const hs_grid *g, float *ax, float *ay, float *b
         free(s.w);
 }
 
+/* One wall (a to b, thickness w) alone in a grid against the line through (qax, qay) along
+ * (qdx, qdy): check_walls_batches. */
+static void check_wall_and_line(float ax, float ay, float bx, float by, float w, float qax,
+                                float qay, float qdx, float qdy, hs_semantics sem)
+{
+    hs_grid *g = grid_of_walls(&ax, &ay, &bx, &by, &w, NULL, 1);
+    const float qa[2] = {qax, qax}, qb[2] = {qay, qay}, qc[2] = {qdx, qdx}, qd[2] = {qdy, qdy};
+    hs_queries qs = hs_queries_segments(qa, qb, qc, qd, 2);
+    qs.tmin_all = -INFINITY;
+    qs.tmax_all = INFINITY;
+    check_walls_batches(g, &ax, &ay, &bx, &by, &w, 1, qs, sem);
+    hs_grid_destroy(g);
+}
+
 /* A wall whose ends differ by 2^60 in y meets a thick query only within reach of its far end,
  * where a + 1 (b - a) rounds to another point (b - a is rounded): the grid of pieces must still
  * find it, in a batch of two (walked by the block) and of one, in every mode, every level. */
@@ -550,16 +564,8 @@ static void test_long_wall_met_at_its_end(void **state)
 static void test_thick_long_wall_within_its_error(void **state)
 {
     (void)state;
-    float ax[1] = {0x1.bc16d6p+59f}, ay[1] = {-28.75f}, bx[1] = {5.5f}, by[1] = {0x1.0cp-28f};
-    float w[1] = {5.0f};
-    hs_grid *g = grid_of_walls(ax, ay, bx, by, w, NULL, 1);
-    const float qax[2] = {0.0f, 0.0f}, qay[2] = {0.0f, 0.0f};
-    const float qdx[2] = {4.0f, 4.0f}, qdy[2] = {10.25f, 10.25f};
-    hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
-    qs.tmin_all = -INFINITY;
-    qs.tmax_all = INFINITY;
-    check_walls_batches(g, ax, ay, bx, by, w, 1, qs, HS_SOLID);
-    hs_grid_destroy(g);
+    check_wall_and_line(0x1.bc16d6p+59f, -28.75f, 5.5f, 0x1.0cp-28f, 5.0f, 0.0f, 0.0f, 4.0f, 10.25f,
+                        HS_SOLID);
 }
 
 /* A thick query near the far end of a thin wall 2^60 long: the test, in double at the wall's
@@ -658,16 +664,8 @@ static void test_thick_query_near_a_subnormal_wall(void **state)
 static void test_thick_wall_within_a_far_starts_error(void **state)
 {
     (void)state;
-    float ax[1] = {27.25f}, ay[1] = {27.25f}, bx[1] = {15.75f}, by[1] = {-8.0f};
-    float w[1] = {0x1.810b3ap-14f};
-    hs_grid *g = grid_of_walls(ax, ay, bx, by, w, NULL, 1);
-    const float qax[2] = {0.0f, 0.0f}, qay[2] = {-0x1.bc16d6p+59f, -0x1.bc16d6p+59f};
-    const float qdx[2] = {0.0f, 0.0f}, qdy[2] = {4.0f, 4.0f};
-    hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
-    qs.tmin_all = -INFINITY;
-    qs.tmax_all = INFINITY;
-    check_walls_batches(g, ax, ay, bx, by, w, 1, qs, HS_SOLID_SKIP_START);
-    hs_grid_destroy(g);
+    check_wall_and_line(27.25f, 27.25f, 15.75f, -8.0f, 0x1.810b3ap-14f, 0.0f, -0x1.bc16d6p+59f,
+                        0.0f, 4.0f, HS_SOLID_SKIP_START);
 }
 
 /* A wall at the coordinates' limit beside zero-length ones at the origin: the walls' cells,
