@@ -1814,6 +1814,52 @@ static void test_all_large_batch(void **state)
 /* A batch of one query is answered by the per-query walk (no block set-up): every mode, with
  * the hit geometry, semantics and skip-start, at every level, equal to the same query's
  * answer inside a whole batch. */
+/* A segment through a large circle and a small one (two levels), then 31 invalid (NaN)
+ * queries and a point near the small one: the block's box of its queries took min and max
+ * lane by lane, which forget a lane's earlier ends at a NaN, so the box held the point alone
+ * and the large circle's level was set aside: count and closest missed it, at every width. */
+static void test_invalid_queries_keep_the_blocks_box(void **state)
+{
+    (void)state;
+    const float cx[2] = {14.5f, -0.25f}, cy[2] = {-0x1.98272cp-41f, -0.25f};
+    const float cr[2] = {10.75f, 0.25f};
+    hs_circles *cs = NULL;
+    assert_int_equal(hs_circles_create(cx, cy, cr, NULL, 2, &cs, NULL), HS_OK);
+    hs_grid *g = NULL;
+    assert_int_equal(hs_grid_build(cs, NULL, &g), HS_OK);
+    enum { M = 33 };
+    float ax[M], ay[M], dx[M], dy[M];
+    for (size_t i = 1; i < M; i++)
+        ax[i] = ay[i] = dx[i] = dy[i] = NAN;
+    ax[0] = ay[0] = -0.25f, dx[0] = 20.5f, dy[0] = 0x1.48p-44f;
+    ax[M - 1] = ay[M - 1] = dx[M - 1] = dy[M - 1] = 0x1.48p-44f;
+    const hs_queries qs = hs_queries_segments(ax, ay, dx, dy, M);
+    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
+        if (!test_isa_on((hs_isa)isa))
+            continue;
+        for (int sem = 0; sem < 2; sem++) {
+            hs_batch_opts o = hs_batch_opts_default();
+            o.isa = (hs_isa)isa;
+            o.sem = sem ? HS_BOUNDARY : HS_SOLID;
+            uint32_t want[M], got[M], idx[M], bidx[M];
+            float t[M], bt[M];
+            assert_int_equal(hs_brute_count(cs, &qs, &o, want), HS_E_INVALID_QUERY);
+            assert_int_equal(hs_grid_count_hits(g, &qs, &o, got), HS_E_INVALID_QUERY);
+            assert_int_equal(hs_brute_closest(cs, &qs, &o, (hs_closest_out){.idx = bidx, .t = bt}),
+                             HS_E_INVALID_QUERY);
+            assert_int_equal(hs_grid_closest(g, &qs, &o, (hs_closest_out){.idx = idx, .t = t}),
+                             HS_E_INVALID_QUERY);
+            assert_int_equal(want[0], 2u);
+            for (size_t i = 0; i < M; i++) {
+                assert_int_equal(got[i], want[i]);
+                assert_int_equal(idx[i], bidx[i]);
+            }
+        }
+    }
+    hs_grid_destroy(g);
+    hs_circles_destroy(cs);
+}
+
 static void test_batches_of_one(void **state)
 {
     (void)state;
@@ -1910,6 +1956,7 @@ int main(void)
         cmocka_unit_test(test_all_large_batch),
         cmocka_unit_test(test_closest_signed_zero_tie),
         cmocka_unit_test(test_batches_of_one),
+        cmocka_unit_test(test_invalid_queries_keep_the_blocks_box),
         cmocka_unit_test(test_dense_cells),
         cmocka_unit_test(test_pair_lists),
         cmocka_unit_test(test_pairs),

@@ -306,9 +306,10 @@ static HS_OUTLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs
 /* ---- 2. set-up ---------------------------------------------------------------------------- */
 
 /* The box [box[0], box[2]] x [box[1], box[3]] holding every slot's interval, the largest
- * thickness and |a|_1 (*qmax, *amag); 0 when an end is not finite (rays, lines). In float,
- * HS_W slots at a time (lanes past nq hold earlier slots' values: a larger box), so each end
- * is within 2^-22 of its size, which hs_block_level_apart's margin covers. */
+ * thickness and |a|_1 (*qmax, *amag); 0 when an end is not finite (rays, lines, an invalid
+ * query's NaN). In float, HS_W slots at a time (lanes past nq hold earlier slots' values: a
+ * larger box), so each end is within 2^-22 of its size, which hs_block_level_apart's margin
+ * covers. */
 static HS_OUTLINE int hs_block_extent(const hs_block *B, double box[4], double *qmax, double *amag)
 {
     const hs_vf inf = hs_vf_set1(INFINITY);
@@ -323,6 +324,10 @@ static HS_OUTLINE int hs_block_extent(const hs_block *B, double box[4], double *
                            hs_vm_and(hs_vm_lt(hs_vf_abs(t0), inf), hs_vm_lt(hs_vf_abs(t1), inf)));
         const hs_vf ex0 = hs_vf_fmadd(t0, dx, ax), ex1 = hs_vf_fmadd(t1, dx, ax);
         const hs_vf ey0 = hs_vf_fmadd(t0, dy, ay), ey1 = hs_vf_fmadd(t1, dy, ay);
+        /* an invalid slot's NaN end: min and max return their second operand on NaN, so a
+         * lane would forget the ends before it; such a block gets no box */
+        finite = hs_vm_and(finite, hs_vm_and(hs_vm_and(hs_vm_le(ex0, inf), hs_vm_le(ex1, inf)),
+                                             hs_vm_and(hs_vm_le(ey0, inf), hs_vm_le(ey1, inf))));
         x0 = hs_vf_min(x0, hs_vf_min(ex0, ex1));
         x1 = hs_vf_max(x1, hs_vf_max(ex0, ex1));
         y0 = hs_vf_min(y0, hs_vf_min(ey0, ey1));
