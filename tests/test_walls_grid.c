@@ -668,6 +668,23 @@ static void test_thick_wall_within_a_far_starts_error(void **state)
                         0.0f, 4.0f, HS_SOLID_SKIP_START);
 }
 
+/* A thick query (q = 2^-126) starting 2^-121 from a zero-length wall, which the test touches at
+ * t = 0 (the square underflows), and crossing a wall ending there at t > 0: closest's cut of
+ * the pieces must not drop the first as beyond the proxy's radius. */
+static void test_point_wall_first_for_a_thin_capsule(void **state)
+{
+    (void)state;
+    float ax[2] = {-0.25f, 0.0f}, ay[2] = {-0.25f, 0.0f}, bx[2] = {0.0f, 0.0f},
+          by[2] = {0.0f, 0.0f};
+    hs_grid *g = grid_of_walls(ax, ay, bx, by, NULL, NULL, 2);
+    const float qax[2] = {0.0f, 0.0f}, qay[2] = {0x1.4cc632p-121f, 0x1.4cc632p-121f};
+    const float qdx[2] = {-30.5f, -30.5f}, qdy[2] = {-24.75f, -24.75f};
+    hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
+    qs.q_all = 0x1.80418p-127f;
+    check_walls_batches(g, ax, ay, bx, by, NULL, 2, qs, HS_BOUNDARY);
+    hs_grid_destroy(g);
+}
+
 /* A wall at the coordinates' limit beside zero-length ones at the origin: the walls' cells,
  * sized first by the tiny walls, would number past int32 (refused, not overflowed), and a
  * thin query still finds the far wall. */
@@ -1022,6 +1039,7 @@ int main(void)
         cmocka_unit_test(test_short_wall_met_from_afar),
         cmocka_unit_test(test_thick_query_near_a_subnormal_wall),
         cmocka_unit_test(test_thick_wall_within_a_far_starts_error),
+        cmocka_unit_test(test_point_wall_first_for_a_thin_capsule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

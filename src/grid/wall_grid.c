@@ -95,7 +95,9 @@ static uint32_t pieces_of(double len, double L)
 
 /* Piece k of n of wall i as a circle holding it thickened by w, rounded outward: centre in
  * double, then its rounding to float, the radius a sixteenth of a piece above the half-length
- * (wall_grid.h) and a relative 2^-20 of the coordinates added. */
+ * (wall_grid.h) and a relative 2^-20 of the coordinates added, and 2^-70: a zero-length wall is
+ * touched, as a circle, at any distance whose square underflows (below 2^-75), and closest's
+ * cut (wall_test.inl) takes a hit to lie within the proxy. */
 static void proxy(const hs_walls *s, size_t i, uint32_t k, uint32_t n, float *x, float *y, float *r)
 {
     const double ax = s->ax[i], ay = s->ay[i], ex = s->bx[i] - ax, ey = s->by[i] - ay;
@@ -106,7 +108,7 @@ static void proxy(const hs_walls *s, size_t i, uint32_t k, uint32_t n, float *x,
     const double shift = fabs((double)*x - X) + fabs((double)*y - Y);
     const double half = 0.5 * hypot(ex, ey) / (double)n;
     const double R = half * (1.0 + 1.0 / 8.0) + (s->w ? s->w[i] : 0.0f) + shift;
-    *r = nextafterf((float)(R + 0x1p-20 * (fabs(X) + fabs(Y) + R)), INFINITY);
+    *r = nextafterf((float)(R + 0x1p-20 * (fabs(X) + fabs(Y) + R) + 0x1p-70), INFINITY);
 }
 
 /* The proxies of ws's pieces and their walls and piece numbers (arrays of np entries). */
