@@ -685,6 +685,22 @@ static void test_point_wall_first_for_a_thin_capsule(void **state)
     hs_grid_destroy(g);
 }
 
+/* A thin segment from 10^18 away passing 16 from a thick wall: the test, within 2^-46 of the
+ * start's magnitude, takes it for a hit outside every cell listing the wall, so closest and
+ * any must not take the walls' cells for such a query. */
+static void test_thin_query_from_afar_and_a_thick_wall(void **state)
+{
+    (void)state;
+    float ax[1] = {0x1.48p-44f}, ay[1] = {0x1.48p-44f}, bx[1] = {-0.25f}, by[1] = {-0.25f};
+    float w[1] = {0.25f};
+    hs_grid *g = grid_of_walls(ax, ay, bx, by, w, NULL, 1);
+    const float qax[2] = {-0x1.bc16d6p+59f, -0x1.bc16d6p+59f}, qay[2] = {5.5f, 5.5f};
+    const float qdx[2] = {0x1.9cp+60f, 0x1.9cp+60f}, qdy[2] = {19.75f, 19.75f};
+    const hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
+    check_walls_batches(g, ax, ay, bx, by, w, 1, qs, HS_BOUNDARY);
+    hs_grid_destroy(g);
+}
+
 /* A wall at the coordinates' limit beside zero-length ones at the origin: the walls' cells,
  * sized first by the tiny walls, would number past int32 (refused, not overflowed), and a
  * thin query still finds the far wall. */
@@ -1040,6 +1056,7 @@ int main(void)
         cmocka_unit_test(test_thick_query_near_a_subnormal_wall),
         cmocka_unit_test(test_thick_wall_within_a_far_starts_error),
         cmocka_unit_test(test_point_wall_first_for_a_thin_capsule),
+        cmocka_unit_test(test_thin_query_from_afar_and_a_thick_wall),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

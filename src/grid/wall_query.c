@@ -39,16 +39,20 @@ static hs_status walls_call(const hs_grid_call *c, const hs_grid_out *o)
 static int answered(hs_status s) { return s == HS_OK || s == HS_E_INVALID_QUERY; }
 
 /* Whether c's walls can be answered by their cells (wall_cells.h): closest or any, every
- * query thin. */
+ * query thin, and where walls are thick, every query's start near enough that the test's
+ * error there (2^-46 of |a|, walls.h) stays within the cells' margin: a farther query may be
+ * given a hit outside the cells listing the wall, which the pieces' walk reaches. */
 static int by_cells(const hs_grid_call *c)
 {
     const hs_queries *qs = c->qs;
     if (c->o->mode != HS_GRID_CLOSEST && c->o->mode != HS_GRID_ANY)
         return 0;
-    if (qs->q == NULL)
-        return qs->q_all == 0.0f;
+    if (qs->q == NULL ? qs->q_all != 0.0f : 0)
+        return 0;
+    const hs_wcells *cells = c->g->wall_grid->walls->cells;
+    const float far = cells->w != NULL ? (float)(0x1p40 * cells->eps) : INFINITY;
     for (size_t i = 0; i < qs->count; i++)
-        if (qs->q[i] != 0.0f)
+        if ((qs->q != NULL && qs->q[i] != 0.0f) || fabsf(qs->ax[i]) + fabsf(qs->ay[i]) > far)
             return 0;
     return 1;
 }
