@@ -521,17 +521,18 @@ static void check_walls_batches(const hs_grid *g, float *ax, float *ay, float *b
         free(s.w);
 }
 
-/* One wall (a to b, thickness w) alone in a grid against the line through (qax, qay) along
- * (qdx, qdy): check_walls_batches. */
+/* One wall (a to b, thickness w; 0: a set without thickness) alone in a grid against the line
+ * through (qax, qay) along (qdx, qdy): check_walls_batches. */
 static void check_wall_and_line(float ax, float ay, float bx, float by, float w, float qax,
                                 float qay, float qdx, float qdy, hs_semantics sem)
 {
-    hs_grid *g = grid_of_walls(&ax, &ay, &bx, &by, &w, NULL, 1);
+    float *wp = w > 0.0f ? &w : NULL; /* a thin wall: a set without thickness */
+    hs_grid *g = grid_of_walls(&ax, &ay, &bx, &by, wp, NULL, 1);
     const float qa[2] = {qax, qax}, qb[2] = {qay, qay}, qc[2] = {qdx, qdx}, qd[2] = {qdy, qdy};
     hs_queries qs = hs_queries_segments(qa, qb, qc, qd, 2);
     qs.tmin_all = -INFINITY;
     qs.tmax_all = INFINITY;
-    check_walls_batches(g, &ax, &ay, &bx, &by, &w, 1, qs, sem);
+    check_walls_batches(g, &ax, &ay, &bx, &by, wp, 1, qs, sem);
     hs_grid_destroy(g);
 }
 
@@ -698,6 +699,26 @@ static void test_thin_query_from_afar_and_a_thick_wall(void **state)
     const float qdx[2] = {0x1.9cp+60f, 0x1.9cp+60f}, qdy[2] = {19.75f, 19.75f};
     const hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
     check_walls_batches(g, ax, ay, bx, by, w, 1, qs, HS_BOUNDARY);
+    hs_grid_destroy(g);
+}
+
+/* A line from 10^18 away crossing a thin wall beside point walls: the walls' cells it enters,
+ * found in double from so far, lie 100 units off, so the cells' walk missed a crossing the
+ * exact test sees. */
+static void test_thin_line_from_afar_crosses_a_wall(void **state)
+{
+    (void)state;
+    float ax[8] = {27.0f, 27.0f, 27.0f, -24.0f, -24.0f, -24.0f, -24.0f, -24.0f};
+    float ay[8] = {27.0f, 27.0f, -24.0f, 0x1.4484cp-100f, -24.0f, -24.0f, -24.0f, -24.0f};
+    float bx[8] = {27.0f, 27.0f, -24.0f, -24.0f, -24.0f, -24.0f, -24.0f, -24.0f};
+    float by[8] = {27.0f, 27.0f, -24.0f, -24.0f, -24.0f, -24.0f, -24.0f, -24.0f};
+    hs_grid *g = grid_of_walls(ax, ay, bx, by, NULL, NULL, 8);
+    const float qax[2] = {16.75f, 16.75f}, qay[2] = {-0x1.bc16d6p+59f, -0x1.bc16d6p+59f};
+    const float qdx[2] = {0x1.82cp-127f, 0x1.82cp-127f}, qdy[2] = {512.25f, 512.25f};
+    hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
+    qs.tmin_all = -INFINITY;
+    qs.tmax_all = INFINITY;
+    check_walls_batches(g, ax, ay, bx, by, NULL, 8, qs, HS_SOLID_SKIP_START);
     hs_grid_destroy(g);
 }
 
@@ -1057,6 +1078,7 @@ int main(void)
         cmocka_unit_test(test_thick_wall_within_a_far_starts_error),
         cmocka_unit_test(test_point_wall_first_for_a_thin_capsule),
         cmocka_unit_test(test_thin_query_from_afar_and_a_thick_wall),
+        cmocka_unit_test(test_thin_line_from_afar_crosses_a_wall),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

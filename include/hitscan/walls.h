@@ -17,8 +17,8 @@
  * wall's nearest point (a start on a thin wall always). Closest's normal points from the wall's
  * nearest point towards P(t) (for a thin wall hit head on: against the query's direction,
  * perpendicular to the wall). Cost: closest and any of a batch whose queries are all thin (q = 0)
- * cross the walls' own cells, in order (beside thick walls, when none starts over 2^20 times the
- * walls' coordinates away); count, all and other batches walk a grid of wall pieces (on the
+ * cross the walls' own cells, in order (when none starts over 2^20 times the walls'
+ * coordinates away); count, all and other batches walk a grid of wall pieces (on the
  * benchmark's maze, 2.1 times as long for the same thin queries). The answers are the same
  * either way. */
 #ifndef HITSCAN_WALLS_H

@@ -39,9 +39,10 @@ static hs_status walls_call(const hs_grid_call *c, const hs_grid_out *o)
 static int answered(hs_status s) { return s == HS_OK || s == HS_E_INVALID_QUERY; }
 
 /* Whether c's walls can be answered by their cells (wall_cells.h): closest or any, every
- * query thin, and where walls are thick, every query's start near enough that the test's
- * error there (2^-46 of |a|, walls.h) stays within the cells' margin: a farther query may be
- * given a hit outside the cells listing the wall, which the pieces' walk reaches. */
+ * query thin and starting near enough that the cells' margin covers the walk's rounding at
+ * its start (the cells it enters, in double) and the thick test's error there (2^-46 of |a|,
+ * walls.h); a farther query may cross or be given a hit outside the cells it walks, which the
+ * pieces' walk, whose reach grows with |a|, reaches. */
 static int by_cells(const hs_grid_call *c)
 {
     const hs_queries *qs = c->qs;
@@ -49,8 +50,7 @@ static int by_cells(const hs_grid_call *c)
         return 0;
     if (qs->q == NULL ? qs->q_all != 0.0f : 0)
         return 0;
-    const hs_wcells *cells = c->g->wall_grid->walls->cells;
-    const float far = cells->w != NULL ? (float)(0x1p40 * cells->eps) : INFINITY;
+    const float far = (float)(0x1p40 * c->g->wall_grid->walls->cells->eps);
     for (size_t i = 0; i < qs->count; i++)
         if ((qs->q != NULL && qs->q[i] != 0.0f) || fabsf(qs->ax[i]) + fabsf(qs->ay[i]) > far)
             return 0;
