@@ -127,6 +127,12 @@ static inline int hs_wall_dot3(float ux, float uy, float vx, float vy, float xx,
     return hs_terms_sign(&s);
 }
 
+/* t clamped to [tmin, tmax]; NaN gives tmin. */
+static inline double hs_wall_clamp_t(const hs_kq *k, double t)
+{
+    return t > k->tmin ? (t < k->tmax ? t : k->tmax) : k->tmin;
+}
+
 /* The t of the point (x, y)'s projection on the query's line, in double (dd > 0). */
 static inline double hs_wall_proj_t(const hs_kq *k, float x, float y)
 {
@@ -158,7 +164,7 @@ static inline double hs_wall_cross_t(const hs_kq *k, const hs_kwall *wl, int sp,
         const double tb = hs_wall_proj_t(k, wl->bx, wl->by);
         tc = 0.5 * tp + 0.5 * tb;
     }
-    return tc > k->tmin ? (tc < k->tmax ? tc : k->tmax) : k->tmin;
+    return hs_wall_clamp_t(k, tc);
 }
 
 /* Exact: whether the centre line's interval meets the segment [p, b] (p != b); [*t, *t1] the
@@ -181,7 +187,7 @@ static inline int hs_wall_touch(const hs_kq *k, const hs_kwall *wl, double *t, d
             return 0;
         double tp = hs_wall_proj_t(k, wl->px, wl->py), tb = hs_wall_proj_t(k, wl->bx, wl->by);
         double t0 = tp < tb ? tp : tb, t1v = tp < tb ? tb : tp;
-        *t = t0 > k->tmin ? (t0 < k->tmax ? t0 : k->tmax) : k->tmin;
+        *t = hs_wall_clamp_t(k, t0);
         *t1 = t1v < k->tmax ? (t1v > *t ? t1v : *t) : k->tmax;
         return 1;
     }

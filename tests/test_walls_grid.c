@@ -521,18 +521,24 @@ static void check_walls_batches(const hs_grid *g, float *ax, float *ay, float *b
         free(s.w);
 }
 
-/* One wall (a to b, thickness w; 0: a set without thickness) alone in a grid against the line
- * through (qax, qay) along (qdx, qdy): check_walls_batches. */
-static void check_wall_and_line(float ax, float ay, float bx, float by, float w, float qax,
-                                float qay, float qdx, float qdy, hs_semantics sem)
+/* One query: a + t d for t in [tmin, tmax], half-width q. */
+typedef struct wquery {
+    float ax, ay, dx, dy, tmin, tmax, q;
+} wquery;
+
+/* The k walls (thickness w; NULL: a set without thickness) alone in a grid against query q:
+ * check_walls_batches on batches of one and two copies of it. */
+static void check_walls_query(float *ax, float *ay, float *bx, float *by, float *w, size_t k,
+                              wquery q, hs_semantics sem)
 {
-    float *wp = w > 0.0f ? &w : NULL; /* a thin wall: a set without thickness */
-    hs_grid *g = grid_of_walls(&ax, &ay, &bx, &by, wp, NULL, 1);
-    const float qa[2] = {qax, qax}, qb[2] = {qay, qay}, qc[2] = {qdx, qdx}, qd[2] = {qdy, qdy};
+    hs_grid *g = grid_of_walls(ax, ay, bx, by, w, NULL, k);
+    const float qa[2] = {q.ax, q.ax}, qb[2] = {q.ay, q.ay}, qc[2] = {q.dx, q.dx};
+    const float qd[2] = {q.dy, q.dy};
     hs_queries qs = hs_queries_segments(qa, qb, qc, qd, 2);
-    qs.tmin_all = -INFINITY;
-    qs.tmax_all = INFINITY;
-    check_walls_batches(g, &ax, &ay, &bx, &by, wp, 1, qs, sem);
+    qs.tmin_all = q.tmin;
+    qs.tmax_all = q.tmax;
+    qs.q_all = q.q;
+    check_walls_batches(g, ax, ay, bx, by, w, k, qs, sem);
     hs_grid_destroy(g);
 }
 
@@ -565,8 +571,10 @@ static void test_long_wall_met_at_its_end(void **state)
 static void test_thick_long_wall_within_its_error(void **state)
 {
     (void)state;
-    check_wall_and_line(0x1.bc16d6p+59f, -28.75f, 5.5f, 0x1.0cp-28f, 5.0f, 0.0f, 0.0f, 4.0f, 10.25f,
-                        HS_SOLID);
+    float ax[1] = {0x1.bc16d6p+59f}, ay[1] = {-28.75f}, bx[1] = {5.5f}, by[1] = {0x1.0cp-28f};
+    float w[1] = {5.0f};
+    check_walls_query(ax, ay, bx, by, w, 1,
+                      (wquery){0.0f, 0.0f, 4.0f, 10.25f, -INFINITY, INFINITY, 0.0f}, HS_SOLID);
 }
 
 /* A thick query near the far end of a thin wall 2^60 long: the test, in double at the wall's
@@ -576,13 +584,9 @@ static void test_thick_query_within_a_long_walls_error(void **state)
     (void)state;
     float ax[2] = {-0.25f, -10.0f}, ay[2] = {0.0f, 0x1.bc16d6p+59f};
     float bx[2] = {0x1p-115f, 3.0f}, by[2] = {-576.0f, -7.0f};
-    hs_grid *g = grid_of_walls(ax, ay, bx, by, NULL, NULL, 2);
-    const float qax[2] = {-1.0f, -1.0f}, qay[2] = {-27.75f, -27.75f};
-    const float qdx[2] = {10.75f, 10.75f}, qdy[2] = {21.75f, 21.75f};
-    hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
-    qs.q_all = 3.75f;
-    check_walls_batches(g, ax, ay, bx, by, NULL, 2, qs, HS_BOUNDARY_SKIP_START);
-    hs_grid_destroy(g);
+    check_walls_query(ax, ay, bx, by, NULL, 2,
+                      (wquery){-1.0f, -27.75f, 10.75f, 21.75f, 0.0f, 1.0f, 3.75f},
+                      HS_BOUNDARY_SKIP_START);
 }
 
 /* A ray starting 2^-116 from zero-length walls at the origin, in a scene 2^-86 wide: the
@@ -592,14 +596,10 @@ static void test_point_walls_in_a_tiny_scene(void **state)
     (void)state;
     float ax[4] = {0.0f, 0.0f, 0.0f, 0.0f}, ay[4] = {0.0f, 0.0f, 0.0f, 0x1p-95f};
     float bx[4] = {0.0f, 0.0f, 0.0f, 0x1.c028p-87f}, by[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    hs_grid *g = grid_of_walls(ax, ay, bx, by, NULL, NULL, 4);
-    const float qax[2] = {0x1.c008p-119f, 0x1.c008p-119f}, qay[2] = {0.0f, 0.0f};
-    const float qdx[2] = {0x1.80318p-127f, 0x1.80318p-127f};
-    const float qdy[2] = {0x1.c048cp-55f, 0x1.c048cp-55f};
-    hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
-    qs.tmax_all = INFINITY;
-    check_walls_batches(g, ax, ay, bx, by, NULL, 4, qs, HS_SOLID);
-    hs_grid_destroy(g);
+    check_walls_query(
+        ax, ay, bx, by, NULL, 4,
+        (wquery){0x1.c008p-119f, 0.0f, 0x1.80318p-127f, 0x1.c048cp-55f, 0.0f, INFINITY, 0.0f},
+        HS_SOLID);
 }
 
 /* A line passing 2^-116 from a wall of zero length: the exact test, as the circle test, takes
@@ -632,16 +632,11 @@ static void test_short_wall_met_from_afar(void **state)
 {
     (void)state;
     float ax[1] = {0.0f}, ay[1] = {0.0f}, bx[1] = {-0x1.92f172p-8f}, by[1] = {0x1.3be18ap-8f};
-    hs_grid *g = grid_of_walls(ax, ay, bx, by, NULL, NULL, 1);
-    const float qax[2] = {-0x1.73911p+14f, -0x1.73911p+14f};
-    const float qay[2] = {0x1.2a5fe8p+16f, 0x1.2a5fe8p+16f};
-    const float qdx[2] = {0x1.73910ap+15f, 0x1.73910ap+15f};
-    const float qdy[2] = {-0x1.2a5fe6p+17f, -0x1.2a5fe6p+17f};
-    hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
-    check_walls_batches(g, ax, ay, bx, by, NULL, 1, qs, HS_SOLID);
-    qs.q_all = 0x1p-12f; /* a thick query takes the pieces in closest too */
-    check_walls_batches(g, ax, ay, bx, by, NULL, 1, qs, HS_BOUNDARY);
-    hs_grid_destroy(g);
+    wquery q = {
+        -0x1.73911p+14f, 0x1.2a5fe8p+16f, 0x1.73910ap+15f, -0x1.2a5fe6p+17f, 0.0f, 1.0f, 0.0f};
+    check_walls_query(ax, ay, bx, by, NULL, 1, q, HS_SOLID);
+    q.q = 0x1p-12f; /* a thick query takes the pieces in closest too */
+    check_walls_query(ax, ay, bx, by, NULL, 1, q, HS_BOUNDARY);
 }
 
 /* A wall 2^-127 long and a thick query whose end lies well within reach of it: the pieces'
@@ -650,13 +645,9 @@ static void test_thick_query_near_a_subnormal_wall(void **state)
 {
     (void)state;
     float ax[1] = {0.0f}, ay[1] = {0.0f}, bx[1] = {0.0f}, by[1] = {0x1.f8p-128f};
-    hs_grid *g = grid_of_walls(ax, ay, bx, by, NULL, NULL, 1);
-    const float qax[2] = {-12.0f, -12.0f}, qay[2] = {-25.75f, -25.75f};
-    const float qdx[2] = {0x1.a5bacap-109f, 0x1.a5bacap-109f}, qdy[2] = {21.75f, 21.75f};
-    hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
-    qs.q_all = 13.0f;
-    check_walls_batches(g, ax, ay, bx, by, NULL, 1, qs, HS_BOUNDARY);
-    hs_grid_destroy(g);
+    check_walls_query(ax, ay, bx, by, NULL, 1,
+                      (wquery){-12.0f, -25.75f, 0x1.a5bacap-109f, 21.75f, 0.0f, 1.0f, 13.0f},
+                      HS_BOUNDARY);
 }
 
 /* A thick wall 15.75 from a line whose start lies 10^18 away: the test, in double at the
@@ -665,8 +656,11 @@ static void test_thick_query_near_a_subnormal_wall(void **state)
 static void test_thick_wall_within_a_far_starts_error(void **state)
 {
     (void)state;
-    check_wall_and_line(27.25f, 27.25f, 15.75f, -8.0f, 0x1.810b3ap-14f, 0.0f, -0x1.bc16d6p+59f,
-                        0.0f, 4.0f, HS_SOLID_SKIP_START);
+    float ax[1] = {27.25f}, ay[1] = {27.25f}, bx[1] = {15.75f}, by[1] = {-8.0f};
+    float w[1] = {0x1.810b3ap-14f};
+    check_walls_query(ax, ay, bx, by, w, 1,
+                      (wquery){0.0f, -0x1.bc16d6p+59f, 0.0f, 4.0f, -INFINITY, INFINITY, 0.0f},
+                      HS_SOLID_SKIP_START);
 }
 
 /* A thick query (q = 2^-126) starting 2^-121 from a zero-length wall, which the test touches at
@@ -677,13 +671,10 @@ static void test_point_wall_first_for_a_thin_capsule(void **state)
     (void)state;
     float ax[2] = {-0.25f, 0.0f}, ay[2] = {-0.25f, 0.0f}, bx[2] = {0.0f, 0.0f},
           by[2] = {0.0f, 0.0f};
-    hs_grid *g = grid_of_walls(ax, ay, bx, by, NULL, NULL, 2);
-    const float qax[2] = {0.0f, 0.0f}, qay[2] = {0x1.4cc632p-121f, 0x1.4cc632p-121f};
-    const float qdx[2] = {-30.5f, -30.5f}, qdy[2] = {-24.75f, -24.75f};
-    hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
-    qs.q_all = 0x1.80418p-127f;
-    check_walls_batches(g, ax, ay, bx, by, NULL, 2, qs, HS_BOUNDARY);
-    hs_grid_destroy(g);
+    check_walls_query(
+        ax, ay, bx, by, NULL, 2,
+        (wquery){0.0f, 0x1.4cc632p-121f, -30.5f, -24.75f, 0.0f, 1.0f, 0x1.80418p-127f},
+        HS_BOUNDARY);
 }
 
 /* A thin segment from 10^18 away passing 16 from a thick wall: the test, within 2^-46 of the
@@ -694,12 +685,9 @@ static void test_thin_query_from_afar_and_a_thick_wall(void **state)
     (void)state;
     float ax[1] = {0x1.48p-44f}, ay[1] = {0x1.48p-44f}, bx[1] = {-0.25f}, by[1] = {-0.25f};
     float w[1] = {0.25f};
-    hs_grid *g = grid_of_walls(ax, ay, bx, by, w, NULL, 1);
-    const float qax[2] = {-0x1.bc16d6p+59f, -0x1.bc16d6p+59f}, qay[2] = {5.5f, 5.5f};
-    const float qdx[2] = {0x1.9cp+60f, 0x1.9cp+60f}, qdy[2] = {19.75f, 19.75f};
-    const hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
-    check_walls_batches(g, ax, ay, bx, by, w, 1, qs, HS_BOUNDARY);
-    hs_grid_destroy(g);
+    check_walls_query(ax, ay, bx, by, w, 1,
+                      (wquery){-0x1.bc16d6p+59f, 5.5f, 0x1.9cp+60f, 19.75f, 0.0f, 1.0f, 0.0f},
+                      HS_BOUNDARY);
 }
 
 /* A line from 10^18 away crossing a thin wall beside point walls: the walls' cells it enters,
@@ -712,14 +700,10 @@ static void test_thin_line_from_afar_crosses_a_wall(void **state)
     float ay[8] = {27.0f, 27.0f, -24.0f, 0x1.4484cp-100f, -24.0f, -24.0f, -24.0f, -24.0f};
     float bx[8] = {27.0f, 27.0f, -24.0f, -24.0f, -24.0f, -24.0f, -24.0f, -24.0f};
     float by[8] = {27.0f, 27.0f, -24.0f, -24.0f, -24.0f, -24.0f, -24.0f, -24.0f};
-    hs_grid *g = grid_of_walls(ax, ay, bx, by, NULL, NULL, 8);
-    const float qax[2] = {16.75f, 16.75f}, qay[2] = {-0x1.bc16d6p+59f, -0x1.bc16d6p+59f};
-    const float qdx[2] = {0x1.82cp-127f, 0x1.82cp-127f}, qdy[2] = {512.25f, 512.25f};
-    hs_queries qs = hs_queries_segments(qax, qay, qdx, qdy, 2);
-    qs.tmin_all = -INFINITY;
-    qs.tmax_all = INFINITY;
-    check_walls_batches(g, ax, ay, bx, by, NULL, 8, qs, HS_SOLID_SKIP_START);
-    hs_grid_destroy(g);
+    check_walls_query(
+        ax, ay, bx, by, NULL, 8,
+        (wquery){16.75f, -0x1.bc16d6p+59f, 0x1.82cp-127f, 512.25f, -INFINITY, INFINITY, 0.0f},
+        HS_SOLID_SKIP_START);
 }
 
 /* A wall at the coordinates' limit beside zero-length ones at the origin: the walls' cells,

@@ -24,6 +24,10 @@ static void gwalls_free(struct hs_gwalls *W)
     free(W);
 }
 
+/* A zero-length wall is touched, as a circle, at any distance whose square underflows (below
+ * 2^-75): every reach around a piece (its filter's, its proxy's) is at least this. */
+#define HS_WALL_UNDERFLOW_REACH 0x1p-70
+
 /* The point at u in [0, 1] of the segment from a to b, taken from the nearer end, so that u = 0
  * and u = 1 give the ends exactly (a + 1 (b - a) need not be b: b - a is rounded). */
 static double along(double a, double b, double u)
@@ -47,12 +51,11 @@ static void filter_piece(struct hs_gwalls *W, size_t pos, size_t i, uint32_t k, 
     HS_ASSERT(u1 < 1.0 || (W->x1[pos] == s->bx[i] && W->y1[pos] == s->by[i]));
     /* the filter's reach grown by the exact test's error: with thickness (of the wall or the
      * query) it is in double, within 2^-46 of the whole wall's magnitude (walls.h), which a
-     * piece far from the wall's ends does not show; and a zero-length wall is touched, as a
-     * circle, at any distance whose square underflows (below 2^-75) */
+     * piece far from the wall's ends does not show; and the underflow's reach */
     const float w = s->w ? s->w[i] : 0.0f;
     const double err = 0x1p-40 * (fabs((double)s->ax[i]) + fabs((double)s->ay[i]) +
                                   fabs((double)s->bx[i]) + fabs((double)s->by[i]) + w) +
-                       0x1p-70;
+                       HS_WALL_UNDERFLOW_REACH;
     W->w[pos] = nextafterf((float)(w + err), INFINITY);
 }
 
@@ -95,9 +98,8 @@ static uint32_t pieces_of(double len, double L)
 
 /* Piece k of n of wall i as a circle holding it thickened by w, rounded outward: centre in
  * double, then its rounding to float, the radius a sixteenth of a piece above the half-length
- * (wall_grid.h) and a relative 2^-20 of the coordinates added, and 2^-70: a zero-length wall is
- * touched, as a circle, at any distance whose square underflows (below 2^-75), and closest's
- * cut (wall_test.inl) takes a hit to lie within the proxy. */
+ * (wall_grid.h) and a relative 2^-20 of the coordinates added, and the underflow's reach:
+ * closest's cut (wall_test.inl) takes a hit to lie within the proxy. */
 static void proxy(const hs_walls *s, size_t i, uint32_t k, uint32_t n, float *x, float *y, float *r)
 {
     const double ax = s->ax[i], ay = s->ay[i], ex = s->bx[i] - ax, ey = s->by[i] - ay;
@@ -108,7 +110,8 @@ static void proxy(const hs_walls *s, size_t i, uint32_t k, uint32_t n, float *x,
     const double shift = fabs((double)*x - X) + fabs((double)*y - Y);
     const double half = 0.5 * hypot(ex, ey) / (double)n;
     const double R = half * (1.0 + 1.0 / 8.0) + (s->w ? s->w[i] : 0.0f) + shift;
-    *r = nextafterf((float)(R + 0x1p-20 * (fabs(X) + fabs(Y) + R) + 0x1p-70), INFINITY);
+    *r = nextafterf((float)(R + 0x1p-20 * (fabs(X) + fabs(Y) + R) + HS_WALL_UNDERFLOW_REACH),
+                    INFINITY);
 }
 
 /* The proxies of ws's pieces and their walls and piece numbers (arrays of np entries). */

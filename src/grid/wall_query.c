@@ -48,7 +48,7 @@ static int by_cells(const hs_grid_call *c)
     const hs_queries *qs = c->qs;
     if (c->o->mode != HS_GRID_CLOSEST && c->o->mode != HS_GRID_ANY)
         return 0;
-    if (qs->q == NULL ? qs->q_all != 0.0f : 0)
+    if (qs->q == NULL && qs->q_all != 0.0f)
         return 0;
     const float far = (float)(0x1p40 * c->g->wall_grid->walls->cells->eps);
     for (size_t i = 0; i < qs->count; i++)

@@ -135,8 +135,7 @@ static int hs_wc_filter(const hs_kq *k, const hs_wc_span *q, const hs_kwall *wl)
  * tmin (the exact test then takes the start's rules). */
 HS_INLINE int hs_wc_crossed_t(const hs_kq *k, const hs_kwall *wl, float *t)
 {
-    const double tc = hs_wall_cross_formula(k, wl);
-    const double tt = tc > k->tmin ? (tc < k->tmax ? tc : k->tmax) : k->tmin;
+    const double tt = hs_wall_clamp_t(k, hs_wall_cross_formula(k, wl));
     if (!(tt > k->tmin))
         return 0;
     *t = hs_clampf((float)tt, k->tmin, k->tmax);
