@@ -677,6 +677,32 @@ static void test_point_wall_first_for_a_thin_capsule(void **state)
         HS_BOUNDARY);
 }
 
+/* A segment grazing a zero-length wall of thickness r, within float's tangency band of the
+ * circle (a, r): the scalar circle test takes the touch, the AVX2 one (FMA) does not. The wall
+ * answers as the scalar circle at every level (walls.h), alone and in a batch: no level's own
+ * circle test may decide a wall. */
+static void test_point_wall_in_the_tangency_band(void **state)
+{
+    (void)state;
+    float ax[1] = {0x1.675a8p+2f}, ay[1] = {-0x1.09cde4p+3f}, w[1] = {0x1.07d6ap+1f};
+    const wquery q = {
+        -0x1.524c3ep+2f, -0x1.fa5fe8p+0f, 0x1.742aecp+4f, -0x1.19a1d8p+3f, 0.0f, 1.0f, 0.0f};
+    if (hs_isa_supported(HS_ISA_AVX2)) { /* the case is in the band: AVX2's circle test misses */
+        hs_circles *cs;
+        assert_int_equal(hs_circles_create(ax, ay, w, NULL, 1, &cs, NULL), HS_OK);
+        const hs_queries qs = hs_queries_segments(&q.ax, &q.ay, &q.dx, &q.dy, 1);
+        hs_batch_opts o = hs_batch_opts_default();
+        uint8_t hit[2];
+        o.isa = HS_ISA_SCALAR;
+        assert_int_equal(hs_brute_any(cs, &qs, &o, &hit[0]), HS_OK);
+        o.isa = HS_ISA_AVX2;
+        assert_int_equal(hs_brute_any(cs, &qs, &o, &hit[1]), HS_OK);
+        assert_true(hit[0] == 1u && hit[1] == 0u);
+        hs_circles_destroy(cs);
+    }
+    check_walls_query(ax, ay, ax, ay, w, 1, q, HS_SOLID);
+}
+
 /* A thin segment from 10^18 away passing 16 from a thick wall: the test, within 2^-46 of the
  * start's magnitude, takes it for a hit outside every cell listing the wall, so closest and
  * any must not take the walls' cells for such a query. */
@@ -1061,6 +1087,7 @@ int main(void)
         cmocka_unit_test(test_thick_query_near_a_subnormal_wall),
         cmocka_unit_test(test_thick_wall_within_a_far_starts_error),
         cmocka_unit_test(test_point_wall_first_for_a_thin_capsule),
+        cmocka_unit_test(test_point_wall_in_the_tangency_band),
         cmocka_unit_test(test_thin_query_from_afar_and_a_thick_wall),
         cmocka_unit_test(test_thin_line_from_afar_crosses_a_wall),
     };

@@ -51,9 +51,9 @@ enum { HS_WALK_MOVED = 8 };
  * semantics, a circle mask to test, skip-start, the query's thickness (the block always adds
  * it: r + 0 is r exactly), occupancy bits to read on the level. */
 enum { HS_TF_BOUNDARY = 1, HS_TF_MASK = 2, HS_TF_SKIP = 4, HS_TF_THICK = 8, HS_TF_OCC = 16 };
-/* A grid of wall pieces (grid/wall_grid.h): its proxies are tested solid, without skip-start,
- * and the lanes they hit go through the exact wall test under the query's semantics. A
- * run-time bit, as the mask's. */
+/* A grid of wall pieces (grid/wall_grid.h): no circle test decides a piece; the pieces' filter
+ * (wall_test.inl), whose margins follow the query, keeps the lanes that go through the exact
+ * wall test under the query's semantics. A run-time bit, as the mask's. */
 enum { HS_TF_WALL = 64 };
 /* Against moving circles: the block's candidates take the exact test of block_moving.inl (the
  * per-query walk's runs go to walk_moving_run by HS_WALK_MOVED). */

@@ -78,21 +78,6 @@ static size_t walls_ref(const fz_walls *W, const hs_queries *qs, size_t i, hs_se
     return c;
 }
 
-/* Whether a wall of zero length (a circle of radius its thickness, walls.h) lies in the
- * tangency band of query i: the AVX2 and AVX-512 tests of its proxy may then miss what the
- * scalar circle test takes (batch_check.h), as with circles. */
-static int point_wall_in_band(const fz_walls *W, const hs_queries *qs, size_t i, hs_semantics sem)
-{
-    const hs_query q = bc_query_at(qs, i);
-    for (size_t w = 0; w < W->k; w++) {
-        const hs_circle c = {W->ax[w], W->ay[w], W->use_w ? W->w[w] : 0.0f};
-        if (W->ax[w] == W->bx[w] && W->ay[w] == W->by[w] &&
-            bc_in_band(q, c, (sem & HS_BOUNDARY) ? HS_BOUNDARY : HS_SOLID))
-            return 1;
-    }
-    return 0;
-}
-
 static int same_bits(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
 
 /* Every mode of g under o against brute force over cs and the walls W; 0, or 1 with msg. */
@@ -132,8 +117,6 @@ static int check(const hs_grid *g, const hs_circles *cs, const fz_walls *W, cons
     float wts[WALLS_MAX];
     uint32_t wids[WALLS_MAX];
     for (size_t i = 0; !bad && (s0 == HS_OK || s0 == HS_E_INVALID_QUERY) && i < m; i++) {
-        if (!bc_exact_level(o->isa) && point_wall_in_band(W, qs, i, o->sem))
-            continue;
         uint32_t wb;
         float wt;
         const size_t nw = walls_ref(W, qs, i, o->sem, &wb, &wt, wts, wids);
