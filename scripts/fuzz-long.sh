@@ -11,7 +11,7 @@ SECONDS_EACH=${1:-3600}
 BUILD=${2:-build-fuzz}
 shift $(( $# > 2 ? 2 : $# ))
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(npy csv scalar isa batch rebuild pairs overlap workspace)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(npy csv scalar isa batch rebuild pairs overlap workspace walls)
 
 if [ ! -f "$BUILD/CMakeCache.txt" ]; then
   cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \

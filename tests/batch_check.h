@@ -514,6 +514,41 @@ static inline int bc_check_grid(const bc_input *in, const hs_circles *cs, const 
     return fail;
 }
 
+/* Whether hs_grid_build may refuse cell side cell for circles x, y, r (grid.h: a level of
+ * more than 16 cells a circle + 65536): a level lies within the circles' extent, so a refusal
+ * needs more than 65536 cells of that side over it. */
+static inline int bc_cell_refusable(const float *x, const float *y, const float *r, size_t n,
+                                    float cell)
+{
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    for (size_t j = 0; j < n; j++) {
+        x0 = fmin(x0, (double)x[j] - r[j]), x1 = fmax(x1, (double)x[j] + r[j]);
+        y0 = fmin(y0, (double)y[j] - r[j]), y1 = fmax(y1, (double)y[j] + r[j]);
+    }
+    const double h = cell;
+    return h > 0.0 && n > 0 &&
+           (floor((x1 - x0) / h) + 1.0) * (floor((y1 - y0) / h) + 1.0) > 65536.0;
+}
+
+/* hs_grid_build of cs with cell side cell on threads: a side it refuses (bc_cell_refusable
+ * must hold) is replaced by the grid's own choice, so that the checks still run; 0 and *g, or
+ * 1 with msg. */
+static inline int bc_build(const hs_circles *cs, const float *x, const float *y, const float *r,
+                           size_t n, float cell, int threads, hs_grid **g, char *msg, size_t cap)
+{
+    hs_grid_opts go = {.cell_size = cell, .threads = threads};
+    hs_status s = hs_grid_build(cs, &go, g);
+    if (s == HS_E_RANGE && bc_cell_refusable(x, y, r, n, cell)) {
+        go.cell_size = 0.0f;
+        s = hs_grid_build(cs, &go, g);
+    }
+    if (s != HS_OK) {
+        snprintf(msg, cap, "hs_grid_build returned %d (cell side %a)", (int)s, (double)cell);
+        return 1;
+    }
+    return 0;
+}
+
 /* Creates the set (checking its validation against hs_circle_validate) and the grid, then
  * bc_check_grid. */
 static inline int bc_check(const bc_input *in, char *msg, size_t cap)
@@ -535,12 +570,10 @@ static inline int bc_check(const bc_input *in, char *msg, size_t cap)
             BC_FAIL("hs_circles_create: bad_index %zu, expected %zu", bad, want_bad);
         return 0;
     }
-    hs_grid_opts go = {.cell_size = in->cell, .threads = in->threads};
     hs_grid *g = NULL;
-    s = hs_grid_build(cs, &go, &g);
-    if (s != HS_OK) {
+    if (bc_build(cs, in->x, in->y, in->r, in->n, in->cell, in->threads, &g, msg, cap)) {
         hs_circles_destroy(cs);
-        BC_FAIL("hs_grid_build returned %d", (int)s);
+        return 1;
     }
     int fail = bc_check_grid(in, cs, g, msg, cap);
     hs_grid_destroy(g);

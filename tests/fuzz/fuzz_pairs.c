@@ -20,10 +20,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hs_grid *g = NULL;
     if (hs_circles_create(s.x, s.y, s.r, NULL, s.n, &cs, NULL) != HS_OK)
         return 0;
-    hs_grid_opts go = {.cell_size = cell, .threads = threads};
-    if (hs_grid_build(cs, &go, &g) != HS_OK)
-        fz_fail("pairs", "hs_grid_build failed on a valid set");
     char msg[512];
+    if (bc_build(cs, s.x, s.y, s.r, s.n, cell, threads, &g, msg, sizeof msg))
+        fz_fail("pairs", msg);
     if (bc_check_pairs(s.x, s.y, s.r, s.n, g, threads, msg, sizeof msg))
         fz_fail("pairs", msg);
     hs_grid_destroy(g);
