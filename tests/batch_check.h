@@ -65,6 +65,13 @@ static inline uint32_t bc_qmask(const hs_queries *qs, size_t i)
     return qs->mask ? qs->mask[i] : qs->mask_all;
 }
 
+/* Whether circle j of masks mask (NULL: the set has none) passes query mask qmask: a set
+ * without masks counts as every bit set, so a query mask of 0 passes no circle (batch.h). */
+static inline int bc_mask_passes(const uint32_t *mask, size_t j, uint32_t qmask)
+{
+    return ((mask ? mask[j] : UINT32_MAX) & qmask) != 0u;
+}
+
 /* Equal values: bit for bit, except that -0 equals +0 (the kernels' min / max follow the x86
  * operand rule, fminf / fmaxf may pick either zero) and any NaN equals any NaN. */
 static inline int bc_same_bits(float a, float b) { return a == b || (isnan(a) && isnan(b)); }
@@ -113,7 +120,7 @@ static inline int bc_ref_make(const bc_input *in, bc_ref *r)
             continue;
         }
         for (size_t j = 0; j < n; j++) {
-            if (in->mask && (in->mask[j] & bc_qmask(&in->qs, i)) == 0)
+            if (!bc_mask_passes(in->mask, j, bc_qmask(&in->qs, i)))
                 continue;
             hs_circle c = {in->x[j], in->y[j], in->r[j]};
             hs_hit h;
@@ -639,7 +646,7 @@ static inline int bc_check_overlap(const float *x, const float *y, const float *
     } else if (s == HS_OK) {
         size_t k = 0;
         for (size_t j = 0; j < n && !fail; j++) {
-            if (mask && (mask[j] & qmask) == 0)
+            if (!bc_mask_passes(mask, j, qmask))
                 continue;
             if (!bc_discs_touch(c.x, c.y, c.r, x[j], y[j], r[j]))
                 continue;
