@@ -1814,6 +1814,37 @@ static void test_all_large_batch(void **state)
 /* A batch of one query is answered by the per-query walk (no block set-up): every mode, with
  * the hit geometry, semantics and skip-start, at every level, equal to the same query's
  * answer inside a whole batch. */
+/* Count and closest of qs (a batch with invalid queries) on grid g of cs at level isa, against
+ * brute force; query 0 counts want0 hits and, unless HS_NONE, its closest is circle first0. */
+static void check_with_invalid_queries(const hs_circles *cs, const hs_grid *g, const hs_queries *qs,
+                                       hs_isa isa, hs_semantics sem, uint32_t want0,
+                                       uint32_t first0)
+{
+    if (!test_isa_on(isa))
+        return;
+    const size_t m = qs->count;
+    hs_batch_opts o = hs_batch_opts_default();
+    o.isa = isa;
+    o.sem = sem;
+    uint32_t *want = xcalloc(m, sizeof *want), *got = xcalloc(m, sizeof *got);
+    uint32_t *idx = xcalloc(m, sizeof *idx), *bidx = xcalloc(m, sizeof *bidx);
+    float *t = xcalloc(m, sizeof *t), *bt = xcalloc(m, sizeof *bt);
+    assert_int_equal(hs_brute_count(cs, qs, &o, want), HS_E_INVALID_QUERY);
+    assert_int_equal(hs_grid_count_hits(g, qs, &o, got), HS_E_INVALID_QUERY);
+    assert_int_equal(hs_brute_closest(cs, qs, &o, (hs_closest_out){.idx = bidx, .t = bt}),
+                     HS_E_INVALID_QUERY);
+    assert_int_equal(hs_grid_closest(g, qs, &o, (hs_closest_out){.idx = idx, .t = t}),
+                     HS_E_INVALID_QUERY);
+    assert_int_equal(want[0], want0);
+    if (first0 != HS_NONE)
+        assert_int_equal(bidx[0], first0);
+    for (size_t i = 0; i < m; i++) {
+        assert_int_equal(got[i], want[i]);
+        assert_int_equal(idx[i], bidx[i]);
+    }
+    free(want), free(got), free(idx), free(bidx), free(t), free(bt);
+}
+
 /* A segment through a large circle and a small one (two levels), then 31 invalid (NaN)
  * queries and a point near the small one: the block's box of its queries took min and max
  * lane by lane, which forget a lane's earlier ends at a NaN, so the box held the point alone
@@ -1834,28 +1865,37 @@ static void test_invalid_queries_keep_the_blocks_box(void **state)
     ax[0] = ay[0] = -0.25f, dx[0] = 20.5f, dy[0] = 0x1.48p-44f;
     ax[M - 1] = ay[M - 1] = dx[M - 1] = dy[M - 1] = 0x1.48p-44f;
     const hs_queries qs = hs_queries_segments(ax, ay, dx, dy, M);
-    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++) {
-        if (!test_isa_on((hs_isa)isa))
-            continue;
-        for (int sem = 0; sem < 2; sem++) {
-            hs_batch_opts o = hs_batch_opts_default();
-            o.isa = (hs_isa)isa;
-            o.sem = sem ? HS_BOUNDARY : HS_SOLID;
-            uint32_t want[M], got[M], idx[M], bidx[M];
-            float t[M], bt[M];
-            assert_int_equal(hs_brute_count(cs, &qs, &o, want), HS_E_INVALID_QUERY);
-            assert_int_equal(hs_grid_count_hits(g, &qs, &o, got), HS_E_INVALID_QUERY);
-            assert_int_equal(hs_brute_closest(cs, &qs, &o, (hs_closest_out){.idx = bidx, .t = bt}),
-                             HS_E_INVALID_QUERY);
-            assert_int_equal(hs_grid_closest(g, &qs, &o, (hs_closest_out){.idx = idx, .t = t}),
-                             HS_E_INVALID_QUERY);
-            assert_int_equal(want[0], 2u);
-            for (size_t i = 0; i < M; i++) {
-                assert_int_equal(got[i], want[i]);
-                assert_int_equal(idx[i], bidx[i]);
-            }
-        }
-    }
+    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++)
+        for (int sem = 0; sem < 2; sem++)
+            check_with_invalid_queries(cs, g, &qs, (hs_isa)isa, sem ? HS_BOUNDARY : HS_SOLID, 2u,
+                                       HS_NONE);
+    hs_grid_destroy(g);
+    hs_circles_destroy(cs);
+}
+
+/* A thick segment near two circles, starting inside the small one's reach: under
+ * HS_BOUNDARY it hits only the large one, on a level of its own. Invalid queries of NaN
+ * thickness (and finite ends) and a point after them, in the thick one's lane at every width:
+ * the block's largest thickness must not forget the thick query (min / max return their
+ * second operand on NaN), or the large circle's level looks apart from the block. */
+static void test_invalid_thickness_keeps_the_blocks_reach(void **state)
+{
+    (void)state;
+    const float cx[2] = {0.0f, -24.5f}, cy[2] = {0.0f, 30.0f}, cr[2] = {1.0f, 27.75f};
+    hs_circles *cs = NULL;
+    assert_int_equal(hs_circles_create(cx, cy, cr, NULL, 2, &cs, NULL), HS_OK);
+    hs_grid *g = NULL;
+    assert_int_equal(hs_grid_build(cs, NULL, &g), HS_OK);
+    enum { M = 33 };
+    float ax[M], ay[M], dx[M], dy[M], q[M];
+    for (size_t i = 0; i < M; i++)
+        ax[i] = ay[i] = dx[i] = 0x1p-126f, dy[i] = -13.75f, q[i] = NAN;
+    q[0] = 13.75f;
+    dx[M - 1] = dy[M - 1] = 0.0f, q[M - 1] = 0.0f;
+    hs_queries qs = hs_queries_segments(ax, ay, dx, dy, M);
+    qs.q = q;
+    for (int isa = HS_ISA_SCALAR; isa < HS_ISA_COUNT; isa++)
+        check_with_invalid_queries(cs, g, &qs, (hs_isa)isa, HS_BOUNDARY, 1u, 1u);
     hs_grid_destroy(g);
     hs_circles_destroy(cs);
 }
@@ -1957,6 +1997,7 @@ int main(void)
         cmocka_unit_test(test_closest_signed_zero_tie),
         cmocka_unit_test(test_batches_of_one),
         cmocka_unit_test(test_invalid_queries_keep_the_blocks_box),
+        cmocka_unit_test(test_invalid_thickness_keeps_the_blocks_reach),
         cmocka_unit_test(test_dense_cells),
         cmocka_unit_test(test_pair_lists),
         cmocka_unit_test(test_pairs),

@@ -307,9 +307,9 @@ static HS_OUTLINE void hs_block_prep(hs_block *B, const hs_queries *qs, const hs
 
 /* The box [box[0], box[2]] x [box[1], box[3]] holding every slot's interval, the largest
  * thickness and |a|_1 (*qmax, *amag); 0 when an end is not finite (rays, lines, an invalid
- * query's NaN). In float, HS_W slots at a time (lanes past nq hold earlier slots' values: a
- * larger box), so each end is within 2^-22 of its size, which hs_block_level_apart's margin
- * covers. */
+ * query's NaN) or a thickness is NaN (an invalid query's). In float, HS_W slots at a time
+ * (lanes past nq hold earlier slots' values: a larger box), so each end is within 2^-22 of its
+ * size, which hs_block_level_apart's margin covers. */
 static HS_OUTLINE int hs_block_extent(const hs_block *B, double box[4], double *qmax, double *amag)
 {
     const hs_vf inf = hs_vf_set1(INFINITY);
@@ -328,11 +328,15 @@ static HS_OUTLINE int hs_block_extent(const hs_block *B, double box[4], double *
          * lane would forget the ends before it; such a block gets no box */
         finite = hs_vm_and(finite, hs_vm_and(hs_vm_and(hs_vm_le(ex0, inf), hs_vm_le(ex1, inf)),
                                              hs_vm_and(hs_vm_le(ey0, inf), hs_vm_le(ey1, inf))));
+        /* so does an invalid slot's NaN thickness, which would make the lane forget the
+         * largest thickness before it */
+        const hs_vf qj = hs_vf_loadu(B->q + j);
+        finite = hs_vm_and(finite, hs_vm_le(qj, inf));
         x0 = hs_vf_min(x0, hs_vf_min(ex0, ex1));
         x1 = hs_vf_max(x1, hs_vf_max(ex0, ex1));
         y0 = hs_vf_min(y0, hs_vf_min(ey0, ey1));
         y1 = hs_vf_max(y1, hs_vf_max(ey0, ey1));
-        q = hs_vf_max(q, hs_vf_loadu(B->q + j));
+        q = hs_vf_max(q, qj);
         m = hs_vf_max(m, hs_vf_add(hs_vf_abs(ax), hs_vf_abs(ay)));
     }
     if (hs_vm_bits(finite) != (1u << HS_W) - 1u)
