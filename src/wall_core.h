@@ -133,10 +133,13 @@ static inline double hs_wall_clamp_t(const hs_kq *k, double t)
     return t > k->tmin ? (t < k->tmax ? t : k->tmax) : k->tmin;
 }
 
-/* The t of the point (x, y)'s projection on the query's line, in double (dd > 0). */
+/* The t of the point (x, y)'s projection on the query's line, in double (dd > 0). d.d in
+ * double too (each square exact): the float k->dd errs by 2^-24 of t, which from afar puts
+ * P(t), and the hit's place on the wall (hs_wall_param), far from the point. */
 static inline double hs_wall_proj_t(const hs_kq *k, float x, float y)
 {
-    return (((double)x - k->ax) * k->dx + ((double)y - k->ay) * k->dy) / k->dd;
+    const double dx = k->dx, dy = k->dy;
+    return (((double)x - k->ax) * dx + ((double)y - k->ay) * dy) / (dx * dx + dy * dy);
 }
 
 /* The t where the centre line crosses the wall's line by the lines' formula, in double: NaN or

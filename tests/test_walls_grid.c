@@ -564,6 +564,27 @@ static void test_long_wall_met_at_its_end(void **state)
     hs_grid_destroy(g);
 }
 
+/* A line along x = -24 from y = 2^34, its direction 2^-62 long: it touches three walls at
+ * y = -20 .. -24, one of them (cut into two pieces) at its first end only. Its t is near 2^95:
+ * from t divided by the float d.d, P(t) lay hundreds of units off, and the hit's place on the
+ * wall with it, so the block counted the hit on the piece it never reaches. */
+static void test_line_from_afar_touches_a_walls_end(void **state)
+{
+    (void)state;
+    float ax[3] = {-24.0f, -24.0f, -24.0f}, ay[3] = {-24.0f, -24.0f, -24.0f};
+    float bx[3] = {-24.0f, 27.0f, 0.0f}, by[3] = {-20.0f, 27.0f, 0.0f};
+    const wquery q = {-24.0f, 0x1p+34f, 0.0f, -0x1.41414p-62f, -INFINITY, INFINITY, 0.0f};
+    hs_queries qs = hs_queries_segments(&q.ax, &q.ay, &q.dx, &q.dy, 1);
+    qs.tmin_all = q.tmin, qs.tmax_all = q.tmax;
+    hs_kq k;
+    assert_true(hs_prep_query(&qs, 0, HS_SOLID, &k));
+    const hs_kwall wl = {ax[1], ay[1], bx[1], by[1], 0.0f};
+    hs_wall_hit h;
+    assert_true(hs_wall_hits(&k, &wl, &h));
+    assert_true(h.s < 0x1p-20); /* at the wall's first end */
+    check_walls_query(ax, ay, bx, by, NULL, 3, q, HS_SOLID);
+}
+
 /* A thick wall from x = 1e18 to (5.5, 0): a line through the origin passes 5.12 from its near
  * end, outside its thickness 5 but within the double test's error at the wall's magnitude
  * (walls.h), which takes it for a hit; the pieces' filter, which sees only the near piece's
@@ -1090,6 +1111,7 @@ int main(void)
         cmocka_unit_test(test_point_wall_in_the_tangency_band),
         cmocka_unit_test(test_thin_query_from_afar_and_a_thick_wall),
         cmocka_unit_test(test_thin_line_from_afar_crosses_a_wall),
+        cmocka_unit_test(test_line_from_afar_touches_a_walls_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
