@@ -527,10 +527,14 @@ static inline int bc_check_grid(const bc_input *in, const hs_circles *cs, const 
 static inline int bc_cell_refusable(const float *x, const float *y, const float *r, size_t n,
                                     float cell)
 {
+    /* the extent by comparisons: gcc 12's aarch64 vectoriser fails on an fmin / fmax
+     * reduction here (an internal compiler error) */
     double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
     for (size_t j = 0; j < n; j++) {
-        x0 = fmin(x0, (double)x[j] - r[j]), x1 = fmax(x1, (double)x[j] + r[j]);
-        y0 = fmin(y0, (double)y[j] - r[j]), y1 = fmax(y1, (double)y[j] + r[j]);
+        const double lx = (double)x[j] - r[j], hx = (double)x[j] + r[j];
+        const double ly = (double)y[j] - r[j], hy = (double)y[j] + r[j];
+        x0 = lx < x0 ? lx : x0, x1 = hx > x1 ? hx : x1;
+        y0 = ly < y0 ? ly : y0, y1 = hy > y1 ? hy : y1;
     }
     const double h = cell;
     return h > 0.0 && n > 0 &&
