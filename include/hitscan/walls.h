@@ -10,8 +10,8 @@
  * adds the capsule in double (its answer can differ from exact only within 2^-46 of the
  * coordinates' magnitude of tangency). A wall whose ends are equal answers, at every level,
  * exactly as the circle (a, thickness) does at the scalar level. Semantics as for circles
- * (types.h), "inside" meaning within q + thickness of the segment: HS_BOUNDARY
- * misses a query whose both ends are strictly inside and reports the exit when its start is;
+ * (types.h), "inside" meaning within q + thickness of the segment: HS_BOUNDARY misses a
+ * query whose both ends are strictly inside and reports the exit when its start is;
  * HS_SKIP_START ignores a wall the start lies within reach of when the query heads away from the
  * wall's nearest point (a start on a thin wall always). Closest's normal points from the wall's
  * nearest point towards P(t) (for a thin wall hit head on: against the query's direction,
